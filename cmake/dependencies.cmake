@@ -1,0 +1,10 @@
+# Every dependency comes from Debian bookworm's packages (see run.sh); nothing downloads at build time.
+find_package(PkgConfig REQUIRED)
+find_package(fmt REQUIRED)
+find_package(tomlplusplus REQUIRED)
+find_package(nlohmann_json REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(GTest REQUIRED)
+if(BOARDBANK_BENCH)
+  find_package(benchmark REQUIRED)
+endif()

@@ -1,0 +1,188 @@
+#pragma once
+#include <expected>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/money.h"
+
+namespace bb::rules {
+
+// One thing a space or a card does to the player who meets it. Editions compose these; the engine has
+// no edition-specific branches. Fields not used by a kind are left at their defaults.
+struct Effect {
+  enum class Kind {
+    collect,             // bank pays `amount`
+    pay,                 // pay the bank `amount` (reversed for paupers where the edition has them)
+    tax_choice,          // question `tax`: pay `amount` or `percent`% of worth (chosen before counting)
+    tax_percent_cash,    // pay `percent`% of cash on hand
+    draw,                // draw from `deck`
+    go_to_jail,
+    get_out_of_jail,     // keep the card until used
+    advance_to,          // move forward to `space`; `salary` when passing start
+    advance_to_nearest,  // forward to the nearest space of `group`; rent times `multiplier`, or dice x `dice_multiplier`
+    move_by,             // `steps` forward (negative: back); no salary when going back
+    move_to,             // jump to `space` without passing start (no salary), then land there
+    pay_each_player,     // pay every other player `amount`
+    collect_from_each,   // every other player pays `amount`
+    repairs,             // pay `per_house` per house and `per_hotel` per hotel
+    roll_move,           // throw again: even goes forward, odd goes back, by the throw
+    sweepstakes,         // throw again: collect `dice_multiplier` x throw from each other player
+    fare,                // pay `amount` (to the bank), then throw again and move
+    forced_move_back,    // every rival already on this space moves back `steps` and lands there
+    buy_seats,           // pay `amount` to the bank for each other player (Gayety Theater)
+  };
+  Kind kind = Kind::collect;
+  Money amount = 0;
+  int percent = 0;
+  std::string deck;
+  int space = -1;
+  std::string group;
+  int steps = 0;
+  int multiplier = 1;
+  int dice_multiplier = 0;
+  Money per_house = 0;
+  Money per_hotel = 0;
+  bool salary = true;
+  bool insurable = false;  // go_to_jail: jail insurance protects against it
+};
+
+struct Card {
+  std::string id;
+  std::string text;
+  std::vector<Effect> effects;
+  int copies = 1;
+};
+
+struct Deck {
+  std::string id;    // "chance", "chest"
+  std::string name;  // "Chance", "Community Chest"
+  std::vector<Card> cards;
+};
+
+// How the owner of a space charges rent.
+struct RentRule {
+  enum class Kind {
+    table,     // rent[houses] (last entry the hotel where the edition has hotels)
+    doubling,  // rent[0] with one house, doubling per extra house (house and lot sold together)
+    by_count,  // rent[n-1] where n is how many of the group the owner holds (railroads)
+    dice,      // dice total x multipliers[n-1] (utilities)
+    none,      // cannot be owned
+  };
+  Kind kind = Kind::none;
+  std::vector<Money> amounts;
+};
+
+struct Space {
+  enum class Kind { corner, property, railroad, utility, action };
+  int index = 0;
+  std::string name;
+  Kind kind = Kind::action;
+  std::string group;     // colour group (properties), "railroad", "utility"
+  Money price = 0;       // printed price; 0 for spaces that cannot be owned
+  Money house_cost = 0;  // per house; the hotel costs the same
+  Money mortgage = 0;    // mortgage value
+  RentRule rent;
+  std::vector<Effect> on_land;  // what landing does (taxes, cards, moves)
+  bool is_jail = false;
+  bool is_start = false;
+  int line = 0;  // line in the edition file, for messages
+};
+
+struct Group {
+  std::string id;
+  std::string name;
+  std::string colour;  // #RRGGBB, for the screens
+};
+
+// The switches where rule books differ. Defaults are the classic text's answers.
+struct Rules {
+  Money start_cash = 1500;
+  Money salary = 200;
+  bool salary_on_landing = true;
+  int houses = 32;
+  int hotels = 12;
+  int max_houses = 4;           // houses on one lot before a hotel (or the cap where there are no hotels)
+  bool hotels_enabled = true;
+  int houses_for_hotel = 4;     // houses each lot of the group needs before a hotel
+  bool buy_at_price = true;     // false: every first landing is an auction
+  bool house_with_lot = false;  // buying a lot includes its first house
+  bool build_needs_group = true;
+  bool build_needs_circuit = false;  // a full circuit of the board before building
+  bool even_building = true;
+  bool double_rent_on_group = true;
+  int max_properties = 0;       // 0: no cap; FINANCE (Parker): 8 ownership markers
+  bool mortgages = true;
+  int mortgage_interest_percent = 10;
+  Money jail_fine = 50;
+  int jail_turns = 3;
+  bool three_doubles_to_jail = true;
+  Money bid_increment = 1;
+  bool paupers = false;         // FINANCE 1932: payments to the bank reversed for the poor
+  Money pauper_cash_below = 100;
+  Money jail_insurance = 0;     // 0: none; else cost per turn
+  Money jail_insurance_card = 0;
+  bool free_rides = false;
+  int auction_timer_min_s = 0;  // Here and Now: a random deal timer
+  int auction_timer_max_s = 0;
+  int deal_deeds = 0;           // Short Game: title deeds dealt to each player at the start
+  bool deals_paid = true;
+  int end_after_bankruptcies = 0;  // 0: play to the last player
+  bool bankrupt_keeps_buildings = false;  // the game-ending bankruptcy hands over buildings intact
+};
+
+struct Currency {
+  std::string symbol = "$";
+  bool symbol_after = false;
+  Money unit = 1;  // what one unit of Money is worth in the printed currency (10000 where amounts print as 2M, 260K)
+  bool mk = false; // print as M and K (Here and Now)
+};
+
+// A variant switch: a named set of overrides of Rules, off unless the setup turns it on.
+struct Option {
+  std::string name;
+  std::string description;
+  bool default_on = false;
+  std::map<std::string, long long> overrides;  // Rules field name -> value (bools as 0/1)
+};
+
+struct Edition {
+  std::string id;
+  std::string name;
+  std::string source_file;
+  std::string notes;
+  Currency currency;
+  Rules rules;
+  std::vector<Group> groups;
+  std::vector<Space> spaces;
+  std::vector<Deck> decks;
+  std::vector<Option> options;
+
+  int jail_space = -1;
+  int start_space = 0;
+  const Deck* deck(const std::string& id) const;
+  const Group* group(const std::string& id) const;
+  std::vector<int> group_members(const std::string& group) const;
+  std::optional<int> space_by_name(const std::string& name) const;
+  // Rules with the named options applied; an unknown option name is an error.
+  std::expected<Rules, std::string> rules_with(const std::map<std::string, bool>& options) const;
+  // Formats an amount as the edition prints it ("$1,500", "15M", "260K").
+  std::string format_money(Money amount) const;
+};
+
+struct EditionError {
+  std::string file;
+  int line = 0;
+  std::string key;
+  std::string message;
+  std::string what() const;  // "editions/x.toml:12: key 'rent': expected 6 amounts, found 5"
+};
+
+// Parses an edition from TOML text; `file` names it in messages. Pure: no I/O.
+std::expected<Edition, EditionError> parse_edition(std::string_view toml_text, const std::string& file);
+// Reads and parses a file. `id_or_path` is an edition id found in `search_dirs` (as ID.toml) or a path.
+std::expected<Edition, EditionError> load_edition(const std::string& id_or_path,
+                                                  const std::vector<std::string>& search_dirs);
+
+}  // namespace bb::rules

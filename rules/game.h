@@ -1,0 +1,98 @@
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <expected>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rules/edition.h"
+#include "rules/input.h"
+#include "rules/state.h"
+
+namespace bb::rules {
+
+// What one accepted input caused.
+struct Outcome {
+  std::size_t first_posting = 0;  // postings [first_posting, state().postings.size()) are new
+  std::vector<Event> events;
+};
+
+// A game of one edition. Pure and deterministic: the same edition, setup and inputs give the same state, bit
+// for bit. apply() either accepts an input (and returns what followed) or refuses it with a message and leaves
+// the state exactly as it was.
+class Game {
+ public:
+  static std::expected<Game, std::string> start(std::shared_ptr<const Edition> edition, const Setup& setup);
+
+  std::expected<Outcome, std::string> apply(const Input& input);
+
+  const GameState& state() const { return state_; }
+  const Edition& edition() const { return *edition_; }
+  std::shared_ptr<const Edition> edition_ptr() const { return edition_; }
+  const Rules& rules() const { return rules_; }
+  const Setup& setup() const { return setup_; }
+  // Inputs in effect (undone ones removed), in order.
+  const std::vector<Input>& inputs() const { return inputs_; }
+
+  // Worth as the edition values it at the end of a short or time-limit game (mortgaged lots at half).
+  Money worth(int player) const;
+  // Total worth for a percentage tax: cash, printed prices of all property, cost of buildings.
+  Money tax_worth(int player) const;
+  int player_index(const std::string& name) const;  // -1 when unknown
+  std::string account_name(int account) const;      // player name or "bank"
+  std::string memo_text(const Posting& p) const;    // "rent Baltic Avenue"
+
+  // Legality, for the screens: why a build/sell/mortgage/unmortgage would be refused (nullopt: allowed).
+  std::optional<std::string> why_not_build(int player, int space) const;
+  std::optional<std::string> why_not_sell(int player, int space) const;
+  std::optional<std::string> why_not_mortgage(int player, int space) const;
+  std::optional<std::string> why_not_unmortgage(int player, int space) const;
+
+  // Every invariant of the game; empty when consistent. Tests call it after every input.
+  std::vector<std::string> invariant_violations() const;
+  bool is_consistent() const { return invariant_violations().empty(); }
+
+  // A deterministic hash of the whole state, for signatures.
+  std::uint64_t signature() const;
+
+  // The engine's own machinery: what it still has to do before it needs the next input.
+  struct Step {
+    enum class Kind : std::uint8_t { move_by, move_to, land, effect, pay, need_roll, end_roll, auction_lot };
+    enum class Roll : std::uint8_t { rent_dice, sweepstakes, roll_move, fare_move };
+    Kind kind = Kind::land;
+    Roll roll = Roll::rent_dice;
+    int player = 0;
+    int to = kBank;       // pay: the receiving account
+    int space = -1;
+    int steps = 0;
+    int multiplier = 1;   // land: rent multiplier (nearest railroad card)
+    int dice_multiplier = 0;  // land: utility rent as a fresh throw times this (nearest utility card)
+    bool salary = true;
+    bool from_dice = false;
+    Money amount = 0;
+    Memo memo = Memo::salary;
+    const Effect* effect = nullptr;
+    const Card* card = nullptr;
+  };
+  struct DeckState {
+    std::vector<int> order;  // card indices into the edition's deck, top first
+  };
+
+ private:
+  friend class Engine;
+  Game() = default;
+  std::shared_ptr<const Edition> edition_;
+  Rules rules_;
+  Setup setup_;
+  GameState state_;
+  std::vector<Input> inputs_;
+  std::vector<std::vector<Posting>> postings_by_input_;
+  std::vector<DeckState> decks_;
+  std::deque<Step> steps_;
+  std::uint64_t rng_ = 0;
+  int input_index_ = -1;
+  bool extra_roll_blocked_ = false;  // doubles out of jail, or sent to jail: no further throw this turn
+};
+
+}  // namespace bb::rules

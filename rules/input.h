@@ -1,0 +1,60 @@
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "rules/money.h"
+
+namespace bb::rules {
+
+// One decided input, as the game-script spec names them. Players are indices in turn order.
+struct Roll { int d1 = 0, d2 = 0; };
+struct Choose { int player = 0; std::string option; };
+struct Bid { int player = 0; Money amount = 0; };
+struct Close {};
+struct Draw { std::string deck; std::optional<std::string> card; };
+struct Build { int player = 0; int space = 0; };
+struct Sell { int player = 0; int space = 0; };
+struct Mortgage { int player = 0; int space = 0; };
+struct Unmortgage { int player = 0; int space = 0; };
+struct Offer {
+  Money cash = 0;
+  std::vector<int> spaces;
+  int cards = 0;  // Get Out of Jail cards
+};
+struct Trade { int from = 0; int to = 0; Offer give; Offer get; };
+struct Bankrupt { int player = 0; };
+struct AdoptSpace { int space = 0; int houses = 0; bool hotel = false; bool mortgaged = false; };
+struct Adopt {
+  int player = 0;
+  std::optional<Money> cash;
+  std::optional<int> position;
+  std::optional<bool> in_jail;
+  std::optional<int> cards;
+  std::vector<AdoptSpace> spaces;
+};
+struct End {};
+struct Undo {};
+// Extension: the banker auctions a house or hotel when two players want more than the bank holds.
+struct AuctionBuilding { bool hotel = false; };
+
+using Input = std::variant<Roll, Choose, Bid, Close, Draw, Build, Sell, Mortgage, Unmortgage, Trade, Bankrupt,
+                           Adopt, End, Undo, AuctionBuilding>;
+
+struct PlayerSetup {
+  std::string name;
+  std::string token;
+  std::string card;         // RFID UID in hex, optional
+  std::vector<int> deeds;   // Short Game: the deeds dealt to this player (else the engine deals from the seed)
+};
+
+struct Setup {
+  std::string edition;
+  std::vector<PlayerSetup> players;
+  std::map<std::string, bool> options;
+  std::uint64_t seed = 0;
+};
+
+}  // namespace bb::rules

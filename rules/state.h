@@ -1,0 +1,106 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/money.h"
+
+namespace bb::rules {
+
+struct PlayerState {
+  std::string name;
+  std::string token;
+  std::string card;
+  Money cash = 0;
+  int position = 0;
+  bool in_jail = false;
+  int jail_attempts = 0;  // failed doubles attempts this stay
+  int chance_cards = 0;   // Get Out of Jail cards held, by the deck they return to
+  int chest_cards = 0;
+  bool bankrupt = false;
+  bool passed_start = false;  // has completed a circuit (FINANCE: needed before building)
+  bool insured = false;       // jail insurance bought for this turn
+  int cards() const { return chance_cards + chest_cards; }
+};
+
+struct SpaceState {
+  int owner = kNobody;  // a player index, or kNobody while the bank holds it
+  int houses = 0;
+  bool hotel = false;
+  bool mortgaged = false;
+};
+
+enum class QuestionKind { buy, tax, jail, mortgaged_transfer, debt, draw, roll };
+
+struct Question {
+  int player = 0;
+  QuestionKind kind = QuestionKind::buy;
+  std::vector<std::string> options;
+  int space = -1;        // buy, mortgaged_transfer: the property
+  Money amount = 0;      // buy: price; tax: the fixed amount; debt: what is owed; jail: the fine
+  int percent = 0;       // tax: the percentage
+  int creditor = kBank;  // debt: who is owed
+  std::string deck;      // draw: which deck
+  std::string reason;    // a short memo for the screens ("rent Baltic Avenue")
+};
+
+struct Auction {
+  enum class Item { property, house, hotel };
+  Item item = Item::property;
+  int space = -1;  // the lot, for a property auction
+  int high_bidder = kNobody;
+  Money high_bid = 0;
+  int timer_s = 0;  // the edition's random deal timer, 0 when it has none
+};
+
+enum class Memo : std::uint8_t {
+  start_cash, salary, buy, auction, rent, tax, card, jail_fine, build, sell_building, mortgage, unmortgage,
+  interest, trade, bankruptcy, adopt, undo, fare, sweepstakes, insurance, space, deal, seat
+};
+
+struct Posting {
+  std::int64_t seq = 0;
+  int from = kBank;
+  int to = kBank;
+  Money amount = 0;
+  Memo memo = Memo::salary;
+  int space = -1;    // the space it concerns, if any
+  int input = -1;    // index of the input that caused it (-1: the setup)
+  std::string card;  // card id, for Memo::card
+};
+
+// What an input caused, for the screens and the daemon: moves and plain-language notes.
+struct Event {
+  enum class Kind { moved, jailed, released, card_drawn, bought, auction_started, auction_won, auction_unsold,
+                    built, sold, mortgaged, unmortgaged, traded, bankrupt, game_over, turn, undone, note };
+  Kind kind = Kind::note;
+  int player = kNobody;
+  int from = -1;
+  int to = -1;
+  std::string text;
+};
+
+}  // namespace bb::rules
+
+namespace bb::rules {
+// The public picture of a game at one moment: what the screens draw and the dump prints.
+struct GameState {
+  std::vector<PlayerState> players;
+  std::vector<SpaceState> spaces;  // one per board space, in board order
+  int bank_houses = 0;
+  int bank_hotels = 0;
+  int current = 0;  // whose turn it is
+  std::vector<Question> pending;
+  std::optional<Auction> auction;
+  std::vector<Posting> postings;  // the journal, append-only
+  int last_d1 = 0, last_d2 = 0;
+  int doubles_in_row = 0;
+  int bankruptcies = 0;
+  int turns = 0;  // completed turns
+  bool ended = false;
+  int winner = kNobody;
+  std::vector<int> house_credits;  // houses won at a shortage auction, still to be placed
+  std::vector<int> hotel_credits;
+};
+}  // namespace bb::rules

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# One entry point for a fresh Debian 12 / Raspberry Pi OS bookworm machine (run as root or with sudo):
+#   ./run.sh demo            install what is missing, build, play the demo game
+#   ./run.sh test            install what is missing, build, run every test
+#   ./run.sh test --sanitize the same with AddressSanitizer + UndefinedBehaviorSanitizer
+#   ./run.sh bench           build and run the benchmarks, printing their figures
+#   ./run.sh build           install what is missing and build only
+set -euo pipefail
+cd "$(dirname "$0")"
+
+packages=(
+  build-essential cmake pkg-config ninja-build
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
+  libsqlite3-dev sqlite3
+  libgpiod-dev gpiod
+  libopencv-dev libopencv-contrib-dev
+  libsdl2-dev libsdl2-ttf-dev libsdl2-mixer-dev libsdl2-image-dev fonts-dejavu-core
+  clang libclang-rt-14-dev
+)
+
+install_packages() {
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "run.sh: installing ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+jobs=$(nproc)
+build() { # build DIR [cmake options...]
+  local dir=$1; shift
+  cmake -S . -B "$dir" -G Ninja "$@" >/dev/null
+  cmake --build "$dir" -j "$jobs"
+}
+
+cmd=${1:-demo}; shift || true
+case "$cmd" in
+  build)
+    install_packages
+    build build
+    ;;
+  demo)
+    install_packages
+    build build
+    ./build/daemon/boardbank demo "$@"
+    ;;
+  test)
+    install_packages
+    if [ "${1:-}" = "--sanitize" ]; then
+      build build-sanitize -DBOARDBANK_SANITIZE=ON -DBOARDBANK_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug
+      ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        ctest --test-dir build-sanitize --output-on-failure -j "$jobs"
+    else
+      build build
+      ctest --test-dir build --output-on-failure -j "$jobs"
+    fi
+    ;;
+  bench)
+    install_packages
+    build build -DCMAKE_BUILD_TYPE=Release
+    for b in build/bench/*/bench_*; do [ -x "$b" ] && "$b"; done
+    ;;
+  *)
+    echo "usage: ./run.sh demo|test [--sanitize]|bench|build" >&2
+    exit 2
+    ;;
+esac
