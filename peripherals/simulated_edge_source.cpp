@@ -1,0 +1,187 @@
+#include "peripherals/simulated_edge_source.h"
+
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cctype>
+#include <cstring>
+
+#include "peripherals/edge_device.h"
+#include "peripherals/trace.h"
+#include "peripherals/trace_generator.h"
+#include "peripherals/wiegand_decoder.h"
+
+namespace bb::peripherals {
+
+namespace {
+std::vector<std::string_view> words_of(std::string_view text) {
+  std::vector<std::string_view> words;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r')) ++i;
+    const std::size_t start = i;
+    while (i < text.size() && text[i] != ' ' && text[i] != '\t' && text[i] != '\r') ++i;
+    if (i > start) words.push_back(text.substr(start, i - start));
+  }
+  return words;
+}
+
+std::optional<int> face(std::string_view word) {
+  int value = 0;
+  const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), value);
+  if (ec != std::errc{} || end != word.data() + word.size() || value < 1 || value > 6) return std::nullopt;
+  return value;
+}
+}  // namespace
+
+std::expected<std::unique_ptr<SimulatedEdgeSource>, std::string> SimulatedEdgeSource::create(std::string device,
+                                                                                             int input_fd) {
+  if (device_roles(device).empty()) {
+    return std::unexpected(fmt::format("unknown device '{}' (wiegand, dice or button)", device));
+  }
+  std::unique_ptr<SimulatedEdgeSource> source(new SimulatedEdgeSource(std::move(device)));
+  source->input_fd_ = input_fd;
+  source->epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
+  source->wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (source->epoll_fd_ < 0 || source->wake_fd_ < 0) {
+    return std::unexpected(fmt::format("cannot create the simulator's fds: {}", std::strerror(errno)));
+  }
+  std::vector<int> watched{source->wake_fd_};
+  if (source->device_ == "dice") {
+    source->heartbeat_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    const itimerspec every_second{{1, 0}, {1, 0}};
+    if (source->heartbeat_fd_ < 0 || timerfd_settime(source->heartbeat_fd_, 0, &every_second, nullptr) != 0) {
+      return std::unexpected(fmt::format("cannot create the simulator's heartbeat: {}", std::strerror(errno)));
+    }
+    watched.push_back(source->heartbeat_fd_);
+    // The unit announces itself at once, as the real one does when it powers up.
+    source->inject(source->dice_.report(monotonic_now() + 100 * kMicrosecond, 0, 0));
+  }
+  if (input_fd >= 0) watched.push_back(input_fd);
+  for (const int fd : watched) {
+    epoll_event interest{};
+    interest.events = EPOLLIN;
+    interest.data.fd = fd;
+    if (epoll_ctl(source->epoll_fd_, EPOLL_CTL_ADD, fd, &interest) != 0) {
+      return std::unexpected(fmt::format("cannot watch the simulator's input: {}", std::strerror(errno)));
+    }
+  }
+  return source;
+}
+
+SimulatedEdgeSource::~SimulatedEdgeSource() {
+  for (const int fd : {epoll_fd_, wake_fd_, heartbeat_fd_}) {
+    if (fd >= 0) close(fd);
+  }
+}
+
+std::vector<std::optional<bool>> SimulatedEdgeSource::initial_levels() const {
+  if (device_ == "dice") return {dice_.levels().begin(), dice_.levels().end()};
+  return std::vector<std::optional<bool>>(device_roles(device_).size(), true);
+}
+
+void SimulatedEdgeSource::inject(const std::vector<Edge>& edges) {
+  queue_.insert(queue_.end(), edges.begin(), edges.end());
+  const std::uint64_t one = 1;
+  [[maybe_unused]] const auto written = write(wake_fd_, &one, sizeof one);
+}
+
+std::expected<std::vector<Edge>, std::string> SimulatedEdgeSource::command_edges(std::string_view text, Nanoseconds at) {
+  const auto words = words_of(text);
+  if (words.empty()) return std::vector<Edge>{};
+  if (device_ == "wiegand" && words[0] == "card" && words.size() == 2) {
+    const WiegandCard card{std::string(words[1]), words[1].size() == 8 ? 34 : 26};
+    std::string upper = card.uid;
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    const auto bits = wiegand_frame_bits({upper, card.bits});
+    if (!bits) return std::unexpected(fmt::format("'{}' is not a card: 6 hex digits (26 bits) or 8 (34 bits)", words[1]));
+    return wiegand_edges(*bits, at);
+  }
+  if (device_ == "dice" && words[0] == "roll" && words.size() == 3) {
+    const auto a = face(words[1]);
+    const auto b = face(words[2]);
+    if (!a || !b) return std::unexpected(std::string("roll takes two faces 1-6, e.g. 'roll 3 4'"));
+    auto edges = dice_.report(at, 0, 0);
+    const auto result = dice_.report(at + 50 * kMillisecond, *a, *b);
+    edges.insert(edges.end(), result.begin(), result.end());
+    return edges;
+  }
+  if (device_ == "dice" && words[0] == "rolling" && words.size() == 1) return dice_.report(at, 0, 0);
+  if (device_ == "dice" && words[0] == "unplug" && words.size() == 1) {
+    const itimerspec stop{};
+    timerfd_settime(heartbeat_fd_, 0, &stop, nullptr);
+    return dice_.unplug(at);
+  }
+  if (device_ == "button" && words[0] == "press" && words.size() == 1) return button_press_edges(at, 150 * kMillisecond);
+  static constexpr std::string_view help[] = {"card HEX (6 or 8 hex digits)", "roll A B | rolling | unplug", "press"};
+  const std::size_t which = device_ == "wiegand" ? 0 : device_ == "dice" ? 1 : 2;
+  return std::unexpected(fmt::format("unknown {} command '{}': try {}", device_, text, help[which]));
+}
+
+std::expected<void, std::string> SimulatedEdgeSource::command(std::string_view text) {
+  const Nanoseconds at = std::max(monotonic_now() + 100 * kMicrosecond, next_free_);
+  auto edges = command_edges(text, at);
+  if (!edges) return std::unexpected(edges.error());
+  if (edges->empty()) return {};
+  // A Wiegand frame ends 25 ms after its last bit: the next command waits for that.
+  next_free_ = edges->back().ts_ns + 30 * kMillisecond;
+  inject(*edges);
+  return {};
+}
+
+void SimulatedEdgeSource::read_input(std::vector<std::string>& errors) {
+  pollfd ready{input_fd_, POLLIN, 0};
+  if (poll(&ready, 1, 0) <= 0) return;
+  char buffer[4096];
+  const ssize_t got = read(input_fd_, buffer, sizeof buffer);
+  if (got <= 0) {
+    if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
+      input_closed_ = true;
+      epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, input_fd_, nullptr);
+    }
+    return;
+  }
+  partial_line_.append(buffer, static_cast<std::size_t>(got));
+  std::size_t newline = 0;
+  while ((newline = partial_line_.find('\n')) != std::string::npos) {
+    const std::string line = partial_line_.substr(0, newline);
+    partial_line_.erase(0, newline + 1);
+    if (auto done = command(line); !done) errors.push_back(done.error());
+  }
+}
+
+std::expected<std::vector<Edge>, std::string> SimulatedEdgeSource::read_edges() {
+  std::uint64_t count = 0;
+  while (read(wake_fd_, &count, sizeof count) > 0) {
+  }
+  if (heartbeat_fd_ >= 0) {
+    std::uint64_t beats = 0;
+    if (read(heartbeat_fd_, &beats, sizeof beats) > 0 && beats > 0) {
+      const Nanoseconds at = std::max(monotonic_now() + 100 * kMicrosecond, next_free_);
+      const auto edges = dice_.report(at, 0, 0);
+      queue_.insert(queue_.end(), edges.begin(), edges.end());
+    }
+  }
+  std::vector<std::string> errors;
+  if (input_fd_ >= 0 && !input_closed_) read_input(errors);
+  std::vector<Edge> edges(queue_.begin(), queue_.end());
+  queue_.clear();
+  std::stable_sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.ts_ns < b.ts_ns; });
+  if (!errors.empty()) {
+    inject(edges);  // keep the good commands' edges for the next read, and wake it
+    std::string joined;
+    for (const auto& error : errors) joined += (joined.empty() ? "" : "; ") + error;
+    return std::unexpected(joined);
+  }
+  return edges;
+}
+
+}  // namespace bb::peripherals

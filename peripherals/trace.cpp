@@ -1,0 +1,162 @@
+#include "peripherals/trace.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+namespace bb::peripherals {
+
+namespace {
+constexpr std::string_view kMagic = "# boardbank-trace";
+constexpr std::size_t kMaxEdges = 50'000'000;  // ~1 GB of text; more is not a recording of one evening
+
+std::vector<std::string_view> split_words(std::string_view line) {
+  std::vector<std::string_view> words;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
+    if (i > start) words.push_back(line.substr(start, i - start));
+  }
+  return words;
+}
+
+std::optional<Nanoseconds> parse_ns(std::string_view text) {
+  Nanoseconds value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size() || value < 0) return std::nullopt;
+  return value;
+}
+}  // namespace
+
+std::vector<std::string> device_roles(std::string_view device) {
+  if (device == "wiegand") return {"d0", "d1"};
+  if (device == "dice") return {"a0", "a1", "a2", "b0", "b1", "b2", "par", "stb"};
+  if (device == "button") return {"btn"};
+  return {};
+}
+
+std::expected<Trace, std::string> make_trace(std::string_view device, std::vector<std::string> line_names) {
+  const auto roles = device_roles(device);
+  if (roles.empty()) return std::unexpected(fmt::format("unknown device '{}' (wiegand, dice or button)", device));
+  if (line_names.size() != roles.size()) {
+    return std::unexpected(fmt::format("a {} trace needs {} lines, got {}", device, roles.size(), line_names.size()));
+  }
+  Trace trace;
+  trace.device = device;
+  for (std::size_t i = 0; i < roles.size(); ++i) trace.lines.emplace_back(roles[i], line_names[i]);
+  trace.initial_levels.assign(roles.size(), std::nullopt);
+  return trace;
+}
+
+std::expected<Trace, std::string> parse_trace(std::string_view text) {
+  Trace trace;
+  std::size_t line_number = 0;
+  bool header_seen = false;
+  auto fail = [&](std::string why) { return std::unexpected(fmt::format("trace line {}: {}", line_number, why)); };
+  auto find_line = [&](std::string_view name) -> int {
+    for (std::size_t i = 0; i < trace.lines.size(); ++i) {
+      if (trace.lines[i].first == name || trace.lines[i].second == name) return static_cast<int>(i);
+    }
+    return -1;
+  };
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t newline = std::min(text.find('\n', pos), text.size());
+    const std::string_view line = text.substr(pos, newline - pos);
+    pos = newline + 1;
+    ++line_number;
+    if (!header_seen) {
+      if (!line.starts_with(kMagic)) return fail("not a boardbank trace (the first line must be '# boardbank-trace 1 ...')");
+      const auto words = split_words(line.substr(kMagic.size()));
+      if (words.empty() || words[0] != "1") return fail("unsupported trace version (this build reads version 1)");
+      std::vector<std::pair<std::string, std::string>> keys;
+      for (std::size_t i = 1; i < words.size(); ++i) {
+        const auto eq = words[i].find('=');
+        if (eq == std::string_view::npos || eq == 0 || eq + 1 == words[i].size()) {
+          return fail(fmt::format("'{}' is not key=value", words[i]));
+        }
+        keys.emplace_back(words[i].substr(0, eq), words[i].substr(eq + 1));
+      }
+      const auto device = std::find_if(keys.begin(), keys.end(), [](const auto& kv) { return kv.first == "device"; });
+      if (device == keys.end()) return fail("the header names no device= (wiegand, dice or button)");
+      const auto roles = device_roles(device->second);
+      if (roles.empty()) return fail(fmt::format("unknown device '{}' (wiegand, dice or button)", device->second));
+      trace.device = device->second;
+      for (const auto& role : roles) {
+        const auto found = std::find_if(keys.begin(), keys.end(), [&](const auto& kv) { return kv.first == role; });
+        if (found == keys.end()) return fail(fmt::format("the header names no {}= line", role));
+        trace.lines.emplace_back(role, found->second);
+      }
+      for (const auto& kv : keys) {
+        if (kv.first != "device" && std::find(roles.begin(), roles.end(), kv.first) == roles.end()) {
+          trace.extra.push_back(kv);
+        }
+      }
+      trace.initial_levels.assign(roles.size(), std::nullopt);
+      header_seen = true;
+      continue;
+    }
+    const auto words = split_words(line);
+    if (words.empty() || words[0].starts_with('#')) continue;
+    if (trace.end_ns) return fail("nothing may follow the 'end' line");
+    if (words[0] == "level") {
+      if (words.size() != 3 || (words[2] != "0" && words[2] != "1")) return fail("expected 'level LINE 0|1'");
+      if (!trace.edges.empty()) return fail("'level' lines come before the first edge");
+      const int index = find_line(words[1]);
+      if (index < 0) return fail(fmt::format("line '{}' is not in the header", words[1]));
+      trace.initial_levels[static_cast<std::size_t>(index)] = words[2] == "1";
+      continue;
+    }
+    if (words[0] == "end") {
+      const auto ts = words.size() == 2 ? parse_ns(words[1]) : std::nullopt;
+      if (!ts) return fail("expected 'end TIMESTAMP_NS'");
+      if (!trace.edges.empty() && *ts < trace.edges.back().ts_ns) return fail("'end' before the last edge");
+      trace.end_ns = ts;
+      continue;
+    }
+    if (words.size() != 3) return fail("expected 'TIMESTAMP_NS LINE rising|falling'");
+    const auto ts = parse_ns(words[0]);
+    if (!ts) return fail(fmt::format("'{}' is not a timestamp in nanoseconds", words[0]));
+    if (!trace.edges.empty() && *ts < trace.edges.back().ts_ns) return fail("timestamps go back in time");
+    const int index = find_line(words[1]);
+    if (index < 0) return fail(fmt::format("line '{}' is not in the header", words[1]));
+    if (words[2] != "rising" && words[2] != "falling") return fail("an edge is 'rising' or 'falling'");
+    if (trace.edges.size() >= kMaxEdges) return fail("too many edges");
+    trace.edges.push_back(Edge{*ts, index, words[2] == "rising"});
+  }
+  if (!header_seen) return std::unexpected(std::string("empty trace: the first line must be '# boardbank-trace 1 ...'"));
+  return trace;
+}
+
+std::expected<Trace, std::string> load_trace(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::unexpected(fmt::format("cannot open trace '{}': check the path", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto trace = parse_trace(text.str());
+  if (!trace) return std::unexpected(fmt::format("{}: {}", path, trace.error()));
+  return trace;
+}
+
+std::string format_trace(const Trace& trace) {
+  std::string text = fmt::format("{} 1 device={}", kMagic, trace.device);
+  for (const auto& [role, name] : trace.lines) text += fmt::format(" {}={}", role, name);
+  for (const auto& [key, value] : trace.extra) text += fmt::format(" {}={}", key, value);
+  text += '\n';
+  for (std::size_t i = 0; i < trace.initial_levels.size() && i < trace.lines.size(); ++i) {
+    if (trace.initial_levels[i]) text += fmt::format("level {} {}\n", trace.lines[i].second, *trace.initial_levels[i] ? 1 : 0);
+  }
+  for (const Edge& edge : trace.edges) {
+    text += fmt::format("{} {} {}\n", edge.ts_ns, trace.lines.at(static_cast<std::size_t>(edge.line)).second,
+                        edge.rising ? "rising" : "falling");
+  }
+  if (trace.end_ns) text += fmt::format("end {}\n", *trace.end_ns);
+  return text;
+}
+
+}  // namespace bb::peripherals
