@@ -76,6 +76,7 @@ void DiceDecoder::feed(const Edge& edge, std::vector<PeripheralEvent>& out) {
   const Nanoseconds held = ts - *strobe_start_;
   const bool evaluated = strobe_done_;
   strobe_start_.reset();
+  second_read_.reset();
   strobe_done_ = false;
   if (evaluated || held < timing_.strobe_glitch) return;
   emit(out, EventKind::rejected, ts - held,
