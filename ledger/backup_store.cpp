@@ -1,0 +1,176 @@
+#include "ledger/backup_store.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+
+#include "ledger/database.h"
+
+namespace bb::ledger {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string stamp() {
+  auto now = std::chrono::system_clock::now();
+  std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+  auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  return fmt::format("{:04}{:02}{:02}T{:02}{:02}{:02}.{:03}Z", utc.tm_year + 1900, utc.tm_mon + 1,
+                     utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, millis);
+}
+
+bool is_backup_name(const std::string& name) {
+  return name.starts_with("boardbank-") && name.ends_with(".db");
+}
+
+// Makes a file's contents, or a directory's entries, durable before the next step depends on them.
+bool sync_path(const std::string& path, bool directory) {
+  int fd = ::open(path.c_str(), directory ? (O_RDONLY | O_DIRECTORY) : O_RDONLY);
+  if (fd < 0) return false;
+  bool ok = ::fsync(fd) == 0;
+  ::close(fd);
+  return ok;
+}
+
+// Copies a whole database from `source` into a new file at `dest` with the online backup API.
+std::expected<void, std::string> copy_database(sqlite3* source, const std::string& dest) {
+  sqlite3* out = nullptr;
+  int rc = sqlite3_open_v2(dest.c_str(), &out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string message = out ? sqlite3_errmsg(out) : sqlite3_errstr(rc);
+    sqlite3_close_v2(out);
+    return std::unexpected(fmt::format("cannot create {}: {}", dest, message));
+  }
+  // The copy is written under a temporary name and renamed only when whole: it needs no journal of its own.
+  sqlite3_exec(out, "PRAGMA journal_mode=OFF", nullptr, nullptr, nullptr);
+  sqlite3_backup* backup = sqlite3_backup_init(out, "main", source, "main");
+  if (!backup) {
+    std::string message = sqlite3_errmsg(out);
+    sqlite3_close_v2(out);
+    return std::unexpected(fmt::format("cannot start the backup: {}", message));
+  }
+  rc = sqlite3_backup_step(backup, -1);
+  sqlite3_backup_finish(backup);
+  std::string message = rc == SQLITE_DONE ? "" : sqlite3_errmsg(out);
+  if (rc == SQLITE_DONE)
+    rc = sqlite3_close_v2(out) == SQLITE_OK ? SQLITE_DONE : SQLITE_IOERR;
+  else
+    sqlite3_close_v2(out);
+  if (rc != SQLITE_DONE) {
+    return std::unexpected(fmt::format("copying into {} failed: {}", dest,
+                                       message.empty() ? sqlite3_errstr(rc) : message.c_str()));
+  }
+  if (!sync_path(dest, false)) return std::unexpected(fmt::format("cannot sync {}", dest));
+  return {};
+}
+
+}  // namespace
+
+BackupStore::BackupStore(std::string dir, int keep) : dir_(std::move(dir)), keep_(std::max(1, keep)) {}
+
+std::expected<std::string, std::string> BackupStore::write_from(Database& source) {
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  if (ec)
+    return std::unexpected(fmt::format("cannot create the backup directory {}: {}", dir_, ec.message()));
+  std::string base = (fs::path(dir_) / ("boardbank-" + stamp())).string();
+  std::string final_name = base + ".db";
+  for (int n = 2; fs::exists(final_name, ec); ++n) final_name = fmt::format("{}-{}.db", base, n);
+  std::string partial = final_name + ".partial";
+  auto copied = copy_database(source.handle(), partial);
+  if (!copied) {
+    fs::remove(partial, ec);
+    return std::unexpected(copied.error());
+  }
+  fs::rename(partial, final_name, ec);
+  if (ec) {
+    fs::remove(partial, ec);
+    return std::unexpected(fmt::format("cannot name the backup {}: {}", final_name, ec.message()));
+  }
+  sync_path(dir_, true);
+  rotate();
+  return final_name;
+}
+
+std::vector<std::string> BackupStore::list() const {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+    std::string name = entry.path().filename().string();
+    if (entry.is_regular_file(ec) && is_backup_name(name)) names.push_back(entry.path().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::optional<std::string> BackupStore::newest() const {
+  auto names = list();
+  if (names.empty()) return std::nullopt;
+  return names.back();
+}
+
+std::optional<std::chrono::system_clock::time_point> BackupStore::newest_time() const {
+  auto name = newest();
+  if (!name) return std::nullopt;
+  std::error_code ec;
+  auto written = fs::last_write_time(*name, ec);
+  if (ec) return std::nullopt;
+  return std::chrono::file_clock::to_sys(written);
+}
+
+void BackupStore::rotate() const {
+  auto names = list();
+  std::error_code ec;
+  for (std::size_t i = 0; i + static_cast<std::size_t>(keep_) < names.size(); ++i) fs::remove(names[i], ec);
+  // Copies cut short by a crash or a full card never got their final name; they are of no use to anyone.
+  for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+    std::string name = entry.path().filename().string();
+    if (name.starts_with("boardbank-") && name.ends_with(".db.partial")) fs::remove(entry.path(), ec);
+  }
+}
+
+std::expected<std::string, std::string> BackupStore::restore(const std::string& backup,
+                                                             const std::string& db_path) {
+  std::string incoming = db_path + ".restoring";
+  std::error_code ec;
+  fs::remove(incoming, ec);
+  try {
+    Database source(backup, Database::Mode::read_only);
+    auto copied = copy_database(source.handle(), incoming);
+    if (!copied) {
+      fs::remove(incoming, ec);
+      return std::unexpected(copied.error());
+    }
+  } catch (const std::exception& e) {
+    return std::unexpected(fmt::format("cannot read {}: {}", backup, e.what()));
+  }
+  std::string kept;
+  if (fs::exists(db_path, ec)) {
+    kept = fmt::format("{}.replaced-{}", db_path, stamp());
+    // The -wal belongs to the file it was written for: left behind, it would be applied to the restored copy.
+    for (const char* suffix : {"-wal", "-shm"}) {
+      if (fs::exists(db_path + suffix, ec)) {
+        fs::rename(db_path + suffix, kept + suffix, ec);
+        if (ec)
+          return std::unexpected(fmt::format("cannot move {}{} aside: {}", db_path, suffix, ec.message()));
+      }
+    }
+    fs::rename(db_path, kept, ec);
+    if (ec) return std::unexpected(fmt::format("cannot move {} aside: {}", db_path, ec.message()));
+  }
+  fs::rename(incoming, db_path, ec);
+  if (ec)
+    return std::unexpected(fmt::format("cannot put the copy in place at {}: {}", db_path, ec.message()));
+  sync_path(fs::path(db_path).parent_path().empty() ? "." : fs::path(db_path).parent_path().string(), true);
+  return kept;
+}
+
+}  // namespace bb::ledger

@@ -1,0 +1,903 @@
+#include "ledger/ledger.h"
+
+#include <fmt/format.h>
+
+#include <cassert>
+#include <ctime>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <utility>
+
+#include "ledger/backup_store.h"
+#include "ledger/chain.h"
+#include "ledger/names.h"
+#include "ledger/schema.h"
+#include "ledger/sql_error.h"
+#include "ledger/transaction.h"
+#include "rules/script.h"
+
+namespace bb::ledger {
+
+namespace fs = std::filesystem;
+using Kind = LedgerError::Kind;
+
+struct Ledger::LiveGame {
+  LiveGame(rules::Game g, std::vector<std::string> n) : game(std::move(g)), names(std::move(n)) {}
+  rules::Game game;
+  std::vector<std::string> names;
+  std::int64_t next_seq = 0;
+  std::string chain;
+  bool finished = false;
+  std::set<int> accounts;                // accounts that have a row
+  std::map<int, rules::Money> balances;  // what the stored postings add up to, kept alongside the file
+  std::vector<std::string> differences;  // from the last rebuild: non-empty refuses further inputs
+};
+
+// The statements of the hot path, prepared once.
+struct Ledger::Prepared {
+  explicit Prepared(Database& db)
+      : find_input(db.prepare("SELECT seq, body, outcome FROM inputs WHERE game = ?1 AND input_id = ?2")),
+        insert_input(db.prepare(
+            "INSERT INTO inputs(game, seq, input_id, source, kind, body, outcome, authorised_by, reason, "
+            "recorded_at, chain) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)")),
+        insert_posting(db.prepare(
+            "INSERT INTO postings(game, seq, input_seq, from_account, to_account, amount, memo, space, card) "
+            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")),
+        insert_account(db.prepare("INSERT OR IGNORE INTO accounts(game, account, name) VALUES (?1, ?2, ?3)")),
+        game_total(db.prepare("SELECT coalesce(sum(balance), 0) FROM accounts WHERE game = ?1")),
+        finish_game(db.prepare("UPDATE games SET finished_at = ?2 WHERE id = ?1 AND finished_at IS NULL")) {}
+  Statement find_input;
+  Statement insert_input;
+  Statement insert_posting;
+  Statement insert_account;
+  Statement game_total;
+  Statement finish_game;
+};
+
+namespace {
+
+std::string now_text() {
+  auto now = std::chrono::system_clock::now();
+  std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+  auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", utc.tm_year + 1900, utc.tm_mon + 1,
+                     utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, millis);
+}
+
+LedgerError storage_error(const SqlError& e, std::string_view what) {
+  if (e.disk_full()) {
+    return {Kind::storage_full,
+            fmt::format(
+                "The SD card is full: {} was not recorded and nothing was half-written. Free some space "
+                "(for example old backups), then send it again; the game goes on from where it stood. ({})",
+                what, e.what())};
+  }
+  if (e.corrupt()) {
+    return {Kind::damaged, fmt::format("The ledger file is damaged: {} was not recorded. Stop, run "
+                                       "'boardbank ledger check' and restore the newest backup. ({})",
+                                       what, e.what())};
+  }
+  return {Kind::io, fmt::format("The SD card failed while writing: {} was not recorded and nothing was "
+                                "half-written. Send it again; if this repeats, check the card. ({})",
+                                what, e.what())};
+}
+
+nlohmann::json events_to_json(const std::vector<rules::Event>& events) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const rules::Event& e : events) {
+    list.push_back({{"kind", Names::event(e.kind)},
+                    {"player", e.player},
+                    {"from", e.from},
+                    {"to", e.to},
+                    {"text", e.text}});
+  }
+  return list;
+}
+
+std::vector<rules::Event> events_from_json(const nlohmann::json& list) {
+  std::vector<rules::Event> events;
+  for (const auto& item : list) {
+    rules::Event e;
+    e.kind = Names::event_from(item.value("kind", "note")).value_or(rules::Event::Kind::note);
+    e.player = item.value("player", rules::kNobody);
+    e.from = item.value("from", -1);
+    e.to = item.value("to", -1);
+    e.text = item.value("text", "");
+    events.push_back(std::move(e));
+  }
+  return events;
+}
+
+StoredPosting to_stored(const rules::Posting& p, std::optional<std::int64_t> input_seq) {
+  StoredPosting s;
+  s.seq = p.seq;
+  s.input_seq = input_seq;
+  s.from = p.from;
+  s.to = p.to;
+  s.amount = p.amount;
+  s.memo = std::string(Names::memo(p.memo));
+  if (p.space >= 0) s.space = p.space;
+  if (!p.card.empty()) s.card = p.card;
+  return s;
+}
+
+std::vector<StoredPosting> stored_postings(Database& db, GameId game) {
+  Statement q = db.prepare(
+      "SELECT seq, input_seq, from_account, to_account, amount, memo, space, card FROM postings WHERE game = "
+      "?1 "
+      "ORDER BY seq");
+  q.bind(1, game);
+  std::vector<StoredPosting> list;
+  while (q.step()) {
+    StoredPosting p;
+    p.seq = q.column_int64(0);
+    p.input_seq = q.column_optional_int64(1);
+    p.from = q.column_int64(2);
+    p.to = q.column_int64(3);
+    p.amount = q.column_int64(4);
+    p.memo = q.column_text(5);
+    p.space = q.column_optional_int64(6);
+    p.card = q.column_optional_text(7);
+    list.push_back(std::move(p));
+  }
+  return list;
+}
+
+std::string describe(const StoredPosting& p) {
+  return fmt::format("#{} {} -> {} {} {}", p.seq, p.from, p.to, p.amount, p.memo);
+}
+
+bool same(const StoredPosting& a, const StoredPosting& b) {
+  return a.seq == b.seq && a.input_seq == b.input_seq && a.from == b.from && a.to == b.to &&
+         a.amount == b.amount && a.memo == b.memo && a.space == b.space && a.card == b.card;
+}
+
+using EditionCache = std::map<std::string, std::shared_ptr<const rules::Edition>>;
+
+std::expected<std::shared_ptr<const rules::Edition>, LedgerError> edition_for(
+    EditionCache& cache, const std::string& id, const std::vector<std::string>& dirs) {
+  auto it = cache.find(id);
+  if (it != cache.end()) return it->second;
+  auto edition = rules::load_edition(id, dirs);
+  if (!edition) {
+    return std::unexpected(
+        LedgerError{Kind::invalid, fmt::format("cannot load edition '{}': {}", id, edition.error().what())});
+  }
+  auto shared = std::make_shared<const rules::Edition>(std::move(*edition));
+  cache.emplace(id, shared);
+  return shared;
+}
+
+// A game rebuilt from its rows: the engine state after replaying the log, and how it compares with the file.
+struct Rebuilt {
+  std::optional<rules::Game> game;
+  std::vector<std::string> names;
+  std::int64_t inputs = 0;
+  std::string chain;
+  bool finished = false;
+  std::map<int, rules::Money> stored_balances;
+  std::vector<std::string> differences;
+  double replay_ms = 0;
+};
+
+std::expected<Rebuilt, LedgerError> rebuild(Database& db, GameId id, EditionCache& editions,
+                                            const std::vector<std::string>& dirs) {
+  Rebuilt out;
+  Statement g = db.prepare("SELECT setup, chain, finished_at FROM games WHERE id = ?1");
+  g.bind(1, id);
+  if (!g.step()) return std::unexpected(LedgerError{Kind::not_found, fmt::format("there is no game {}", id)});
+  std::string setup_json = g.column_text(0);
+  out.chain = g.column_text(1);
+  out.finished = !g.column_is_null(2);
+  g.reset();
+
+  auto setup = rules::parse_setup(setup_json);
+  if (!setup) {
+    return std::unexpected(LedgerError{
+        Kind::invalid, fmt::format("game {}: its stored setup no longer parses: {}", id, setup.error())});
+  }
+  auto edition = edition_for(editions, setup->edition, dirs);
+  if (!edition) return std::unexpected(edition.error());
+  auto started = std::chrono::steady_clock::now();
+  auto game = rules::Game::start(*edition, *setup);
+  if (!game) {
+    return std::unexpected(LedgerError{
+        Kind::invalid, fmt::format("game {}: the engine refuses its stored setup: {}", id, game.error())});
+  }
+  for (const auto& p : setup->players) out.names.push_back(p.name);
+
+  std::vector<StoredPosting> expected;
+  for (const rules::Posting& p : game->state().postings) expected.push_back(to_stored(p, std::nullopt));
+
+  Statement q = db.prepare("SELECT seq, input_id, body, chain FROM inputs WHERE game = ?1 ORDER BY seq");
+  q.bind(1, id);
+  while (q.step()) {
+    std::int64_t seq = q.column_int64(0);
+    std::string body = q.column_text(2);
+    out.chain = q.column_text(3);
+    if (seq != out.inputs) {
+      out.differences.push_back(fmt::format("input {} is missing from the log", out.inputs));
+      break;
+    }
+    auto input = rules::parse_input(body, out.names, **edition);
+    if (!input) {
+      out.differences.push_back(
+          fmt::format("input {} (id {}) no longer parses: {}", seq, q.column_text(1), input.error()));
+      break;
+    }
+    auto outcome = game->apply(*input);
+    if (!outcome) {
+      out.differences.push_back(
+          fmt::format("input {} (id {}) is refused on replay: {}", seq, q.column_text(1), outcome.error()));
+      break;
+    }
+    const auto& postings = game->state().postings;
+    for (std::size_t i = outcome->first_posting; i < postings.size(); ++i)
+      expected.push_back(to_stored(postings[i], seq));
+    ++out.inputs;
+  }
+  q.reset();
+  out.replay_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+
+  std::vector<StoredPosting> stored = stored_postings(db, id);
+  if (stored.size() != expected.size()) {
+    out.differences.push_back(
+        fmt::format("the file holds {} postings, the replay makes {}", stored.size(), expected.size()));
+  }
+  for (std::size_t i = 0; i < std::min(stored.size(), expected.size()); ++i) {
+    if (!same(stored[i], expected[i])) {
+      out.differences.push_back(fmt::format("posting {} differs: stored {}, replay {}", i,
+                                            describe(stored[i]), describe(expected[i])));
+      break;
+    }
+  }
+
+  Statement b = db.prepare("SELECT account, name, balance FROM accounts WHERE game = ?1 ORDER BY account");
+  b.bind(1, id);
+  while (b.step()) out.stored_balances[static_cast<int>(b.column_int64(0))] = b.column_int64(2);
+  b.reset();
+  std::map<int, rules::Money> replayed;
+  for (const rules::Posting& p : game->state().postings) {
+    replayed[p.from] -= p.amount;
+    replayed[p.to] += p.amount;
+  }
+  for (const auto& [account, balance] : replayed) {
+    rules::Money stored_balance = out.stored_balances.contains(account) ? out.stored_balances.at(account) : 0;
+    if (stored_balance != balance) {
+      out.differences.push_back(fmt::format("{}: stored balance {}, replay gives {}",
+                                            game->account_name(account), stored_balance, balance));
+    }
+  }
+  for (const auto& [account, balance] : out.stored_balances) {
+    if (!replayed.contains(account) && balance != 0) {
+      out.differences.push_back(
+          fmt::format("{}: stored balance {}, replay gives 0", game->account_name(account), balance));
+    }
+  }
+  const auto& players = game->state().players;
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    rules::Money balance = replayed.contains(static_cast<int>(i)) ? replayed.at(static_cast<int>(i)) : 0;
+    if (players[i].cash != balance) {
+      out.differences.push_back(fmt::format("{}: the engine says cash {}, its postings add up to {}",
+                                            players[i].name, players[i].cash, balance));
+    }
+  }
+  if (out.finished != game->state().ended) {
+    out.differences.push_back(out.finished
+                                  ? "the file marks the game finished, the replay has not ended"
+                                  : "the replay has ended, the file does not mark the game finished");
+  }
+  out.game.emplace(std::move(*game));
+  return out;
+}
+
+// Balances that do not add up: a game's accounts not summing to zero, or a stored balance not equal to its
+// postings. Works on a read-only connection.
+std::vector<std::string> balance_problems(Database& db) {
+  std::vector<std::string> problems;
+  Statement sums =
+      db.prepare("SELECT game, sum(balance) FROM accounts GROUP BY game HAVING sum(balance) <> 0");
+  while (sums.step()) {
+    problems.push_back(
+        fmt::format("game {}: the balances sum to {}, not zero", sums.column_int64(0), sums.column_int64(1)));
+  }
+  Statement mismatched = db.prepare(R"sql(
+    SELECT a.game, a.name, a.balance, coalesce(m.total, 0) FROM accounts a
+    LEFT JOIN (SELECT game, account, sum(delta) AS total FROM
+                 (SELECT game, from_account AS account, -amount AS delta FROM postings
+                  UNION ALL SELECT game, to_account, amount FROM postings) GROUP BY game, account) m
+      ON m.game = a.game AND m.account = a.account
+    WHERE a.balance <> coalesce(m.total, 0))sql");
+  while (mismatched.step()) {
+    problems.push_back(fmt::format("game {}: {} holds {} but its postings add up to {}",
+                                   mismatched.column_int64(0), mismatched.column_text(1),
+                                   mismatched.column_int64(2), mismatched.column_int64(3)));
+  }
+  Statement orphans = db.prepare(R"sql(
+    SELECT p.game, p.seq FROM postings p WHERE NOT EXISTS
+      (SELECT 1 FROM accounts a WHERE a.game = p.game AND a.account = p.from_account)
+      OR NOT EXISTS (SELECT 1 FROM accounts a WHERE a.game = p.game AND a.account = p.to_account) LIMIT 5)sql");
+  while (orphans.step()) {
+    problems.push_back(fmt::format("game {}: posting {} names an account that is not stored",
+                                   orphans.column_int64(0), orphans.column_int64(1)));
+  }
+  return problems;
+}
+
+// SQLite's own check. The full integrity_check also compares every index with its table; on the small files
+// of a family's games it takes milliseconds, so quick_check is kept for big files only.
+std::vector<std::string> sqlite_problems(Database& db) {
+  std::error_code ec;
+  auto size = fs::file_size(db.path(), ec);
+  bool big = !ec && size > 64u * 1024 * 1024;
+  std::vector<std::string> problems;
+  for (const std::string& line : db.query_column(big ? "PRAGMA quick_check" : "PRAGMA integrity_check")) {
+    if (line != "ok") problems.push_back("sqlite: " + line);
+  }
+  Statement fk = db.prepare("PRAGMA foreign_key_check");
+  while (fk.step())
+    problems.push_back(fmt::format("sqlite: a row of {} points at nothing", fk.column_text(0)));
+  return problems;
+}
+
+std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\n") == std::string_view::npos) return std::string(text);
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + '"';
+}
+
+}  // namespace
+
+Ledger::Ledger(LedgerOptions options, Database db)
+    : options_(std::move(options)), db_(std::move(db)), sql_(std::make_unique<Prepared>(db_)) {}
+Ledger::Ledger(Ledger&&) noexcept = default;
+Ledger& Ledger::operator=(Ledger&&) noexcept = default;
+Ledger::~Ledger() = default;
+
+std::expected<std::vector<std::string>, LedgerError> Ledger::inspect(const std::string& path,
+                                                                     const LedgerOptions& options,
+                                                                     bool replay) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) {
+    return std::unexpected(LedgerError{Kind::not_found, fmt::format("{} does not exist", path)});
+  }
+  std::vector<std::string> problems;
+  try {
+    Database db(path, Database::Mode::read_only, options.vfs);
+    int version = db.user_version();
+    if (version > Schema::kCurrentVersion) {
+      return std::unexpected(LedgerError{
+          Kind::invalid,
+          fmt::format("{} was written by a newer boardbank (schema {}); install the newer version", path,
+                      version)});
+    }
+    problems = sqlite_problems(db);
+    if (!problems.empty()) return problems;  // rows read from a damaged b-tree prove nothing more
+    if (version >= 2) {
+      for (auto& p : balance_problems(db)) problems.push_back(std::move(p));
+    }
+    if (version >= 3) {
+      for (auto& p : Chain::verify(db)) problems.push_back(std::move(p));
+    }
+    if (replay && version >= 2 && problems.empty()) {
+      EditionCache editions;
+      for (const std::string& id : db.query_column("SELECT id FROM games ORDER BY id")) {
+        auto rebuilt = rebuild(db, std::stoll(id), editions, options.edition_dirs);
+        if (!rebuilt) {
+          problems.push_back(fmt::format("game {}: {}", id, rebuilt.error().message));
+          continue;
+        }
+        for (const auto& d : rebuilt->differences) problems.push_back(fmt::format("game {}: {}", id, d));
+      }
+    }
+  } catch (const SqlError& e) {
+    problems.push_back(fmt::format("sqlite: {}", e.what()));
+  }
+  return problems;
+}
+
+std::expected<Ledger, LedgerError> Ledger::open(const LedgerOptions& options) {
+  std::error_code ec;
+  bool exists = fs::exists(options.path, ec) && fs::file_size(options.path, ec) > 0;
+  if (exists) {
+    auto problems = inspect(options.path, options, false);
+    if (!problems) return std::unexpected(problems.error());
+    if (!problems->empty()) {
+      std::string offer = "There is no backup to restore.";
+      if (!options.backup_dir.empty()) {
+        if (auto newest = BackupStore(options.backup_dir, options.keep_backups).newest()) {
+          offer = fmt::format("The newest backup is {}; restore it with: boardbank ledger restore {}",
+                              *newest, *newest);
+        }
+      }
+      return std::unexpected(LedgerError{
+          Kind::damaged,
+          fmt::format("{} is damaged and was left untouched ({}). {}", options.path, (*problems)[0], offer)});
+    }
+  }
+  try {
+    Database db(options.path, Database::Mode::read_write, options.vfs);
+    Schema::migrate(db);
+    Ledger ledger(options, std::move(db));
+    if (!options.backup_dir.empty()) {
+      if (auto newest = BackupStore(options.backup_dir, options.keep_backups).newest_time()) {
+        ledger.last_backup_ = *newest;
+      }
+    }
+    return ledger;
+  } catch (const SqlError& e) {
+    return std::unexpected(storage_error(e, "opening the ledger"));
+  } catch (const std::runtime_error& e) {
+    return std::unexpected(LedgerError{Kind::invalid, e.what()});
+  }
+}
+
+std::expected<GameId, LedgerError> Ledger::start_game(const rules::Setup& setup, const std::string& origin) {
+  auto edition = edition_for(editions_, setup.edition, options_.edition_dirs);
+  if (!edition) return std::unexpected(edition.error());
+  auto game = rules::Game::start(*edition, setup);
+  if (!game) return std::unexpected(LedgerError{Kind::invalid, game.error()});
+  std::vector<std::string> names;
+  for (const auto& p : setup.players) names.push_back(p.name);
+  auto live_game = std::make_unique<LiveGame>(std::move(*game), std::move(names));
+  const rules::Game& g = live_game->game;
+
+  StoredGame row;
+  row.edition = setup.edition;
+  row.setup = rules::setup_to_json(g.setup());
+  row.origin = origin;
+  row.started_at = now_text();
+  std::vector<StoredPosting> postings;
+  for (const rules::Posting& p : g.state().postings) postings.push_back(to_stored(p, std::nullopt));
+  try {
+    Transaction transaction(db_);
+    row.id = db_.query_int64("SELECT coalesce(max(id), 0) + 1 FROM games");
+    std::string chain = Chain::game_hash(row, postings);
+    Statement insert = db_.prepare(
+        "INSERT INTO games(id, edition, setup, origin, started_at, chain) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    insert.bind(1, row.id)
+        .bind(2, row.edition)
+        .bind(3, row.setup)
+        .bind(4, row.origin)
+        .bind(5, row.started_at);
+    insert.bind(6, chain).run();
+    std::set<int> accounts = {rules::kBank};
+    for (std::size_t i = 0; i < g.state().players.size(); ++i) accounts.insert(static_cast<int>(i));
+    for (const rules::Posting& p : g.state().postings) accounts.insert({p.from, p.to});
+    for (int account : accounts) {
+      sql_->insert_account.bind(1, row.id).bind(2, account).bind(3, g.account_name(account));
+      sql_->insert_account.run();
+    }
+    for (const StoredPosting& p : postings) {
+      sql_->insert_posting.bind(1, row.id).bind(2, p.seq).bind_null(3).bind(4, p.from).bind(5, p.to);
+      sql_->insert_posting.bind(6, p.amount).bind(7, p.memo).bind(8, p.space ? *p.space : -1);
+      if (!p.space) sql_->insert_posting.bind_null(8);
+      sql_->insert_posting.bind(9, p.card);
+      sql_->insert_posting.run();
+    }
+    transaction.commit();
+    live_game->chain = chain;
+    live_game->accounts = accounts;
+    for (const rules::Posting& p : g.state().postings) {
+      live_game->balances[p.from] -= p.amount;
+      live_game->balances[p.to] += p.amount;
+    }
+    games_[row.id] = std::move(live_game);
+    return row.id;
+  } catch (const SqlError& e) {
+    return std::unexpected(storage_error(e, "the new game"));
+  }
+}
+
+std::expected<Ledger::LiveGame*, LedgerError> Ledger::live(GameId id) {
+  auto it = games_.find(id);
+  if (it == games_.end()) {
+    auto report = resume(id);
+    if (!report) return std::unexpected(report.error());
+    it = games_.find(id);
+    assert(it != games_.end());
+  }
+  LiveGame* g = it->second.get();
+  if (!g->differences.empty()) {
+    return std::unexpected(LedgerError{
+        Kind::diverged,
+        fmt::format("game {} does not replay to what is stored ({}); it takes no more inputs until "
+                    "someone looks: run 'boardbank ledger check'",
+                    id, g->differences[0])});
+  }
+  return g;
+}
+
+std::expected<ResumeReport, LedgerError> Ledger::resume(GameId id) {
+  games_.erase(id);
+  try {
+    auto rebuilt = rebuild(db_, id, editions_, options_.edition_dirs);
+    if (!rebuilt) return std::unexpected(rebuilt.error());
+    ResumeReport report{id, rebuilt->inputs, rebuilt->replay_ms, rebuilt->differences};
+    auto g = std::make_unique<LiveGame>(std::move(*rebuilt->game), std::move(rebuilt->names));
+    g->next_seq = rebuilt->inputs;
+    g->chain = rebuilt->chain;
+    g->finished = rebuilt->finished;
+    g->differences = std::move(rebuilt->differences);
+    for (const auto& [account, balance] : rebuilt->stored_balances) g->accounts.insert(account);
+    g->balances = std::move(rebuilt->stored_balances);
+    games_[id] = std::move(g);
+    return report;
+  } catch (const SqlError& e) {
+    return std::unexpected(storage_error(e, fmt::format("reading game {}", id)));
+  }
+}
+
+std::expected<Recorded, LedgerError> Ledger::stored_outcome(GameId game, std::int64_t seq,
+                                                            const std::string& outcome_json) {
+  Recorded recorded;
+  recorded.seq = seq;
+  recorded.duplicate = true;
+  auto outcome = nlohmann::json::parse(outcome_json, nullptr, false);
+  if (outcome.is_discarded()) {
+    return std::unexpected(LedgerError{
+        Kind::damaged, fmt::format("game {} input {}: its stored outcome is not JSON", game, seq)});
+  }
+  recorded.events = events_from_json(outcome.value("events", nlohmann::json::array()));
+  recorded.game_over = outcome.value("game_over", false);
+  int engine_input = outcome.value("engine_input", -1);
+  Statement q = db_.prepare(
+      "SELECT seq, from_account, to_account, amount, memo, space, card FROM postings WHERE game = ?1 AND "
+      "input_seq = ?2 ORDER BY seq");
+  q.bind(1, game).bind(2, seq);
+  while (q.step()) {
+    rules::Posting p;
+    p.seq = q.column_int64(0);
+    p.from = static_cast<int>(q.column_int64(1));
+    p.to = static_cast<int>(q.column_int64(2));
+    p.amount = q.column_int64(3);
+    p.memo = Names::memo_from(q.column_text(4)).value_or(rules::Memo::space);
+    p.space = static_cast<int>(q.column_optional_int64(5).value_or(-1));
+    p.card = q.column_optional_text(6).value_or("");
+    p.input = engine_input;
+    recorded.postings.push_back(std::move(p));
+  }
+  return recorded;
+}
+
+std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Input& input,
+                                                    const InputMeta& meta) {
+  if (meta.id.empty()) {
+    return std::unexpected(LedgerError{Kind::invalid, "an input needs an id made by its source"});
+  }
+  try {
+    auto found = live(id);
+    if (!found) return std::unexpected(found.error());
+    LiveGame& g = **found;
+    std::string body = rules::input_to_json(input, g.names);
+
+    sql_->find_input.bind(1, id).bind(2, meta.id);
+    if (sql_->find_input.step()) {
+      std::int64_t seq = sql_->find_input.column_int64(0);
+      std::string stored_body = sql_->find_input.column_text(1);
+      std::string outcome = sql_->find_input.column_text(2);
+      sql_->find_input.reset();
+      if (stored_body != body) {
+        return std::unexpected(
+            LedgerError{Kind::conflict,
+                        fmt::format("input id {} is already stored as input {} with different contents ({}); "
+                                    "this one ({}) was not applied",
+                                    meta.id, seq, stored_body, body)});
+      }
+      return stored_outcome(id, seq, outcome);
+    }
+    sql_->find_input.reset();
+
+    if (g.finished) {
+      return std::unexpected(
+          LedgerError{Kind::game_over, fmt::format("game {} is over; it stays as history", id)});
+    }
+    std::string_view kind = Names::input_kind(input);
+    bool correction = kind == "undo" || kind == "adopt";
+    if (correction && (meta.authorised_by.empty() || meta.reason.empty())) {
+      return std::unexpected(
+          LedgerError{Kind::unauthorised,
+                      fmt::format("{} changes money outside play: the banker must confirm it with their card "
+                                  "or PIN and say why",
+                                  kind)});
+    }
+
+    auto outcome = g.game.apply(input);
+    if (!outcome) return std::unexpected(LedgerError{Kind::refused, outcome.error()});
+
+    const auto& all = g.game.state().postings;
+    std::vector<StoredPosting> postings;
+    for (std::size_t i = outcome->first_posting; i < all.size(); ++i)
+      postings.push_back(to_stored(all[i], g.next_seq));
+    bool ended = g.game.state().ended;
+    nlohmann::json outcome_json = {{"events", events_to_json(outcome->events)}};
+    if (ended) outcome_json["game_over"] = true;
+    if (outcome->first_posting < all.size()) outcome_json["engine_input"] = all[outcome->first_posting].input;
+
+    StoredInput row;
+    row.seq = g.next_seq;
+    row.input_id = meta.id;
+    row.source = meta.source.empty() ? "unknown" : meta.source;
+    row.kind = std::string(kind);
+    row.body = body;
+    row.outcome = outcome_json.dump();
+    if (!meta.authorised_by.empty()) row.authorised_by = meta.authorised_by;
+    if (!meta.reason.empty()) row.reason = meta.reason;
+    row.recorded_at = now_text();
+    std::string chain = Chain::input_hash(g.chain, row, postings);
+
+    try {
+      Transaction transaction(db_);
+      Statement& in = sql_->insert_input;
+      in.bind(1, id)
+          .bind(2, row.seq)
+          .bind(3, row.input_id)
+          .bind(4, row.source)
+          .bind(5, row.kind)
+          .bind(6, row.body);
+      in.bind(7, row.outcome).bind(8, row.authorised_by).bind(9, row.reason).bind(10, row.recorded_at);
+      in.bind(11, chain).run();
+      for (const StoredPosting& p : postings) {
+        for (std::int64_t account : {p.from, p.to}) {
+          if (g.accounts.contains(static_cast<int>(account))) continue;
+          sql_->insert_account.bind(1, id)
+              .bind(2, account)
+              .bind(3, g.game.account_name(static_cast<int>(account)));
+          sql_->insert_account.run();
+        }
+        Statement& ps = sql_->insert_posting;
+        ps.bind(1, id).bind(2, p.seq).bind(3, row.seq).bind(4, p.from).bind(5, p.to).bind(6, p.amount);
+        ps.bind(7, p.memo);
+        if (p.space)
+          ps.bind(8, *p.space);
+        else
+          ps.bind_null(8);
+        ps.bind(9, p.card).run();
+      }
+      if (ended) sql_->finish_game.bind(1, id).bind(2, row.recorded_at).run();
+      if (!postings.empty()) {
+        sql_->game_total.bind(1, id);
+        sql_->game_total.step();
+        std::int64_t total = sql_->game_total.column_int64(0);
+        sql_->game_total.reset();
+        // Every posting moves money from one account to another: a non-zero sum is a bug, never a user error.
+        assert(total == 0 && "the ledger's balances must sum to zero");
+      }
+      transaction.commit();
+    } catch (const SqlError& e) {
+      // The engine has moved on but the file has not: rebuild it from what is stored, so both stand where
+      // they stood before this input. If even reading fails, the game is rebuilt at the next input.
+      games_.erase(id);
+      (void)resume(id);
+      return std::unexpected(storage_error(e, fmt::format("the {} (id {})", kind, meta.id)));
+    }
+
+    g.next_seq++;
+    g.chain = chain;
+    g.finished = ended;
+    for (const StoredPosting& p : postings) {
+      g.accounts.insert({static_cast<int>(p.from), static_cast<int>(p.to)});
+      g.balances[static_cast<int>(p.from)] -= p.amount;
+      g.balances[static_cast<int>(p.to)] += p.amount;
+    }
+
+    Recorded recorded;
+    recorded.seq = row.seq;
+    recorded.postings.assign(all.begin() + static_cast<std::ptrdiff_t>(outcome->first_posting), all.end());
+    recorded.events = std::move(outcome->events);
+    recorded.game_over = ended;
+    if (!options_.backup_dir.empty()) {
+      if (ended) {
+        auto backup = backup_now();
+        if (!backup) recorded.warning = "the end-of-game backup failed: " + backup.error().message;
+      } else if (auto due = backup_if_due(std::chrono::system_clock::now()); due && !*due) {
+        recorded.warning = "the scheduled backup failed: " + due->error().message;
+      }
+    }
+    return recorded;
+  } catch (const SqlError& e) {
+    return std::unexpected(storage_error(e, fmt::format("input {}", meta.id)));
+  }
+}
+
+const rules::Game* Ledger::game(GameId id) const {
+  auto it = games_.find(id);
+  return it == games_.end() ? nullptr : &it->second->game;
+}
+
+std::optional<GameId> Ledger::newest_unfinished_game() {
+  Statement q = db_.prepare("SELECT id FROM games WHERE finished_at IS NULL ORDER BY id DESC LIMIT 1");
+  if (!q.step()) return std::nullopt;
+  return q.column_int64(0);
+}
+
+std::optional<GameId> Ledger::newest_game_with_origin(const std::string& origin) {
+  Statement q = db_.prepare("SELECT id FROM games WHERE origin = ?1 ORDER BY id DESC LIMIT 1");
+  q.bind(1, origin);
+  if (!q.step()) return std::nullopt;
+  return q.column_int64(0);
+}
+
+bool Ledger::has_input(GameId id, const std::string& input_id) {
+  sql_->find_input.bind(1, id).bind(2, input_id);
+  bool found = sql_->find_input.step();
+  sql_->find_input.reset();
+  return found;
+}
+
+std::vector<GameSummary> Ledger::list() {
+  std::vector<GameSummary> games;
+  Statement q = db_.prepare(
+      "SELECT g.id, g.edition, g.setup, g.origin, g.started_at, g.finished_at, "
+      "(SELECT count(*) FROM inputs i WHERE i.game = g.id) FROM games g ORDER BY g.id");
+  while (q.step()) {
+    GameSummary s;
+    s.id = q.column_int64(0);
+    s.edition = q.column_text(1);
+    auto setup = nlohmann::json::parse(q.column_text(2), nullptr, false);
+    if (!setup.is_discarded() && setup.contains("setup")) {
+      for (const auto& p : setup["setup"].value("players", nlohmann::json::array())) {
+        s.players.push_back(p.value("name", "?"));
+      }
+    }
+    s.origin = q.column_optional_text(3);
+    s.started_at = q.column_text(4);
+    s.finished_at = q.column_optional_text(5);
+    s.inputs = q.column_int64(6);
+    games.push_back(std::move(s));
+  }
+  return games;
+}
+
+std::expected<GameSummary, LedgerError> Ledger::summary(GameId id) {
+  for (GameSummary& s : list())
+    if (s.id == id) return std::move(s);
+  return std::unexpected(
+      LedgerError{Kind::not_found, fmt::format("there is no game {} (see 'boardbank ledger list')", id)});
+}
+
+std::expected<std::vector<AccountBalance>, LedgerError> Ledger::balances(GameId id) {
+  try {
+    std::vector<AccountBalance> list;
+    Statement q =
+        db_.prepare("SELECT account, name, balance FROM accounts WHERE game = ?1 ORDER BY account DESC");
+    q.bind(1, id);
+    while (q.step()) {
+      list.push_back({static_cast<int>(q.column_int64(0)), q.column_text(1), q.column_int64(2)});
+    }
+    if (list.empty()) {
+      return std::unexpected(LedgerError{Kind::not_found, fmt::format("there is no game {}", id)});
+    }
+    return list;
+  } catch (const SqlError& e) {
+    return std::unexpected(storage_error(e, "reading balances"));
+  }
+}
+
+std::expected<std::string, LedgerError> Ledger::export_csv(GameId id) {
+  auto s = summary(id);
+  if (!s) return std::unexpected(s.error());
+  try {
+    std::map<int, std::string> names;
+    Statement a = db_.prepare("SELECT account, name FROM accounts WHERE game = ?1");
+    a.bind(1, id);
+    while (a.step()) names[static_cast<int>(a.column_int64(0))] = a.column_text(1);
+    std::ostringstream out;
+    out << "posting,input,input_id,source,kind,recorded_at,from,to,amount,memo,space,card,authorised_by,"
+           "reason\n";
+    Statement q = db_.prepare(R"sql(
+      SELECT p.seq, p.input_seq, i.input_id, i.source, i.kind, coalesce(i.recorded_at, g.started_at), p.from_account,
+             p.to_account, p.amount, p.memo, p.space, p.card, i.authorised_by, i.reason
+      FROM postings p JOIN games g ON g.id = p.game
+      LEFT JOIN inputs i ON i.game = p.game AND i.seq = p.input_seq
+      WHERE p.game = ?1 ORDER BY p.seq)sql");
+    q.bind(1, id);
+    while (q.step()) {
+      auto opt = [&](int column) { return q.column_is_null(column) ? std::string() : q.column_text(column); };
+      out << q.column_int64(0) << ',' << (q.column_is_null(1) ? "setup" : q.column_text(1)) << ','
+          << csv_field(opt(2)) << ',' << csv_field(opt(3)) << ',' << csv_field(opt(4)) << ','
+          << q.column_text(5) << ',' << csv_field(names[static_cast<int>(q.column_int64(6))]) << ','
+          << csv_field(names[static_cast<int>(q.column_int64(7))]) << ',' << q.column_int64(8) << ','
+          << q.column_text(9) << ',' << opt(10) << ',' << csv_field(opt(11)) << ',' << csv_field(opt(12))
+          << ',' << csv_field(opt(13)) << '\n';
+    }
+    return out.str();
+  } catch (const SqlError& e) {
+    return std::unexpected(storage_error(e, "exporting"));
+  }
+}
+
+std::expected<std::string, LedgerError> Ledger::export_script(GameId id) {
+  try {
+    Statement g = db_.prepare("SELECT setup FROM games WHERE id = ?1");
+    g.bind(1, id);
+    if (!g.step())
+      return std::unexpected(LedgerError{Kind::not_found, fmt::format("there is no game {}", id)});
+    std::string out = g.column_text(0) + "\n";
+    Statement q = db_.prepare("SELECT input_id, body FROM inputs WHERE game = ?1 ORDER BY seq");
+    q.bind(1, id);
+    while (q.step()) {
+      auto line = nlohmann::ordered_json::parse(q.column_text(1), nullptr, false);
+      if (line.is_discarded() || !line.is_object()) {
+        return std::unexpected(
+            LedgerError{Kind::damaged, fmt::format("game {}: a stored input is not JSON", id)});
+      }
+      line["id"] = q.column_text(0);
+      out += line.dump() + "\n";
+    }
+    return out;
+  } catch (const SqlError& e) {
+    return std::unexpected(storage_error(e, "exporting"));
+  }
+}
+
+std::expected<std::string, LedgerError> Ledger::backup_now() {
+  if (options_.backup_dir.empty()) {
+    return std::unexpected(
+        LedgerError{Kind::invalid, "no backup directory is configured ([ledger] backup_dir)"});
+  }
+  auto made = BackupStore(options_.backup_dir, options_.keep_backups).write_from(db_);
+  if (!made) return std::unexpected(LedgerError{Kind::io, made.error()});
+  last_backup_ = std::chrono::system_clock::now();
+  return *made;
+}
+
+std::optional<std::expected<std::string, LedgerError>> Ledger::backup_if_due(
+    std::chrono::system_clock::time_point now) {
+  if (options_.backup_dir.empty() || options_.backup_every_minutes <= 0) return std::nullopt;
+  if (now - last_backup_ < std::chrono::minutes(options_.backup_every_minutes)) return std::nullopt;
+  return backup_now();
+}
+
+std::expected<void, LedgerError> Ledger::checkpoint() {
+  try {
+    db_.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    return {};
+  } catch (const SqlError& e) {
+    return std::unexpected(storage_error(e, "the checkpoint"));
+  }
+}
+
+std::vector<std::string> Ledger::invariant_violations() {
+  std::vector<std::string> problems;
+  try {
+    problems = balance_problems(db_);
+    for (const auto& [id, g] : games_) {
+      if (!g->differences.empty()) continue;  // reported by resume() already, and refusing inputs
+      Statement q = db_.prepare("SELECT account, balance FROM accounts WHERE game = ?1");
+      q.bind(1, id);
+      std::map<int, rules::Money> stored;
+      while (q.step()) stored[static_cast<int>(q.column_int64(0))] = q.column_int64(1);
+      for (const auto& [account, balance] : stored) {
+        rules::Money mine = g->balances.contains(account) ? g->balances.at(account) : 0;
+        if (mine != balance) {
+          problems.push_back(fmt::format("game {}: {} is {} in the file but {} in memory", id,
+                                         g->game.account_name(account), balance, mine));
+        }
+      }
+      const auto& players = g->game.state().players;
+      for (std::size_t i = 0; i < players.size(); ++i) {
+        int account = static_cast<int>(i);
+        rules::Money balance = stored.contains(account) ? stored.at(account) : 0;
+        if (players[i].cash != balance) {
+          problems.push_back(fmt::format("game {}: {} has cash {} in the engine but {} in the ledger", id,
+                                         players[i].name, players[i].cash, balance));
+        }
+      }
+    }
+  } catch (const SqlError& e) {
+    problems.push_back(fmt::format("cannot read the ledger: {}", e.what()));
+  }
+  return problems;
+}
+
+}  // namespace bb::ledger

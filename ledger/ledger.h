@@ -1,0 +1,90 @@
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <expected>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ledger/database.h"
+#include "ledger/ledger_types.h"
+#include "rules/game.h"
+
+namespace bb::ledger {
+
+// Every game and every posting, durable through a pulled plug. One SQLite transaction per input holds the
+// input (its game-script line) and the postings it caused; an input id already stored is answered from the
+// file and changes nothing. A game is rebuilt by replaying its log through the engine and must then equal
+// what is stored. A damaged file is never opened for writing.
+class Ledger {
+ public:
+  // Checks an existing file (read-only) before opening it for writing, then brings its schema up to date.
+  static std::expected<Ledger, LedgerError> open(const LedgerOptions& options);
+
+  // Examines a file without writing to it: SQLite's own check, the balances, the hash chain and, when
+  // `replay`, every game replayed through the engine. Returns the problems found (empty: healthy).
+  static std::expected<std::vector<std::string>, LedgerError> inspect(const std::string& path,
+                                                                      const LedgerOptions& options,
+                                                                      bool replay);
+
+  Ledger(Ledger&&) noexcept;
+  Ledger& operator=(Ledger&&) noexcept;
+  ~Ledger();
+
+  // A new game: its setup and starting postings in one transaction. `origin` says what made it.
+  std::expected<GameId, LedgerError> start_game(const rules::Setup& setup,
+                                                const std::string& origin = "table");
+  // Applies one input through the engine and stores it with its postings, or returns the stored outcome when
+  // meta.id is already stored with the same contents.
+  std::expected<Recorded, LedgerError> record(GameId game, const rules::Input& input, const InputMeta& meta);
+  // Rebuilds a game from its log and compares it with what is stored. A game that differs is reported and
+  // refuses further inputs; it is never silently fixed.
+  std::expected<ResumeReport, LedgerError> resume(GameId game);
+
+  // The engine's state of a game rebuilt by resume() or start_game() (nullptr when not loaded).
+  const rules::Game* game(GameId game) const;
+  std::optional<GameId> newest_unfinished_game();
+  std::optional<GameId> newest_game_with_origin(const std::string& origin);
+  std::vector<GameSummary> list();
+  std::expected<GameSummary, LedgerError> summary(GameId game);
+  std::expected<std::vector<AccountBalance>, LedgerError> balances(GameId game);
+  // Is this input id stored for this game?
+  bool has_input(GameId game, const std::string& input_id);
+
+  std::expected<std::string, LedgerError> export_csv(GameId game);
+  // The game as a game script: the setup line, then every stored input with its id.
+  std::expected<std::string, LedgerError> export_script(GameId game);
+
+  // A copy made with SQLite's online backup API into the backup directory, then rotated.
+  std::expected<std::string, LedgerError> backup_now();
+  // Makes a backup when the configured interval has passed since the newest one.
+  std::optional<std::expected<std::string, LedgerError>> backup_if_due(
+      std::chrono::system_clock::time_point now);
+  // Moves the WAL into the main file (the daemon calls it when the table is idle).
+  std::expected<void, LedgerError> checkpoint();
+
+  // The always-callable check: stored balances sum to zero per game and equal the postings; every loaded
+  // game's engine state agrees with the stored balances. Empty when consistent.
+  std::vector<std::string> invariant_violations();
+
+  const LedgerOptions& options() const { return options_; }
+
+ private:
+  struct LiveGame;
+  explicit Ledger(LedgerOptions options, Database db);
+  std::expected<LiveGame*, LedgerError> live(GameId game);
+  std::expected<Recorded, LedgerError> stored_outcome(GameId game, std::int64_t seq,
+                                                      const std::string& outcome);
+
+  struct Prepared;
+  LedgerOptions options_;
+  Database db_;
+  std::unique_ptr<Prepared> sql_;
+  std::map<GameId, std::unique_ptr<LiveGame>> games_;
+  std::map<std::string, std::shared_ptr<const rules::Edition>> editions_;
+  std::chrono::system_clock::time_point last_backup_{};
+};
+
+}  // namespace bb::ledger

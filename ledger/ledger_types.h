@@ -1,0 +1,84 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/money.h"
+#include "rules/state.h"
+
+namespace bb::ledger {
+
+using GameId = std::int64_t;
+
+// What went wrong, as the table should hear it. `message` says what to do.
+struct LedgerError {
+  enum class Kind {
+    refused,       // the rules refuse the input; nothing was stored
+    conflict,      // this input id is already stored with different contents
+    unauthorised,  // a correction without the banker's card or PIN, or without a reason
+    game_over,     // the game is finished; it stays as history
+    storage_full,  // the SD card is full: nothing was written, free space and send the input again
+    io,            // the card or file failed: nothing half-written; send the input again
+    damaged,       // the file is damaged: it is never written to; restore a backup
+    diverged,      // replaying the log does not give the stored balances: needs a person
+    not_found,
+    invalid,  // a bad setup, edition or file
+  };
+  Kind kind = Kind::invalid;
+  std::string message;
+};
+
+// Where an input came from. The id is made by its source and makes a repeat harmless: a card tap is
+// "card:<reader>:<frame timestamp>", a dice result "dice:<strobe sequence>", a touch "touch:<UI counter>".
+struct InputMeta {
+  std::string id;
+  std::string source = "touch";
+  std::string authorised_by;  // corrections (undo, adopt): the banker's card UID, or "pin"
+  std::string reason;         // corrections: why
+};
+
+// An input as the ledger holds it after record(): either just stored, or found stored already.
+struct Recorded {
+  std::int64_t seq = -1;   // its position in the game's log
+  bool duplicate = false;  // the id was stored already: nothing changed, this is the stored outcome
+  std::vector<rules::Posting> postings;
+  std::vector<rules::Event> events;
+  bool game_over = false;
+  std::optional<std::string> warning;  // something that did not stop the input (a failed end-of-game backup)
+};
+
+struct GameSummary {
+  GameId id = 0;
+  std::string edition;
+  std::vector<std::string> players;
+  std::optional<std::string> origin;
+  std::string started_at;
+  std::optional<std::string> finished_at;
+  std::int64_t inputs = 0;
+};
+
+struct AccountBalance {
+  int account = 0;
+  std::string name;
+  rules::Money balance = 0;
+};
+
+// What resuming a game found.
+struct ResumeReport {
+  GameId game = 0;
+  std::int64_t inputs = 0;
+  double replay_ms = 0;
+  std::vector<std::string> differences;  // empty: the replay gives exactly the stored balances and postings
+};
+
+struct LedgerOptions {
+  std::string path;
+  std::vector<std::string> edition_dirs;
+  std::string backup_dir;  // empty: no backups
+  int keep_backups = 10;
+  int backup_every_minutes = 0;  // 0: only at the end of each game and on request
+  std::string vfs;               // a registered SQLite VFS name (tests inject faults); empty: the default
+};
+
+}  // namespace bb::ledger

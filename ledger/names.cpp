@@ -1,0 +1,90 @@
+#include "ledger/names.h"
+
+#include <array>
+#include <variant>
+
+namespace bb::ledger {
+
+namespace {
+using rules::Memo;
+constexpr std::array<std::pair<Memo, std::string_view>, 23> kMemos = {{
+    {Memo::start_cash, "start_cash"},
+    {Memo::salary, "salary"},
+    {Memo::buy, "buy"},
+    {Memo::auction, "auction"},
+    {Memo::rent, "rent"},
+    {Memo::tax, "tax"},
+    {Memo::card, "card"},
+    {Memo::jail_fine, "jail_fine"},
+    {Memo::build, "build"},
+    {Memo::sell_building, "sell_building"},
+    {Memo::mortgage, "mortgage"},
+    {Memo::unmortgage, "unmortgage"},
+    {Memo::interest, "interest"},
+    {Memo::trade, "trade"},
+    {Memo::bankruptcy, "bankruptcy"},
+    {Memo::adopt, "adopt"},
+    {Memo::undo, "undo"},
+    {Memo::fare, "fare"},
+    {Memo::sweepstakes, "sweepstakes"},
+    {Memo::insurance, "insurance"},
+    {Memo::space, "space"},
+    {Memo::deal, "deal"},
+    {Memo::seat, "seat"},
+}};
+
+using Kind = rules::Event::Kind;
+constexpr std::array<std::pair<Kind, std::string_view>, 18> kEvents = {{
+    {Kind::moved, "moved"},
+    {Kind::jailed, "jailed"},
+    {Kind::released, "released"},
+    {Kind::card_drawn, "card_drawn"},
+    {Kind::bought, "bought"},
+    {Kind::auction_started, "auction_started"},
+    {Kind::auction_won, "auction_won"},
+    {Kind::auction_unsold, "auction_unsold"},
+    {Kind::built, "built"},
+    {Kind::sold, "sold"},
+    {Kind::mortgaged, "mortgaged"},
+    {Kind::unmortgaged, "unmortgaged"},
+    {Kind::traded, "traded"},
+    {Kind::bankrupt, "bankrupt"},
+    {Kind::game_over, "game_over"},
+    {Kind::turn, "turn"},
+    {Kind::undone, "undone"},
+    {Kind::note, "note"},
+}};
+
+constexpr std::array<std::string_view, 15> kInputKinds = {
+    "roll",  "choose",   "bid",   "close", "draw", "build",           "sell", "mortgage", "unmortgage",
+    "trade", "bankrupt", "adopt", "end",   "undo", "auction_building"};
+static_assert(std::variant_size_v<rules::Input> == kInputKinds.size(), "name every input kind");
+}  // namespace
+
+std::string_view Names::memo(Memo memo) {
+  for (const auto& [value, name] : kMemos)
+    if (value == memo) return name;
+  return "unknown";
+}
+
+std::optional<Memo> Names::memo_from(std::string_view name) {
+  for (const auto& [value, text] : kMemos)
+    if (text == name) return value;
+  return std::nullopt;
+}
+
+std::string_view Names::event(Kind kind) {
+  for (const auto& [value, name] : kEvents)
+    if (value == kind) return name;
+  return "note";
+}
+
+std::optional<Kind> Names::event_from(std::string_view name) {
+  for (const auto& [value, text] : kEvents)
+    if (text == name) return value;
+  return std::nullopt;
+}
+
+std::string_view Names::input_kind(const rules::Input& input) { return kInputKinds.at(input.index()); }
+
+}  // namespace bb::ledger

@@ -1,0 +1,20 @@
+#pragma once
+
+namespace bb::ledger {
+
+class Database;
+
+// The ledger's tables, versioned with PRAGMA user_version. Each version is reached from the one before by one
+// forward migration, run in its own transaction; a file is never moved backwards.
+class Schema {
+ public:
+  static constexpr int kCurrentVersion = 3;
+
+  // Brings `db` (new, or made by any earlier version) to kCurrentVersion. Throws SqlError; a file made by a
+  // newer boardbank is refused (std::runtime_error) and left untouched.
+  static void migrate(Database& db);
+  // Stops at `version`: tests build files as earlier releases left them.
+  static void migrate_to(Database& db, int version);
+};
+
+}  // namespace bb::ledger

@@ -1,0 +1,34 @@
+#pragma once
+#include <cstdint>
+#include <expected>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ledger/ledger_types.h"
+
+namespace bb::ledger {
+
+class Ledger;
+
+// Plays a game-script file into a ledger exactly as the daemon records a game: one transaction per input, the
+// input id being the line's "id" or else its line number. Run again on the same script, it finds its game (by
+// the setup line), skips what is stored and carries on.
+class ScriptReplay {
+ public:
+  struct Result {
+    GameId game = 0;
+    int applied = 0;                   // inputs stored by this run
+    int skipped = 0;                   // inputs found stored already
+    std::vector<std::string> refused;  // "line N: why" for lines the rules refused (with keep_going)
+  };
+  // Called after each input is durably stored (acknowledged), with its line number and id.
+  using OnStored = std::function<void(int line, const std::string& id, const Recorded&)>;
+
+  static std::expected<Result, std::string> run(Ledger& ledger, const std::string& script_path,
+                                                bool keep_going, const OnStored& on_stored = {});
+  // The origin under which a script's game is stored: the same setup finds the same game.
+  static std::string origin_of(const std::string& setup_line);
+};
+
+}  // namespace bb::ledger
