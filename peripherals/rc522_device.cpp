@@ -1,0 +1,84 @@
+#include "peripherals/rc522_device.h"
+
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cassert>
+#include <cerrno>
+#include <cstring>
+
+#include "peripherals/edge_device.h"
+
+namespace bb::peripherals {
+
+Rc522Device::Rc522Device(std::string name, std::unique_ptr<SpiTransport> spi, std::unique_ptr<GpioOutput> reset,
+                         CardRegistryCheck is_registered, Mfrc522::Sleep sleep)
+    : name_(std::move(name)),
+      spi_(std::move(spi)),
+      reset_(std::move(reset)),
+      reader_(*spi_, reset_.get(), std::move(sleep)),
+      is_registered_(std::move(is_registered)) {}
+
+Rc522Device::~Rc522Device() {
+  if (timer_fd_ >= 0) close(timer_fd_);
+}
+
+std::expected<std::unique_ptr<Rc522Device>, std::string> Rc522Device::create(std::string name,
+                                                                             std::unique_ptr<SpiTransport> spi,
+                                                                             std::unique_ptr<GpioOutput> reset,
+                                                                             Nanoseconds poll_interval,
+                                                                             CardRegistryCheck is_registered,
+                                                                             Mfrc522::Sleep sleep) {
+  assert(spi && poll_interval > 0);
+  std::unique_ptr<Rc522Device> device(
+      new Rc522Device(std::move(name), std::move(spi), std::move(reset), std::move(is_registered), std::move(sleep)));
+  if (auto ready = device->reader_.init(); !ready) return std::unexpected(ready.error());
+  device->timer_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+  const timespec every{poll_interval / kSecond, poll_interval % kSecond};
+  const itimerspec schedule{every, every};
+  if (device->timer_fd_ < 0 || timerfd_settime(device->timer_fd_, 0, &schedule, nullptr) != 0) {
+    return std::unexpected(fmt::format("cannot create the reader's poll timer: {}", std::strerror(errno)));
+  }
+  return device;
+}
+
+std::vector<PeripheralEvent> Rc522Device::read_events() {
+  std::vector<PeripheralEvent> events;
+  std::uint64_t expirations = 0;
+  [[maybe_unused]] const auto drained = read(timer_fd_, &expirations, sizeof expirations);
+  const Nanoseconds now = monotonic_now();
+  auto card = reader_.poll();
+  if (!card) {
+    if (card.error() != last_error_) {
+      last_error_ = card.error();
+      events.push_back(PeripheralEvent{EventKind::status, name_, now, {}, {}, 0, {0, 0}, card.error()});
+    }
+    return events;
+  }
+  if (!last_error_.empty()) {
+    last_error_.clear();
+    events.push_back(PeripheralEvent{EventKind::status, name_, now, {}, {}, 0, {0, 0}, "card reader back"});
+  }
+  if (!*card) return events;
+  const std::string uid = uid_hex((*card)->uid);
+  if (!dedup_.is_new_tap(uid, now)) return events;
+  PeripheralEvent tap;
+  tap.kind = EventKind::card;
+  tap.device = name_;
+  tap.ts_ns = now;
+  tap.id = fmt::format("rc522:{}:{}", name_, now);
+  tap.uid = uid;
+  tap.bits = static_cast<int>((*card)->uid.size() * 8);
+  events.push_back(std::move(tap));
+  classify_cards(events, is_registered_);
+  return events;
+}
+
+std::vector<std::string> Rc522Device::invariant_violations() const {
+  if (timer_fd_ < 0) return {"the reader's poll timer is not open"};
+  return {};
+}
+
+}  // namespace bb::peripherals

@@ -1,0 +1,50 @@
+#pragma once
+#include <expected>
+#include <memory>
+#include <string>
+
+#include "peripherals/device.h"
+#include "peripherals/gpio.h"
+#include "peripherals/mfrc522.h"
+#include "peripherals/spi_transport.h"
+#include "peripherals/tap_deduplicator.h"
+
+namespace bb::peripherals {
+
+// An RC522 reader as a Device: its fd is a timer that fires every poll interval; each read_events()
+// looks for a card once (a few hundred microseconds of SPI) and reports a tap per new card.
+class Rc522Device final : public Device {
+ public:
+  // spi: spidev (real) or FakeMfrc522 (simulated); reset: the RST line, optional.
+  static std::expected<std::unique_ptr<Rc522Device>, std::string> create(std::string name,
+                                                                         std::unique_ptr<SpiTransport> spi,
+                                                                         std::unique_ptr<GpioOutput> reset = nullptr,
+                                                                         Nanoseconds poll_interval = 100 * kMillisecond,
+                                                                         CardRegistryCheck is_registered = {},
+                                                                         Mfrc522::Sleep sleep = {});
+  ~Rc522Device() override;
+  Rc522Device(const Rc522Device&) = delete;
+  Rc522Device& operator=(const Rc522Device&) = delete;
+
+  const std::string& name() const override { return name_; }
+  int fd() const override { return timer_fd_; }
+  std::vector<PeripheralEvent> read_events() override;
+  std::vector<std::string> invariant_violations() const override;
+  std::uint8_t chip_version() const { return reader_.version(); }
+  SpiTransport& spi() { return *spi_; }
+
+ private:
+  Rc522Device(std::string name, std::unique_ptr<SpiTransport> spi, std::unique_ptr<GpioOutput> reset,
+              CardRegistryCheck is_registered, Mfrc522::Sleep sleep);
+
+  std::string name_;
+  std::unique_ptr<SpiTransport> spi_;
+  std::unique_ptr<GpioOutput> reset_;
+  Mfrc522 reader_;
+  CardRegistryCheck is_registered_;
+  TapDeduplicator dedup_;
+  int timer_fd_ = -1;
+  std::string last_error_;  // a failing reader is reported once, not at every poll
+};
+
+}  // namespace bb::peripherals
