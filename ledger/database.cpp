@@ -26,7 +26,6 @@ Database::Database(const std::string& path, Mode mode, const std::string& vfs) :
     sqlite3_busy_timeout(db_, 5000);
     // Catches a damaged page early, as a corruption error, instead of reading past it.
     exec("PRAGMA cell_size_check=ON");
-    exec("PRAGMA trusted_schema=OFF");
     if (mode == Mode::read_write) {
       // WAL: a commit appends to the log and one fsync makes it durable; a torn write at a power cut is
       // discarded at the next open because its frame checksum does not match.

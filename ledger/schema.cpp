@@ -43,7 +43,7 @@ CREATE TABLE inputs(
   PRIMARY KEY(game, seq),
   UNIQUE(game, input_id),
   -- An undo or an adopted position changes money outside the play: someone must have said so, and why.
-  CHECK(kind NOT IN ('undo', 'adopt') OR (length(authorised_by) > 0 AND length(reason) > 0))
+  CHECK(kind NOT IN ('undo', 'adopt') OR (coalesce(length(authorised_by), 0) > 0 AND coalesce(length(reason), 0) > 0))
 ) WITHOUT ROWID;
 
 CREATE TABLE postings(
