@@ -1,7 +1,151 @@
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <sstream>
 
 #include "daemon/commands.h"
+#include "daemon/paths.h"
+#include "rules/bot.h"
+#include "rules/replay.h"
+#include "rules/script.h"
 
 namespace bb::daemon {
-void add_rules_commands(CLI::App& /*app*/) {}
+
+namespace {
+
+struct ReplayOptions {
+  std::string script;
+  bool json = false;
+  bool keep_going = false;
+  std::string editions;
+};
+
+int run_replay(const ReplayOptions& o) {
+  std::ifstream in(o.script);
+  if (!in) {
+    fmt::print(stderr, "boardbank replay: cannot read {}: check the path\n", o.script);
+    return 2;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  auto result = rules::replay_script(text.str(), o.script, edition_dirs(o.editions), o.keep_going);
+  for (const auto& e : result.errors) fmt::print(stderr, "{}\n", e);
+  if (!result.game) return 2;
+  if (o.json)
+    fmt::print("{}\n", rules::state_to_json(*result.game));
+  else
+    fmt::print("{}", rules::state_summary(*result.game));
+  if (auto bad = result.game->invariant_violations(); !bad.empty()) {
+    for (const auto& b : bad) fmt::print(stderr, "invariant broken: {}\n", b);
+    return 3;
+  }
+  return result.errors.empty() ? 0 : 1;
+}
+
+struct SimulateOptions {
+  int games = 1;
+  std::uint64_t seed = 1;
+  int players = 4;
+  int max_turns = 1000;
+  std::string edition = "classic";
+  std::string editions;
+  bool quiet = false;
+};
+
+int run_simulate(const SimulateOptions& o) {
+  if (o.players < 2 || o.players > 8) {
+    fmt::print(stderr, "boardbank simulate: --players must be 2 to 8\n");
+    return 2;
+  }
+  auto edition = rules::load_edition(o.edition, edition_dirs(o.editions));
+  if (!edition) {
+    fmt::print(stderr, "boardbank simulate: {}\n", edition.error().what());
+    return 2;
+  }
+  auto shared = std::make_shared<const rules::Edition>(std::move(*edition));
+  static const char* kNames[] = {"Ann", "Bob", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana"};
+  static const char* kTokens[] = {"car", "dog", "hat", "ship", "boot", "iron", "thimble", "cat"};
+  std::uint64_t signature = 0xcbf29ce484222325ULL;
+  long long total_turns = 0, total_inputs = 0, finished = 0, broken = 0;
+  bool verbose = o.games <= 5 && !o.quiet;
+  auto started = std::chrono::steady_clock::now();
+  for (int gi = 0; gi < o.games; ++gi) {
+    rules::Setup setup;
+    setup.edition = shared->id;
+    setup.seed = o.seed + static_cast<std::uint64_t>(gi);
+    for (int p = 0; p < o.players; ++p) setup.players.push_back({kNames[p], kTokens[p], "", {}});
+    auto game = rules::Game::start(shared, setup);
+    if (!game) {
+      fmt::print(stderr, "boardbank simulate: {}\n", game.error());
+      return 2;
+    }
+    rules::Bot bot(setup.seed);
+    while (!game->state().ended) {
+      rules::Input input = game->state().turns >= o.max_turns && game->state().pending.empty() && !game->state().auction
+                               ? rules::Input{rules::End{}}
+                               : bot.next(*game);
+      auto applied = game->apply(input);
+      ++total_inputs;
+      if (!applied) {
+        fmt::print(stderr, "game {} (seed {}): the bot's input {} was refused: {}\n", gi, setup.seed,
+                   rules::input_to_json(input, {}), applied.error());
+        ++broken;
+        break;
+      }
+      if (auto bad = game->invariant_violations(); !bad.empty()) {
+        fmt::print(stderr, "game {} (seed {}), input {}: invariant broken: {}\n", gi, setup.seed, game->inputs().size(),
+                   bad.front());
+        ++broken;
+        break;
+      }
+    }
+    total_turns += game->state().turns;
+    finished += game->state().ended ? 1 : 0;
+    signature = (signature ^ game->signature()) * 0x100000001b3ULL;
+    if (verbose) {
+      fmt::print("Game {} (seed {})\n{}", gi + 1, setup.seed, rules::state_summary(*game));
+      const auto& postings = game->state().postings;
+      std::size_t from = postings.size() > 8 ? postings.size() - 8 : 0;
+      fmt::print("  last postings:\n");
+      for (std::size_t i = from; i < postings.size(); ++i)
+        fmt::print("    #{:<5} {:>10}  {} -> {}  {}\n", postings[i].seq, game->edition().format_money(postings[i].amount),
+                   game->account_name(postings[i].from), game->account_name(postings[i].to), game->memo_text(postings[i]));
+      fmt::print("\n");
+    }
+  }
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  fmt::print("games {}  finished {}  turns {}  inputs {}  invariant failures {}\n", o.games, finished, total_turns,
+             total_inputs, broken);
+  fmt::print("games/s {:.1f}  turns/s {:.0f}  (invariants checked after every input)\n", o.games / seconds,
+             total_turns / seconds);
+  fmt::print("signature {:016x}\n", signature);
+  return broken == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+void add_rules_commands(CLI::App& app) {
+  auto replay_opts = std::make_shared<ReplayOptions>();
+  auto* replay = app.add_subcommand("replay", "Run a game script through the engine and print the resulting state");
+  replay->add_option("script", replay_opts->script, "The game script (JSON Lines)")->required();
+  replay->add_flag("--json", replay_opts->json, "Print the state dump as JSON");
+  replay->add_flag("--keep-going", replay_opts->keep_going, "Report refused lines and carry on");
+  replay->add_option("--editions", replay_opts->editions, "Directory of edition files");
+  replay->callback([replay_opts] { std::exit(run_replay(*replay_opts)); });
+
+  auto sim_opts = std::make_shared<SimulateOptions>();
+  auto* simulate = app.add_subcommand("simulate", "Play complete games between simple bots, checking every invariant");
+  simulate->add_option("--games", sim_opts->games, "How many games")->check(CLI::PositiveNumber);
+  simulate->add_option("--seed", sim_opts->seed, "The first game's seed");
+  simulate->add_option("--players", sim_opts->players, "Players per game (2-8)");
+  simulate->add_option("--max-turns", sim_opts->max_turns, "End a game as a time-limit game after this many turns");
+  simulate->add_option("--edition", sim_opts->edition, "Edition id or file");
+  simulate->add_option("--editions", sim_opts->editions, "Directory of edition files");
+  simulate->add_flag("--quiet", sim_opts->quiet, "Print only the totals");
+  simulate->callback([sim_opts] { std::exit(run_simulate(*sim_opts)); });
+}
+
 }  // namespace bb::daemon

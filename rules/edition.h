@@ -130,6 +130,9 @@ struct Rules {
   bool deals_paid = true;
   int end_after_bankruptcies = 0;  // 0: play to the last player
   bool bankrupt_keeps_buildings = false;  // the game-ending bankruptcy hands over buildings intact
+  bool flat_income_tax = false;   // tax_choice spaces charge their fixed amount without asking
+  bool leave_jail_next_turn = false;
+  int forced_move_back = 0;       // FINANCE (Parker): a rival on the space you land on moves back this far  // ships Short Game: out on the next turn, paying if need be
 };
 
 struct Currency {

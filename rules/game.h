@@ -87,12 +87,13 @@ class Game {
   Setup setup_;
   GameState state_;
   std::vector<Input> inputs_;
-  std::vector<std::vector<Posting>> postings_by_input_;
+  std::vector<std::pair<std::size_t, std::size_t>> postings_by_input_;  // [begin, end) in the journal
   std::vector<DeckState> decks_;
   std::deque<Step> steps_;
   std::uint64_t rng_ = 0;
   int input_index_ = -1;
   bool extra_roll_blocked_ = false;  // doubles out of jail, or sent to jail: no further throw this turn
+  bool turn_doubles_ = false;        // the turn's last movement throw was a double
 };
 
 }  // namespace bb::rules

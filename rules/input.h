@@ -15,7 +15,7 @@ struct Choose { int player = 0; std::string option; };
 struct Bid { int player = 0; Money amount = 0; };
 struct Close {};
 struct Draw { std::string deck; std::optional<std::string> card; };
-struct Build { int player = 0; int space = 0; };
+struct Build { int player = 0; int space = 0; bool hotel = false; };  // hotel: ask for the hotel where a house could also go
 struct Sell { int player = 0; int space = 0; };
 struct Mortgage { int player = 0; int space = 0; };
 struct Unmortgage { int player = 0; int space = 0; };

@@ -31,6 +31,11 @@ struct SpaceState {
   bool mortgaged = false;
 };
 
+enum class Memo : std::uint8_t {
+  start_cash, salary, buy, auction, rent, tax, card, jail_fine, build, sell_building, mortgage, unmortgage,
+  interest, trade, bankruptcy, adopt, undo, fare, sweepstakes, insurance, space, deal, seat
+};
+
 enum class QuestionKind { buy, tax, jail, mortgaged_transfer, debt, draw, roll };
 
 struct Question {
@@ -43,6 +48,8 @@ struct Question {
   int creditor = kBank;  // debt: who is owed
   std::string deck;      // draw: which deck
   std::string reason;    // a short memo for the screens ("rent Baltic Avenue")
+  Memo memo{};           // debt: what the payment is for, posted once the debt is paid
+  std::string card;      // debt: the card that caused it, if any
 };
 
 struct Auction {
@@ -54,10 +61,7 @@ struct Auction {
   int timer_s = 0;  // the edition's random deal timer, 0 when it has none
 };
 
-enum class Memo : std::uint8_t {
-  start_cash, salary, buy, auction, rent, tax, card, jail_fine, build, sell_building, mortgage, unmortgage,
-  interest, trade, bankruptcy, adopt, undo, fare, sweepstakes, insurance, space, deal, seat
-};
+
 
 struct Posting {
   std::int64_t seq = 0;

@@ -1,0 +1,128 @@
+#include "rules/bot.h"
+
+#include <algorithm>
+
+namespace bb::rules {
+
+namespace {
+constexpr Money kReserve = 150;  // cash a bot keeps back before buying or building
+
+bool ownable(const Space& sp) {
+  return sp.kind == Space::Kind::property || sp.kind == Space::Kind::railroad || sp.kind == Space::Kind::utility;
+}
+
+// Something a player in debt can turn into cash: a building first, then a mortgage.
+std::optional<Input> raise_money(const Game& g, int p) {
+  const auto& st = g.state();
+  for (int s = static_cast<int>(st.spaces.size()) - 1; s >= 0; --s)
+    if (st.spaces[s].owner == p && !g.why_not_sell(p, s)) return Sell{p, s};
+  for (int s = 0; s < static_cast<int>(st.spaces.size()); ++s)
+    if (st.spaces[s].owner == p && !g.why_not_mortgage(p, s)) return Mortgage{p, s};
+  return std::nullopt;
+}
+}  // namespace
+
+std::uint64_t Bot::random() {
+  std::uint64_t z = (rng_ += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+int Bot::dice() { return static_cast<int>(random() % 6) + 1; }
+
+Input Bot::next(const Game& g) {
+  const GameState& st = g.state();
+  const Edition& ed = g.edition();
+  const Rules& rules = g.rules();
+  if (st.auction) {
+    const Auction& a = *st.auction;
+    Money value = a.item == Auction::Item::property ? ed.spaces[a.space].price : ed.spaces[0].house_cost + 100;
+    int best = kNobody;
+    Money best_limit = 0, second_limit = 0;
+    for (int p = 0; p < static_cast<int>(st.players.size()); ++p) {
+      if (st.players[p].bankrupt) continue;
+      Money limit = std::min<Money>(st.players[p].cash - kReserve, value * static_cast<Money>(70 + random() % 60) / 100);
+      if (a.item != Auction::Item::property && !st.players[p].bankrupt) limit = std::min<Money>(limit, 0);
+      if (limit > best_limit) {
+        second_limit = best_limit;
+        best_limit = limit;
+        best = p;
+      } else if (limit > second_limit) {
+        second_limit = limit;
+      }
+    }
+    Money bid = std::max<Money>(second_limit + rules.bid_increment, a.high_bid + rules.bid_increment);
+    bid = std::max<Money>(bid, 1);
+    if (best != kNobody && best != a.high_bidder && bid <= best_limit && bid <= st.players[best].cash) return Bid{best, bid};
+    return Close{};
+  }
+  if (!st.pending.empty()) {
+    const Question& q = st.pending.front();
+    int p = q.player;
+    const auto& pl = st.players[p];
+    switch (q.kind) {
+      case QuestionKind::debt:
+        if (auto raise = raise_money(g, p)) return *raise;
+        return Bankrupt{p};
+      case QuestionKind::draw: return Draw{q.deck, std::nullopt};
+      case QuestionKind::buy:
+        return Choose{p, pl.cash - q.amount >= kReserve ? "buy" : "auction"};
+      case QuestionKind::tax:
+        return Choose{p, q.amount <= g.tax_worth(p) * q.percent / 100 ? "pay_fixed" : "pay_percent"};
+      case QuestionKind::jail: {
+        auto has = [&](const char* o) { return std::find(q.options.begin(), q.options.end(), o) != q.options.end(); };
+        if (has("use_card")) return Choose{p, "use_card"};
+        if (has("pay_fine") && pl.cash > 500) return Choose{p, "pay_fine"};
+        return Roll{dice(), dice()};
+      }
+      case QuestionKind::mortgaged_transfer: {
+        Money lift = ed.spaces[q.space].mortgage + q.amount;
+        return Choose{p, pl.cash - lift > 2 * kReserve ? "lift" : "keep"};
+      }
+      case QuestionKind::roll: return Roll{dice(), dice()};
+    }
+  }
+  // Between moves: the player whose turn it is improves their position, then throws.
+  int p = st.current;
+  const auto& pl = st.players[p];
+  int n = static_cast<int>(st.spaces.size());
+  for (int s = 0; s < n; ++s)
+    if (st.spaces[s].owner == p && st.spaces[s].mortgaged &&
+        pl.cash > ed.spaces[s].mortgage * 2 + 3 * kReserve && !g.why_not_unmortgage(p, s))
+      return Unmortgage{p, s};
+  for (int s = 0; s < n; ++s)
+    if (st.spaces[s].owner == p && ed.spaces[s].kind == Space::Kind::property &&
+        pl.cash - ed.spaces[s].house_cost > 2 * kReserve && !g.why_not_build(p, s))
+      return Build{p, s, false};
+  // Complete a group by buying the one missing lot from its owner, now and then.
+  if (random() % 8 == 0) {
+    for (const auto& grp : ed.groups) {
+      auto members = ed.group_members(grp.id);
+      if (members.size() < 2 || !ownable(ed.spaces[members[0]])) continue;
+      int mine = 0, other_lot = -1;
+      for (int m : members) {
+        if (st.spaces[m].owner == p) ++mine;
+        else if (st.spaces[m].owner >= 0) other_lot = m;
+      }
+      if (mine != static_cast<int>(members.size()) - 1 || other_lot < 0) continue;
+      int seller = st.spaces[other_lot].owner;
+      Money offer = ed.spaces[other_lot].price * 2;
+      bool buildings = false;
+      for (int m : members) buildings = buildings || st.spaces[m].houses > 0 || st.spaces[m].hotel;
+      for (int m : ed.group_members(ed.spaces[other_lot].group))
+        buildings = buildings || st.spaces[m].houses > 0 || st.spaces[m].hotel;
+      if (!buildings && pl.cash - offer > kReserve) {
+        Trade t;
+        t.from = p;
+        t.to = seller;
+        t.give.cash = offer;
+        t.get.spaces = {other_lot};
+        return t;
+      }
+    }
+  }
+  return Roll{dice(), dice()};
+}
+
+}  // namespace bb::rules

@@ -1,0 +1,449 @@
+#include "rules/script.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "rules/game.h"
+
+namespace bb::rules {
+
+using nlohmann::json;
+
+namespace {
+
+using Fail = std::unexpected<std::string>;
+
+std::expected<json, std::string> parse_json(std::string_view line) {
+  try {
+    json j = json::parse(line);
+    if (!j.is_object()) return Fail("expected one JSON object on the line");
+    return j;
+  } catch (const json::parse_error& e) {
+    return Fail(fmt::format("not valid JSON ({})", e.what()));
+  }
+}
+
+std::expected<int, std::string> player_field(const json& j, const char* key, const std::vector<std::string>& names) {
+  auto it = j.find(key);
+  if (it == j.end()) return Fail(fmt::format("missing field '{}' (a player's name)", key));
+  if (!it->is_string()) return Fail(fmt::format("field '{}' must be a player's name in quotes", key));
+  std::string wanted = it->get<std::string>();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == wanted) return static_cast<int>(i);
+  std::string known;
+  for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+  return Fail(fmt::format("no player is named '{}' (players: {})", wanted, known));
+}
+
+std::expected<int, std::string> space_value(const json& v, const Edition& edition) {
+  if (v.is_number_integer()) {
+    int s = v.get<int>();
+    if (s < 0 || s >= static_cast<int>(edition.spaces.size()))
+      return Fail(fmt::format("space {} does not exist: the board has spaces 0 to {}", s, edition.spaces.size() - 1));
+    return s;
+  }
+  if (v.is_string()) {
+    if (auto s = edition.space_by_name(v.get<std::string>())) return *s;
+    return Fail(fmt::format("no space is named '{}'", v.get<std::string>()));
+  }
+  return Fail("a space is given by its number (or its name)");
+}
+
+std::expected<int, std::string> space_field(const json& j, const char* key, const Edition& edition) {
+  auto it = j.find(key);
+  if (it == j.end()) return Fail(fmt::format("missing field '{}' (a space number)", key));
+  return space_value(*it, edition);
+}
+
+std::expected<Money, std::string> money_field(const json& j, const char* key, bool required) {
+  auto it = j.find(key);
+  if (it == j.end()) {
+    if (required) return Fail(fmt::format("missing field '{}' (an amount)", key));
+    return 0;
+  }
+  if (!it->is_number_integer()) return Fail(fmt::format("field '{}' must be a whole amount", key));
+  return it->get<Money>();
+}
+
+std::expected<Offer, std::string> offer_field(const json& j, const char* key, const Edition& edition) {
+  Offer o;
+  auto it = j.find(key);
+  if (it == j.end()) return o;
+  if (!it->is_object()) return Fail(fmt::format("field '{}' must be an object such as {{\"cash\": 100, \"spaces\": [1]}}", key));
+  auto cash = money_field(*it, "cash", false);
+  if (!cash) return Fail(cash.error());
+  o.cash = *cash;
+  if (auto sp = it->find("spaces"); sp != it->end()) {
+    if (!sp->is_array()) return Fail(fmt::format("'{}.spaces' must be a list of space numbers", key));
+    for (const auto& v : *sp) {
+      auto s = space_value(v, edition);
+      if (!s) return Fail(s.error());
+      o.spaces.push_back(*s);
+    }
+  }
+  if (auto c = it->find("cards"); c != it->end()) {
+    if (!c->is_number_integer()) return Fail(fmt::format("'{}.cards' must be a whole number", key));
+    o.cards = c->get<int>();
+  }
+  return o;
+}
+
+json offer_json(const Offer& o) {
+  json j = json::object();
+  j["cash"] = o.cash;
+  j["spaces"] = o.spaces;
+  j["cards"] = o.cards;
+  return j;
+}
+
+}  // namespace
+
+std::string_view question_name(QuestionKind kind) {
+  switch (kind) {
+    case QuestionKind::buy: return "buy";
+    case QuestionKind::tax: return "tax";
+    case QuestionKind::jail: return "jail";
+    case QuestionKind::mortgaged_transfer: return "mortgaged_transfer";
+    case QuestionKind::debt: return "debt";
+    case QuestionKind::draw: return "draw";
+    case QuestionKind::roll: return "roll";
+  }
+  return "?";
+}
+
+std::expected<Setup, std::string> parse_setup(std::string_view line) {
+  auto parsed = parse_json(line);
+  if (!parsed) return Fail(parsed.error());
+  auto it = parsed->find("setup");
+  if (it == parsed->end() || !it->is_object())
+    return Fail("the first line must be the setup: {\"setup\": {\"edition\": ..., \"players\": [...]}}");
+  const json& s = *it;
+  Setup setup;
+  if (!s.contains("edition") || !s["edition"].is_string()) return Fail("setup needs \"edition\": an edition id or path");
+  setup.edition = s["edition"].get<std::string>();
+  if (!s.contains("players") || !s["players"].is_array()) return Fail("setup needs \"players\": a list in turn order");
+  for (const auto& p : s["players"]) {
+    PlayerSetup ps;
+    if (p.is_string()) {
+      ps.name = p.get<std::string>();
+    } else if (p.is_object() && p.contains("name") && p["name"].is_string()) {
+      ps.name = p["name"].get<std::string>();
+      if (p.contains("token")) ps.token = p["token"].get<std::string>();
+      if (p.contains("card")) ps.card = p["card"].get<std::string>();
+      if (p.contains("deeds")) {
+        if (!p["deeds"].is_array()) return Fail("a player's \"deeds\" must be a list of space numbers");
+        for (const auto& d : p["deeds"]) {
+          if (!d.is_number_integer()) return Fail("a player's \"deeds\" must be a list of space numbers");
+          ps.deeds.push_back(d.get<int>());
+        }
+      }
+    } else {
+      return Fail("each player needs a \"name\"");
+    }
+    setup.players.push_back(std::move(ps));
+  }
+  if (s.contains("options")) {
+    if (!s["options"].is_object()) return Fail("\"options\" must be an object of switches, such as {\"short_game\": true}");
+    for (const auto& [k, v] : s["options"].items()) {
+      if (!v.is_boolean()) return Fail(fmt::format("option '{}' must be true or false", k));
+      setup.options[k] = v.get<bool>();
+    }
+  }
+  if (s.contains("seed")) {
+    if (!s["seed"].is_number_integer()) return Fail("\"seed\" must be a whole number");
+    setup.seed = s["seed"].get<std::uint64_t>();
+  }
+  return setup;
+}
+
+std::optional<std::string> input_line_id(std::string_view line) {
+  auto parsed = parse_json(line);
+  if (!parsed) return std::nullopt;
+  auto it = parsed->find("id");
+  if (it == parsed->end()) return std::nullopt;
+  if (it->is_string()) return it->get<std::string>();
+  return it->dump();
+}
+
+std::expected<Input, std::string> parse_input(std::string_view line, const std::vector<std::string>& names,
+                                              const Edition& edition) {
+  auto parsed = parse_json(line);
+  if (!parsed) return Fail(parsed.error());
+  const json& j = *parsed;
+  auto t_it = j.find("t");
+  if (t_it == j.end() || !t_it->is_string()) return Fail("each input needs \"t\", the kind of input (roll, choose, ...)");
+  std::string t = t_it->get<std::string>();
+  auto player = [&](const char* key = "player") { return player_field(j, key, names); };
+  if (t == "roll") {
+    auto d = j.find("dice");
+    if (d == j.end() || !d->is_array() || d->size() != 2 || !(*d)[0].is_number_integer() || !(*d)[1].is_number_integer())
+      return Fail("a roll needs \"dice\": [d1, d2]");
+    return Roll{(*d)[0].get<int>(), (*d)[1].get<int>()};
+  }
+  if (t == "choose") {
+    auto p = player();
+    if (!p) return Fail(p.error());
+    if (!j.contains("option") || !j["option"].is_string()) return Fail("choose needs \"option\", one of the question's options");
+    return Choose{*p, j["option"].get<std::string>()};
+  }
+  if (t == "bid") {
+    auto p = player();
+    if (!p) return Fail(p.error());
+    auto a = money_field(j, "amount", true);
+    if (!a) return Fail(a.error());
+    return Bid{*p, *a};
+  }
+  if (t == "close") return Close{};
+  if (t == "draw") {
+    if (!j.contains("deck") || !j["deck"].is_string()) return Fail("draw needs \"deck\" (chance or chest)");
+    Draw d{j["deck"].get<std::string>(), std::nullopt};
+    if (j.contains("card")) {
+      if (!j["card"].is_string()) return Fail("\"card\" must be a card id in quotes");
+      d.card = j["card"].get<std::string>();
+    }
+    return d;
+  }
+  if (t == "build" || t == "sell" || t == "mortgage" || t == "unmortgage") {
+    auto p = player();
+    if (!p) return Fail(p.error());
+    auto s = space_field(j, "space", edition);
+    if (!s) return Fail(s.error());
+    if (t == "build") return Build{*p, *s, j.value("hotel", false)};
+    if (t == "sell") return Sell{*p, *s};
+    if (t == "mortgage") return Mortgage{*p, *s};
+    return Unmortgage{*p, *s};
+  }
+  if (t == "trade") {
+    auto from = player("from");
+    if (!from) return Fail(from.error());
+    auto to = player("to");
+    if (!to) return Fail(to.error());
+    auto give = offer_field(j, "give", edition);
+    if (!give) return Fail(give.error());
+    auto get = offer_field(j, "get", edition);
+    if (!get) return Fail(get.error());
+    return Trade{*from, *to, *give, *get};
+  }
+  if (t == "bankrupt") {
+    auto p = player();
+    if (!p) return Fail(p.error());
+    return Bankrupt{*p};
+  }
+  if (t == "adopt") {
+    auto p = player();
+    if (!p) return Fail(p.error());
+    Adopt a;
+    a.player = *p;
+    if (j.contains("cash")) {
+      auto c = money_field(j, "cash", true);
+      if (!c) return Fail(c.error());
+      a.cash = *c;
+    }
+    if (j.contains("position")) {
+      auto s = space_field(j, "position", edition);
+      if (!s) return Fail(s.error());
+      a.position = *s;
+    }
+    if (j.contains("in_jail")) {
+      if (!j["in_jail"].is_boolean()) return Fail("\"in_jail\" must be true or false");
+      a.in_jail = j["in_jail"].get<bool>();
+    }
+    if (j.contains("cards")) {
+      if (!j["cards"].is_number_integer()) return Fail("\"cards\" must be a whole number");
+      a.cards = j["cards"].get<int>();
+    }
+    if (j.contains("spaces")) {
+      if (!j["spaces"].is_array()) return Fail("\"spaces\" must be a list of {\"space\": N, ...}");
+      for (const auto& sj : j["spaces"]) {
+        if (!sj.is_object()) return Fail("each adopted space is an object {\"space\": N, \"houses\": H, ...}");
+        auto s = space_field(sj, "space", edition);
+        if (!s) return Fail(s.error());
+        AdoptSpace as;
+        as.space = *s;
+        as.houses = sj.value("houses", 0);
+        as.hotel = sj.value("hotel", false);
+        as.mortgaged = sj.value("mortgaged", false);
+        a.spaces.push_back(as);
+      }
+    }
+    return a;
+  }
+  if (t == "end") return End{};
+  if (t == "undo") return Undo{};
+  if (t == "auction") {
+    std::string item = j.value("item", std::string("house"));
+    if (item != "house" && item != "hotel") return Fail("an auction of buildings needs \"item\": \"house\" or \"hotel\"");
+    return AuctionBuilding{item == "hotel"};
+  }
+  return Fail(fmt::format("unknown input \"{}\" (known: roll, choose, bid, close, draw, build, sell, mortgage, unmortgage, "
+                          "trade, bankrupt, adopt, end, undo, auction)",
+                          t));
+}
+
+std::string setup_to_json(const Setup& setup) {
+  json players = json::array();
+  for (const auto& p : setup.players) {
+    json pj = {{"name", p.name}};
+    if (!p.token.empty()) pj["token"] = p.token;
+    if (!p.card.empty()) pj["card"] = p.card;
+    if (!p.deeds.empty()) pj["deeds"] = p.deeds;
+    players.push_back(pj);
+  }
+  json options = json::object();
+  for (const auto& [k, v] : setup.options) options[k] = v;
+  json j = {{"setup", {{"edition", setup.edition}, {"players", players}, {"options", options}, {"seed", setup.seed}}}};
+  return j.dump();
+}
+
+std::string input_to_json(const Input& input, const std::vector<std::string>& names) {
+  auto nm = [&](int p) { return p >= 0 && p < static_cast<int>(names.size()) ? names[p] : std::string("?"); };
+  json j = std::visit(
+      [&](const auto& in) -> json {
+        using T = std::decay_t<decltype(in)>;
+        if constexpr (std::is_same_v<T, Roll>) return {{"t", "roll"}, {"dice", {in.d1, in.d2}}};
+        if constexpr (std::is_same_v<T, Choose>) return {{"t", "choose"}, {"player", nm(in.player)}, {"option", in.option}};
+        if constexpr (std::is_same_v<T, Bid>) return {{"t", "bid"}, {"player", nm(in.player)}, {"amount", in.amount}};
+        if constexpr (std::is_same_v<T, Close>) return {{"t", "close"}};
+        if constexpr (std::is_same_v<T, Draw>) {
+          json d = {{"t", "draw"}, {"deck", in.deck}};
+          if (in.card) d["card"] = *in.card;
+          return d;
+        }
+        if constexpr (std::is_same_v<T, Build>) {
+          json b = {{"t", "build"}, {"player", nm(in.player)}, {"space", in.space}};
+          if (in.hotel) b["hotel"] = true;
+          return b;
+        }
+        if constexpr (std::is_same_v<T, Sell>) return {{"t", "sell"}, {"player", nm(in.player)}, {"space", in.space}};
+        if constexpr (std::is_same_v<T, Mortgage>) return {{"t", "mortgage"}, {"player", nm(in.player)}, {"space", in.space}};
+        if constexpr (std::is_same_v<T, Unmortgage>)
+          return {{"t", "unmortgage"}, {"player", nm(in.player)}, {"space", in.space}};
+        if constexpr (std::is_same_v<T, Trade>)
+          return {{"t", "trade"}, {"from", nm(in.from)}, {"to", nm(in.to)}, {"give", offer_json(in.give)}, {"get", offer_json(in.get)}};
+        if constexpr (std::is_same_v<T, Bankrupt>) return {{"t", "bankrupt"}, {"player", nm(in.player)}};
+        if constexpr (std::is_same_v<T, Adopt>) {
+          json a = {{"t", "adopt"}, {"player", nm(in.player)}};
+          if (in.cash) a["cash"] = *in.cash;
+          if (in.position) a["position"] = *in.position;
+          if (in.in_jail) a["in_jail"] = *in.in_jail;
+          if (in.cards) a["cards"] = *in.cards;
+          if (!in.spaces.empty()) {
+            json spaces = json::array();
+            for (const auto& s : in.spaces)
+              spaces.push_back({{"space", s.space}, {"houses", s.houses}, {"hotel", s.hotel}, {"mortgaged", s.mortgaged}});
+            a["spaces"] = spaces;
+          }
+          return a;
+        }
+        if constexpr (std::is_same_v<T, End>) return {{"t", "end"}};
+        if constexpr (std::is_same_v<T, Undo>) return {{"t", "undo"}};
+        if constexpr (std::is_same_v<T, AuctionBuilding>) return {{"t", "auction"}, {"item", in.hotel ? "hotel" : "house"}};
+        return json::object();
+      },
+      input);
+  return j.dump();
+}
+
+namespace {
+json state_json(const Game& game) {
+  const GameState& st = game.state();
+  const Edition& ed = game.edition();
+  auto account = [&](int a) -> json {
+    if (a == kNobody) return nullptr;
+    return game.account_name(a);
+  };
+  json j;
+  j["edition"] = ed.id;
+  j["ended"] = st.ended;
+  j["winner"] = st.winner == kNobody ? json(nullptr) : json(st.players[st.winner].name);
+  j["current"] = st.ended ? json(nullptr) : json(st.players[st.current].name);
+  json pending = json::array();
+  for (const auto& q : st.pending) {
+    json pj = {{"player", st.players[q.player].name}, {"question", question_name(q.kind)}, {"options", q.options}};
+    if (q.space >= 0) pj["space"] = q.space;
+    if (q.kind == QuestionKind::buy || q.kind == QuestionKind::debt || q.kind == QuestionKind::tax ||
+        q.kind == QuestionKind::jail || q.kind == QuestionKind::mortgaged_transfer)
+      pj["amount"] = q.amount;
+    if (q.kind == QuestionKind::tax) pj["percent"] = q.percent;
+    if (q.kind == QuestionKind::debt) pj["creditor"] = account(q.creditor);
+    if (q.kind == QuestionKind::draw) pj["deck"] = q.deck;
+    if (!q.reason.empty()) pj["reason"] = q.reason;
+    pending.push_back(pj);
+  }
+  j["pending"] = pending;
+  if (st.auction) {
+    const Auction& a = *st.auction;
+    json aj = {{"item", a.item == Auction::Item::property ? "property" : a.item == Auction::Item::house ? "house" : "hotel"},
+               {"high_bid", a.high_bid},
+               {"high_bidder", account(a.high_bidder)}};
+    if (a.space >= 0) aj["space"] = a.space;
+    if (a.timer_s > 0) aj["timer_s"] = a.timer_s;
+    j["auction"] = aj;
+  } else {
+    j["auction"] = nullptr;
+  }
+  json players = json::array();
+  for (int p = 0; p < static_cast<int>(st.players.size()); ++p) {
+    const auto& pl = st.players[p];
+    players.push_back({{"name", pl.name},
+                       {"cash", pl.cash},
+                       {"position", pl.position},
+                       {"in_jail", pl.in_jail},
+                       {"cards", pl.cards()},
+                       {"bankrupt", pl.bankrupt},
+                       {"worth", game.worth(p)}});
+  }
+  j["players"] = players;
+  json spaces = json::array();
+  for (std::size_t s = 0; s < ed.spaces.size(); ++s) {
+    const Space& sp = ed.spaces[s];
+    if (sp.kind != Space::Kind::property && sp.kind != Space::Kind::railroad && sp.kind != Space::Kind::utility) continue;
+    const SpaceState& ss = st.spaces[s];
+    spaces.push_back({{"index", s},
+                      {"name", sp.name},
+                      {"owner", account(ss.owner)},
+                      {"houses", ss.houses},
+                      {"hotel", ss.hotel},
+                      {"mortgaged", ss.mortgaged}});
+  }
+  j["spaces"] = spaces;
+  j["bank"] = {{"houses", st.bank_houses}, {"hotels", st.bank_hotels}};
+  json postings = json::array();
+  for (const auto& p : st.postings)
+    postings.push_back({{"seq", p.seq}, {"from", account(p.from)}, {"to", account(p.to)}, {"amount", p.amount}, {"memo", game.memo_text(p)}});
+  j["postings"] = postings;
+  return j;
+}
+}  // namespace
+
+std::string state_to_json(const Game& game, int indent) { return state_json(game).dump(indent); }
+
+std::string state_summary(const Game& game) {
+  const GameState& st = game.state();
+  const Edition& ed = game.edition();
+  std::string out;
+  out += fmt::format("{}: {} inputs, {} postings, {} turns{}\n", ed.name, game.inputs().size(), st.postings.size(), st.turns,
+                     st.ended ? ", ended" : "");
+  std::vector<int> order(st.players.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return game.worth(a) > game.worth(b); });
+  for (int p : order) {
+    const auto& pl = st.players[p];
+    int owned = 0;
+    for (const auto& ss : st.spaces) owned += ss.owner == p ? 1 : 0;
+    out += fmt::format("  {:<12} cash {:>10}  worth {:>10}  properties {:>2}{}{}\n", pl.name, ed.format_money(pl.cash),
+                       ed.format_money(game.worth(p)), owned, pl.bankrupt ? "  bankrupt" : "",
+                       st.winner == p ? "  WINNER" : "");
+  }
+  Money bank = 0;
+  for (const auto& p : st.postings) {
+    if (p.from == kBank) bank -= p.amount;
+    if (p.to == kBank) bank += p.amount;
+  }
+  out += fmt::format("  bank balance {} (the bank issues money, so it runs negative); houses {}, hotels {} in the bank\n",
+                     ed.format_money(bank), st.bank_houses, st.bank_hotels);
+  return out;
+}
+
+}  // namespace bb::rules

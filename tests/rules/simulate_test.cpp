@@ -1,0 +1,98 @@
+// Complete bot games through the engine, the invariants checked after every input, and a pinned signature.
+#include <gtest/gtest.h>
+
+#include "rules/bot.h"
+#include "rules/replay.h"
+#include "rules/script.h"
+
+namespace bb::rules {
+namespace {
+
+struct Played {
+  std::uint64_t signature = 0xcbf29ce484222325ULL;
+  int finished = 0;
+  long long turns = 0;
+};
+
+Played play(int games, std::uint64_t seed, int players, bool check_each_input) {
+  auto ed = load_edition("classic", {EDITIONS_DIR});
+  EXPECT_TRUE(ed);
+  auto shared = std::make_shared<const Edition>(std::move(*ed));
+  Played out;
+  for (int gi = 0; gi < games; ++gi) {
+    Setup setup;
+    setup.edition = "classic";
+    setup.seed = seed + static_cast<std::uint64_t>(gi);
+    for (int p = 0; p < players; ++p) setup.players.push_back({"P" + std::to_string(p), "", "", {}});
+    auto game = Game::start(shared, setup);
+    EXPECT_TRUE(game);
+    Bot bot(setup.seed);
+    int guard = 0;
+    while (!game->state().ended && ++guard < 200000) {
+      Input in = game->state().turns >= 1000 && game->state().pending.empty() && !game->state().auction ? Input{End{}}
+                                                                                                         : bot.next(*game);
+      auto ok = game->apply(in);
+      if (!ok) {
+        ADD_FAILURE() << "game seed " << setup.seed << ": bot input refused: " << ok.error();
+        return out;
+      }
+      if (check_each_input) {
+        auto bad = game->invariant_violations();
+        if (!bad.empty()) {
+          ADD_FAILURE() << "game seed " << setup.seed << " input " << game->inputs().size() << ": " << bad.front();
+          return out;
+        }
+      }
+    }
+    EXPECT_TRUE(game->state().ended) << "seed " << setup.seed;
+    out.finished += game->state().ended;
+    out.turns += game->state().turns;
+    out.signature = (out.signature ^ game->signature()) * 0x100000001b3ULL;
+  }
+  return out;
+}
+
+TEST(Simulate, HundredsOfGamesKeepEveryInvariantAfterEveryInput) {
+  Played p = play(300, 1, 4, true);
+  EXPECT_EQ(p.finished, 300);
+  EXPECT_GT(p.turns, 300 * 20);
+}
+
+TEST(Simulate, TwoAndEightPlayerGames) {
+  EXPECT_EQ(play(50, 1000, 2, true).finished, 50);
+  EXPECT_EQ(play(30, 2000, 8, true).finished, 30);
+}
+
+TEST(Simulate, ReplayingTheRecordedScriptGivesTheSameGame) {
+  auto ed = load_edition("classic", {EDITIONS_DIR});
+  ASSERT_TRUE(ed);
+  rules::Setup setup;
+  setup.edition = "classic";
+  setup.seed = 77;
+  setup.players = {{"Ann", "", "", {}}, {"Bob", "", "", {}}, {"Cleo", "", "", {}}};
+  auto game = Game::start(std::make_shared<const Edition>(std::move(*ed)), setup);
+  ASSERT_TRUE(game);
+  Bot bot(5);
+  std::string script = setup_to_json(setup) + "\n";
+  std::vector<std::string> names = {"Ann", "Bob", "Cleo"};
+  for (int i = 0; i < 3000 && !game->state().ended; ++i) {
+    Input in = bot.next(*game);
+    ASSERT_TRUE(game->apply(in));
+    script += input_to_json(in, names) + "\n";
+  }
+  auto replayed = replay_script(script, "recorded.jsonl", {EDITIONS_DIR}, false);
+  ASSERT_TRUE(replayed.ok()) << replayed.errors.front();
+  EXPECT_EQ(replayed.game->signature(), game->signature());
+  EXPECT_EQ(state_to_json(*replayed.game), state_to_json(*game));
+}
+
+// Pins the behaviour of the whole engine: any change to a rule changes this number. When a change is
+// intended, update it in the same commit and say why.
+TEST(Simulate, SignatureOfAFixedSetOfGamesIsPinned) {
+  Played p = play(200, 42, 4, false);
+  EXPECT_EQ(p.finished, 200);
+  EXPECT_EQ(p.signature, 0xa1b58ab567797354ULL) << std::hex << p.signature;
+}
+
+}  // namespace
+}  // namespace bb::rules

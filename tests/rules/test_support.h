@@ -1,0 +1,71 @@
+#pragma once
+// Helpers shared by the rules tests: a game driven line by line with the invariants checked after every input.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "rules/game.h"
+#include "rules/replay.h"
+#include "rules/script.h"
+
+namespace bb::rules::testing {
+
+inline std::vector<std::string> editions() { return {EDITIONS_DIR}; }
+
+class ScriptedGame {
+ public:
+  explicit ScriptedGame(const std::string& setup_line) {
+    auto setup = parse_setup(setup_line);
+    EXPECT_TRUE(setup) << setup.error();
+    auto game = start_game(*setup, editions());
+    EXPECT_TRUE(game) << game.error();
+    game_.emplace(std::move(*game));
+    for (const auto& p : setup->players) names_.push_back(p.name);
+  }
+  // Applies one input line; returns the refusal message, or "" when accepted.
+  std::string send(const std::string& line) {
+    auto input = parse_input(line, names_, game_->edition());
+    if (!input) return input.error();
+    auto before = state_to_json(*game_);
+    auto out = game_->apply(*input);
+    auto bad = game_->invariant_violations();
+    EXPECT_TRUE(bad.empty()) << "after " << line << ": " << (bad.empty() ? "" : bad.front());
+    if (!out) {
+      EXPECT_EQ(before, state_to_json(*game_)) << "a refused input changed the state: " << line;
+      return out.error();
+    }
+    return "";
+  }
+  void ok(const std::string& line) { ASSERT_EQ(send(line), "") << line; }
+  nlohmann::json dump() const { return nlohmann::json::parse(state_to_json(*game_)); }
+  nlohmann::json player(const std::string& name) const {
+    auto state = dump();
+    for (const auto& p : state["players"])
+      if (p["name"] == name) return p;
+    return {};
+  }
+  long long cash(const std::string& name) const { return player(name)["cash"].get<long long>(); }
+  int position(const std::string& name) const { return player(name)["position"].get<int>(); }
+  nlohmann::json space(int index) const {
+    auto state = dump();
+    for (const auto& s : state["spaces"])
+      if (s["index"] == index) return s;
+    return {};
+  }
+  nlohmann::json pending() const { return dump()["pending"]; }
+  Game& game() { return *game_; }
+
+ private:
+  std::optional<Game> game_;
+  std::vector<std::string> names_;
+};
+
+inline const char* kTwoPlayers =
+    R"({"setup": {"edition": "classic", "players": [{"name": "Ann"}, {"name": "Bob"}], "seed": 7}})";
+inline const char* kThreePlayers =
+    R"({"setup": {"edition": "classic", "players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cleo"}], "seed": 7}})";
+
+}  // namespace bb::rules::testing
