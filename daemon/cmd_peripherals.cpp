@@ -1,8 +1,183 @@
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <atomic>
+#include <csignal>
+#include <fstream>
+#include <iostream>
+#include <memory>
 
 #include "daemon/commands.h"
+#include "peripherals/device_factory.h"
+#include "peripherals/edge_device.h"
+#include "peripherals/gpio.h"
+#include "peripherals/probe.h"
+#include "peripherals/simulated_edge_source.h"
+#include "peripherals/trace.h"
+#include "peripherals/wiegand_decoder.h"
 
 namespace bb::daemon {
-// The peripherals verbs are registered here once that module exists.
-void add_peripheral_commands(CLI::App& /*app*/) {}
+
+namespace {
+
+namespace pp = bb::peripherals;
+
+std::atomic<bool> interrupted{false};
+extern "C" void on_interrupt(int) { interrupted = true; }
+
+void stop_on_ctrl_c() {
+  std::signal(SIGINT, on_interrupt);
+  std::signal(SIGTERM, on_interrupt);
+}
+
+struct ProbeOptions {
+  std::string trace;
+  std::string device = "wiegand";
+  std::string chip = "gpiochip0";
+  std::string lines;
+  bool simulate = false;
+  std::string spi = "/dev/spidev0.0";
+  std::string reset = "GPIO22";
+  double seconds = 0;
+};
+
+int run_probe(const ProbeOptions& o) {
+  auto print = [](const pp::PeripheralEvent& event) { fmt::print("{}\n", pp::to_json_line(event)); std::fflush(stdout); };
+  if (!o.trace.empty()) {
+    auto trace = pp::load_trace(o.trace);
+    if (!trace) {
+      fmt::print(stderr, "boardbank probe: {}\n", trace.error());
+      return 2;
+    }
+    auto events = pp::decode_trace(*trace);
+    if (!events) {
+      fmt::print(stderr, "boardbank probe: {}\n", events.error());
+      return 2;
+    }
+    for (const auto& event : *events) print(event);
+    return 0;
+  }
+  pp::DeviceConfig config;
+  config.kind = o.device;
+  config.chip = o.chip;
+  config.spi_device = o.spi;
+  config.reset_line = o.reset;
+  if (!o.lines.empty()) {
+    auto lines = pp::parse_line_list(o.device, o.lines);
+    if (!lines) {
+      fmt::print(stderr, "boardbank probe: {}\n", lines.error());
+      return 2;
+    }
+    config.lines = *lines;
+  }
+  if (o.simulate) {
+    config.backend = "simulated";
+    config.input_fd = STDIN_FILENO;
+    if (isatty(STDIN_FILENO)) {
+      fmt::print(stderr, "simulated {}: type {} (Ctrl-D ends)\n", o.device,
+                 o.device == "wiegand" ? "'card 1A2B3C'" : o.device == "dice" ? "'roll 3 4', 'rolling' or 'unplug'" : "'press'");
+    }
+  }
+  auto device = pp::open_device(config);
+  if (!device) {
+    fmt::print(stderr, "boardbank probe: {}\n", device.error());
+    return 2;
+  }
+  if (!o.simulate) fmt::print(stderr, "probing {} via {} (Ctrl-C ends)\n", o.device, pp::gpio_backend_description());
+  stop_on_ctrl_c();
+  const pp::Nanoseconds start = pp::monotonic_now();
+  const auto limit = static_cast<pp::Nanoseconds>(o.seconds * 1e9);
+  pp::Nanoseconds input_closed_at = 0;
+  auto keep_going = [&] {
+    if (interrupted || (limit > 0 && pp::monotonic_now() - start >= limit)) return false;
+    // Piped commands: once the input ends, give the last frame time to finish (Wiegand gap, dice strobe).
+    if (o.simulate) {
+      auto* edge_device = dynamic_cast<pp::EdgeDevice*>(device->get());
+      auto* simulated = edge_device ? dynamic_cast<pp::SimulatedEdgeSource*>(&edge_device->source()) : nullptr;
+      if (simulated && simulated->input_closed()) {
+        if (input_closed_at == 0) input_closed_at = pp::monotonic_now();
+        return pp::monotonic_now() - input_closed_at < 300 * pp::kMillisecond;
+      }
+    }
+    return true;
+  };
+  auto ran = pp::run_devices({device->get()}, print, keep_going);
+  if (!ran) {
+    fmt::print(stderr, "boardbank probe: {}\n", ran.error());
+    return 1;
+  }
+  return 0;
+}
+
+struct RecordOptions {
+  std::string device = "wiegand";
+  std::string chip = "gpiochip0";
+  std::string lines;
+  std::string out;
+  double seconds = 0;
+};
+
+int run_record(const RecordOptions& o) {
+  pp::EdgeLinesRequest request;
+  request.chip = o.chip;
+  request.consumer = "boardbank-record";
+  if (o.lines.empty()) {
+    request.lines = pp::default_lines(o.device);
+  } else {
+    auto lines = pp::parse_line_list(o.device, o.lines);
+    if (!lines) {
+      fmt::print(stderr, "boardbank record-gpio: {}\n", lines.error());
+      return 2;
+    }
+    request.lines = *lines;
+  }
+  std::ofstream file;
+  if (!o.out.empty() && o.out != "-") {
+    file.open(o.out);
+    if (!file) {
+      fmt::print(stderr, "boardbank record-gpio: cannot write {}: check the path\n", o.out);
+      return 2;
+    }
+  }
+  std::ostream& out = file.is_open() ? static_cast<std::ostream&>(file) : std::cout;
+  stop_on_ctrl_c();
+  auto recorded = pp::record_gpio(o.device, request, static_cast<pp::Nanoseconds>(o.seconds * 1e9), out,
+                                  [] { return !interrupted; });
+  if (!recorded) {
+    fmt::print(stderr, "boardbank record-gpio: {}\n", recorded.error());
+    return 2;
+  }
+  fmt::print(stderr, "recorded {} edges\n", *recorded);
+  return 0;
+}
+
+}  // namespace
+
+void add_peripheral_commands(CLI::App& app) {
+  auto probe_opts = std::make_shared<ProbeOptions>();
+  auto* probe = app.add_subcommand(
+      "probe", "Print what the dice and card readers read, one JSON object per line (a trace, the GPIO lines, or a simulation)");
+  probe->add_option("--trace", probe_opts->trace, "Decode a recorded trace file instead of live lines");
+  probe->add_option("--device", probe_opts->device, "wiegand, dice, button or rc522")
+      ->check(CLI::IsMember({"wiegand", "dice", "button", "rc522"}));
+  probe->add_option("--chip", probe_opts->chip, "GPIO chip, as gpiodetect names it");
+  probe->add_option("--lines", probe_opts->lines, "Lines in role order (GPIO5,GPIO6) or by role (d0=GPIO5,d1=GPIO6)");
+  probe->add_flag("--simulate", probe_opts->simulate, "Simulated device: commands from the terminal or a pipe");
+  probe->add_option("--spi", probe_opts->spi, "rc522: the spidev node");
+  probe->add_option("--reset", probe_opts->reset, "rc522: its RST line on --chip ('' for none)");
+  probe->add_option("--seconds", probe_opts->seconds, "Stop after this long (default: Ctrl-C)");
+  probe->callback([probe_opts] { std::exit(run_probe(*probe_opts)); });
+
+  auto record_opts = std::make_shared<RecordOptions>();
+  auto* record = app.add_subcommand("record-gpio", "Record a device's GPIO edges as a trace, to replay into tests");
+  record->add_option("--device", record_opts->device, "wiegand, dice or button")
+      ->check(CLI::IsMember({"wiegand", "dice", "button"}));
+  record->add_option("--chip", record_opts->chip, "GPIO chip, as gpiodetect names it");
+  record->add_option("--lines", record_opts->lines, "Lines in role order or by role (default: docs/hardware.md)");
+  record->add_option("-o,--out", record_opts->out, "Trace file to write (default: standard output)");
+  record->add_option("--seconds", record_opts->seconds, "Stop after this long (default: Ctrl-C)");
+  record->callback([record_opts] { std::exit(run_record(*record_opts)); });
+}
+
 }  // namespace bb::daemon

@@ -57,7 +57,7 @@ std::expected<std::unique_ptr<EdgeDevice>, std::string> EdgeDevice::create(std::
   }
   if (device->source_->live()) {
     std::vector<PeripheralEvent> ignored;  // nothing can be due before the first edge
-    device->decoder_->advance(monotonic_now(), ignored);
+    device->decoder_->advance(monotonic_now() - kLateEdgeMargin, ignored);
     device->arm_timer();
   }
   return device;
@@ -67,7 +67,7 @@ void EdgeDevice::arm_timer() {
   itimerspec when{};
   if (const auto deadline = decoder_->next_deadline()) {
     // An absolute time of 0 would disarm the timer; a deadline already past fires at once.
-    const Nanoseconds at = std::max<Nanoseconds>(*deadline, 1);
+    const Nanoseconds at = std::max<Nanoseconds>(*deadline + kLateEdgeMargin, 1);
     when.it_value.tv_sec = at / kSecond;
     when.it_value.tv_nsec = at % kSecond;
   }
@@ -96,7 +96,7 @@ std::vector<PeripheralEvent> EdgeDevice::read_events() {
     edges_decoded_ += edges->size();
   }
   if (source_->live()) {
-    decoder_->advance(monotonic_now(), events);
+    decoder_->advance(monotonic_now() - kLateEdgeMargin, events);
     arm_timer();
   } else if (source_->exhausted()) {
     decoder_->finish(source_->end_time(), events);

@@ -30,6 +30,10 @@ class EdgeDevice final : public Device {
   std::vector<std::string> invariant_violations() const override;
 
   EdgeSource& source() { return *source_; }
+  // An edge can happen (and be stamped by the kernel) just before we look at the clock but reach us only
+  // at the next read; a live decoder is therefore only told that time has reached now minus this margin,
+  // and its deadlines fire this much later.
+  static constexpr Nanoseconds kLateEdgeMargin = 2 * kMillisecond;
   std::uint64_t edges_decoded() const { return edges_decoded_; }
 
  private:
