@@ -169,12 +169,12 @@ int replay_into_ledger(const std::string& script_path, const std::string& db_pat
   auto opened = ledger::Ledger::open(options);
   if (!opened) {
     std::cerr << "boardbank replay: " << opened.error().message << "\n";
-    return 1;
+    return 2;
   }
   auto result = ledger::ScriptReplay::run(*opened, script_path, keep_going);
   if (!result) {
     std::cerr << "boardbank replay: " << result.error() << "\n";
-    return 1;
+    return 2;
   }
   for (const auto& r : result->refused) std::cerr << "boardbank replay: " << r << "\n";
   const rules::Game* game = opened->game(result->game);
@@ -185,7 +185,13 @@ int replay_into_ledger(const std::string& script_path, const std::string& db_pat
     std::cerr << fmt::format("ledger {}: game {}: {} inputs stored now, {} found stored already\n", db_path,
                              result->game, result->applied, result->skipped);
   }
-  return 0;
+  auto problems = opened->invariant_violations();
+  for (const auto& b : game->invariant_violations()) problems.push_back(b);
+  if (!problems.empty()) {
+    for (const auto& p : problems) std::cerr << "invariant broken: " << p << "\n";
+    return 3;
+  }
+  return result->refused.empty() ? 0 : 1;
 }
 
 void add_ledger_commands(CLI::App& app) {

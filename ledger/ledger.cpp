@@ -89,24 +89,42 @@ LedgerError storage_error(const SqlError& e, std::string_view what) {
 nlohmann::json events_to_json(const std::vector<rules::Event>& events) {
   nlohmann::json list = nlohmann::json::array();
   for (const rules::Event& e : events) {
-    list.push_back({{"kind", Names::event(e.kind)},
-                    {"player", e.player},
-                    {"from", e.from},
-                    {"to", e.to},
-                    {"text", e.text}});
+    nlohmann::json item = {{"kind", Names::event(e.kind)},
+                           {"player", e.player},
+                           {"from", e.from},
+                           {"to", e.to},
+                           {"space", e.space},
+                           {"amount", e.amount},
+                           {"detail", e.detail}};
+    if (e.card) item["card"] = e.card->id;
+    list.push_back(std::move(item));
   }
   return list;
 }
 
-std::vector<rules::Event> events_from_json(const nlohmann::json& list) {
+// Events as stored; a card is found again in the edition by its id. A kind this build does not know (written
+// by a newer one) is left out rather than guessed.
+std::vector<rules::Event> events_from_json(const nlohmann::json& list, const rules::Edition& edition) {
   std::vector<rules::Event> events;
   for (const auto& item : list) {
+    auto kind = Names::event_from(item.value("kind", ""));
+    if (!kind) continue;
     rules::Event e;
-    e.kind = Names::event_from(item.value("kind", "note")).value_or(rules::Event::Kind::note);
+    e.kind = *kind;
     e.player = item.value("player", rules::kNobody);
     e.from = item.value("from", -1);
     e.to = item.value("to", -1);
-    e.text = item.value("text", "");
+    e.space = item.value("space", -1);
+    e.amount = item.value("amount", rules::Money{0});
+    e.detail = item.value("detail", 0);
+    if (item.contains("card")) {
+      std::string id = item["card"].get<std::string>();
+      for (const rules::Deck& deck : edition.decks) {
+        for (const rules::Card& card : deck.cards) {
+          if (card.id == id && !e.card) e.card = &card;
+        }
+      }
+    }
     events.push_back(std::move(e));
   }
   return events;
@@ -317,6 +335,15 @@ std::vector<std::string> balance_problems(Database& db) {
     problems.push_back(fmt::format("game {}: {} holds {} but its postings add up to {}",
                                    mismatched.column_int64(0), mismatched.column_text(1),
                                    mismatched.column_int64(2), mismatched.column_int64(3)));
+  }
+  Statement misnamed = db.prepare(R"sql(
+    SELECT a.game, a.account, a.name FROM accounts a JOIN games g ON g.id = a.game
+    WHERE (a.account = -1 AND a.name <> 'bank')
+       OR (a.account >= 0 AND a.name IS NOT json_extract(g.setup, '$.setup.players[' || a.account || '].name')))sql");
+  while (misnamed.step()) {
+    problems.push_back(fmt::format("game {}: account {} is named '{}', not as its setup says",
+                                   misnamed.column_int64(0), misnamed.column_int64(1),
+                                   misnamed.column_text(2)));
   }
   Statement orphans = db.prepare(R"sql(
     SELECT p.game, p.seq FROM postings p WHERE NOT EXISTS
@@ -538,7 +565,8 @@ std::expected<ResumeReport, LedgerError> Ledger::resume(GameId id) {
 }
 
 std::expected<Recorded, LedgerError> Ledger::stored_outcome(GameId game, std::int64_t seq,
-                                                            const std::string& outcome_json) {
+                                                            const std::string& outcome_json,
+                                                            const rules::Edition& edition) {
   Recorded recorded;
   recorded.seq = seq;
   recorded.duplicate = true;
@@ -547,7 +575,7 @@ std::expected<Recorded, LedgerError> Ledger::stored_outcome(GameId game, std::in
     return std::unexpected(LedgerError{
         Kind::damaged, fmt::format("game {} input {}: its stored outcome is not JSON", game, seq)});
   }
-  recorded.events = events_from_json(outcome.value("events", nlohmann::json::array()));
+  recorded.events = events_from_json(outcome.value("events", nlohmann::json::array()), edition);
   recorded.game_over = outcome.value("game_over", false);
   int engine_input = outcome.value("engine_input", -1);
   Statement q = db_.prepare(
@@ -593,7 +621,7 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
                                     "this one ({}) was not applied",
                                     meta.id, seq, stored_body, body)});
       }
-      return stored_outcome(id, seq, outcome);
+      return stored_outcome(id, seq, outcome, g.game.edition());
     }
     sql_->find_input.reset();
 

@@ -76,7 +76,8 @@ class Ledger {
   explicit Ledger(LedgerOptions options, Database db);
   std::expected<LiveGame*, LedgerError> live(GameId game);
   std::expected<Recorded, LedgerError> stored_outcome(GameId game, std::int64_t seq,
-                                                      const std::string& outcome);
+                                                      const std::string& outcome,
+                                                      const rules::Edition& edition);
 
   struct Prepared;
   LedgerOptions options_;

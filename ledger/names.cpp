@@ -34,7 +34,7 @@ constexpr std::array<std::pair<Memo, std::string_view>, 23> kMemos = {{
 }};
 
 using Kind = rules::Event::Kind;
-constexpr std::array<std::pair<Kind, std::string_view>, 18> kEvents = {{
+constexpr std::array<std::pair<Kind, std::string_view>, 21> kEvents = {{
     {Kind::moved, "moved"},
     {Kind::jailed, "jailed"},
     {Kind::released, "released"},
@@ -52,7 +52,10 @@ constexpr std::array<std::pair<Kind, std::string_view>, 18> kEvents = {{
     {Kind::game_over, "game_over"},
     {Kind::turn, "turn"},
     {Kind::undone, "undone"},
-    {Kind::note, "note"},
+    {Kind::three_doubles, "three_doubles"},
+    {Kind::stays_in_jail, "stays_in_jail"},
+    {Kind::insured, "insured"},
+    {Kind::adopted, "adopted"},
 }};
 
 constexpr std::array<std::string_view, 15> kInputKinds = {
@@ -76,7 +79,7 @@ std::optional<Memo> Names::memo_from(std::string_view name) {
 std::string_view Names::event(Kind kind) {
   for (const auto& [value, name] : kEvents)
     if (value == kind) return name;
-  return "note";
+  return "unknown";
 }
 
 std::optional<Kind> Names::event_from(std::string_view name) {

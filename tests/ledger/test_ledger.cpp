@@ -1,1 +1,242 @@
-int placeholder_test_ledger();
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "ledger/backup_store.h"
+#include "ledger/chain.h"
+#include "ledger/database.h"
+#include "ledger/ledger.h"
+#include "ledger/ledger_config.h"
+#include "ledger/script_replay.h"
+#include "ledger_test_support.h"
+#include "random_driver.h"
+#include "rules/script.h"
+#include "temp_dir.h"
+
+namespace bb::ledger {
+namespace {
+
+using namespace testing;
+namespace fs = std::filesystem;
+
+class LedgerTest : public ::testing::Test {
+ protected:
+  Ledger open() {
+    auto ledger = Ledger::open(options_for(dir_.file("ledger.db"), dir_.file("backups")));
+    EXPECT_TRUE(ledger.has_value()) << ledger.error().message;
+    return std::move(*ledger);
+  }
+  GameId play(Ledger& ledger, std::uint64_t seed, int inputs, bool undo = true) {
+    std::string script = dir_.file(fmt::format("game-{}.jsonl", seed));
+    write_file(script, RandomDriver::script(EDITIONS_DIR, seed, 3, inputs, undo));
+    auto run = ScriptReplay::run(ledger, script, false);
+    EXPECT_TRUE(run.has_value()) << run.error();
+    return run->game;
+  }
+  TempDir dir_;
+};
+
+TEST_F(LedgerTest, ANewGameHoldsTheStartingCash) {
+  Ledger ledger = open();
+  auto game = ledger.start_game(RandomDriver::setup(1, 3));
+  ASSERT_TRUE(game.has_value()) << game.error().message;
+  auto balances = ledger.balances(*game);
+  ASSERT_TRUE(balances.has_value());
+  rules::Money total = 0;
+  for (const auto& b : *balances) {
+    total += b.balance;
+    if (b.account >= 0) {
+      EXPECT_EQ(b.balance, ledger.game(*game)->state().players[b.account].cash) << b.name;
+    }
+    if (b.account == rules::kBank) {
+      EXPECT_EQ(b.name, "bank");
+    }
+  }
+  EXPECT_EQ(total, 0);
+  EXPECT_TRUE(ledger.invariant_violations().empty());
+  EXPECT_EQ(ledger.newest_unfinished_game(), *game);
+}
+
+TEST_F(LedgerTest, StoredBalancesFollowTheEngineInputByInput) {
+  Ledger ledger = open();
+  auto game = ledger.start_game(RandomDriver::setup(2, 3));
+  ASSERT_TRUE(game.has_value());
+  RandomDriver driver(2, true);
+  for (int n = 0; n < 150 && !ledger.game(*game)->state().ended; ++n) {
+    for (int attempt = 0; attempt <= 8; ++attempt) {
+      rules::Input input = driver.propose(*ledger.game(*game), attempt);
+      auto recorded = ledger.record(*game, input, {fmt::format("touch:{}", n), "touch", "pin", "test"});
+      if (recorded) break;
+      ASSERT_EQ(recorded.error().kind, LedgerError::Kind::refused) << recorded.error().message;
+    }
+    auto problems = ledger.invariant_violations();
+    ASSERT_TRUE(problems.empty()) << problems[0];
+  }
+}
+
+TEST_F(LedgerTest, ResumeRebuildsTheSameGameFromItsLog) {
+  std::string before;
+  GameId game = 0;
+  {
+    Ledger ledger = open();
+    game = play(ledger, 4, 200);
+    before = rules::state_to_json(*ledger.game(game));
+  }
+  Ledger ledger = open();
+  EXPECT_EQ(ledger.game(game), nullptr);
+  auto report = ledger.resume(game);
+  ASSERT_TRUE(report.has_value()) << report.error().message;
+  EXPECT_TRUE(report->differences.empty()) << report->differences[0];
+  EXPECT_GT(report->inputs, 0);
+  EXPECT_EQ(rules::state_to_json(*ledger.game(game)), before);
+}
+
+TEST_F(LedgerTest, AnExportedScriptReplaysToTheSameState) {
+  Ledger ledger = open();
+  GameId game = play(ledger, 6, 150);
+  auto script = ledger.export_script(game);
+  ASSERT_TRUE(script.has_value());
+  write_file(dir_.file("exported.jsonl"), *script);
+  auto copy = Ledger::open(options_for(dir_.file("copy.db")));
+  ASSERT_TRUE(copy.has_value());
+  auto run = ScriptReplay::run(*copy, dir_.file("exported.jsonl"), false);
+  ASSERT_TRUE(run.has_value()) << run.error();
+  EXPECT_EQ(rules::state_to_json(*copy->game(run->game)), rules::state_to_json(*ledger.game(game)));
+  // The ids travel with the script.
+  EXPECT_EQ(copy->export_script(run->game).value(), *script);
+}
+
+TEST_F(LedgerTest, CsvHasOneRowPerPostingAndAddsUp) {
+  Ledger ledger = open();
+  GameId game = play(ledger, 8, 100);
+  auto csv = ledger.export_csv(game);
+  ASSERT_TRUE(csv.has_value());
+  std::size_t rows = static_cast<std::size_t>(std::count(csv->begin(), csv->end(), '\n')) - 1;
+  EXPECT_EQ(rows, ledger.game(game)->state().postings.size());
+  EXPECT_TRUE(csv->starts_with("posting,input,input_id,source,kind,recorded_at,from,to,amount,memo"));
+}
+
+TEST_F(LedgerTest, AnUndoNeedsTheBankerAndAReasonAndCompensates) {
+  Ledger ledger = open();
+  auto game = ledger.start_game(RandomDriver::setup(5, 2));
+  ASSERT_TRUE(game.has_value());
+  auto before = ledger.balances(*game).value();
+  ASSERT_TRUE(ledger.record(*game, rules::Roll{1, 2}, {"dice:1", "dice", "", ""}).has_value());
+  auto refused = ledger.record(*game, rules::Undo{}, {"touch:1", "touch", "", ""});
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().kind, LedgerError::Kind::unauthorised);
+  auto undone = ledger.record(*game, rules::Undo{}, {"touch:2", "touch", "0A1B2C3D", "Bob's die rolled off"});
+  ASSERT_TRUE(undone.has_value()) << undone.error().message;
+  auto after = ledger.balances(*game).value();
+  ASSERT_EQ(before.size(), after.size());
+  for (std::size_t i = 0; i < before.size(); ++i)
+    EXPECT_EQ(after[i].balance, before[i].balance) << after[i].name;
+  Database db(dir_.file("ledger.db"), Database::Mode::read_only);
+  EXPECT_EQ(db.query_int64("SELECT count(*) FROM inputs"), 2);  // history kept: the roll and its undo
+  EXPECT_EQ(db.query_text("SELECT authorised_by || ' / ' || reason FROM inputs WHERE kind = 'undo'"),
+            "0A1B2C3D / Bob's die rolled off");
+}
+
+TEST_F(LedgerTest, AFinishedGameIsBackedUpAndStaysHistory) {
+  Ledger ledger = open();
+  GameId game = play(ledger, 10, 60);
+  ASSERT_TRUE(ledger.game(game)->state().ended);
+  auto summary = ledger.summary(game);
+  ASSERT_TRUE(summary.has_value());
+  EXPECT_TRUE(summary->finished_at.has_value());
+  EXPECT_EQ(BackupStore(dir_.file("backups"), 10).list().size(), 1u);
+  auto late = ledger.record(game, rules::Roll{1, 1}, {"dice:late", "dice", "", ""});
+  ASSERT_FALSE(late.has_value());
+  EXPECT_EQ(late.error().kind, LedgerError::Kind::game_over);
+  EXPECT_FALSE(ledger.newest_unfinished_game().has_value());
+}
+
+TEST_F(LedgerTest, BackupsRotateAndRestoreKeepsTheReplacedFile) {
+  LedgerOptions options = options_for(dir_.file("ledger.db"), dir_.file("backups"));
+  options.keep_backups = 3;
+  std::string first_backup;
+  {
+    auto ledger = Ledger::open(options);
+    ASSERT_TRUE(ledger.has_value());
+    ASSERT_TRUE(ledger->start_game(RandomDriver::setup(1, 2)).has_value());
+    first_backup = ledger->backup_now().value();
+    ASSERT_TRUE(ledger->start_game(RandomDriver::setup(2, 2)).has_value());
+    for (int i = 0; i < 4; ++i) ASSERT_TRUE(ledger->backup_now().has_value());
+    EXPECT_EQ(BackupStore(options.backup_dir, 3).list().size(), 3u);
+    EXPECT_FALSE(fs::exists(first_backup));
+    first_backup = BackupStore(options.backup_dir, 3).list().front();
+    ASSERT_TRUE(ledger->start_game(RandomDriver::setup(3, 2)).has_value());
+  }
+  auto kept = BackupStore::restore(first_backup, options.path);
+  ASSERT_TRUE(kept.has_value()) << kept.error();
+  EXPECT_TRUE(fs::exists(*kept));
+  auto ledger = Ledger::open(options);
+  ASSERT_TRUE(ledger.has_value());
+  EXPECT_EQ(ledger->list().size(), 2u);
+  auto old = Ledger::open(options_for(*kept));
+  ASSERT_TRUE(old.has_value());
+  EXPECT_EQ(old->list().size(), 3u);
+}
+
+TEST_F(LedgerTest, AScheduledBackupWaitsForItsInterval) {
+  LedgerOptions options = options_for(dir_.file("ledger.db"), dir_.file("backups"));
+  options.backup_every_minutes = 10;
+  auto ledger = Ledger::open(options);
+  ASSERT_TRUE(ledger.has_value());
+  auto now = std::chrono::system_clock::now();
+  EXPECT_TRUE(ledger->backup_if_due(now).has_value());  // never backed up: due
+  EXPECT_FALSE(ledger->backup_if_due(now + std::chrono::minutes(5)).has_value());
+  EXPECT_TRUE(ledger->backup_if_due(now + std::chrono::minutes(11)).has_value());
+}
+
+TEST_F(LedgerTest, AGameThatNoLongerReplaysToItsBalancesIsReportedAndStopped) {
+  GameId game = 0;
+  {
+    Ledger ledger = open();
+    game = play(ledger, 14, 80, false);
+  }
+  {
+    // Someone edits the file behind the ledger's back, even fixing up the balances and the hash chain.
+    Database db(dir_.file("ledger.db"), Database::Mode::read_write);
+    db.exec(
+        "DROP TRIGGER postings_not_updated; DROP TRIGGER inputs_not_updated; DROP TRIGGER games_finish_once");
+    db.exec("UPDATE postings SET amount = amount + 10 WHERE seq = (SELECT max(seq) FROM postings)");
+    db.exec(R"sql(UPDATE accounts SET balance = balance + 10 WHERE account =
+                    (SELECT to_account FROM postings WHERE seq = (SELECT max(seq) FROM postings)))sql");
+    db.exec(R"sql(UPDATE accounts SET balance = balance - 10 WHERE account =
+                    (SELECT from_account FROM postings WHERE seq = (SELECT max(seq) FROM postings)))sql");
+    Chain::fill(db);
+    db.exec("UPDATE games SET finished_at = NULL");
+  }
+  Ledger ledger = open();
+  auto report = ledger.resume(game);
+  ASSERT_TRUE(report.has_value());
+  EXPECT_FALSE(report->differences.empty());
+  auto refused = ledger.record(game, rules::Roll{1, 2}, {"dice:x", "dice", "", ""});
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().kind, LedgerError::Kind::diverged);
+  auto problems = Ledger::inspect(dir_.file("ledger.db"), options_for(dir_.file("ledger.db")), true);
+  ASSERT_TRUE(problems.has_value());
+  EXPECT_FALSE(problems->empty());
+}
+
+TEST(LedgerConfigFile, ReadsTheLedgerTable) {
+  TempDir dir;
+  write_file(dir.file("boardbank.toml"),
+             "[ledger]\npath = \"/srv/bank.db\"\nbackup_dir = \"/srv/backups\"\nbackup_every_minutes = 15\n"
+             "keep_backups = 5\n");
+  auto config = LedgerConfig::load(dir.file("boardbank.toml"));
+  ASSERT_TRUE(config.has_value()) << config.error();
+  EXPECT_EQ(config->path, "/srv/bank.db");
+  EXPECT_EQ(config->backup_dir, "/srv/backups");
+  EXPECT_EQ(config->backup_every_minutes, 15);
+  EXPECT_EQ(config->keep_backups, 5);
+  EXPECT_TRUE(LedgerConfig::load(dir.file("missing.toml")).has_value());
+  write_file(dir.file("bad.toml"), "[ledger\n");
+  EXPECT_FALSE(LedgerConfig::load(dir.file("bad.toml")).has_value());
+}
+
+}  // namespace
+}  // namespace bb::ledger
