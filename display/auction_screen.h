@@ -1,0 +1,28 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rules/money.h"
+#include "display/view.h"
+
+namespace bb::display {
+
+// The lot, the bids as they come (card tap or keypad), the highest bidder and the auctioneer's close, with
+// the edition's deal timer (or an optional countdown) shown large.
+class AuctionScreen : public View {
+ public:
+  void build(FrameBuilder& fb, UiContext& ui) override;
+  bool on_card(const std::string& uid, int player, UiContext& ui) override;
+
+ private:
+  void track(UiContext& ui);
+  void bid(UiContext& ui, int player, rules::Money amount);
+  std::string key_;
+  std::uint64_t started_ms_ = 0;
+  int bidder_ = -1;
+  std::vector<std::pair<int, rules::Money>> bids_;  // as seen, newest last
+};
+
+}  // namespace bb::display

@@ -1,0 +1,220 @@
+#include "display/canvas.h"
+
+#include <SDL.h>
+#include <SDL_image.h>
+#include <SDL_ttf.h>
+
+#include <algorithm>
+#include <cassert>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "display/font_set.h"
+
+namespace bb::display {
+
+struct Canvas::Impl {
+  FontSet* fonts = nullptr;
+  SDL_Window* window = nullptr;  // null offscreen
+  SDL_Surface* surface = nullptr;  // owned offscreen; the window's surface otherwise
+  SDL_Renderer* renderer = nullptr;
+  struct Text {
+    SDL_Texture* texture = nullptr;
+    int w = 0, h = 0;
+  };
+  std::unordered_map<std::string, Text> texts;
+
+  ~Impl() {
+    clear_texts();
+    if (renderer) SDL_DestroyRenderer(renderer);
+    if (window) {
+      SDL_DestroyWindow(window);
+    } else if (surface) {
+      SDL_FreeSurface(surface);
+    }
+  }
+  void clear_texts() {
+    for (auto& [k, t] : texts)
+      if (t.texture) SDL_DestroyTexture(t.texture);
+    texts.clear();
+  }
+  std::expected<void, std::string> attach(SDL_Surface* s) {
+    if (renderer) SDL_DestroyRenderer(renderer);
+    clear_texts();  // textures belong to the renderer
+    surface = s;
+    renderer = SDL_CreateSoftwareRenderer(surface);
+    if (!renderer) return std::unexpected(fmt::format("no software renderer: {}", SDL_GetError()));
+    return {};
+  }
+  void colour(Colour c) {
+    SDL_SetRenderDrawBlendMode(renderer, c.a == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND);
+    SDL_SetRenderDrawColor(renderer, c.r, c.g, c.b, c.a);
+  }
+  const Text& text(const DrawOp& op) {
+    std::string key = fmt::format("{}:{}:{:02x}{:02x}{:02x}:{}", static_cast<int>(op.face), op.px, op.colour.r,
+                                  op.colour.g, op.colour.b, op.text);
+    auto it = texts.find(key);
+    if (it != texts.end()) return it->second;
+    // A frame rarely shows more than a few hundred labels; a full cache means stale ones, so start over.
+    if (texts.size() > 1500) clear_texts();
+    Text t;
+    auto* font = static_cast<TTF_Font*>(fonts->font(op.face, op.px));
+    if (font) {
+      SDL_Surface* s =
+          TTF_RenderUTF8_Blended(font, op.text.c_str(), SDL_Color{op.colour.r, op.colour.g, op.colour.b, 255});
+      if (s) {
+        t.texture = SDL_CreateTextureFromSurface(renderer, s);
+        t.w = s->w;
+        t.h = s->h;
+        SDL_FreeSurface(s);
+        if (t.texture) SDL_SetTextureBlendMode(t.texture, SDL_BLENDMODE_BLEND);
+      }
+    }
+    return texts.emplace(std::move(key), t).first->second;
+  }
+};
+
+Canvas::Canvas() : impl_(std::make_unique<Impl>()) {}
+Canvas::~Canvas() = default;
+
+std::expected<std::unique_ptr<Canvas>, std::string> Canvas::offscreen(int width, int height, FontSet& fonts) {
+  std::unique_ptr<Canvas> c(new Canvas());
+  c->impl_->fonts = &fonts;
+  SDL_Surface* s = SDL_CreateRGBSurfaceWithFormat(0, width, height, 32, SDL_PIXELFORMAT_XRGB8888);
+  if (!s) return std::unexpected(fmt::format("no {}x{} surface: {}", width, height, SDL_GetError()));
+  if (auto ok = c->impl_->attach(s); !ok) {
+    SDL_FreeSurface(s);
+    c->impl_->surface = nullptr;
+    return std::unexpected(ok.error());
+  }
+  return c;
+}
+
+std::expected<std::unique_ptr<Canvas>, std::string> Canvas::window(const std::string& title, int width, int height,
+                                                                   bool fullscreen, FontSet& fonts) {
+  std::unique_ptr<Canvas> c(new Canvas());
+  c->impl_->fonts = &fonts;
+  const Uint32 flags = fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : SDL_WINDOW_RESIZABLE;
+  c->impl_->window = SDL_CreateWindow(title.c_str(), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height,
+                                      flags);
+  if (!c->impl_->window) return std::unexpected(fmt::format("no window: {}", SDL_GetError()));
+  SDL_Surface* s = SDL_GetWindowSurface(c->impl_->window);
+  if (!s) return std::unexpected(fmt::format("no window surface: {}", SDL_GetError()));
+  if (auto ok = c->impl_->attach(s); !ok) return std::unexpected(ok.error());
+  return c;
+}
+
+bool Canvas::refresh_size() {
+  if (!impl_->window) return false;
+  SDL_Surface* s = SDL_GetWindowSurface(impl_->window);
+  if (!s || (s == impl_->surface && s->w == width() && s->h == height())) return false;
+  return impl_->attach(s).has_value();
+}
+
+int Canvas::width() const { return impl_->surface ? impl_->surface->w : 0; }
+int Canvas::height() const { return impl_->surface ? impl_->surface->h : 0; }
+std::size_t Canvas::cached_texts() const { return impl_->texts.size(); }
+
+void Canvas::draw(const Frame& frame) {
+  auto* r = impl_->renderer;
+  assert(r);
+  for (const auto& op : frame.ops) {
+    switch (op.kind) {
+      case DrawOp::Kind::fill: {
+        impl_->colour(op.colour);
+        const SDL_Rect rect{op.rect.x, op.rect.y, op.rect.w, op.rect.h};
+        SDL_RenderFillRect(r, &rect);
+        break;
+      }
+      case DrawOp::Kind::outline: {
+        impl_->colour(op.colour);
+        for (int t = 0; t < op.thickness; ++t) {
+          const SDL_Rect rect{op.rect.x + t, op.rect.y + t, op.rect.w - 2 * t, op.rect.h - 2 * t};
+          if (rect.w > 0 && rect.h > 0) SDL_RenderDrawRect(r, &rect);
+        }
+        break;
+      }
+      case DrawOp::Kind::line: {
+        impl_->colour(op.colour);
+        const int x1 = op.rect.x, y1 = op.rect.y;
+        const bool steep = std::abs(op.y2 - y1) > std::abs(op.x2 - x1);
+        for (int t = 0; t < op.thickness; ++t) {
+          const int o = t - op.thickness / 2;
+          if (steep)
+            SDL_RenderDrawLine(r, x1 + o, y1, op.x2 + o, op.y2);
+          else
+            SDL_RenderDrawLine(r, x1, y1 + o, op.x2, op.y2 + o);
+        }
+        break;
+      }
+      case DrawOp::Kind::circle: {
+        impl_->colour(op.colour);
+        const double rad = op.rect.w / 2.0;
+        const double cx = op.rect.x + rad, cy = op.rect.y + op.rect.h / 2.0;
+        for (int y = 0; y < op.rect.h; ++y) {
+          const double dy = y + 0.5 - op.rect.h / 2.0;
+          const double half = std::sqrt(std::max(0.0, rad * rad - dy * dy));
+          const int xa = static_cast<int>(std::lround(cx - half)), xb = static_cast<int>(std::lround(cx + half));
+          if (xb > xa) SDL_RenderDrawLine(r, xa, static_cast<int>(cy - op.rect.h / 2.0) + y, xb - 1,
+                                          static_cast<int>(cy - op.rect.h / 2.0) + y);
+        }
+        break;
+      }
+      case DrawOp::Kind::text: {
+        const auto& t = impl_->text(op);
+        if (!t.texture) break;
+        int x = op.rect.x;
+        if (op.align == Align::centre) x = op.rect.x + (op.rect.w - t.w) / 2;
+        if (op.align == Align::right) x = op.rect.right() - t.w;
+        const int y = op.rect.y + (op.rect.h - t.h) / 2;
+        const SDL_Rect dst{x, y, t.w, t.h};
+        SDL_RenderCopy(r, t.texture, nullptr, &dst);
+        break;
+      }
+      case DrawOp::Kind::image: {
+        if (op.image < 0 || static_cast<std::size_t>(op.image) >= frame.images.size()) break;
+        const auto& img = frame.images[static_cast<std::size_t>(op.image)];
+        if (!img.rgb) break;
+        SDL_Surface* s = SDL_CreateRGBSurfaceWithFormatFrom(const_cast<unsigned char*>(img.rgb->data()), img.width,
+                                                            img.height, 24, img.width * 3, SDL_PIXELFORMAT_RGB24);
+        if (!s) break;
+        SDL_Texture* tex = SDL_CreateTextureFromSurface(r, s);
+        if (tex) {
+          const SDL_Rect dst{op.rect.x, op.rect.y, op.rect.w, op.rect.h};
+          SDL_RenderCopy(r, tex, nullptr, &dst);
+          SDL_DestroyTexture(tex);
+        }
+        SDL_FreeSurface(s);
+        break;
+      }
+    }
+  }
+  SDL_RenderFlush(r);
+}
+
+void Canvas::present() {
+  if (impl_->window) SDL_UpdateWindowSurface(impl_->window);
+}
+
+Colour Canvas::pixel(int x, int y) const {
+  auto* s = impl_->surface;
+  if (!s || x < 0 || y < 0 || x >= s->w || y >= s->h) return {};
+  SDL_LockSurface(s);
+  Uint32 v = 0;
+  const auto* row = static_cast<const Uint8*>(s->pixels) + y * s->pitch;
+  std::memcpy(&v, row + x * s->format->BytesPerPixel, std::min<int>(4, s->format->BytesPerPixel));
+  Uint8 cr = 0, cg = 0, cb = 0;
+  SDL_GetRGB(v, s->format, &cr, &cg, &cb);
+  SDL_UnlockSurface(s);
+  return {cr, cg, cb};
+}
+
+std::expected<void, std::string> Canvas::save_png(const std::string& path) const {
+  if (!impl_->surface) return std::unexpected("nothing drawn");
+  if (IMG_SavePNG(impl_->surface, path.c_str()) != 0)
+    return std::unexpected(fmt::format("could not write {}: {}", path, IMG_GetError()));
+  return {};
+}
+
+}  // namespace bb::display

@@ -1,0 +1,70 @@
+#include "display/confirm_dialog.h"
+
+#include <fmt/format.h>
+
+#include "display/frame_builder.h"
+#include "display/palette.h"
+#include "display/widgets.h"
+
+namespace bb::display {
+
+void ConfirmDialog::build(FrameBuilder& fb, UiContext& ui) {
+  const auto& l = fb.layout();
+  const Rect p = Widgets::dialog(fb, l.s(600), l.s(300));
+  const int pad = l.s(16);
+  fb.paragraph({p.x + pad, p.y + pad, p.w - 2 * pad, l.s(100)}, request_.question, FontFace::bold, l.font_large,
+               Palette::text, Align::centre);
+  const bool by_card = ui.cards_confirm() && request_.payer >= 0;
+  if (by_card) {
+    const auto* game = ui.snapshot().game;
+    const std::string who = game ? game->account_name(request_.payer) : "Player";
+    const Rect hint{p.x + pad, p.y + pad + l.s(108), p.w - 2 * pad, l.s(40)};
+    fb.fill(hint, Widgets::player_colour(ui.snapshot(), request_.payer));
+    fb.text(hint.inset(l.s(4)), fmt::format("{}, tap your card to confirm", who), FontFace::bold, l.font_body,
+            Palette::text_on(Widgets::player_colour(ui.snapshot(), request_.payer)), Align::centre);
+  }
+  if (!ui.message().empty())
+    fb.text({p.x + pad, p.y + pad + l.s(152), p.w - 2 * pad, l.s(30)}, ui.message(), FontFace::bold,
+            l.font_small, Palette::highlight, Align::centre);
+  const bool by_card_only = ui.cards_confirm() && request_.payer >= 0;
+  const int bw = (p.w - 3 * pad) / 2;
+  const Rect cancel{by_card_only ? p.x + (p.w - bw) / 2 : p.x + pad, p.bottom() - pad - l.button_h, bw, l.button_h};
+  fb.button("confirm.cancel", cancel, "Cancel", Palette::panel_light, [&ui] {
+    ui.say("Cancelled");
+    ui.close_dialog();
+  });
+  if (!by_card) {
+    const Rect ok{cancel.right() + pad, cancel.y, bw, l.button_h};
+    fb.button("confirm.ok", ok, request_.confirm_label.empty() ? "Confirm" : request_.confirm_label,
+              Palette::accept, [this, &ui] { accept(ui, -1); });
+  }
+}
+
+bool ConfirmDialog::on_card(const std::string& /*uid*/, int player, UiContext& ui) {
+  if (request_.payer < 0) return false;
+  if (player != request_.payer) {
+    const auto* game = ui.snapshot().game;
+    if (game && player >= 0)
+      ui.say(fmt::format("That is {}'s card: {} must tap", game->account_name(player),
+                         game->account_name(request_.payer)));
+    else
+      ui.say("That card belongs to nobody in this game");
+    ui.cue(Cue::refused);
+    return true;
+  }
+  accept(ui, player);
+  return true;
+}
+
+void ConfirmDialog::accept(UiContext& ui, int confirmed_by) {
+  ApplyInput action = request_.action;
+  action.confirmed_by = confirmed_by;
+  auto after = request_.after;
+  ui.emit(std::move(action));
+  ui.cue(Cue::payment);
+  ui.say("");
+  ui.close_dialog();
+  if (after) after();
+}
+
+}  // namespace bb::display

@@ -1,0 +1,30 @@
+#pragma once
+#include <expected>
+#include <memory>
+#include <string>
+
+#include "display/text_measure.h"
+
+namespace bb::display {
+
+// The DejaVu fonts from Debian's fonts-dejavu-core, opened once per size, with measurements cached.
+class FontSet : public TextMeasure {
+ public:
+  // Looks in `dir` if given, else in BOARDBANK_FONT_DIR, else where Debian installs the package.
+  static std::expected<std::unique_ptr<FontSet>, std::string> open(const std::string& dir = {});
+  ~FontSet() override;
+  FontSet(const FontSet&) = delete;
+  FontSet& operator=(const FontSet&) = delete;
+
+  TextSize measure(const std::string& utf8, FontFace face, int px) override;
+  // The TTF_Font for a face and size, opaque outside the display's .cpp files.
+  void* font(FontFace face, int px);
+  const std::string& directory() const;
+
+ private:
+  FontSet();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace bb::display

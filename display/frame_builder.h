@@ -1,0 +1,51 @@
+#pragma once
+#include <functional>
+#include <string>
+
+#include "display/frame.h"
+#include "display/layout.h"
+#include "display/text_measure.h"
+
+namespace bb::display {
+
+// Adds drawing and touch targets to a frame, fitting every label into its box: a label that is too long is
+// set smaller (down to a floor that still reads across the table) and then shortened with an ellipsis.
+class FrameBuilder {
+ public:
+  FrameBuilder(Frame& frame, const Layout& layout, TextMeasure& measure);
+
+  const Layout& layout() const { return layout_; }
+  Frame& frame() { return frame_; }
+  TextMeasure& measure() { return measure_; }
+  void set_layer(int layer) { layer_ = layer; }
+
+  void fill(Rect r, Colour c);
+  void outline(Rect r, Colour c, int thickness = 2);
+  void line(int x1, int y1, int x2, int y2, Colour c, int thickness = 1);
+  void circle(Rect square, Colour c);
+  void image(Rect r, const Image& image);
+
+  // One line of text in `box`, vertically centred. Returns what was drawn.
+  TextSize text(Rect box, const std::string& s, FontFace face, int px, Colour c, Align align = Align::left,
+                int min_px = 0);
+  // Wrapped text from the top of `box`; lines that do not fit are dropped (the last shown ends in an
+  // ellipsis). Returns the height used.
+  int paragraph(Rect box, const std::string& s, FontFace face, int px, Colour c, Align align = Align::left);
+
+  // A button: a filled target with a centred label. Disabled buttons are grey and say why when pressed.
+  Target& button(const std::string& id, Rect r, const std::string& label, Colour bg, std::function<void()> tap,
+                 bool enabled = true, const std::string& refusal = {}, int px = 0);
+  // A touch area with no look of its own (a row, a card).
+  Target& area(const std::string& id, Rect r, std::function<void()> tap);
+
+  // Cuts `s` at a character boundary so that it fits `width` at `px`, ending in an ellipsis.
+  std::string ellipsize(const std::string& s, FontFace face, int px, int width);
+
+ private:
+  Frame& frame_;
+  const Layout& layout_;
+  TextMeasure& measure_;
+  int layer_ = 0;
+};
+
+}  // namespace bb::display

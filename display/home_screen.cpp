@@ -1,0 +1,289 @@
+#include "display/home_screen.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "display/dice_dialog.h"
+#include "display/frame_builder.h"
+#include "display/palette.h"
+#include "display/ui_context.h"
+#include "display/widgets.h"
+#include "display/wording.h"
+
+namespace bb::display {
+namespace {
+
+void draw_die(FrameBuilder& fb, Rect r, int value) {
+  fb.fill(r, {250, 250, 250});
+  if (value < 1 || value > 6) {
+    fb.text(r, "?", FontFace::bold, r.h * 2 / 3, {40, 40, 40}, Align::centre);
+    return;
+  }
+  const int d = std::max(4, r.w / 5);
+  auto pip = [&](int gx, int gy) {  // grid -1..1
+    const int cx = r.cx() + gx * r.w * 3 / 10, cy = r.cy() + gy * r.h * 3 / 10;
+    fb.circle({cx - d / 2, cy - d / 2, d, d}, {20, 20, 20});
+  };
+  if (value % 2 == 1) pip(0, 0);
+  if (value >= 2) pip(-1, -1), pip(1, 1);
+  if (value >= 4) pip(1, -1), pip(-1, 1);
+  if (value == 6) pip(-1, 0), pip(1, 0);
+}
+
+}  // namespace
+
+void HomeScreen::build(FrameBuilder& fb, UiContext& ui) {
+  const auto& l = fb.layout();
+  fb.fill({0, 0, l.width, l.height}, Palette::background);
+  if (!ui.snapshot().game) {
+    build_no_game(fb, ui);
+    return;
+  }
+  const int players_bottom = build_players(fb, ui);
+  const int nav_top = l.height - l.nav_h;
+  const int question_h = l.s(128);
+  const int question_top = nav_top - l.pad - question_h;
+  build_dice_and_news(fb, ui, players_bottom + l.pad, question_top - l.pad);
+  build_question(fb, ui, question_top, question_top + question_h);
+  build_nav(fb, ui);
+}
+
+void HomeScreen::build_no_game(FrameBuilder& fb, UiContext& ui) {
+  const auto& l = fb.layout();
+  fb.text({0, l.s(40), l.width, l.s(60)}, "boardbank", FontFace::bold, l.font_huge * 3 / 2, Palette::text,
+          Align::centre);
+  fb.text({0, l.s(110), l.width, l.s(40)}, ui.message().empty() ? "No game is running" : ui.message(),
+          FontFace::regular, l.font_large, ui.message().empty() ? Palette::muted : Palette::highlight,
+          Align::centre);
+  const int w = l.s(300);
+  int y = l.s(180);
+  fb.button("home.setup", {(l.width - w) / 2, y, w, l.button_h + l.s(8)}, "Set up a new game", Palette::primary,
+            [&ui] { ui.go(ScreenId::setup); });
+  y += l.button_h + l.s(8) + l.pad * 2;
+  if (ui.snapshot().unfinished_game)
+    fb.button("home.resume", {(l.width - w) / 2, y, w, l.button_h + l.s(8)}, "Resume the last game",
+              Palette::accept, [&ui] { ui.emit(ResumeGame{}); });
+  y += l.button_h + l.s(8) + l.pad * 2;
+  fb.button("nav.devices", {(l.width - w) / 2, y, w, l.button_h}, "Devices", Palette::panel_light,
+            [&ui] { ui.go(ScreenId::devices); });
+}
+
+int HomeScreen::build_players(FrameBuilder& fb, UiContext& ui) {
+  const auto& l = fb.layout();
+  const auto& snap = ui.snapshot();
+  const auto& game = *snap.game;
+  const auto& st = game.state();
+  const int n = static_cast<int>(st.players.size());
+  const int rows = n <= 4 ? 1 : 2;
+  const int per_row = (n + rows - 1) / rows;
+  const int card_h = rows == 1 ? l.s(100) : l.s(72);
+  const int card_w = (l.width - (per_row + 1) * l.pad) / std::max(1, per_row);
+  for (int i = 0; i < n; ++i) {
+    const auto& p = st.players[static_cast<std::size_t>(i)];
+    const Rect r{l.pad + (i % per_row) * (card_w + l.pad), l.pad + (i / per_row) * (card_h + l.pad), card_w,
+                 card_h};
+    const bool turn = i == st.current && !st.ended;
+    const Colour c = Widgets::player_colour(snap, i);
+    fb.fill(r, p.bankrupt ? Palette::disabled : Palette::panel);
+    const int stripe = l.s(10);
+    fb.fill({r.x, r.y, stripe, r.h}, c);
+    if (turn) fb.outline(r, Palette::highlight, l.s(4));
+    const int inner_x = r.x + stripe + l.s(8);
+    const int inner_w = r.right() - inner_x - l.s(8);
+    const int badge = rows == 1 ? l.s(30) : l.s(26);
+    const int name_h = rows == 1 ? l.s(34) : l.s(28);
+    Widgets::player_badge(fb, {inner_x, r.y + l.s(6) + (name_h - badge) / 2, badge, badge}, snap, i);
+    std::string tag;
+    if (p.bankrupt) tag = "bankrupt";
+    else if (p.in_jail) tag = "in jail";
+    else if (turn) tag = "\u25B6 turn";
+    const int tag_w = tag.empty() ? 0 : std::min(inner_w / 3, fb.measure().measure(tag, FontFace::bold, l.font_small).w);
+    fb.text({inner_x + badge + l.s(6), r.y + l.s(6), inner_w - badge - l.s(6) - tag_w - l.s(4), name_h}, p.name,
+            FontFace::bold, l.font_body, Palette::text, Align::left, l.s(14));
+    if (!tag.empty())
+      fb.text({r.right() - l.s(8) - tag_w, r.y + l.s(6), tag_w, name_h}, tag, FontFace::bold, l.font_small,
+              turn ? Palette::highlight : Palette::muted, Align::right, l.s(12));
+    const int money_top = r.y + l.s(6) + name_h;
+    fb.text({inner_x, money_top, inner_w, r.bottom() - money_top - l.s(4)}, Wording::money(game, p.cash),
+            FontFace::bold, rows == 1 ? l.font_huge + l.s(6) : l.font_huge, p.bankrupt ? Palette::muted : Palette::text,
+            Align::left, l.font_body);
+    fb.area(fmt::format("home.player.{}", i), r, [&ui, i] {
+      ui.focus_player(i);
+      ui.go(ScreenId::properties);
+    });
+  }
+  return l.pad + rows * card_h + (rows - 1) * l.pad;
+}
+
+void HomeScreen::build_dice_and_news(FrameBuilder& fb, UiContext& ui, int top, int bottom) {
+  const auto& l = fb.layout();
+  const auto& game = *ui.snapshot().game;
+  const auto& st = game.state();
+  const int h = bottom - top;
+  const int left_w = l.s(200);
+  fb.fill({l.pad, top, left_w, h}, Palette::panel);
+  const int die = std::min(l.s(60), h - l.s(44));
+  const int dice_y = top + l.s(8);
+  draw_die(fb, {l.pad + left_w / 2 - die - l.s(6), dice_y, die, die}, st.last_d1);
+  draw_die(fb, {l.pad + left_w / 2 + l.s(6), dice_y, die, die}, st.last_d2);
+  const std::string thrown =
+      st.last_d1 > 0 ? fmt::format("threw {}{}", st.last_d1 + st.last_d2, st.last_d1 == st.last_d2 ? ", doubles" : "")
+                     : std::string("no throw yet");
+  fb.text({l.pad + l.s(6), dice_y + die + l.s(4), left_w - l.s(12), bottom - dice_y - die - l.s(8)}, thrown,
+          FontFace::regular, l.font_body, Palette::muted, Align::centre);
+
+  const Rect news{l.pad * 2 + left_w, top, l.width - 3 * l.pad - left_w, h};
+  fb.fill(news, Palette::panel);
+  const int line_h = l.s(30);
+  int y = news.y + l.s(4);
+  if (!ui.message().empty()) {
+    fb.text({news.x + l.s(10), y, news.w - l.s(20), line_h}, ui.message(), FontFace::bold, l.font_body,
+            Palette::highlight);
+    y += line_h;
+  }
+  const int lines = std::max(0, (news.bottom() - y - l.s(4)) / line_h);
+  const auto& postings = st.postings;
+  int shown = 0;
+  for (auto it = postings.rbegin(); it != postings.rend() && shown < lines; ++it, ++shown) {
+    fb.text({news.x + l.s(10), y, news.w - l.s(20), line_h}, Wording::posting(game, *it), FontFace::regular,
+            l.font_body, shown == 0 ? Palette::text : Palette::muted, Align::left, l.font_body);
+    y += line_h;
+  }
+  if (postings.empty())
+    fb.text({news.x + l.s(10), y, news.w - l.s(20), line_h}, "No payments yet", FontFace::regular, l.font_body,
+            Palette::muted);
+}
+
+void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bottom) {
+  const auto& l = fb.layout();
+  const auto& game = *ui.snapshot().game;
+  const auto& st = game.state();
+  const Rect panel{l.pad, top, l.width - 2 * l.pad, bottom - top};
+  fb.fill(panel, Palette::panel_light);
+  const int pad = l.s(10);
+  const Rect text_box{panel.x + pad, panel.y + l.s(6), panel.w - 2 * pad, l.s(56)};
+  const Rect buttons{panel.x + pad, panel.bottom() - pad - l.button_h, panel.w - 2 * pad, l.button_h};
+
+  struct Choice {
+    std::string id, label;
+    Colour colour;
+    std::function<void()> tap;
+  };
+  std::vector<Choice> choices;
+  std::string text;
+  int who = st.current;
+
+  if (st.ended) {
+    text = st.winner >= 0 ? fmt::format("Game over: {} wins!", game.account_name(st.winner)) : "Game over";
+    choices.push_back({"home.charts", "See the charts", Palette::primary, [&ui] { ui.go(ScreenId::charts); }});
+  } else if (st.auction) {
+    const auto& a = *st.auction;
+    const std::string lot = a.item == rules::Auction::Item::property ? Wording::space_name(game, a.space)
+                            : a.item == rules::Auction::Item::house ? "a house" : "a hotel";
+    text = a.high_bidder >= 0 ? fmt::format("Auction of {}: {} bids {}", lot, game.account_name(a.high_bidder),
+                                            Wording::money(game, a.high_bid))
+                              : fmt::format("Auction of {}: no bids yet", lot);
+    choices.push_back({"home.auction", "Open the auction", Palette::primary, [&ui] { ui.go(ScreenId::auction); }});
+  } else if (!st.pending.empty()) {
+    const auto& q = st.pending.front();
+    who = q.player;
+    text = Wording::question(game, q);
+    const int player = q.player;
+    const auto kind = q.kind;
+    for (const auto& opt : q.options) {
+      rules::Choose choose{player, opt};
+      const std::string label = Wording::option(game, q, opt);
+      const bool pays = opt == "buy" || opt == "pay_fixed" || opt == "pay_percent" || opt == "pay_fine" ||
+                        opt == "lift" || opt == "keep";
+      if (opt == "roll") {
+        choices.push_back({"home.option.roll", label, Palette::primary,
+                           [&ui, player] { ui.open_dialog(std::make_unique<DiceDialog>(player)); }});
+      } else if (pays) {
+        const std::string name = game.account_name(player);
+        std::string question = fmt::format("{}: {}?", name, label);
+        if (opt == "buy")
+          question = fmt::format("{} buys {} for {}?", name, Wording::space_name(game, q.space), Wording::money(game, q.amount));
+        else if (opt == "pay_fine")
+          question = fmt::format("{} pays {} to leave jail?", name, Wording::money(game, q.amount));
+        else if (opt == "lift")
+          question = fmt::format("{} lifts the mortgage on {} now?", name, Wording::space_name(game, q.space));
+        else if (opt == "keep")
+          question = fmt::format("{} keeps {} mortgaged and pays the interest?", name, Wording::space_name(game, q.space));
+        choices.push_back({"home.option." + opt, label, Palette::accept, [&ui, choose, label, question, player] {
+                             ui.confirm({question, label, player, ApplyInput{choose, {}, -1}, nullptr});
+                           }});
+      } else {
+        choices.push_back({"home.option." + opt, label, Palette::primary,
+                           [&ui, choose] { ui.emit(ApplyInput{choose, {}, -1}); }});
+      }
+    }
+    if (kind == rules::QuestionKind::debt) {
+      choices.push_back({"home.debt.properties", "Sell or mortgage", Palette::primary, [&ui, player] {
+                           ui.focus_player(player);
+                           ui.go(ScreenId::properties);
+                         }});
+      choices.push_back({"home.debt.trade", "Trade", Palette::primary, [&ui, player] {
+                           ui.focus_player(player);
+                           ui.go(ScreenId::trade);
+                         }});
+      const std::string name = game.account_name(player);
+      choices.push_back({"home.debt.bankrupt", "Go bankrupt", Palette::danger, [&ui, player, name] {
+                           ui.confirm({fmt::format("{} gives up and goes bankrupt?", name), "Bankrupt", player,
+                                       ApplyInput{rules::Bankrupt{player}, {}, -1}, nullptr});
+                         }});
+    } else if (kind == rules::QuestionKind::draw) {
+      const std::string deck = q.deck;
+      choices.push_back({"home.draw", "Draw the card", Palette::primary,
+                         [&ui, deck] { ui.emit(ApplyInput{rules::Draw{deck, std::nullopt}, {}, -1}); }});
+    } else if (kind == rules::QuestionKind::roll) {
+      choices.push_back({"home.roll", "Enter the dice", Palette::primary,
+                         [&ui, player] { ui.open_dialog(std::make_unique<DiceDialog>(player)); }});
+    }
+  } else {
+    text = fmt::format("{}: throw the dice", game.account_name(st.current));
+    const int player = st.current;
+    choices.push_back({"home.roll", "Enter the dice by hand", Palette::panel,
+                       [&ui, player] { ui.open_dialog(std::make_unique<DiceDialog>(player)); }});
+  }
+  if (who >= 0) fb.fill({panel.x, panel.y, l.s(8), panel.h}, Widgets::player_colour(ui.snapshot(), who));
+  fb.paragraph(text_box, text, FontFace::bold, l.font_large, Palette::text);
+  const int n = static_cast<int>(choices.size());
+  const int max_w = l.s(220);
+  const int bw = std::min(max_w, (buttons.w - (n - 1) * l.pad) / std::max(1, n));
+  int x = buttons.right() - n * bw - (n - 1) * l.pad;
+  for (auto& c : choices) {
+    fb.button(c.id, {x, buttons.y, bw, buttons.h}, c.label, c.colour, c.tap);
+    x += bw + l.pad;
+  }
+}
+
+void HomeScreen::build_nav(FrameBuilder& fb, UiContext& ui) {
+  const auto& l = fb.layout();
+  struct Item {
+    const char* id;
+    const char* label;
+    ScreenId screen;
+  };
+  static const Item items[] = {{"nav.properties", "Property", ScreenId::properties},
+                               {"nav.trade", "Trade", ScreenId::trade},
+                               {"nav.ledger", "Ledger", ScreenId::ledger},
+                               {"nav.charts", "Charts", ScreenId::charts},
+                               {"nav.board", "Board", ScreenId::board},
+                               {"nav.setup", "Setup", ScreenId::setup},
+                               {"nav.devices", "Devices", ScreenId::devices}};
+  const int n = static_cast<int>(std::size(items));
+  const int top = l.height - l.nav_h;
+  const int w = (l.width - (n + 1) * l.s(4)) / n;
+  for (int i = 0; i < n; ++i) {
+    const auto& it = items[i];
+    const ScreenId s = it.screen;
+    fb.button(it.id, {l.s(4) + i * (w + l.s(4)), top + l.s(2), w, l.nav_h - l.s(6)}, it.label, Palette::panel,
+              [&ui, s] {
+                if (s == ScreenId::properties) ui.focus_player(ui.snapshot().game->state().current);
+                ui.go(s);
+              });
+  }
+}
+
+}  // namespace bb::display

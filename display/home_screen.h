@@ -1,0 +1,21 @@
+#pragma once
+#include "display/view.h"
+
+namespace bb::display {
+
+
+
+// Balances, whose turn it is, the dice, the last postings in words and the question the rules are asking.
+class HomeScreen : public View {
+ public:
+  void build(FrameBuilder& fb, UiContext& ui) override;
+
+ private:
+  void build_no_game(FrameBuilder& fb, UiContext& ui);
+  int build_players(FrameBuilder& fb, UiContext& ui);  // returns the bottom edge
+  void build_dice_and_news(FrameBuilder& fb, UiContext& ui, int top, int bottom);
+  void build_question(FrameBuilder& fb, UiContext& ui, int top, int bottom);
+  void build_nav(FrameBuilder& fb, UiContext& ui);
+};
+
+}  // namespace bb::display

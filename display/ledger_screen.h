@@ -1,0 +1,18 @@
+#pragma once
+#include "display/view.h"
+
+namespace bb::display {
+
+// Every posting of the game, newest first, by player or by property; corrections need the banker.
+class LedgerScreen : public View {
+ public:
+  void build(FrameBuilder& fb, UiContext& ui) override;
+
+ private:
+  void start_correction(UiContext& ui);
+  int player_ = -1;  // filter, -1: everyone
+  int space_ = -1;   // filter, -1: anywhere
+  int page_ = 0;
+};
+
+}  // namespace bb::display

@@ -1,0 +1,182 @@
+#include "display/properties_screen.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "display/frame_builder.h"
+#include "display/palette.h"
+#include "display/ui_context.h"
+#include "display/widgets.h"
+#include "display/wording.h"
+
+namespace bb::display {
+namespace {
+
+// Group order as the edition lists its groups, then board order within a group.
+std::vector<int> owned_by_group(const rules::Game& game, int player) {
+  std::vector<int> out;
+  const auto& ed = game.edition();
+  const auto& st = game.state();
+  auto group_rank = [&ed](const std::string& g) {
+    for (std::size_t i = 0; i < ed.groups.size(); ++i)
+      if (ed.groups[i].id == g) return static_cast<int>(i);
+    return static_cast<int>(ed.groups.size());
+  };
+  for (std::size_t s = 0; s < st.spaces.size() && s < ed.spaces.size(); ++s)
+    if (st.spaces[s].owner == player) out.push_back(static_cast<int>(s));
+  std::stable_sort(out.begin(), out.end(), [&](int a, int b) {
+    return group_rank(ed.spaces[static_cast<std::size_t>(a)].group) <
+           group_rank(ed.spaces[static_cast<std::size_t>(b)].group);
+  });
+  return out;
+}
+
+std::string buildings(const rules::SpaceState& s) {
+  if (s.mortgaged) return "mortgaged";
+  if (s.hotel) return "hotel";
+  if (s.houses == 1) return "1 house";
+  if (s.houses > 1) return fmt::format("{} houses", s.houses);
+  return "";
+}
+
+}  // namespace
+
+void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
+  const auto& l = fb.layout();
+  fb.fill({0, 0, l.width, l.height}, Palette::background);
+  const Rect body = Widgets::top_bar(fb, ui, "Property");
+  const auto* game = ui.snapshot().game;
+  if (!game) return;
+  const auto& st = game->state();
+  const auto& snap = ui.snapshot();
+  const int n = static_cast<int>(st.players.size());
+  if (ui.focused_player() >= 0) {
+    if (ui.focused_player() != player_) selected_ = -1, page_ = 0, refusal_.clear();
+    player_ = ui.focused_player();
+    ui.focus_player(-1);
+  }
+  if (player_ < 0 || player_ >= n) player_ = std::clamp(st.current, 0, std::max(0, n - 1));
+
+  // Player tabs.
+  const int tab_h = l.button_h;
+  const int tab_w = (l.width - (n + 1) * l.pad) / std::max(1, n);
+  for (int i = 0; i < n; ++i) {
+    const Rect r{l.pad + i * (tab_w + l.pad), body.y + l.pad, tab_w, tab_h};
+    const bool on = i == player_;
+    fb.button(fmt::format("props.player.{}", i), r, st.players[static_cast<std::size_t>(i)].name,
+              on ? Widgets::player_colour(snap, i) : Palette::panel, [this, i] {
+                player_ = i;
+                selected_ = -1;
+                page_ = 0;
+                refusal_.clear();
+              });
+    if (on) fb.outline(r.inset(-3), Palette::text, l.s(3));
+  }
+  const int top = body.y + l.pad + tab_h + l.pad;
+  const auto owned = owned_by_group(*game, player_);
+  if (selected_ >= 0 && std::find(owned.begin(), owned.end(), selected_) == owned.end()) selected_ = -1;
+
+  // The list.
+  const int list_w = l.width * 55 / 100;
+  const int row_h = l.row_h + l.s(2);
+  const int pager_h = l.target;
+  const int rows = std::max(1, (l.height - top - pager_h - 2 * l.pad) / (row_h + l.s(4)));
+  const int pages = (static_cast<int>(owned.size()) + rows - 1) / rows;
+  page_ = std::clamp(page_, 0, std::max(0, pages - 1));
+  const auto& ed = game->edition();
+  if (owned.empty())
+    fb.text({l.pad, top, list_w, l.s(40)}, fmt::format("{} owns no property", st.players[static_cast<std::size_t>(player_)].name),
+            FontFace::regular, l.font_body, Palette::muted);
+  for (int i = 0; i < rows; ++i) {
+    const int k = page_ * rows + i;
+    if (k >= static_cast<int>(owned.size())) break;
+    const int s = owned[static_cast<std::size_t>(k)];
+    const auto& sp = ed.spaces[static_cast<std::size_t>(s)];
+    const auto& ss = st.spaces[static_cast<std::size_t>(s)];
+    const Rect r{l.pad, top + i * (row_h + l.s(4)), list_w, row_h};
+    fb.fill(r, s == selected_ ? Palette::panel_light : Palette::panel);
+    const auto* g = ed.group(sp.group);
+    fb.fill({r.x, r.y, l.s(14), r.h}, g ? Palette::parse_hex(g->colour) : Palette::muted);
+    const std::string status = buildings(ss);
+    const int status_w = l.s(120);
+    fb.text({r.x + l.s(22), r.y, r.w - l.s(30) - status_w, r.h}, sp.name, FontFace::bold, l.font_body,
+            ss.mortgaged ? Palette::muted : Palette::text);
+    fb.text({r.right() - status_w - l.s(8), r.y, status_w, r.h}, status, FontFace::regular, l.font_small,
+            ss.mortgaged ? Palette::highlight : Palette::text, Align::right);
+    if (s == selected_) fb.outline(r, Palette::highlight, l.s(3));
+    fb.area(fmt::format("props.space.{}", s), r, [this, s] {
+      selected_ = s;
+      refusal_.clear();
+    });
+  }
+  if (pages > 1) Widgets::pager(fb, "props.page", {l.pad, l.height - l.pad - pager_h, list_w, pager_h}, page_, pages);
+
+  // The selected property and what can be done with it.
+  const Rect panel{list_w + 2 * l.pad, top, l.width - list_w - 3 * l.pad, l.height - top - l.pad};
+  fb.fill(panel, Palette::panel);
+  const int pad = l.s(10);
+  if (selected_ < 0) {
+    fb.paragraph(panel.inset(pad), owned.empty() ? "" : "Tap a property to build, sell or mortgage",
+                 FontFace::regular, l.font_body, Palette::muted);
+    return;
+  }
+  const auto& sp = ed.spaces[static_cast<std::size_t>(selected_)];
+  const auto& ss = st.spaces[static_cast<std::size_t>(selected_)];
+  const int space = selected_;
+  const int player = player_;
+  const std::string who = game->account_name(player);
+  fb.text({panel.x + pad, panel.y + pad, panel.w - 2 * pad, l.s(32)}, sp.name, FontFace::bold, l.font_large,
+          Palette::text);
+  std::string facts = fmt::format("Mortgage {}", Wording::money(*game, sp.mortgage));
+  if (sp.house_cost > 0) facts = fmt::format("House {}  \u00B7  ", Wording::money(*game, sp.house_cost)) + facts;
+  fb.text({panel.x + pad, panel.y + pad + l.s(34), panel.w - 2 * pad, l.s(26)}, facts, FontFace::regular,
+          l.font_small, Palette::muted);
+
+  const auto build_no = game->why_not_build(player, space);
+  const auto sell_no = game->why_not_sell(player, space);
+  const auto mortgage_no = game->why_not_mortgage(player, space);
+  const auto lift_no = game->why_not_unmortgage(player, space);
+  const bool hotel_next = ss.houses >= game->rules().max_houses && game->rules().hotels_enabled;
+  const int interest = game->rules().mortgage_interest_percent;
+  const rules::Money lift_cost = sp.mortgage + (sp.mortgage * interest + 99) / 100;
+
+  const int bw = (panel.w - 2 * pad - l.pad) / 2;
+  const int by = panel.y + pad + l.s(68);
+  auto action = [&](const std::string& id, int col, int row, const std::string& label,
+                    const std::optional<std::string>& why_not, Confirmation c) {
+    const Rect r{panel.x + pad + col * (bw + l.pad), by + row * (l.button_h + l.pad), bw, l.button_h};
+    fb.button(id, r, label, Palette::accept, [&ui, c] { ui.confirm(c); }, !why_not.has_value(),
+              why_not.value_or(""));
+    // A refused action still catches the finger, to show the rules' reason in the panel.
+    fb.frame().targets.back().refusal = why_not.value_or("");
+  };
+  action("props.build", 0, 0, hotel_next ? "Build hotel" : "Build house", build_no,
+         {fmt::format("{}: build a {} on {} for {}?", who, hotel_next ? "hotel" : "house", sp.name,
+                      Wording::money(*game, sp.house_cost)),
+          "Build", player, ApplyInput{rules::Build{player, space}, {}, -1}, nullptr});
+  action("props.sell", 1, 0, "Sell building", sell_no,
+         {fmt::format("{}: sell a building on {} to the bank for {}?", who, sp.name,
+                      Wording::money(*game, sp.house_cost / 2)),
+          "Sell", player, ApplyInput{rules::Sell{player, space}, {}, -1}, nullptr});
+  action("props.mortgage", 0, 1, "Mortgage", mortgage_no,
+         {fmt::format("{}: mortgage {} for {}?", who, sp.name, Wording::money(*game, sp.mortgage)), "Mortgage",
+          player, ApplyInput{rules::Mortgage{player, space}, {}, -1}, nullptr});
+  action("props.lift", 1, 1, "Lift mortgage", lift_no,
+         {fmt::format("{}: lift the mortgage on {} for {}?", who, sp.name, Wording::money(*game, lift_cost)),
+          "Lift", player, ApplyInput{rules::Unmortgage{player, space}, {}, -1}, nullptr});
+
+  // Why the rules refuse, for the most likely wish: building, else lifting a mortgage.
+  std::string why = ui.message();
+  if (why.empty()) {
+    if (ss.mortgaged && lift_no) why = "Lift: " + *lift_no;
+    else if (!ss.mortgaged && build_no && sp.house_cost > 0) why = "Build: " + *build_no;
+  }
+  if (!why.empty()) {
+    const int ry = by + 2 * (l.button_h + l.pad);
+    fb.paragraph({panel.x + pad, ry, panel.w - 2 * pad, panel.bottom() - ry - pad}, why, FontFace::bold,
+                 l.font_body, Palette::highlight);
+  }
+}
+
+}  // namespace bb::display

@@ -1,0 +1,253 @@
+#include "display/sample_table.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "display/board_geometry.h"
+
+namespace bb::display {
+
+SampleTable::SampleTable(std::string name, rules::Game game)
+    : name_(std::move(name)), game_(std::make_shared<rules::Game>(std::move(game))) {
+  history_.start(*game_);
+}
+
+std::expected<rules::Outcome, std::string> SampleTable::apply(const rules::Input& input) {
+  auto out = game_->apply(input);
+  if (out) {
+    history_.record(*game_, *out);
+    ++version_;
+  }
+  return out;
+}
+
+Snapshot SampleTable::snapshot() const {
+  Snapshot s;
+  s.game = game_.get();
+  s.history = &history_;
+  s.colours = colours;
+  s.seen_positions = seen_positions;
+  s.devices = devices;
+  s.camera = camera.get();
+  s.editions = editions;
+  s.unfinished_game = unfinished_game;
+  s.version = version_;
+  return s;
+}
+
+void SampleTable::play(int inputs, std::uint64_t seed) {
+  std::uint64_t rng = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+  auto die = [&rng] {
+    rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int>((rng >> 33) % 6) + 1;
+  };
+  for (int n = 0; n < inputs; ++n) {
+    const auto& st = game_->state();
+    if (st.ended) return;
+    std::vector<rules::Input> tries;
+    if (st.auction) {
+      const auto& a = *st.auction;
+      const int bidder = (a.high_bidder < 0 ? st.current : a.high_bidder + 1) % static_cast<int>(st.players.size());
+      if (a.high_bidder < 0 || a.high_bid < 80) tries.push_back(rules::Bid{bidder, a.high_bid + 20});
+      tries.push_back(rules::Close{});
+    } else if (!st.pending.empty()) {
+      const auto& q = st.pending.front();
+      const auto& p = st.players[static_cast<std::size_t>(q.player)];
+      switch (q.kind) {
+        case rules::QuestionKind::buy:
+          tries.push_back(rules::Choose{q.player, p.cash >= q.amount + 150 ? "buy" : "auction"});
+          break;
+        case rules::QuestionKind::tax: tries.push_back(rules::Choose{q.player, "pay_fixed"}); break;
+        case rules::QuestionKind::jail: tries.push_back(rules::Choose{q.player, "pay_fine"}); break;
+        case rules::QuestionKind::mortgaged_transfer: tries.push_back(rules::Choose{q.player, "keep"}); break;
+        case rules::QuestionKind::draw: tries.push_back(rules::Draw{q.deck, std::nullopt}); break;
+        case rules::QuestionKind::debt: {
+          for (std::size_t s = 0; s < st.spaces.size(); ++s)
+            if (st.spaces[s].owner == q.player) {
+              if (!game_->why_not_sell(q.player, static_cast<int>(s)))
+                tries.push_back(rules::Sell{q.player, static_cast<int>(s)});
+              if (!game_->why_not_mortgage(q.player, static_cast<int>(s)))
+                tries.push_back(rules::Mortgage{q.player, static_cast<int>(s)});
+            }
+          tries.push_back(rules::Bankrupt{q.player});
+          break;
+        }
+        case rules::QuestionKind::roll: tries.push_back(rules::Roll{die(), die()}); break;
+      }
+      for (const auto& o : q.options) tries.push_back(rules::Choose{q.player, o});
+    } else {
+      // Between throws the player builds where the rules allow, while cash lasts.
+      const int me = st.current;
+      for (std::size_t s = 0; s < st.spaces.size() && tries.empty(); ++s)
+        if (st.spaces[s].owner == me && st.players[static_cast<std::size_t>(me)].cash > 400 &&
+            !game_->why_not_build(me, static_cast<int>(s)))
+          tries.push_back(rules::Build{me, static_cast<int>(s)});
+      tries.push_back(rules::Roll{die(), die()});
+    }
+    bool done = false;
+    for (const auto& t : tries)
+      if (apply(t)) {
+        done = true;
+        break;
+      }
+    if (!done) return;  // nothing the policy knows is accepted: stop rather than spin
+  }
+}
+
+std::vector<DeviceStatus> SampleTable::healthy_devices() {
+  return {{"Dice unit", DeviceStatus::State::ok, "Last throw read 12 s ago", ""},
+          {"Card reader", DeviceStatus::State::ok, "4 cards registered", ""},
+          {"Camera", DeviceStatus::State::ok, "Board calibrated, 4 tokens tracked", ""}};
+}
+
+std::shared_ptr<CameraView> SampleTable::synthetic_camera(int spaces) {
+  auto cam = std::make_shared<CameraView>();
+  cam->width = 320;
+  cam->height = 240;
+  cam->rgb.assign(static_cast<std::size_t>(cam->width * cam->height * 3), 0);
+  // A board seen slightly from the side: a light square on a wooden table, drawn as a perspective warp.
+  const double top_l = 70, top_r = 250, bot_l = 40, bot_r = 280, top_y = 20, bot_y = 225;
+  auto warp = [&](double u, double v, int& x, int& y) {  // u,v in 0..1 over the board
+    const double left = top_l + (bot_l - top_l) * v, right = top_r + (bot_r - top_r) * v;
+    x = static_cast<int>(std::lround(left + (right - left) * u));
+    y = static_cast<int>(std::lround(top_y + (bot_y - top_y) * v));
+  };
+  for (int y = 0; y < cam->height; ++y)
+    for (int x = 0; x < cam->width; ++x) {
+      auto* px = &cam->rgb[static_cast<std::size_t>((y * cam->width + x) * 3)];
+      const double v = (y - top_y) / (bot_y - top_y);
+      const double left = top_l + (bot_l - top_l) * v, right = top_r + (bot_r - top_r) * v;
+      const bool board = v >= 0 && v <= 1 && x >= left && x <= right;
+      const int grain = ((x * 7 + y * 3) % 17);
+      px[0] = static_cast<unsigned char>(board ? 205 : 120 + grain);
+      px[1] = static_cast<unsigned char>(board ? 225 : 80 + grain / 2);
+      px[2] = static_cast<unsigned char>(board ? 200 : 50);
+    }
+  const BoardGeometry geo({0, 0, 1000, 1000}, spaces);
+  for (int s = 0; s < spaces; ++s) {
+    const Rect r = geo.cell(s);
+    CameraView::Cell c;
+    c.space = s;
+    const double us[4] = {r.x / 1000.0, r.right() / 1000.0, r.right() / 1000.0, r.x / 1000.0};
+    const double vs[4] = {r.y / 1000.0, r.y / 1000.0, r.bottom() / 1000.0, r.bottom() / 1000.0};
+    for (int k = 0; k < 4; ++k) warp(us[k], vs[k], c.x[k], c.y[k]);
+    cam->grid.push_back(c);
+  }
+  const double corners[4][2] = {{0.03, 0.03}, {0.97, 0.03}, {0.97, 0.97}, {0.03, 0.97}};
+  for (int m = 0; m < 4; ++m) {
+    CameraView::Marker mk;
+    mk.id = m;
+    warp(corners[m][0], corners[m][1], mk.x, mk.y);
+    mk.size = 14;
+    cam->markers.push_back(mk);
+  }
+  return cam;
+}
+
+std::expected<SampleTable, std::string> SampleTable::start(const std::string& name, const std::string& editions_dir,
+                                                           const std::vector<std::string>& players,
+                                                           std::uint64_t seed) {
+  auto edition = rules::load_edition("classic", {editions_dir});
+  if (!edition) return std::unexpected(edition.error().what());
+  auto shared = std::make_shared<const rules::Edition>(std::move(*edition));
+  static const char* tokens[] = {"car", "dog", "hat", "boot", "ship", "thimble", "iron", "cat"};
+  rules::Setup setup;
+  setup.edition = "classic";
+  setup.seed = seed;
+  for (std::size_t i = 0; i < players.size(); ++i)
+    setup.players.push_back({players[i], tokens[i % 8], fmt::format("0A1B2C{:02X}", i), {}});
+  auto game = rules::Game::start(shared, setup);
+  if (!game) return std::unexpected(game.error());
+  SampleTable t(name, std::move(*game));
+  t.devices = healthy_devices();
+  t.camera = synthetic_camera(static_cast<int>(shared->spaces.size()));
+  t.editions = {shared};
+  for (std::size_t i = 0; i < players.size(); ++i) t.seen_positions.push_back(0);
+  return t;
+}
+
+std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const std::string& editions_dir) {
+  std::vector<SampleTable> out;
+  const std::vector<std::string> four = {"Ann", "Bob", "Cleo", "Dev"};
+  auto must = [](SampleTable& t, const rules::Input& in) -> std::expected<void, std::string> {
+    auto r = t.apply(in);
+    if (!r) return std::unexpected(fmt::format("sample '{}': {}", t.name(), r.error()));
+    return {};
+  };
+#define BB_TRY(expr)                                \
+  do {                                              \
+    if (auto ok_ = (expr); !ok_) return std::unexpected(ok_.error()); \
+  } while (0)
+
+  // A fresh game: nobody has moved.
+  auto fresh = start("fresh", editions_dir, four, 7);
+  if (!fresh) return std::unexpected(fresh.error());
+  out.push_back(std::move(*fresh));
+
+  // Houses, hotels and mortgages, with a purchase question pending.
+  auto dev = start("developed", editions_dir, four, 11);
+  if (!dev) return std::unexpected(dev.error());
+  {
+    using rules::AdoptSpace;
+    rules::Adopt ann{0, 1240, std::nullopt, std::nullopt, std::nullopt, {AdoptSpace{1, 2}, AdoptSpace{3, 3}}};
+    rules::Adopt bob{1, 620, std::nullopt, std::nullopt, std::nullopt,
+                     {AdoptSpace{37, 0, true}, AdoptSpace{39, 0, true}, AdoptSpace{25, 0, false, true}}};
+    rules::Adopt cleo{2, 980, std::nullopt, std::nullopt, 1,
+                      {AdoptSpace{5}, AdoptSpace{15, 0, false, true}, AdoptSpace{12, 0, false, true}, AdoptSpace{28}}};
+    rules::Adopt devi{3, 410, std::nullopt, std::nullopt, std::nullopt,
+                      {AdoptSpace{16, 1}, AdoptSpace{18, 1}, AdoptSpace{19, 2}, AdoptSpace{26, 0, false, true}}};
+    for (const auto& a : {ann, bob, cleo, devi}) BB_TRY(must(*dev, a));
+    BB_TRY(must(*dev, rules::Roll{2, 4}));  // Ann to Oriental Avenue: buy or auction?
+  }
+  dev->seen_positions = {6, 0, 0, 0};
+  out.push_back(std::move(*dev));
+
+  // An auction under way.
+  auto auction = start("auction", editions_dir, four, 13);
+  if (!auction) return std::unexpected(auction.error());
+  BB_TRY(must(*auction, rules::Roll{1, 2}));
+  BB_TRY(must(*auction, rules::Choose{0, "auction"}));
+  BB_TRY(must(*auction, rules::Bid{1, 30}));
+  BB_TRY(must(*auction, rules::Bid{2, 45}));
+  BB_TRY(must(*auction, rules::Bid{1, 52}));
+  out.push_back(std::move(*auction));
+
+  // A debt: Ann lands on Boardwalk with a hotel and cannot pay.
+  auto debt = start("debt", editions_dir, four, 17);
+  if (!debt) return std::unexpected(debt.error());
+  {
+    using rules::AdoptSpace;
+    BB_TRY(must(*debt, rules::Adopt{1, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                                    {AdoptSpace{37, 0, true}, AdoptSpace{39, 0, true}}}));
+    BB_TRY(must(*debt, rules::Adopt{0, 240, 35, std::nullopt, std::nullopt,
+                                    {AdoptSpace{6}, AdoptSpace{8}, AdoptSpace{9, 0, false, true}}}));
+    BB_TRY(must(*debt, rules::Roll{1, 3}));
+  }
+  debt->seen_positions = {39, 0, 0, 0};
+  out.push_back(std::move(*debt));
+
+  // A long ledger: a few hundred inputs of play.
+  auto long_game = start("long-ledger", editions_dir, four, 23);
+  if (!long_game) return std::unexpected(long_game.error());
+  long_game->play(400, 23);
+  long_game->seen_positions.clear();
+  out.push_back(std::move(*long_game));
+
+  // Six players with long names, and a camera that has gone missing.
+  auto six = start("six-players", editions_dir,
+                   {"Bartholomew Featherstonehaugh", "Anastasia Wolkenstein-Maier", "Maximiliano Cardenas Ortiz",
+                    "Gwendolyn Abernathy-Rhys", "Oluwaseun Adebayo-Williams", "Christopher Montgomery III"},
+                   29);
+  if (!six) return std::unexpected(six.error());
+  six->play(60, 29);
+  six->devices[2] = {"Camera", DeviceStatus::State::missing, "No picture from the camera for 40 s",
+                     "Check the camera's ribbon cable, then tap Recalibrate. Until then move tokens by the dice."};
+  six->camera.reset();
+  six->seen_positions.clear();
+  out.push_back(std::move(*six));
+#undef BB_TRY
+  return out;
+}
+
+}  // namespace bb::display

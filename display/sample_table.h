@@ -1,0 +1,51 @@
+#pragma once
+#include <expected>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "display/game_history.h"
+#include "display/snapshot.h"
+#include "rules/game.h"
+
+namespace bb::display {
+
+// A game at the table as the screens need it: the game, its history for the charts, device states and the
+// camera picture. The screenshots, tests and benchmarks build these; the daemon will hold the same things.
+class SampleTable {
+ public:
+  SampleTable(std::string name, rules::Game game);
+
+  // Applies an input as the daemon would, recording it for the charts.
+  std::expected<rules::Outcome, std::string> apply(const rules::Input& input);
+  // Plays `inputs` more inputs with the simple table policy below (for long games in tests and samples).
+  void play(int inputs, std::uint64_t seed);
+  Snapshot snapshot() const;
+
+  const std::string& name() const { return name_; }
+  rules::Game& game() { return *game_; }
+  const rules::Game& game() const { return *game_; }
+  const GameHistory& history() const { return history_; }
+  std::vector<DeviceStatus> devices;
+  std::shared_ptr<CameraView> camera;
+  std::vector<int> colours;
+  std::vector<int> seen_positions;
+  std::vector<std::shared_ptr<const rules::Edition>> editions;
+  bool unfinished_game = false;
+
+  // The sample states every screen is shown in: a fresh game; houses, hotels and mortgages; an auction;
+  // a debt; a long ledger; six players with long names.
+  static std::expected<std::vector<SampleTable>, std::string> samples(const std::string& editions_dir);
+  static std::expected<SampleTable, std::string> start(const std::string& name, const std::string& editions_dir,
+                                                       const std::vector<std::string>& players, std::uint64_t seed);
+  static std::vector<DeviceStatus> healthy_devices();
+  static std::shared_ptr<CameraView> synthetic_camera(int spaces);
+
+ private:
+  std::string name_;
+  std::shared_ptr<rules::Game> game_;
+  GameHistory history_;
+  std::uint64_t version_ = 1;
+};
+
+}  // namespace bb::display

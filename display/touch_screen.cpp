@@ -1,0 +1,125 @@
+#include "display/touch_screen.h"
+
+#include <SDL.h>
+
+#include <fmt/format.h>
+
+#include "display/canvas.h"
+#include "display/font_set.h"
+#include "display/layout.h"
+#include "display/sound_player.h"
+
+namespace bb::display {
+
+std::expected<std::unique_ptr<TouchScreen>, std::string> TouchScreen::open(const Options& options) {
+  std::unique_ptr<TouchScreen> ts(new TouchScreen());
+  // Offscreen needs only SDL's event queue: touches are injected into it like the real ones.
+  const Uint32 systems = options.window ? SDL_INIT_VIDEO | SDL_INIT_EVENTS : SDL_INIT_EVENTS;
+  if (SDL_InitSubSystem(systems) != 0) return std::unexpected(fmt::format("SDL would not start: {}", SDL_GetError()));
+  ts->video_ = options.window;
+  auto fonts = FontSet::open(options.font_dir);
+  if (!fonts) return std::unexpected(fonts.error());
+  ts->fonts_ = std::move(*fonts);
+  auto canvas = options.window ? Canvas::window("boardbank", options.width, options.height, options.fullscreen, *ts->fonts_)
+                               : Canvas::offscreen(options.width, options.height, *ts->fonts_);
+  if (!canvas) return std::unexpected(canvas.error());
+  ts->canvas_ = std::move(*canvas);
+  ts->ui_.mutable_settings() = options.settings;
+  ts->sound_ = std::make_unique<SoundPlayer>(options.audio && options.settings.sound);
+  return ts;
+}
+
+TouchScreen::~TouchScreen() {
+  sound_.reset();
+  canvas_.reset();
+  fonts_.reset();
+  SDL_QuitSubSystem(video_ ? SDL_INIT_VIDEO | SDL_INIT_EVENTS : SDL_INIT_EVENTS);
+}
+
+void TouchScreen::show(const Snapshot& snapshot) { snapshot_ = snapshot; }
+
+void TouchScreen::play(const std::vector<Cue>& cues) {
+  sound_->set_enabled(ui_.settings().sound);
+  for (auto c : cues) sound_->play(c);
+}
+
+std::vector<Intent> TouchScreen::collect() {
+  play(ui_.take_cues());
+  auto intents = ui_.take_intents();
+  for (const auto& i : intents)
+    if (const auto* s = std::get_if<SetSound>(&i)) sound_->set_enabled(s->on);
+  return intents;
+}
+
+std::vector<Intent> TouchScreen::pump() {
+  std::vector<Intent> out;
+  auto ensure_built = [this] {
+    // Touches are mapped on the frame the family is looking at; build it if none exists yet.
+    if (!built_) {
+      ui_.build(snapshot_, Layout::for_window(canvas_->width(), canvas_->height()), *fonts_, SDL_GetTicks64());
+      built_ = true;
+    }
+  };
+  SDL_Event e;
+  while (SDL_PollEvent(&e)) {
+    switch (e.type) {
+      case SDL_QUIT: quit_ = true; break;
+      case SDL_FINGERUP: {
+        ensure_built();
+        const int x = static_cast<int>(e.tfinger.x * static_cast<float>(canvas_->width()));
+        const int y = static_cast<int>(e.tfinger.y * static_cast<float>(canvas_->height()));
+        ui_.tap(x, y);
+        break;
+      }
+      case SDL_MOUSEBUTTONUP:
+        // A touch also arrives as a synthesised click; take it only from a real mouse.
+        if (e.button.which != SDL_TOUCH_MOUSEID && e.button.button == SDL_BUTTON_LEFT) {
+          ensure_built();
+          ui_.tap(e.button.x, e.button.y);
+        }
+        break;
+      case SDL_WINDOWEVENT:
+        if (e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED || e.window.event == SDL_WINDOWEVENT_EXPOSED) {
+          canvas_->refresh_size();
+          drawn_ = false;
+        }
+        break;
+      default: break;
+    }
+    auto intents = collect();
+    out.insert(out.end(), std::make_move_iterator(intents.begin()), std::make_move_iterator(intents.end()));
+  }
+  return out;
+}
+
+std::vector<Intent> TouchScreen::card(const std::string& uid, int player) {
+  if (!built_) {
+    ui_.build(snapshot_, Layout::for_window(canvas_->width(), canvas_->height()), *fonts_, SDL_GetTicks64());
+    built_ = true;
+  }
+  ui_.card(uid, player);
+  return collect();
+}
+
+bool TouchScreen::draw_if_needed() {
+  const auto now = SDL_GetTicks64();
+  if (drawn_ && !ui_.needs_redraw(now, snapshot_.version)) return false;
+  const auto& frame = ui_.build(snapshot_, Layout::for_window(canvas_->width(), canvas_->height()), *fonts_, now);
+  built_ = true;
+  canvas_->draw(frame);
+  canvas_->present();
+  drawn_ = true;
+  ++frames_;
+  return true;
+}
+
+bool TouchScreen::wait(int timeout_ms) { return SDL_WaitEventTimeout(nullptr, timeout_ms) == 1; }
+
+std::expected<void, std::string> TouchScreen::save_png(const std::string& path) {
+  draw_if_needed();
+  return canvas_->save_png(path);
+}
+
+std::vector<std::string> TouchScreen::invariant_violations() const { return ui_.invariant_violations(); }
+
+}  // namespace bb::display

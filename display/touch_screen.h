@@ -1,0 +1,76 @@
+#pragma once
+#include <cstdint>
+#include <expected>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "display/frame.h"
+#include "display/intent.h"
+#include "display/snapshot.h"
+#include "display/ui.h"
+#include "display/ui_settings.h"
+
+namespace bb::display {
+
+class Canvas;
+class FontSet;
+class SoundPlayer;
+
+// The touchscreen as the daemon runs it: SDL events in, intents out, and a frame drawn only when something
+// changed (a new snapshot, a touch, a countdown tick), so an idle table costs no CPU.
+class TouchScreen {
+ public:
+  struct Options {
+    int width = 800;
+    int height = 480;
+    bool window = false;      // false: draw offscreen (tests, screenshots, benchmarks)
+    bool fullscreen = false;  // the Pi's display
+    bool audio = false;       // open an audio device for the sounds
+    std::string font_dir;
+    UiSettings settings;
+  };
+  static std::expected<std::unique_ptr<TouchScreen>, std::string> open(const Options& options);
+  ~TouchScreen();
+  TouchScreen(const TouchScreen&) = delete;
+  TouchScreen& operator=(const TouchScreen&) = delete;
+
+  // A new picture of the game; it must outlive the next show() (the caller owns game and history).
+  void show(const Snapshot& snapshot);
+  // Handles every queued SDL event (touches, clicks, window changes) and returns the intents they made.
+  std::vector<Intent> pump();
+  // A card tapped on the reader, as the daemon resolved it (-1: unknown card).
+  std::vector<Intent> card(const std::string& uid, int player);
+  // Draws when needed; returns whether it drew.
+  bool draw_if_needed();
+  // Waits up to `timeout_ms` for an SDL event; returns whether one arrived.
+  bool wait(int timeout_ms);
+  bool quit_requested() const { return quit_; }
+
+  int frames_drawn() const { return frames_; }
+  Ui& ui() { return ui_; }
+  const Frame& frame() const { return ui_.frame(); }
+  Canvas& canvas() { return *canvas_; }
+  FontSet& fonts() { return *fonts_; }
+  SoundPlayer& sound() { return *sound_; }
+  std::expected<void, std::string> save_png(const std::string& path);
+  std::vector<std::string> invariant_violations() const;
+
+ private:
+  TouchScreen() = default;
+  void play(const std::vector<Cue>& cues);
+  std::vector<Intent> collect();
+
+  std::unique_ptr<FontSet> fonts_;
+  std::unique_ptr<Canvas> canvas_;
+  std::unique_ptr<SoundPlayer> sound_;
+  Ui ui_;
+  Snapshot snapshot_;
+  bool video_ = false;
+  bool quit_ = false;
+  bool built_ = false;
+  bool drawn_ = false;
+  int frames_ = 0;
+};
+
+}  // namespace bb::display

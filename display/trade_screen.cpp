@@ -1,0 +1,160 @@
+#include "display/trade_screen.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "display/frame_builder.h"
+#include "display/keypad_dialog.h"
+#include "display/palette.h"
+#include "display/ui_context.h"
+#include "display/widgets.h"
+#include "display/wording.h"
+
+namespace bb::display {
+
+void TradeScreen::changed() { agreed_[0] = agreed_[1] = false; }
+
+void TradeScreen::agree(UiContext& ui, int side) {
+  agreed_[side] = true;
+  if (!(agreed_[0] && agreed_[1])) return;
+  rules::Trade t;
+  t.from = players_[0];
+  t.to = players_[1];
+  t.give = offers_[0];
+  t.get = offers_[1];
+  ui.emit(ApplyInput{t, {}, -1});
+  ui.cue(Cue::payment);
+  ui.say("Trade sent to the bank");
+  offers_[0] = offers_[1] = {};
+  changed();
+}
+
+bool TradeScreen::on_card(const std::string& /*uid*/, int player, UiContext& ui) {
+  for (int side = 0; side < 2; ++side)
+    if (player >= 0 && player == players_[side]) {
+      agree(ui, side);
+      return true;
+    }
+  ui.say("Only the two traders' cards agree to this trade");
+  return true;
+}
+
+void TradeScreen::build(FrameBuilder& fb, UiContext& ui) {
+  const auto& l = fb.layout();
+  fb.fill({0, 0, l.width, l.height}, Palette::background);
+  const Rect body = Widgets::top_bar(fb, ui, "Trade");
+  const auto* game = ui.snapshot().game;
+  if (!game) return;
+  const int n = static_cast<int>(game->state().players.size());
+  if (n < 2) return;
+  if (ui.focused_player() >= 0) {
+    if (players_[0] != ui.focused_player()) changed(), offers_[0] = offers_[1] = {};
+    players_[0] = ui.focused_player();
+    ui.focus_player(-1);
+  }
+  if (players_[0] < 0 || players_[0] >= n) players_[0] = game->state().current;
+  if (players_[1] < 0 || players_[1] >= n || players_[1] == players_[0]) players_[1] = (players_[0] + 1) % n;
+  const int w = (l.width - 3 * l.pad) / 2;
+  const int bottom = l.height - l.pad;
+  build_side(fb, ui, 0, l.pad, body.y + l.pad, w, bottom);
+  build_side(fb, ui, 1, 2 * l.pad + w, body.y + l.pad, w, bottom);
+}
+
+void TradeScreen::build_side(FrameBuilder& fb, UiContext& ui, int side, int x, int top, int w, int bottom) {
+  const auto& l = fb.layout();
+  const auto& game = *ui.snapshot().game;
+  const auto& st = game.state();
+  const int n = static_cast<int>(st.players.size());
+  const int me = players_[side];
+  const int other = players_[1 - side];
+  const auto& snap = ui.snapshot();
+  fb.fill({x, top, w, bottom - top}, Palette::panel);
+  const int pad = l.s(6);
+  const int inner = w - 2 * pad;
+  int y = top + pad;
+  // Who: tap to change to the next player not on the other side.
+  fb.button(fmt::format("trade.{}.player", side), {x + pad, y, inner, l.button_h},
+            fmt::format("{} gives \u25BE", st.players[static_cast<std::size_t>(me)].name),
+            Widgets::player_colour(snap, me), [this, side, other, n] {
+              int next = (players_[side] + 1) % n;
+              if (next == other) next = (next + 1) % n;
+              players_[side] = next;
+              offers_[side] = {};
+              pages_[side] = 0;
+              changed();
+            });
+  y += l.button_h + pad;
+  // Cash, typed on the keypad.
+  const int half = (inner - pad) / 2;
+  rules::Offer* offer = &offers_[side];
+  fb.button(fmt::format("trade.{}.cash", side), {x + pad, y, half, l.button_h},
+            "Cash " + Wording::money(game, offer->cash), Palette::primary, [this, &ui, side, me] {
+              KeypadDialog::Request req;
+              req.title = fmt::format("Cash {} gives", ui.snapshot().game->account_name(me));
+              req.on_amount = [this, side](rules::Money m) {
+                offers_[side].cash = m;
+                changed();
+              };
+              ui.open_dialog(std::make_unique<KeypadDialog>(std::move(req)));
+            });
+  // Get Out of Jail cards.
+  const int held = st.players[static_cast<std::size_t>(me)].cards();
+  const int cw = (half - pad) / 3;
+  const int cx = x + pad + half + pad;
+  fb.button(fmt::format("trade.{}.cards.less", side), {cx, y, cw, l.button_h}, "\u2212", Palette::panel_light,
+            [this, side] {
+              offers_[side].cards = std::max(0, offers_[side].cards - 1);
+              changed();
+            },
+            offer->cards > 0, "No jail cards offered");
+  fb.text({cx + cw, y, half - 2 * cw, l.button_h}, fmt::format("{} jail", offer->cards), FontFace::regular,
+          l.font_small, Palette::text, Align::centre, l.s(12));
+  fb.button(fmt::format("trade.{}.cards.more", side), {cx + half - cw, y, cw, l.button_h}, "+", Palette::panel_light,
+            [this, side] {
+              ++offers_[side].cards;
+              changed();
+            },
+            offer->cards < held, "No more Get Out of Jail cards to give");
+  y += l.button_h + pad;
+  // Properties, as toggles.
+  std::vector<int> owned;
+  for (std::size_t s = 0; s < st.spaces.size(); ++s)
+    if (st.spaces[s].owner == me) owned.push_back(static_cast<int>(s));
+  const int agree_top = bottom - pad - l.button_h;
+  const int pager_h = l.target;
+  const int rows = std::max(1, (agree_top - pad - pager_h - pad - y) / (l.row_h + pad));
+  const int pages = (static_cast<int>(owned.size()) + rows - 1) / rows;
+  for (int i = 0; i < rows; ++i) {
+    const int k = pages_[side] * rows + i;
+    if (k >= static_cast<int>(owned.size())) break;
+    const int s = owned[static_cast<std::size_t>(k)];
+    const auto& sp = game.edition().spaces[static_cast<std::size_t>(s)];
+    const bool in = std::find(offer->spaces.begin(), offer->spaces.end(), s) != offer->spaces.end();
+    const Rect r{x + pad, y + i * (l.row_h + pad), inner, l.row_h};
+    fb.button(fmt::format("trade.{}.space.{}", side, s), r, (in ? "\u2713 " : "") + sp.name,
+              in ? Palette::accept : Palette::panel_light, [this, side, s] {
+                auto& v = offers_[side].spaces;
+                auto it = std::find(v.begin(), v.end(), s);
+                if (it == v.end()) v.push_back(s);
+                else v.erase(it);
+                changed();
+              });
+    if (const auto* g = game.edition().group(sp.group)) fb.fill({r.x, r.y, l.s(8), r.h}, Palette::parse_hex(g->colour));
+  }
+  if (owned.empty())
+    fb.text({x + pad, y, inner, l.row_h}, "No property", FontFace::regular, l.font_body, Palette::muted);
+  if (pages > 1)
+    Widgets::pager(fb, fmt::format("trade.{}.page", side), {x + pad, agree_top - pad - pager_h, inner, pager_h},
+                   pages_[side], pages);
+  // Agreement.
+  const bool empty_trade = offers_[0].cash == 0 && offers_[0].spaces.empty() && offers_[0].cards == 0 &&
+                           offers_[1].cash == 0 && offers_[1].spaces.empty() && offers_[1].cards == 0;
+  const std::string who = st.players[static_cast<std::size_t>(me)].name;
+  fb.button(fmt::format("trade.{}.agree", side), {x + pad, agree_top, inner, l.button_h},
+            agreed_[side] ? who + " agreed \u2713" : who + " agrees", agreed_[side] ? Palette::accept : Palette::danger,
+            [this, &ui, side] { agree(ui, side); }, !empty_trade && !agreed_[side],
+            empty_trade ? "Add cash, property or a card to the trade first" : "Already agreed");
+}
+
+}  // namespace bb::display

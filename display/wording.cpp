@@ -1,0 +1,109 @@
+#include "display/wording.h"
+
+#include <fmt/format.h>
+
+namespace bb::display {
+
+using rules::Memo;
+using rules::QuestionKind;
+
+std::string Wording::money(const rules::Game& game, rules::Money amount) {
+  return game.edition().format_money(amount);
+}
+
+std::string Wording::space_name(const rules::Game& game, int space) {
+  const auto& spaces = game.edition().spaces;
+  if (space < 0 || static_cast<std::size_t>(space) >= spaces.size()) return "?";
+  return spaces[static_cast<std::size_t>(space)].name;
+}
+
+std::string Wording::posting(const rules::Game& game, const rules::Posting& p) {
+  const std::string from = p.from == rules::kBank ? "the bank" : game.account_name(p.from);
+  const std::string to = p.to == rules::kBank ? "the bank" : game.account_name(p.to);
+  const std::string amount = money(game, p.amount);
+  const std::string space = p.space >= 0 ? space_name(game, p.space) : std::string{};
+  auto cap = [](std::string s) {
+    if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
+    return s;
+  };
+  switch (p.memo) {
+    case Memo::start_cash: return fmt::format("{} got {} to start", to, amount);
+    case Memo::salary: return fmt::format("{} collected {} salary", to, amount);
+    case Memo::buy: return fmt::format("{} bought {} for {}", from, space, amount);
+    case Memo::auction: return fmt::format("{} won {} at auction for {}", from, space, amount);
+    case Memo::rent:
+      return space.empty() ? fmt::format("{} paid {} {} rent", from, to, amount)
+                           : fmt::format("{} paid {} {} rent for {}", from, to, amount, space);
+    case Memo::tax: return fmt::format("{} paid {} {}", from, amount, space.empty() ? "tax" : space);
+    case Memo::jail_fine: return fmt::format("{} paid {} to get out of jail", from, amount);
+    case Memo::build: return fmt::format("{} built on {} for {}", from, space, amount);
+    case Memo::sell_building: return fmt::format("{} sold a building on {} for {}", to, space, amount);
+    case Memo::mortgage: return fmt::format("{} mortgaged {} for {}", to, space, amount);
+    case Memo::unmortgage: return fmt::format("{} lifted the mortgage on {} for {}", from, space, amount);
+    case Memo::interest: return fmt::format("{} paid {} interest on {}", from, amount, space);
+    case Memo::trade: return fmt::format("{} paid {} {} in a trade", cap(from), to, amount);
+    case Memo::bankruptcy: return fmt::format("{} went bankrupt: {} to {}", cap(from), amount, to);
+    case Memo::undo: return fmt::format("Undo: {} back from {} to {}", amount, from, to);
+    case Memo::adopt: return fmt::format("Set up: {} from {} to {}", amount, from, to);
+    case Memo::card: {
+      std::string what = "a card";
+      for (const auto& deck : game.edition().decks)
+        for (const auto& card : deck.cards)
+          if (card.id == p.card) {
+            std::string title = card.id;
+            for (auto& c : title)
+              if (c == '_') c = ' ';
+            what = fmt::format("{}: {}", deck.name, title);
+          }
+      if (p.from == rules::kBank) return fmt::format("{} collected {} ({})", to, amount, what);
+      if (p.to == rules::kBank) return fmt::format("{} paid {} ({})", cap(from), amount, what);
+      return fmt::format("{} paid {} {} ({})", cap(from), to, amount, what);
+    }
+    default: break;
+  }
+  if (p.from == rules::kBank) return fmt::format("The bank paid {} {} ({})", to, amount, game.memo_text(p));
+  if (p.to == rules::kBank) return fmt::format("{} paid {} ({})", cap(from), amount, game.memo_text(p));
+  return fmt::format("{} paid {} {} ({})", cap(from), to, amount, game.memo_text(p));
+}
+
+std::string Wording::question(const rules::Game& game, const rules::Question& q) {
+  const std::string who = game.account_name(q.player);
+  switch (q.kind) {
+    case QuestionKind::buy:
+      return fmt::format("{}: buy {} for {}?", who, space_name(game, q.space), money(game, q.amount));
+    case QuestionKind::tax:
+      return fmt::format("{}: pay {} or {}% of your worth?", who, money(game, q.amount), q.percent);
+    case QuestionKind::jail: return fmt::format("{} is in jail. How do you get out?", who);
+    case QuestionKind::mortgaged_transfer:
+      return fmt::format("{} received {}, mortgaged. Lift the mortgage now?", who, space_name(game, q.space));
+    case QuestionKind::debt:
+      return fmt::format("{} owes {} {}{}. Raise money or go bankrupt.", who,
+                         q.creditor == rules::kBank ? std::string("the bank") : game.account_name(q.creditor),
+                         money(game, q.amount), q.reason.empty() ? std::string{} : " (" + q.reason + ")");
+    case QuestionKind::draw: {
+      const auto* deck = game.edition().deck(q.deck);
+      return fmt::format("{}: draw a {} card", who, deck ? deck->name : q.deck);
+    }
+    case QuestionKind::roll: return fmt::format("{}: throw the dice{}", who, q.reason.empty() ? "" : " (" + q.reason + ")");
+  }
+  return who;
+}
+
+std::string Wording::option(const rules::Game& game, const rules::Question& q, const std::string& option) {
+  if (option == "buy") return "Buy";
+  if (option == "auction") return "Auction";
+  if (option == "pay_fixed") return "Pay " + money(game, q.amount);
+  if (option == "pay_percent") return fmt::format("Pay {}%", q.percent);
+  if (option == "pay_fine") return "Pay " + money(game, q.amount);
+  if (option == "use_card") return "Use card";
+  if (option == "roll") return "Roll";
+  if (option == "lift") return "Lift now";
+  if (option == "keep") return "Keep it";
+  std::string s = option;
+  for (auto& c : s)
+    if (c == '_') c = ' ';
+  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
+  return s;
+}
+
+}  // namespace bb::display

@@ -1,0 +1,45 @@
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "display/frame.h"
+#include "display/layout.h"
+#include "display/sample_table.h"
+#include "display/touch_screen.h"
+
+namespace bb::display::testing {
+
+// The sample tables, built once for the whole test run.
+std::vector<SampleTable>& samples();
+SampleTable& sample(const std::string& name);
+
+// What a frame gets wrong structurally: text outside its box, targets too small or overlapping, labels
+// drawn over each other, anything outside the window.
+std::vector<std::string> structural_problems(const Frame& frame, const Layout& layout);
+
+// A table with a real game and the real screen, driven by injected SDL touch events the way the daemon
+// would run it: intents are applied to the game and the new snapshot is shown.
+class Harness {
+ public:
+  explicit Harness(SampleTable table, int width = 800, int height = 480, UiSettings settings = {});
+  // Taps the centre of the target with this id; fails the test when it is not on the screen.
+  void tap(const std::string& id);
+  bool can_see(const std::string& id);
+  void card(int player);
+  void card_uid(const std::string& uid);
+  const Frame& frame();
+  SampleTable& table() { return table_; }
+  TouchScreen& screen() { return *screen_; }
+  // Every intent the screen produced, and the rules' answers to the inputs among them.
+  std::vector<Intent> intents;
+  std::vector<std::string> refusals;
+  int applied = 0;
+
+ private:
+  void handle(std::vector<Intent> in);
+  SampleTable table_;
+  std::unique_ptr<TouchScreen> screen_;
+};
+
+}  // namespace bb::display::testing

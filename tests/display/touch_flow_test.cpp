@@ -1,0 +1,266 @@
+#include <gtest/gtest.h>
+
+#include "display/sound_player.h"
+#include "display_test_support.h"
+
+// Touch flows on the real screens: touches are injected as SDL finger events, the screen's intents are
+// applied to a real rules::Game as the daemon would, and the next snapshot is shown.
+namespace bb::display {
+namespace {
+
+using testing::Harness;
+
+SampleTable new_table() {
+  auto t = SampleTable::start("flow", EDITIONS_DIR, {"Ann", "Bob", "Cleo", "Dev"}, 5);
+  if (!t) throw std::runtime_error(t.error());
+  return std::move(*t);
+}
+
+void adopt(SampleTable& t, rules::Adopt a) {
+  auto r = t.apply(a);
+  ASSERT_TRUE(r.has_value()) << r.error();
+}
+
+// Enters a throw by hand on the dice dialog.
+void roll(Harness& h, int d1, int d2) {
+  h.tap("home.roll");
+  h.tap("dice.1." + std::to_string(d1));
+  h.tap("dice.2." + std::to_string(d2));
+  h.tap("dice.ok");
+}
+
+TEST(TouchFlow, BuyAPropertyConfirmedByTheBuyersCard) {
+  Harness h(new_table());
+  roll(h, 1, 2);
+  ASSERT_EQ(h.table().game().state().players[0].position, 3);
+  EXPECT_TRUE(h.frame().shows("buy Baltic Avenue for $60?"));
+  h.tap("home.option.buy");
+  EXPECT_TRUE(h.frame().shows("Ann, tap your card to confirm"));
+  EXPECT_EQ(h.frame().find("confirm.ok"), nullptr) << "with a working reader only the card confirms";
+  h.card(1);  // Bob's card: not his purchase
+  EXPECT_EQ(h.table().game().state().spaces[3].owner, rules::kNobody);
+  EXPECT_TRUE(h.frame().shows("That is Bob's card"));
+  h.card(0);
+  EXPECT_EQ(h.table().game().state().spaces[3].owner, 0);
+  EXPECT_EQ(h.table().game().state().players[0].cash, 1440);
+  EXPECT_TRUE(h.frame().shows("Ann bought Baltic Avenue for $60"));
+  EXPECT_TRUE(h.refusals.empty());
+}
+
+TEST(TouchFlow, WithoutACardReaderTheScreenConfirms) {
+  auto t = new_table();
+  t.devices[1] = {"Card reader", DeviceStatus::State::missing, "No answer on the SPI bus", "Check its cable"};
+  Harness h(std::move(t));
+  roll(h, 1, 2);
+  h.tap("home.option.buy");
+  ASSERT_TRUE(h.can_see("confirm.ok"));
+  h.tap("confirm.ok");
+  EXPECT_EQ(h.table().game().state().spaces[3].owner, 0);
+}
+
+TEST(TouchFlow, PayRentByTap) {
+  auto t = new_table();
+  adopt(t, rules::Adopt{1, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{3}}});
+  Harness h(std::move(t));
+  roll(h, 1, 2);  // Ann lands on Bob's Baltic Avenue
+  EXPECT_EQ(h.table().game().state().players[0].cash, 1496);
+  EXPECT_EQ(h.table().game().state().players[1].cash, 1504);
+  EXPECT_TRUE(h.frame().shows("Ann paid Bob $4 rent for Baltic Avenue"));
+}
+
+TEST(TouchFlow, RentAnnCannotPayIsRaisedByMortgagingOnScreen) {
+  auto t = new_table();
+  adopt(t, rules::Adopt{1, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{1, 0, true}, {3, 0, true}}});
+  adopt(t, rules::Adopt{0, 100, std::nullopt, std::nullopt, std::nullopt, {{37}, {39}}});
+  Harness h(std::move(t));
+  roll(h, 1, 2);  // $450 rent for a hotel on Baltic: more than Ann holds
+  ASSERT_FALSE(h.table().game().state().pending.empty());
+  EXPECT_TRUE(h.frame().shows("Ann owes Bob $450"));
+  h.tap("home.debt.properties");
+  h.tap("props.space.37");
+  h.tap("props.mortgage");
+  h.card(0);
+  h.tap("props.space.39");
+  h.tap("props.mortgage");
+  h.card(0);
+  EXPECT_TRUE(h.table().game().state().pending.empty()) << "the debt is paid once cash covers it";
+  EXPECT_TRUE(h.refusals.empty()) << h.refusals.front();
+}
+
+TEST(TouchFlow, BuildThreeHousesEvenly) {
+  auto t = new_table();
+  adopt(t, rules::Adopt{0, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{1}, {3}}});
+  Harness h(std::move(t));
+  h.tap("nav.properties");
+  h.tap("props.space.1");
+  h.tap("props.build");
+  h.card(0);
+  EXPECT_EQ(h.table().game().state().spaces[1].houses, 1);
+  // A second house on Mediterranean first would break even building: the rules say so on the screen.
+  h.tap("props.build");
+  EXPECT_FALSE(h.frame().find("props.build")->enabled);
+  EXPECT_TRUE(h.frame().shows("build evenly: Baltic Avenue has fewer houses"));
+  EXPECT_FALSE(h.can_see("confirm.cancel"));
+  h.tap("props.space.3");
+  h.tap("props.build");
+  h.card(0);
+  h.tap("props.space.1");
+  h.tap("props.build");
+  h.card(0);
+  const auto& st = h.table().game().state();
+  EXPECT_EQ(st.spaces[1].houses, 2);
+  EXPECT_EQ(st.spaces[3].houses, 1);
+  EXPECT_EQ(st.players[0].cash, 1500 - 3 * 50);
+  EXPECT_TRUE(h.refusals.empty());
+}
+
+TEST(TouchFlow, MortgageAndLift) {
+  auto t = new_table();
+  adopt(t, rules::Adopt{0, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{3}}});
+  Harness h(std::move(t));
+  h.tap("home.player.0");  // a player's card on home opens their property
+  h.tap("props.space.3");
+  h.tap("props.mortgage");
+  h.tap("confirm.cancel");
+  EXPECT_FALSE(h.table().game().state().spaces[3].mortgaged) << "cancel moves no money";
+  h.tap("props.mortgage");
+  h.card(0);
+  EXPECT_TRUE(h.table().game().state().spaces[3].mortgaged);
+  EXPECT_EQ(h.table().game().state().players[0].cash, 1530);
+  EXPECT_TRUE(h.frame().shows("mortgaged"));
+  h.tap("props.lift");
+  h.card(0);
+  EXPECT_FALSE(h.table().game().state().spaces[3].mortgaged);
+  EXPECT_EQ(h.table().game().state().players[0].cash, 1530 - 33);
+}
+
+TEST(TouchFlow, RunAnAuctionByTapsCardsAndKeypad) {
+  Harness h(new_table());
+  roll(h, 1, 2);
+  h.tap("home.option.auction");
+  ASSERT_EQ(h.screen().ui().screen(), ScreenId::auction);
+  h.tap("auction.raise.0");  // nobody chosen yet: refused with a reason
+  EXPECT_TRUE(h.frame().shows("First tap who bids"));
+  h.tap("auction.bidder.1");
+  h.tap("auction.raise.1");  // Bob: $10
+  EXPECT_EQ(h.table().game().state().auction->high_bid, 10);
+  h.card(2);  // Cleo taps her card: ten over
+  EXPECT_EQ(h.table().game().state().auction->high_bidder, 2);
+  EXPECT_EQ(h.table().game().state().auction->high_bid, 20);
+  h.tap("auction.bidder.1");
+  h.tap("auction.keypad");
+  h.tap("keypad.4");
+  h.tap("keypad.5");
+  h.tap("keypad.ok");
+  EXPECT_EQ(h.table().game().state().auction->high_bidder, 1);
+  EXPECT_EQ(h.table().game().state().auction->high_bid, 45);
+  EXPECT_TRUE(h.frame().shows("Bob is highest"));
+  h.tap("auction.close");
+  h.card(1);
+  EXPECT_FALSE(h.table().game().state().auction.has_value());
+  EXPECT_EQ(h.table().game().state().spaces[3].owner, 1);
+  EXPECT_EQ(h.table().game().state().players[1].cash, 1455);
+  EXPECT_EQ(h.screen().ui().screen(), ScreenId::home) << "the table goes home when the auction closes";
+}
+
+TEST(TouchFlow, MakeATradeBothConfirm) {
+  auto t = new_table();
+  adopt(t, rules::Adopt{0, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{3}}});
+  Harness h(std::move(t));
+  h.tap("nav.trade");
+  h.tap("trade.0.space.3");
+  h.tap("trade.1.cash");
+  h.tap("keypad.1");
+  h.tap("keypad.2");
+  h.tap("keypad.0");
+  h.tap("keypad.ok");
+  EXPECT_TRUE(h.frame().shows("Cash $120"));
+  h.tap("trade.0.agree");
+  EXPECT_EQ(h.table().game().state().spaces[3].owner, 0) << "one agreement is not a trade";
+  h.card(1);  // Bob agrees with his card
+  EXPECT_EQ(h.table().game().state().spaces[3].owner, 1);
+  EXPECT_EQ(h.table().game().state().players[0].cash, 1620);
+  EXPECT_EQ(h.table().game().state().players[1].cash, 1380);
+  EXPECT_TRUE(h.refusals.empty()) << h.refusals.front();
+}
+
+TEST(TouchFlow, UndoNeedsTheBankersPinAndAReason) {
+  Harness h(new_table(), 800, 480, UiSettings{true, "2468", "", 0});
+  roll(h, 1, 2);
+  h.tap("home.option.buy");
+  h.card(0);
+  ASSERT_EQ(h.table().game().state().spaces[3].owner, 0);
+  const auto postings = h.table().game().state().postings.size();
+  h.tap("nav.ledger");
+  h.tap("ledger.undo");
+  for (const char* k : {"keypad.1", "keypad.2", "keypad.3", "keypad.4", "keypad.ok"}) h.tap(k);
+  EXPECT_TRUE(h.frame().shows("Wrong PIN"));
+  EXPECT_EQ(h.table().game().state().spaces[3].owner, 0);
+  for (const char* k : {"keypad.2", "keypad.4", "keypad.6", "keypad.8", "keypad.ok"}) h.tap(k);
+  ASSERT_TRUE(h.can_see("choice.1"));
+  h.tap("choice.1");
+  const auto& st = h.table().game().state();
+  EXPECT_EQ(st.spaces[3].owner, rules::kNobody);
+  EXPECT_EQ(st.players[0].cash, 1500);
+  EXPECT_GT(st.postings.size(), postings) << "an undo is a new entry, never a deletion";
+  EXPECT_EQ(st.postings.back().memo, rules::Memo::undo);
+  bool reason = false;
+  for (const auto& i : h.intents)
+    if (const auto* a = std::get_if<ApplyInput>(&i); a && std::holds_alternative<rules::Undo>(a->input))
+      reason = a->reason == "Wrong button pressed";
+  EXPECT_TRUE(reason);
+  EXPECT_TRUE(h.frame().shows("Undo:"));
+}
+
+TEST(TouchFlow, SetupRegistersAnUnknownCard) {
+  auto t = new_table();
+  Harness h(std::move(t));
+  h.tap("nav.setup");
+  h.card_uid("DEADBEEF");
+  for (const char* k : {"name.key.Z", "name.key.O", "name.key.E", "name.next"}) h.tap(k);
+  h.tap("player.colour.2");
+  h.tap("player.token.dog");
+  h.tap("player.done");
+  h.tap("setup.add");
+  for (const char* k : {"name.key.M", "name.key.A", "name.key.X", "name.next", "player.done"}) h.tap(k);
+  h.tap("setup.start");
+  const StartGame* start = nullptr;
+  for (const auto& i : h.intents)
+    if (const auto* s = std::get_if<StartGame>(&i)) start = s;
+  ASSERT_NE(start, nullptr);
+  ASSERT_EQ(start->setup.players.size(), 2u);
+  EXPECT_EQ(start->setup.players[0].name, "Zoe");
+  EXPECT_EQ(start->setup.players[0].card, "DEADBEEF");
+  EXPECT_EQ(start->setup.players[0].token, "dog");
+  EXPECT_EQ(start->colours[0], 2);
+  EXPECT_EQ(start->setup.players[1].name, "Max");
+}
+
+TEST(TouchFlow, SoundsAreQuietWithoutADeviceAndOffBySetting) {
+  // SDL_AUDIODRIVER=dummy in the tests: a device that plays into nothing.
+  SoundPlayer on(true);
+  if (on.available()) {
+    EXPECT_TRUE(on.play(Cue::tap));
+    EXPECT_TRUE(on.play(Cue::payment));
+  } else {
+    EXPECT_FALSE(on.problem().empty());
+  }
+  SoundPlayer off(false);
+  EXPECT_FALSE(off.play(Cue::payment));
+  EXPECT_EQ(off.played(), 0);
+}
+
+TEST(TouchFlow, NothingIsDrawnWhileNothingChanges) {
+  Harness h(new_table());
+  const int frames = h.screen().frames_drawn();
+  for (int i = 0; i < 50; ++i) {
+    h.screen().pump();
+    EXPECT_FALSE(h.screen().draw_if_needed());
+  }
+  EXPECT_EQ(h.screen().frames_drawn(), frames);
+  h.tap("nav.board");
+  EXPECT_GT(h.screen().frames_drawn(), frames);
+}
+
+}  // namespace
+}  // namespace bb::display
