@@ -87,18 +87,24 @@ Input Bot::next(const Game& g) {
   int p = st.current;
   const auto& pl = st.players[p];
   int n = static_cast<int>(st.spaces.size());
+  // Cheap checks first: asking the game why not builds a sentence, which is wasted on the obvious cases.
   for (int s = 0; s < n; ++s)
     if (st.spaces[s].owner == p && st.spaces[s].mortgaged &&
         pl.cash > ed.spaces[s].mortgage * 2 + 3 * kReserve && !g.why_not_unmortgage(p, s))
       return Unmortgage{p, s};
-  for (int s = 0; s < n; ++s)
-    if (st.spaces[s].owner == p && ed.spaces[s].kind == Space::Kind::property &&
-        pl.cash - ed.spaces[s].house_cost > 2 * kReserve && !g.why_not_build(p, s))
-      return Build{p, s, false};
+  for (int s = 0; s < n; ++s) {
+    const Space& sp = ed.spaces[s];
+    if (st.spaces[s].owner != p || sp.kind != Space::Kind::property || st.spaces[s].hotel ||
+        pl.cash - sp.house_cost <= 2 * kReserve)
+      continue;
+    const auto& members = ed.members_of(sp.group_index);
+    if (!std::all_of(members.begin(), members.end(), [&](int m) { return st.spaces[m].owner == p; })) continue;
+    if (!g.why_not_build(p, s)) return Build{p, s, false};
+  }
   // Complete a group by buying the one missing lot from its owner, now and then.
   if (random() % 8 == 0) {
-    for (const auto& grp : ed.groups) {
-      auto members = ed.group_members(grp.id);
+    for (std::size_t gi = 0; gi < ed.groups.size(); ++gi) {
+      const auto& members = ed.members_of(static_cast<int>(gi));
       if (members.size() < 2 || !ownable(ed.spaces[members[0]])) continue;
       int mine = 0, other_lot = -1;
       for (int m : members) {
@@ -110,7 +116,7 @@ Input Bot::next(const Game& g) {
       Money offer = ed.spaces[other_lot].price * 2;
       bool buildings = false;
       for (int m : members) buildings = buildings || st.spaces[m].houses > 0 || st.spaces[m].hotel;
-      for (int m : ed.group_members(ed.spaces[other_lot].group))
+      for (int m : ed.members_of(ed.spaces[other_lot].group_index))
         buildings = buildings || st.spaces[m].houses > 0 || st.spaces[m].hotel;
       if (!buildings && pl.cash - offer > kReserve) {
         Trade t;

@@ -204,6 +204,16 @@ std::vector<int> Edition::group_members(const std::string& group_id) const {
   return out;
 }
 
+void Edition::index_groups() {
+  group_spaces.assign(groups.size(), {});
+  for (auto& s : spaces) {
+    s.group_index = -1;
+    for (std::size_t g = 0; g < groups.size(); ++g)
+      if (!s.group.empty() && groups[g].id == s.group) s.group_index = static_cast<int>(g);
+    if (s.group_index >= 0) group_spaces[static_cast<std::size_t>(s.group_index)].push_back(s.index);
+  }
+}
+
 std::optional<int> Edition::space_by_name(const std::string& space_name) const {
   std::string wanted = lower(space_name);
   for (const auto& s : spaces)
@@ -524,6 +534,7 @@ Edition parse_or_throw(std::string_view text, const std::string& file) {
     }
   }
   if (ed.jail_space < 0) r.fail(sn, 0, "space", "the board needs one space with type = \"jail\"");
+  ed.index_groups();
 
   if (deck_array) {
     for (const auto& item : *deck_array) {

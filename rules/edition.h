@@ -80,6 +80,7 @@ struct Space {
   std::string name;
   Kind kind = Kind::action;
   std::string group;     // colour group (properties), "railroad", "utility"
+  int group_index = -1;  // index into Edition::groups, -1 for none
   Money price = 0;       // printed price; 0 for spaces that cannot be owned
   Money house_cost = 0;  // per house; the hotel costs the same
   Money mortgage = 0;    // mortgage value
@@ -164,6 +165,10 @@ struct Edition {
 
   int jail_space = -1;
   int start_space = 0;
+  std::vector<std::vector<int>> group_spaces;  // by group index: the spaces of each group, in board order
+  // Fills group_index and group_spaces from the group names; parse_edition does it, hand-built editions must.
+  void index_groups();
+  const std::vector<int>& members_of(int group_index) const { return group_spaces[static_cast<std::size_t>(group_index)]; }
   const Deck* deck(const std::string& id) const;
   const Group* group(const std::string& id) const;
   std::vector<int> group_members(const std::string& group) const;

@@ -52,8 +52,9 @@ class Engine {
   std::string money(Money m) const { return ed.format_money(m); }
   const std::string& space_name(int s) const { return ed.spaces[s].name; }
 
-  void event(Event::Kind kind, int player, int from, int to, std::string text) {
-    if (out) out->events.push_back(Event{kind, player, from, to, std::move(text)});
+  void event(Event::Kind kind, int player, int from = -1, int to = -1, int space = -1, Money amount = 0, int detail = 0,
+             const Card* card = nullptr) {
+    if (out) out->events.push_back(Event{kind, player, from, to, space, amount, detail, card});
   }
 
   bool active(int p) const { return p >= 0 && p < static_cast<int>(st.players.size()) && !st.players[p].bankrupt; }
@@ -110,7 +111,10 @@ class Engine {
     q.memo = memo;
     q.card = card_id;
     q.reason = memo_words(memo, space, card_id);
-    st.pending.push_back(std::move(q));
+    // Debts come before every other question: nothing else happens at the table until they are settled.
+    auto first_other = std::find_if(st.pending.begin(), st.pending.end(),
+                                    [](const Question& other) { return other.kind != QuestionKind::debt; });
+    st.pending.insert(first_other, std::move(q));
   }
 
   std::string memo_words(Memo memo, int space, const std::string& card) const {
@@ -175,17 +179,18 @@ class Engine {
   bool blocked() const { return !st.pending.empty() || st.auction.has_value() || st.ended; }
 
   // ---------------------------------------------------------------- ownership queries
-  int owned_in_group(int owner, const std::string& group) const {
+  int owned_in_group(int owner, int group) const {
     int n = 0;
-    for (int s : ed.group_members(group)) n += st.spaces[s].owner == owner ? 1 : 0;
+    for (int s : ed.members_of(group)) n += st.spaces[s].owner == owner ? 1 : 0;
     return n;
   }
-  bool owns_group(int owner, const std::string& group) const {
-    auto members = ed.group_members(group);
+  bool owns_group(int owner, int group) const {
+    const auto& members = ed.members_of(group);
     return std::all_of(members.begin(), members.end(), [&](int s) { return st.spaces[s].owner == owner; });
   }
-  bool group_has_buildings(const std::string& group) const {
-    for (int s : ed.group_members(group))
+  bool group_has_buildings(int group) const {
+    if (group < 0) return false;
+    for (int s : ed.members_of(group))
       if (st.spaces[s].houses > 0 || st.spaces[s].hotel) return true;
     return false;
   }
@@ -203,17 +208,17 @@ class Engine {
       case RentRule::Kind::table:
         if (ss.hotel) return sp.rent.amounts.back();
         if (ss.houses > 0) return sp.rent.amounts[ss.houses];
-        return sp.rent.amounts[0] * (r.double_rent_on_group && owns_group(ss.owner, sp.group) ? 2 : 1);
+        return sp.rent.amounts[0] * (r.double_rent_on_group && owns_group(ss.owner, sp.group_index) ? 2 : 1);
       case RentRule::Kind::doubling: {
         if (ss.houses <= 1) return sp.rent.amounts[0];
         return sp.rent.amounts[0] << (ss.houses - 1);
       }
       case RentRule::Kind::by_count: {
-        int n = owned_in_group(ss.owner, sp.group);
+        int n = owned_in_group(ss.owner, sp.group_index);
         return sp.rent.amounts[std::clamp(n, 1, static_cast<int>(sp.rent.amounts.size())) - 1];
       }
       case RentRule::Kind::dice: {
-        int n = owned_in_group(ss.owner, sp.group);
+        int n = owned_in_group(ss.owner, sp.group_index);
         return sp.rent.amounts[std::clamp(n, 1, static_cast<int>(sp.rent.amounts.size())) - 1] * dice_total;
       }
       case RentRule::Kind::none: return 0;
@@ -279,8 +284,7 @@ class Engine {
     } else {
       pl.position = ((from + steps) % n + n) % n;
     }
-    event(Event::Kind::moved, p, from, pl.position,
-          fmt::format("{} moves from {} to {}", name(p), space_name(from), space_name(pl.position)));
+    event(Event::Kind::moved, p, from, pl.position);
   }
 
   void move_to(int p, int space, bool salary) {
@@ -288,7 +292,7 @@ class Engine {
     int steps = (space - st.players[p].position + n) % n;
     if (steps == 0) {
       // Already there (advance to GO while on GO cannot happen from a card space, but stay safe).
-      event(Event::Kind::moved, p, space, space, fmt::format("{} stays on {}", name(p), space_name(space)));
+      event(Event::Kind::moved, p, space, space);
       return;
     }
     move_by(p, steps, salary);
@@ -305,13 +309,13 @@ class Engine {
       // The turn ends: drop whatever this turn still had to do, but keep the end of the roll.
       std::erase_if(g.steps_, [&](const Step& s) { return s.player == p && s.kind != Step::Kind::end_roll; });
     }
-    event(Event::Kind::jailed, p, from, ed.jail_space, fmt::format("{} goes to {}", name(p), space_name(ed.jail_space)));
+    event(Event::Kind::jailed, p, from, ed.jail_space);
   }
 
   void release(int p) {
     st.players[p].in_jail = false;
     st.players[p].jail_attempts = 0;
-    event(Event::Kind::released, p, -1, -1, fmt::format("{} is out of {}", name(p), space_name(ed.jail_space)));
+    event(Event::Kind::released, p);
   }
 
   void land(int p, int multiplier, int dice_multiplier) {
@@ -328,7 +332,6 @@ class Engine {
           q.options = {"buy", "auction"};
           q.space = pos;
           q.amount = sp.price;
-          q.reason = fmt::format("Buy {} for {}?", sp.name, money(sp.price));
           st.pending.push_back(std::move(q));
         } else {
           start_auction(Auction::Item::property, pos);
@@ -382,7 +385,6 @@ class Engine {
         q.space = where;
         q.amount = e.amount;
         q.percent = e.percent;
-        q.reason = fmt::format("{}: pay {} or {}% of your total worth?", space_name(where), money(e.amount), e.percent);
         st.pending.push_back(std::move(q));
         return;
       }
@@ -393,15 +395,13 @@ class Engine {
         q.player = p;
         q.kind = QuestionKind::draw;
         q.deck = e.deck;
-        const Deck* d = ed.deck(e.deck);
-        q.reason = fmt::format("Draw a {} card", d ? d->name : e.deck);
         st.pending.push_back(std::move(q));
         return;
       }
       case Effect::Kind::go_to_jail:
         if (e.insurable || !card) {
           if (st.players[p].insured) {
-            event(Event::Kind::note, p, -1, -1, fmt::format("{} is insured and stays out of jail", name(p)));
+            event(Event::Kind::insured, p);
             return;
           }
         }
@@ -426,8 +426,7 @@ class Engine {
       case Effect::Kind::move_to: {
         int from = st.players[p].position;
         st.players[p].position = e.space;
-        event(Event::Kind::moved, p, from, e.space,
-              fmt::format("{} goes straight to {}", name(p), space_name(e.space)));
+        event(Event::Kind::moved, p, from, e.space, -1, 0, 1);
         return push_front({land_step(p)});
       }
       case Effect::Kind::pay_each_player:
@@ -497,7 +496,7 @@ class Engine {
         break;
       }
     }
-    event(Event::Kind::turn, st.current, -1, -1, fmt::format("{}'s turn", name(st.current)));
+    event(Event::Kind::turn, st.current);
     if (st.players[st.current].in_jail) ask_jail(st.current);
   }
 
@@ -512,8 +511,6 @@ class Engine {
     if (pl.jail_attempts < last_turn - 1 && pl.cash >= r.jail_fine) q.options.push_back("pay_fine");
     if (pl.cards() > 0) q.options.push_back("use_card");
     q.options.push_back("roll");
-    q.reason = fmt::format("{} is in {}: pay {}, use a card, or throw for doubles", name(p), space_name(ed.jail_space),
-                           money(r.jail_fine));
     st.pending.push_back(std::move(q));
   }
 
@@ -525,10 +522,7 @@ class Engine {
     if (r.auction_timer_max_s > 0)
       a.timer_s = r.auction_timer_min_s + random_below(g.rng_, r.auction_timer_max_s - r.auction_timer_min_s + 1);
     st.auction = a;
-    std::string what = item == Auction::Item::property ? space_name(space)
-                       : item == Auction::Item::house ? std::string("a house")
-                                                      : std::string("a hotel");
-    event(Event::Kind::auction_started, kNobody, space, -1, fmt::format("Auction: {}", what));
+    event(Event::Kind::auction_started, kNobody, -1, -1, space, 0, static_cast<int>(item));
   }
 
   void give_lot(int p, int s) {
@@ -584,8 +578,7 @@ class Engine {
     }
     pl.bankrupt = true;
     pl.in_jail = false;
-    event(Event::Kind::bankrupt, p, -1, -1,
-          fmt::format("{} is bankrupt; everything goes to {}", name(p), creditor == kBank ? "the bank" : name(creditor)));
+    event(Event::Kind::bankrupt, p, -1, creditor);
     if (final_bankruptcy || active_count() <= 1) {
       finish();
       return;
@@ -659,8 +652,7 @@ class Engine {
       }
     }
     st.winner = best;
-    event(Event::Kind::game_over, best, -1, -1,
-          best == kNobody ? std::string("The game is over") : fmt::format("The game is over: {} wins", name(best)));
+    event(Event::Kind::game_over, best);
   }
 
   // ---------------------------------------------------------------- building rules
@@ -673,9 +665,9 @@ class Engine {
     if (ss.mortgaged) return fmt::format("{} is mortgaged: lift the mortgage first", sp.name);
     if (r.build_needs_circuit && !st.players[p].passed_start)
       return fmt::format("{} must go once round the board before building", name(p));
-    auto members = ed.group_members(sp.group);
+    const auto& members = ed.members_of(sp.group_index);
     if (r.build_needs_group) {
-      if (!owns_group(p, sp.group))
+      if (!owns_group(p, sp.group_index))
         return fmt::format("{} needs the whole {} group to build", name(p), ed.group(sp.group)->name);
       for (int m : members)
         if (st.spaces[m].mortgaged) return fmt::format("{} is mortgaged: no building in its group", space_name(m));
@@ -728,8 +720,7 @@ class Engine {
     } else {
       ++ss.houses;
     }
-    event(Event::Kind::built, p, s, -1,
-          fmt::format("{} builds a {} on {}", name(p), hotel ? "hotel" : "house", space_name(s)));
+    event(Event::Kind::built, p, -1, -1, s, 0, hotel ? 1 : 0);
   }
 
   std::optional<std::string> why_not_sell(int p, int s) const {
@@ -738,7 +729,7 @@ class Engine {
     if (ss.owner != p) return fmt::format("{} does not own {}", name(p), space_name(s));
     if (ss.houses == 0 && !ss.hotel) return fmt::format("{} has no buildings to sell", space_name(s));
     if (r.even_building && !ss.hotel)
-      for (int m : ed.group_members(ed.spaces[s].group))
+      for (int m : ed.members_of(ed.spaces[s].group_index))
         if (level(m) > ss.houses) return fmt::format("sell evenly: {} has more buildings", space_name(m));
     return std::nullopt;
   }
@@ -750,7 +741,7 @@ class Engine {
       --ss.houses;
       ++st.bank_houses;
       post(kBank, p, cost / 2, Memo::sell_building, s);
-      event(Event::Kind::sold, p, s, -1, fmt::format("{} sells a house on {}", name(p), space_name(s)));
+      event(Event::Kind::sold, p, -1, -1, s);
       return;
     }
     if (st.bank_houses >= r.houses_for_hotel) {
@@ -759,13 +750,12 @@ class Engine {
       st.bank_houses -= r.houses_for_hotel;
       ++st.bank_hotels;
       post(kBank, p, cost / 2, Memo::sell_building, s);
-      event(Event::Kind::sold, p, s, -1,
-            fmt::format("{} sells the hotel on {} for {} houses", name(p), space_name(s), r.houses_for_hotel));
+      event(Event::Kind::sold, p, -1, -1, s, r.houses_for_hotel, 1);
       return;
     }
     // Building shortage: the bank lacks the houses to put back. Every hotel of the group comes down at once to
     // the highest even level the bank's houses allow; what cannot be put back is sold to the bank at half price.
-    auto members = ed.group_members(ed.spaces[s].group);
+    const auto& members = ed.members_of(ed.spaces[s].group_index);
     int target = 0;
     for (int h = r.houses_for_hotel; h >= 0; --h) {
       int need = 0;
@@ -798,9 +788,7 @@ class Engine {
       }
     }
     post(kBank, p, refund, Memo::sell_building, s);
-    event(Event::Kind::sold, p, s, -1,
-          fmt::format("The bank has too few houses: {}'s hotels on the {} group come down to {} houses each", name(p),
-                      ed.group(ed.spaces[s].group)->name, target));
+    event(Event::Kind::sold, p, -1, -1, s, target, 2);
   }
 
   std::optional<std::string> why_not_mortgage(int p, int s) const {
@@ -810,7 +798,7 @@ class Engine {
     if (!is_ownable(ed.spaces[s])) return fmt::format("{} cannot be mortgaged", space_name(s));
     if (ss.owner != p) return fmt::format("{} does not own {}", name(p), space_name(s));
     if (ss.mortgaged) return fmt::format("{} is already mortgaged", space_name(s));
-    if (ed.spaces[s].kind == Space::Kind::property && group_has_buildings(ed.spaces[s].group))
+    if (ed.spaces[s].kind == Space::Kind::property && group_has_buildings(ed.spaces[s].group_index))
       return fmt::format("sell the buildings on the {} group first", ed.group(ed.spaces[s].group)->name);
     return std::nullopt;
   }
@@ -903,7 +891,7 @@ class Engine {
     g.turn_doubles_ = doubles;
     if (doubles) ++st.doubles_in_row;
     if (doubles && r.three_doubles_to_jail && st.doubles_in_row >= 3) {
-      event(Event::Kind::note, p, -1, -1, fmt::format("{} throws a third double in a row", name(p)));
+      event(Event::Kind::three_doubles, p);
       jail(p);
       next_turn();
       return {};
@@ -939,7 +927,7 @@ class Engine {
       push_front({fine, move_by_step(p, total, true), land_step(p), make(Step::Kind::end_roll, p)});
       return {};
     }
-    event(Event::Kind::note, p, -1, -1, fmt::format("{} stays in {}", name(p), space_name(ed.jail_space)));
+    event(Event::Kind::stays_in_jail, p);
     next_turn();
     return {};
   }
@@ -990,8 +978,7 @@ class Engine {
           st.pending.erase(it);
           post(p, kBank, q.amount, Memo::buy, q.space);
           give_lot(p, q.space);
-          event(Event::Kind::bought, p, q.space, -1,
-                fmt::format("{} buys {} for {}", name(p), space_name(q.space), money(q.amount)));
+          event(Event::Kind::bought, p, -1, -1, q.space, q.amount);
         } else {
           st.pending.erase(it);
           start_auction(Auction::Item::property, q.space);
@@ -1023,8 +1010,7 @@ class Engine {
           st.spaces[q.space].mortgaged = false;
           pay(p, kBank, ed.spaces[q.space].mortgage, Memo::unmortgage, q.space);
           pay(p, kBank, interest(q.space), Memo::interest, q.space);
-          event(Event::Kind::unmortgaged, p, q.space, -1,
-                fmt::format("{} lifts the mortgage on {}", name(p), space_name(q.space)));
+          event(Event::Kind::unmortgaged, p, -1, -1, q.space);
         } else {
           pay(p, kBank, interest(q.space), Memo::interest, q.space);
         }
@@ -1079,7 +1065,7 @@ class Engine {
                               name(a.high_bidder), money(a.high_bid), money(st.players[a.high_bidder].cash)));
     st.auction.reset();
     if (a.high_bidder == kNobody) {
-      event(Event::Kind::auction_unsold, kNobody, a.space, -1, "No bids: nobody buys");
+      event(Event::Kind::auction_unsold, kNobody, -1, -1, a.space, 0, static_cast<int>(a.item));
       return {};
     }
     int p = a.high_bidder;
@@ -1095,12 +1081,7 @@ class Engine {
       --st.bank_hotels;
       ++st.hotel_credits[p];
     }
-    event(Event::Kind::auction_won, p, a.space, -1,
-          fmt::format("{} wins the auction of {} for {}", name(p),
-                      a.item == Auction::Item::property ? space_name(a.space)
-                      : a.item == Auction::Item::house  ? std::string("a house")
-                                                        : std::string("a hotel"),
-                      money(a.high_bid)));
+    event(Event::Kind::auction_won, p, -1, -1, a.space, a.high_bid, static_cast<int>(a.item));
     return {};
   }
 
@@ -1139,7 +1120,7 @@ class Engine {
     } else {
       order.push_back(index);  // returned face down to the bottom
     }
-    event(Event::Kind::card_drawn, p, -1, -1, fmt::format("{} draws: {}", name(p), card.text.empty() ? card.id : card.text));
+    event(Event::Kind::card_drawn, p, -1, -1, -1, 0, 0, &card);
     std::vector<Step> next;
     for (const Effect& e : card.effects) {
       Step s = make(Step::Kind::effect, p);
@@ -1178,8 +1159,7 @@ class Engine {
     if (auto why = why_not_mortgage(in.player, in.space)) return Fail(*why);
     st.spaces[in.space].mortgaged = true;
     post(kBank, in.player, ed.spaces[in.space].mortgage, Memo::mortgage, in.space);
-    event(Event::Kind::mortgaged, in.player, in.space, -1,
-          fmt::format("{} mortgages {} for {}", name(in.player), space_name(in.space), money(ed.spaces[in.space].mortgage)));
+    event(Event::Kind::mortgaged, in.player, -1, -1, in.space, ed.spaces[in.space].mortgage);
     return {};
   }
 
@@ -1192,8 +1172,7 @@ class Engine {
     st.spaces[in.space].mortgaged = false;
     post(in.player, kBank, ed.spaces[in.space].mortgage, Memo::unmortgage, in.space);
     post(in.player, kBank, interest(in.space), Memo::interest, in.space);
-    event(Event::Kind::unmortgaged, in.player, in.space, -1,
-          fmt::format("{} lifts the mortgage on {}", name(in.player), space_name(in.space)));
+    event(Event::Kind::unmortgaged, in.player, -1, -1, in.space);
     return {};
   }
 
@@ -1210,7 +1189,7 @@ class Engine {
           o.spaces.begin() + static_cast<std::ptrdiff_t>(i))
         return fmt::format("{} is listed twice", space_name(s));
       if (st.spaces[s].owner != p) return fmt::format("{} does not own {}", name(p), space_name(s));
-      if (group_has_buildings(ed.spaces[s].group))
+      if (group_has_buildings(ed.spaces[s].group_index))
         return fmt::format("{} cannot change hands while its group has buildings: sell them to the bank first",
                            space_name(s));
     }
@@ -1251,7 +1230,7 @@ class Engine {
     };
     hand_over(in.from, in.to, in.give);
     hand_over(in.to, in.from, in.get);
-    event(Event::Kind::traded, in.from, -1, -1, fmt::format("{} and {} trade", name(in.from), name(in.to)));
+    event(Event::Kind::traded, in.from, -1, in.to);
     return {};
   }
 
@@ -1338,7 +1317,7 @@ class Engine {
       std::erase_if(st.pending, [&](const Question& q) { return q.player == in.player && q.kind == QuestionKind::jail; });
       if (pl.in_jail && in.player == st.current && st.pending.empty() && g.steps_.empty()) ask_jail(in.player);
     }
-    event(Event::Kind::note, in.player, -1, -1, fmt::format("{}'s position on the table is adopted", name(in.player)));
+    event(Event::Kind::adopted, in.player);
     return {};
   }
 
@@ -1380,6 +1359,8 @@ class Engine {
 
 std::expected<Game, std::string> Game::start(std::shared_ptr<const Edition> edition, const Setup& setup) {
   if (!edition) return std::unexpected("no edition");
+  if (edition->group_spaces.size() != edition->groups.size())
+    return std::unexpected("the edition's groups are not indexed: call Edition::index_groups() after building it");
   if (setup.players.size() < 2) return std::unexpected("a game needs at least two players");
   if (setup.players.size() > 8) return std::unexpected("a game has at most eight players");
   auto rules = edition->rules_with(setup.options);
@@ -1473,7 +1454,7 @@ std::expected<Outcome, std::string> Game::apply(const Input& input) {
     }
     state_.postings = std::move(journal);
     postings_by_input_ = std::move(ranges);
-    outcome.events.push_back(Event{Event::Kind::undone, kNobody, -1, -1, "The last input is taken back"});
+    outcome.events.push_back(Event{Event::Kind::undone, kNobody, -1, -1, -1, 0, 0, nullptr});
     return outcome;
   }
   input_index_ = static_cast<int>(inputs_.size());
@@ -1526,6 +1507,56 @@ std::string Game::account_name(int account) const {
 std::string Game::memo_text(const Posting& p) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   return e.memo_words(p.memo, p.space, p.card);
+}
+
+std::string Game::describe(const Event& e) const {
+  const Edition& ed = *edition_;
+  auto who = [&](int p) { return account_name(p); };
+  auto where = [&](int s) { return s >= 0 && s < static_cast<int>(ed.spaces.size()) ? ed.spaces[s].name : std::string("?"); };
+  auto item = [&](int detail, int s) {
+    return detail == 0 ? where(s) : detail == 1 ? std::string("a house") : std::string("a hotel");
+  };
+  switch (e.kind) {
+    case Event::Kind::moved:
+      if (e.from == e.to) return fmt::format("{} stays on {}", who(e.player), where(e.to));
+      if (e.detail == 1) return fmt::format("{} goes straight to {}", who(e.player), where(e.to));
+      return fmt::format("{} moves from {} to {}", who(e.player), where(e.from), where(e.to));
+    case Event::Kind::jailed: return fmt::format("{} goes to {}", who(e.player), where(ed.jail_space));
+    case Event::Kind::released: return fmt::format("{} is out of {}", who(e.player), where(ed.jail_space));
+    case Event::Kind::card_drawn:
+      return fmt::format("{} draws: {}", who(e.player), e.card ? (e.card->text.empty() ? e.card->id : e.card->text) : "?");
+    case Event::Kind::bought:
+      return fmt::format("{} buys {} for {}", who(e.player), where(e.space), ed.format_money(e.amount));
+    case Event::Kind::auction_started: return fmt::format("Auction: {}", item(e.detail, e.space));
+    case Event::Kind::auction_won:
+      return fmt::format("{} wins the auction of {} for {}", who(e.player), item(e.detail, e.space), ed.format_money(e.amount));
+    case Event::Kind::auction_unsold: return fmt::format("No bids for {}: nobody buys", item(e.detail, e.space));
+    case Event::Kind::built:
+      return fmt::format("{} builds a {} on {}", who(e.player), e.detail == 1 ? "hotel" : "house", where(e.space));
+    case Event::Kind::sold:
+      if (e.detail == 1)
+        return fmt::format("{} sells the hotel on {} for {} houses", who(e.player), where(e.space), e.amount);
+      if (e.detail == 2)
+        return fmt::format("The bank has too few houses: {}'s hotels on the {} group come down to {} houses each",
+                           who(e.player), ed.groups[static_cast<std::size_t>(ed.spaces[e.space].group_index)].name,
+                           e.amount);
+      return fmt::format("{} sells a house on {}", who(e.player), where(e.space));
+    case Event::Kind::mortgaged:
+      return fmt::format("{} mortgages {} for {}", who(e.player), where(e.space), ed.format_money(e.amount));
+    case Event::Kind::unmortgaged: return fmt::format("{} lifts the mortgage on {}", who(e.player), where(e.space));
+    case Event::Kind::traded: return fmt::format("{} and {} trade", who(e.player), who(e.to));
+    case Event::Kind::bankrupt:
+      return fmt::format("{} is bankrupt; everything goes to {}", who(e.player), e.to == kBank ? "the bank" : who(e.to));
+    case Event::Kind::game_over:
+      return e.player == kNobody ? std::string("The game is over") : fmt::format("The game is over: {} wins", who(e.player));
+    case Event::Kind::turn: return fmt::format("{}'s turn", who(e.player));
+    case Event::Kind::undone: return "The last input is taken back";
+    case Event::Kind::three_doubles: return fmt::format("{} throws a third double in a row", who(e.player));
+    case Event::Kind::stays_in_jail: return fmt::format("{} stays in {}", who(e.player), where(ed.jail_space));
+    case Event::Kind::insured: return fmt::format("{} is insured and stays out of jail", who(e.player));
+    case Event::Kind::adopted: return fmt::format("{}'s position on the table is adopted", who(e.player));
+  }
+  return "?";
 }
 
 std::optional<std::string> Game::why_not_build(int player, int space) const {
@@ -1609,7 +1640,7 @@ std::vector<std::string> Game::invariant_violations() const {
   // Even building, and buildings only where the whole group is owned and unmortgaged.
   if (rules_.even_building && rules_.build_needs_group) {
     for (const auto& grp : ed.groups) {
-      auto members = ed.group_members(grp.id);
+      const auto& members = ed.members_of(static_cast<int>(&grp - ed.groups.data()));
       if (members.empty()) continue;
       int lo = 1000, hi = -1, owner = st.spaces[members[0]].owner;
       bool whole = true, any_mortgaged = false;

@@ -42,6 +42,7 @@ class Game {
   int player_index(const std::string& name) const;  // -1 when unknown
   std::string account_name(int account) const;      // player name or "bank"
   std::string memo_text(const Posting& p) const;    // "rent Baltic Avenue"
+  std::string describe(const Event& e) const;       // "Ann buys Baltic Avenue for $60"
 
   // Legality, for the screens: why a build/sell/mortgage/unmortgage would be refused (nullopt: allowed).
   std::optional<std::string> why_not_build(int player, int space) const;

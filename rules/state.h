@@ -47,7 +47,8 @@ struct Question {
   int percent = 0;       // tax: the percentage
   int creditor = kBank;  // debt: who is owed
   std::string deck;      // draw: which deck
-  std::string reason;    // a short memo for the screens ("rent Baltic Avenue")
+  std::string reason;    // debt and mortgaged_transfer: what it is for ("rent Baltic Avenue"); the other
+                         // questions carry their facts in the fields above
   Memo memo{};           // debt: what the payment is for, posted once the debt is paid
   std::string card;      // debt: the card that caused it, if any
 };
@@ -74,15 +75,22 @@ struct Posting {
   std::string card;  // card id, for Memo::card
 };
 
-// What an input caused, for the screens and the daemon: moves and plain-language notes.
+// What an input caused, for the screens and the daemon. Structured, so nothing is formatted unless someone
+// reads it: Game::describe turns an event into a sentence.
+struct Card;
 struct Event {
   enum class Kind { moved, jailed, released, card_drawn, bought, auction_started, auction_won, auction_unsold,
-                    built, sold, mortgaged, unmortgaged, traded, bankrupt, game_over, turn, undone, note };
-  Kind kind = Kind::note;
+                    built, sold, mortgaged, unmortgaged, traded, bankrupt, game_over, turn, undone, three_doubles,
+                    stays_in_jail, insured, adopted };
+  Kind kind = Kind::turn;
   int player = kNobody;
-  int from = -1;
-  int to = -1;
-  std::string text;
+  int from = -1;    // moved, jailed: where the token was
+  int to = -1;      // moved, jailed: where it is now; bankrupt: the creditor account; traded: the other player
+  int space = -1;   // the property concerned
+  Money amount = 0; // bought, mortgaged, auction_won: the price; sold: houses left on a broken-down hotel
+  int detail = 0;   // moved: 1 = jumped straight there; built/sold: 1 = a hotel, 2 = shortage breakdown;
+                    // auction_*: 0 a property, 1 a house, 2 a hotel
+  const Card* card = nullptr;  // card_drawn
 };
 
 }  // namespace bb::rules
