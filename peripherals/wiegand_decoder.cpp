@@ -135,6 +135,7 @@ void WiegandDecoder::end_frame(std::vector<PeripheralEvent>& out) {
   bits_seen_ = 0;
   last_bit_start_.reset();
   const Nanoseconds frame_ts = frame_start_;
+  last_frame_bits_ = bits;
   if (!fault.empty()) return reject(out, frame_ts, std::move(fault));
   if (seen != bits.size()) {
     return reject(out, frame_ts, fmt::format("partial or unknown frame: {} bits (26 or 34 expected)", seen));

@@ -39,6 +39,8 @@ class WiegandDecoder final : public EdgeDecoder {
   std::vector<std::string> invariant_violations() const override;
 
   int glitches() const { return glitches_; }
+  // The bits of the frame that ended last, as the decoder took them (for the fuzzer's parity oracle).
+  const std::vector<std::uint8_t>& last_frame_bits() const { return last_frame_bits_; }
   int repeats_suppressed() const { return dedup_.suppressed(); }
 
  private:
@@ -59,6 +61,7 @@ class WiegandDecoder final : public EdgeDecoder {
   std::vector<std::uint8_t> bits_;
   std::size_t bits_seen_ = 0;  // may exceed kMaxBits: a too-long frame is still counted
   std::string fault_;
+  std::vector<std::uint8_t> last_frame_bits_;
   int glitches_ = 0;
 };
 
