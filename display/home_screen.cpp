@@ -162,8 +162,8 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
   const Rect panel{l.pad, top, l.width - 2 * l.pad, bottom - top};
   fb.fill(panel, Palette::panel_light);
   const int pad = l.s(10);
-  const Rect text_box{panel.x + pad, panel.y + l.s(6), panel.w - 2 * pad, l.s(56)};
   const Rect buttons{panel.x + pad, panel.bottom() - pad - l.button_h, panel.w - 2 * pad, l.button_h};
+  const Rect text_box{panel.x + pad, panel.y + l.s(6), panel.w - 2 * pad, buttons.y - panel.y - l.s(10)};
 
   struct Choice {
     std::string id, label;
@@ -247,7 +247,9 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
                        [&ui, player] { ui.open_dialog(std::make_unique<DiceDialog>(player)); }});
   }
   if (who >= 0) fb.fill({panel.x, panel.y, l.s(8), panel.h}, Widgets::player_colour(ui.snapshot(), who));
-  fb.paragraph(text_box, text, FontFace::bold, l.font_large, Palette::text);
+  // One line in large type where it fits; a long question (a debt and its reason) takes two smaller lines.
+  const bool one_line = fb.measure().measure(text, FontFace::bold, l.font_large).w <= text_box.w;
+  fb.paragraph(text_box, text, FontFace::bold, one_line ? l.font_large : l.font_body, Palette::text);
   const int n = static_cast<int>(choices.size());
   const int max_w = l.s(220);
   const int bw = std::min(max_w, (buttons.w - (n - 1) * l.pad) / std::max(1, n));

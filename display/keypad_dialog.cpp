@@ -109,7 +109,10 @@ void KeypadDialog::build(FrameBuilder& fb, UiContext& ui) {
   } else {
     shown = typed_.empty() ? "0" : typed_;
     if (game && !typed_.empty()) {
-      if (auto m = parse(typed_, game->edition().currency)) shown += "  = " + game->edition().format_money(*m);
+      if (auto m = parse(typed_, game->edition().currency)) {
+        const std::string printed = game->edition().format_money(*m);
+        if (printed.find(typed_) == std::string::npos) shown += "  = " + printed;
+      }
     }
   }
   fb.text(display.inset(l.s(8)), shown, FontFace::bold, l.font_huge, Palette::text, Align::right);

@@ -39,6 +39,17 @@ struct SoundPlayer::Impl {
 };
 
 SoundPlayer::SoundPlayer(bool enabled) : impl_(std::make_unique<Impl>()), enabled_(enabled) {
+  if (enabled_) open_device();
+}
+
+void SoundPlayer::set_enabled(bool on) {
+  enabled_ = on;
+  if (enabled_) open_device();
+}
+
+void SoundPlayer::open_device() {
+  if (tried_) return;
+  tried_ = true;
   if (SDL_InitSubSystem(SDL_INIT_AUDIO) != 0) {
     problem_ = fmt::format("no audio: {}", SDL_GetError());
     return;

@@ -25,6 +25,7 @@ std::expected<std::unique_ptr<TouchScreen>, std::string> TouchScreen::open(const
   if (!canvas) return std::unexpected(canvas.error());
   ts->canvas_ = std::move(*canvas);
   ts->ui_.mutable_settings() = options.settings;
+  ts->audio_ = options.audio;
   ts->sound_ = std::make_unique<SoundPlayer>(options.audio && options.settings.sound);
   return ts;
 }
@@ -39,6 +40,7 @@ TouchScreen::~TouchScreen() {
 void TouchScreen::show(const Snapshot& snapshot) { snapshot_ = snapshot; }
 
 void TouchScreen::play(const std::vector<Cue>& cues) {
+  if (!audio_) return;
   sound_->set_enabled(ui_.settings().sound);
   for (auto c : cues) sound_->play(c);
 }
@@ -47,7 +49,7 @@ std::vector<Intent> TouchScreen::collect() {
   play(ui_.take_cues());
   auto intents = ui_.take_intents();
   for (const auto& i : intents)
-    if (const auto* s = std::get_if<SetSound>(&i)) sound_->set_enabled(s->on);
+    if (const auto* s = std::get_if<SetSound>(&i); s && audio_) sound_->set_enabled(s->on);
   return intents;
 }
 

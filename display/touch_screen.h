@@ -67,6 +67,7 @@ class TouchScreen {
   Ui ui_;
   Snapshot snapshot_;
   bool video_ = false;
+  bool audio_ = false;
   bool quit_ = false;
   bool built_ = false;
   bool drawn_ = false;
