@@ -1,0 +1,41 @@
+#include "vision/token_appearance.h"
+
+#include <nlohmann/json.hpp>
+
+namespace bb::vision {
+
+std::string TokenAppearance::problem() const {
+  if (name.empty()) return "a token has no name";
+  if (area_px <= 0) return "token " + name + " has no size; learn the tokens again";
+  for (double s : spread)
+    if (!(s > 0)) return "token " + name + " has no colour spread; learn the tokens again";
+  return {};
+}
+
+std::string tokens_to_json(const std::vector<TokenAppearance>& tokens) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& t : tokens)
+    j.push_back({{"name", t.name}, {"mean", t.mean}, {"spread", t.spread}, {"area_px", t.area_px}, {"hu", t.hu}});
+  return j.dump();
+}
+
+std::expected<std::vector<TokenAppearance>, std::string> tokens_from_json(const std::string& text) {
+  try {
+    std::vector<TokenAppearance> out;
+    for (const auto& j : nlohmann::json::parse(text)) {
+      TokenAppearance t;
+      t.name = j.at("name").get<std::string>();
+      t.mean = j.at("mean").get<std::array<double, 3>>();
+      t.spread = j.at("spread").get<std::array<double, 3>>();
+      t.area_px = j.at("area_px").get<double>();
+      t.hu = j.value("hu", std::array<double, 7>{});
+      if (auto p = t.problem(); !p.empty()) return std::unexpected(p);
+      out.push_back(t);
+    }
+    return out;
+  } catch (const std::exception& e) {
+    return std::unexpected(std::string("the stored tokens cannot be read (") + e.what() + "); learn them again");
+  }
+}
+
+}  // namespace bb::vision

@@ -1,0 +1,412 @@
+#include "vision/token_locator.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <map>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+namespace bb::vision {
+
+namespace {
+
+constexpr int cell = 16;  // illumination field resolution, top-view pixels
+
+struct Features {
+  double r, g, i;  // chromaticity and brightness 0..1
+};
+
+// L1 distance of chromaticities (blue's share is 1 - r - g, so it counts too).
+inline double chroma_distance(const Features& a, const Features& b) {
+  const double dr = a.r - b.r, dg = a.g - b.g;
+  return std::abs(dr) + std::abs(dg) + std::abs(dr + dg);
+}
+
+inline Features features(const cv::Vec3b& p, const cv::Vec3f& gain) {
+  const double b = p[0] / gain[0], g = p[1] / gain[1], r = p[2] / gain[2];
+  const double s = b + g + r + 3.0;
+  return {r / s, g / s, (b + g + r) / (3 * 255.0)};
+}
+
+double median(std::vector<double>& v) {
+  if (v.empty()) return 1.0;
+  auto mid = v.begin() + static_cast<long>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
+}
+
+}  // namespace
+
+struct TokenLocator::Impl {
+  SpaceMap map;
+  Settings settings;
+  MarkerLayout markers;
+  cv::Mat labels;           // CV_16S: space under each top-view pixel, -1 none
+  std::vector<int> ring;    // indices of pixels on a space
+  cv::Mat reference;        // CV_8UC3 top view of the empty board
+  std::vector<double> foreground_share;
+  // Scratch, kept between frames to avoid allocation in the steady state.
+  cv::Mat mask, blobs, stats, centroids, lsum, lcount, field;
+  std::vector<float> ratio;
+  std::vector<uint8_t> chroma_fg;
+
+  cv::Vec3f white_balance(const cv::Mat& top) const;
+  int token_at(const Features& f, const std::vector<TokenAppearance>& tokens) const;
+};
+
+cv::Vec3f TokenLocator::Impl::white_balance(const cv::Mat& top) const {
+  std::array<std::vector<double>, 3> ratios;
+  const size_t stride = std::max<size_t>(1, ring.size() / 3000);
+  for (size_t k = 0; k < ring.size(); k += stride) {
+    const int i = ring[k];
+    const cv::Vec3b c = top.at<cv::Vec3b>(i), r = reference.at<cv::Vec3b>(i);
+    if (r[0] + r[1] + r[2] < 150) continue;  // dark print says little about the light's colour
+    for (int ch = 0; ch < 3; ++ch) ratios[static_cast<size_t>(ch)].push_back((c[ch] + 1.0) / (r[ch] + 1.0));
+  }
+  cv::Vec3f gain;
+  for (int ch = 0; ch < 3; ++ch) gain[ch] = static_cast<float>(std::clamp(median(ratios[static_cast<size_t>(ch)]), 0.1, 5.0));
+  return gain;
+}
+
+int TokenLocator::Impl::token_at(const Features& f, const std::vector<TokenAppearance>& tokens) const {
+  int best = -1;
+  double best_d = 16.0;  // squared distance in spreads: about four standard deviations
+  for (size_t k = 0; k < tokens.size(); ++k) {
+    const auto& m = tokens[k].mean;
+    const auto& s = tokens[k].spread;
+    const double dr = (f.r - m[0]) / s[0], dg = (f.g - m[1]) / s[1], di = (f.i - m[2]) / s[2];
+    const double d = dr * dr + dg * dg + di * di;
+    if (d < best_d) best_d = d, best = static_cast<int>(k);
+  }
+  return best;
+}
+
+TokenLocator::TokenLocator(const SpaceMap& map, Settings settings, MarkerLayout markers)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& im = *impl_;
+  im.map = map;
+  im.settings = settings;
+  im.markers = markers;
+  const int s = settings.top_side;
+  assert(s >= 100);
+  im.labels = cv::Mat(s, s, CV_16S);
+  for (int y = 0; y < s; ++y)
+    for (int x = 0; x < s; ++x) {
+      const int label = map.space_at({(x + 0.5) / s, (y + 0.5) / s});
+      im.labels.at<int16_t>(y, x) = static_cast<int16_t>(label);
+      if (label >= 0) im.ring.push_back(y * s + x);
+    }
+  im.foreground_share.assign(static_cast<size_t>(map.space_count()), 0.0);
+}
+
+TokenLocator::~TokenLocator() = default;
+
+const SpaceMap& TokenLocator::map() const { return impl_->map; }
+const TokenLocator::Settings& TokenLocator::settings() const { return impl_->settings; }
+const std::vector<double>& TokenLocator::foreground_by_space() const { return impl_->foreground_share; }
+bool TokenLocator::has_reference() const { return !impl_->reference.empty(); }
+
+void TokenLocator::top_view(const cv::Mat& frame, const Calibration& calibration, cv::Mat& out) const {
+  const int s = impl_->settings.top_side;
+  const Homography top_to_board({1.0 / s, 0, 0, 0, 1.0 / s, 0, 0, 0, 1});
+  const Homography top_to_image = top_to_board.then(calibration.board_to_image);
+  cv::warpPerspective(frame, out, cv::Matx33d(top_to_image.matrix().data()), cv::Size(s, s),
+                      cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+}
+
+std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_space) {
+  Impl& im = *impl_;
+  const int s = im.settings.top_side;
+  assert(top.rows == s && top.cols == s && top.type() == CV_8UC3);
+  im.reference = top.clone();
+
+  // The paper's colour: the median over the rest of the ring, which is mostly unprinted.
+  std::array<std::vector<double>, 3> channels;
+  for (size_t k = 0; k < im.ring.size(); k += 7) {
+    const int i = im.ring[k];
+    if (im.labels.at<int16_t>(i) == start_space) continue;
+    const cv::Vec3b p = top.at<cv::Vec3b>(i);
+    for (int ch = 0; ch < 3; ++ch) channels[static_cast<size_t>(ch)].push_back(p[ch]);
+  }
+  const cv::Vec3b paper(cv::saturate_cast<uchar>(median(channels[0])), cv::saturate_cast<uchar>(median(channels[1])),
+                        cv::saturate_cast<uchar>(median(channels[2])));
+  const cv::Vec3f unit(1, 1, 1);
+  const Features pf = features(paper, unit);
+
+  // Tokens: coloured, not ink (dark), not the paper or the marker's white.
+  cv::Mat candidate = cv::Mat::zeros(s, s, CV_8U);
+  const int corner_id = start_space / im.map.spaces_per_side();
+  const bool start_is_corner = start_space % im.map.spaces_per_side() == 0;
+  for (int i : im.ring) {
+    if (im.labels.at<int16_t>(i) != start_space) continue;
+    const int x = i % s, y = i / s;
+    // The board's outer rim blends with the table when the view is soft: no token is learned from it.
+    const int rim = std::max(2, s / 100);
+    if (x < rim || y < rim || x >= s - rim || y >= s - rim) continue;
+    if (start_is_corner) {
+      const auto mc = im.markers.corners(corner_id);
+      const double bx = (x + 0.5) / s, by = (y + 0.5) / s, pad = im.markers.inset;
+      if (bx > mc[0].x - pad && bx < mc[2].x + pad && by > mc[0].y - pad && by < mc[2].y + pad) continue;
+    }
+    const Features f = features(top.at<cv::Vec3b>(i), unit);
+    // Only clearly coloured pixels: a token's soft edge, blended with the paper, would join neighbours.
+    if (chroma_distance(f, pf) > 0.25 && f.i > 0.3 * pf.i) candidate.at<uint8_t>(i) = 255;
+  }
+  const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3));
+  // Opening with a 5x5 disc breaks the thin necks between tokens standing close.
+  cv::morphologyEx(candidate, candidate, cv::MORPH_CLOSE, kernel);
+  cv::morphologyEx(candidate, candidate, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+  cv::Mat cc;
+  const int n = cv::connectedComponents(candidate, cc, 8, CV_32S);
+  const double w = im.map.space_width() * s;
+  const double min_area = 0.04 * w * w, max_area = 1.2 * w * w;
+
+  std::vector<std::vector<int>> pieces(static_cast<size_t>(n));
+  for (int i = 0; i < s * s; ++i)
+    if (const int b = cc.at<int>(i); b > 0) pieces[static_cast<size_t>(b)].push_back(i);
+
+  struct Found {
+    TokenAppearance look;
+    double distance;
+    std::vector<int> pixels;
+  };
+  std::vector<Found> found;
+  const Point2 corner = im.map.point_in_space(start_space, 0, 0);
+  static constexpr std::array<double, 3> floor{0.02, 0.02, 0.08};
+  // Tokens that touch form one blob of two colours: split such blobs by colour until each is one token.
+  std::vector<std::vector<int>> queue(pieces.begin() + 1, pieces.end());
+  while (!queue.empty()) {
+    std::vector<int> piece = std::move(queue.back());
+    queue.pop_back();
+    if (piece.size() < min_area) continue;
+    std::array<double, 3> sum{}, sq{};
+    cv::Mat samples(static_cast<int>(piece.size()), 2, CV_32F);
+    double cx = 0, cy = 0;
+    for (size_t k = 0; k < piece.size(); ++k) {
+      const Features f = features(top.at<cv::Vec3b>(piece[k]), unit);
+      const std::array<double, 3> v{f.r, f.g, f.i};
+      for (size_t c = 0; c < 3; ++c) sum[c] += v[c], sq[c] += v[c] * v[c];
+      samples.at<float>(static_cast<int>(k), 0) = static_cast<float>(f.r);
+      samples.at<float>(static_cast<int>(k), 1) = static_cast<float>(f.g);
+      cx += piece[k] % s;
+      cy += piece[k] / s;
+    }
+    const double count = static_cast<double>(piece.size());
+    std::array<double, 3> mean{}, spread{};
+    for (size_t c = 0; c < 3; ++c) {
+      mean[c] = sum[c] / count;
+      spread[c] = std::sqrt(std::max(0.0, sq[c] / count - mean[c] * mean[c]));
+    }
+    if (std::max(spread[0], spread[1]) > 0.06 && piece.size() >= 2 * min_area) {
+      cv::Mat labels, centres;
+      cv::kmeans(samples, 2, labels, cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 20, 1e-3), 3,
+                 cv::KMEANS_PP_CENTERS, centres);
+      std::vector<int> a, b;
+      for (size_t k = 0; k < piece.size(); ++k) (labels.at<int>(static_cast<int>(k)) ? b : a).push_back(piece[k]);
+      const Features ca{centres.at<float>(0, 0), centres.at<float>(0, 1), 0};
+      const Features cb{centres.at<float>(1, 0), centres.at<float>(1, 1), 0};
+      // Two tokens, not one token and its shading: clearly different colours, both of token size. Each
+      // part loses the blend along the contact by an opening, and may fall into pieces.
+      if (chroma_distance(ca, cb) > 0.25 && std::min(a.size(), b.size()) >= std::max(min_area, 0.25 * count)) {
+        for (auto* part : {&a, &b}) {
+          cv::Mat mask = cv::Mat::zeros(s, s, CV_8U), parts;
+          for (int i : *part) mask.at<uint8_t>(i) = 255;
+          cv::morphologyEx(mask, mask, cv::MORPH_OPEN, kernel);
+          const int m = cv::connectedComponents(mask, parts, 8, CV_32S);
+          std::vector<std::vector<int>> split(static_cast<size_t>(m));
+          for (int i : *part)
+            if (const int l = parts.at<int>(i); l > 0) split[static_cast<size_t>(l)].push_back(i);
+          for (int l = 1; l < m; ++l) queue.push_back(std::move(split[static_cast<size_t>(l)]));
+        }
+        continue;
+      }
+    }
+    if (count > max_area) continue;
+    Found f;
+    for (size_t c = 0; c < 3; ++c) {
+      f.look.mean[c] = mean[c];
+      f.look.spread[c] = std::max(floor[c], spread[c]);
+    }
+    f.look.area_px = count;
+    cv::Mat mask = cv::Mat::zeros(s, s, CV_8U);
+    for (int i : piece) mask.at<uint8_t>(i) = 255;
+    double hu[7];
+    cv::HuMoments(cv::moments(mask, true), hu);
+    for (size_t c = 0; c < 7; ++c) f.look.hu[c] = hu[c] == 0 ? 0 : -std::copysign(1.0, hu[c]) * std::log10(std::abs(hu[c]));
+    f.distance = std::hypot((cx / count + 0.5) / s - corner.x, (cy / count + 0.5) / s - corner.y);
+    f.pixels = std::move(piece);
+    found.push_back(std::move(f));
+  }
+  std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.distance < b.distance; });
+
+  // Paint the tokens out of the reference: under them is the start space's paper.
+  cv::Mat painted = cv::Mat::zeros(s, s, CV_8U);
+  std::vector<TokenAppearance> tokens;
+  for (size_t k = 0; k < found.size(); ++k) {
+    found[k].look.name = "T" + std::to_string(k + 1);
+    tokens.push_back(found[k].look);
+    for (int i : found[k].pixels) painted.at<uint8_t>(i) = 255;
+  }
+  cv::dilate(painted, painted, kernel, cv::Point(-1, -1), 2);
+  im.reference.setTo(cv::Scalar(paper[0], paper[1], paper[2]), painted);
+
+  // Measure each token's area the way locate() will see it, so visibility compares like with like.
+  if (!tokens.empty()) {
+    const auto seen = locate(top, tokens);
+    for (size_t k = 0; k < tokens.size(); ++k)
+      if (seen[k].visible_fraction > 0.3) tokens[k].area_px *= seen[k].visible_fraction;
+  }
+  return tokens;
+}
+
+std::vector<TokenObservation> TokenLocator::locate(const cv::Mat& top, const std::vector<TokenAppearance>& tokens) {
+  Impl& im = *impl_;
+  const int s = im.settings.top_side;
+  assert(!im.reference.empty() && top.rows == s && top.cols == s && top.type() == CV_8UC3);
+  const cv::Vec3f gain = im.white_balance(top);
+  const cv::Vec3f unit(1, 1, 1);
+
+  // Pass 1: colour change against the reference, and the brightness ratio that feeds the light field.
+  const size_t ring_size = im.ring.size();
+  im.ratio.resize(ring_size);
+  im.chroma_fg.resize(ring_size);
+  const int cells = (s + cell - 1) / cell;
+  im.lsum = cv::Mat::zeros(cells, cells, CV_32F);
+  im.lcount = cv::Mat::zeros(cells, cells, CV_32F);
+  const float mean_gain = (gain[0] + gain[1] + gain[2]) / 3;
+  const cv::Vec3f chroma_gain = gain / mean_gain;
+  for (size_t k = 0; k < ring_size; ++k) {
+    const int i = im.ring[k];
+    const Features f = features(top.at<cv::Vec3b>(i), chroma_gain);
+    const Features r = features(im.reference.at<cv::Vec3b>(i), unit);
+    const double q = (f.i + 0.02) / (r.i * mean_gain + 0.02);
+    im.ratio[k] = static_cast<float>(q);
+    const bool dark = f.i < 0.1 && r.i < 0.1;
+    const bool changed = !dark && chroma_distance(f, r) > im.settings.chroma_threshold;
+    im.chroma_fg[k] = changed;
+    if (!changed && q > 0.2 && q < 3.0) {
+      const int x = i % s, y = i / s;
+      im.lsum.at<float>(y / cell, x / cell) += static_cast<float>(q);
+      im.lcount.at<float>(y / cell, x / cell) += 1.0f;
+    }
+  }
+  // Normalised convolution fills cells with no background (under a hand, the board's centre).
+  cv::blur(im.lsum, im.lsum, cv::Size(3, 3));
+  cv::blur(im.lcount, im.lcount, cv::Size(3, 3));
+  for (int pass = 0; pass < 2; ++pass) {
+    cv::Mat empty = im.lcount < 1e-3;
+    if (cv::countNonZero(empty) == 0) break;
+    cv::Mat s2, c2;
+    cv::blur(im.lsum, s2, cv::Size(5, 5));
+    cv::blur(im.lcount, c2, cv::Size(5, 5));
+    s2.copyTo(im.lsum, empty);
+    c2.copyTo(im.lcount, empty);
+  }
+  cv::Mat field_cells = im.lsum / cv::max(im.lcount, 1e-3);
+  field_cells.setTo(1.0, im.lcount < 1e-3);
+  cv::resize(field_cells, im.field, cv::Size(s, s), 0, 0, cv::INTER_LINEAR);
+
+  // Pass 2: foreground, cleaned of speckle.
+  im.mask = cv::Mat::zeros(s, s, CV_8U);
+  for (size_t k = 0; k < ring_size; ++k) {
+    const int i = im.ring[k];
+    const double light = im.field.at<float>(i);
+    if (im.chroma_fg[k] || std::abs(im.ratio[k] / light - 1.0) > im.settings.brightness_threshold)
+      im.mask.at<uint8_t>(i) = 255;
+  }
+  const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3));
+  cv::morphologyEx(im.mask, im.mask, cv::MORPH_OPEN, kernel);
+  cv::morphologyEx(im.mask, im.mask, cv::MORPH_CLOSE, kernel);
+  cv::connectedComponentsWithStats(im.mask, im.blobs, im.stats, im.centroids, 8, CV_32S);
+
+  // Pass 3: each foreground pixel to the token it matches; count per (token, blob) and per space.
+  const int spaces = im.map.space_count();
+  std::map<std::pair<int, int>, std::vector<int>> by_blob;  // (token, blob) -> pixels per space, total last
+  std::vector<int> fg_per_space(static_cast<size_t>(spaces), 0), px_per_space(static_cast<size_t>(spaces), 0);
+  for (size_t k = 0; k < ring_size; ++k) {
+    const int i = im.ring[k];
+    const int space = im.labels.at<int16_t>(i);
+    ++px_per_space[static_cast<size_t>(space)];
+    if (!im.mask.at<uint8_t>(i)) continue;
+    ++fg_per_space[static_cast<size_t>(space)];
+    if (tokens.empty()) continue;
+    Features f = features(top.at<cv::Vec3b>(i), chroma_gain);
+    f.i /= mean_gain * im.field.at<float>(i);
+    const int t = im.token_at(f, tokens);
+    if (t < 0) continue;
+    auto& counts = by_blob[{t, im.blobs.at<int>(i)}];
+    if (counts.empty()) counts.assign(static_cast<size_t>(spaces) + 1, 0);
+    ++counts[static_cast<size_t>(space)];
+    ++counts.back();
+  }
+  for (int sp = 0; sp < spaces; ++sp)
+    im.foreground_share[static_cast<size_t>(sp)] =
+        px_per_space[static_cast<size_t>(sp)] ? double(fg_per_space[static_cast<size_t>(sp)]) / px_per_space[static_cast<size_t>(sp)] : 0;
+
+  std::vector<TokenObservation> out;
+  for (size_t t = 0; t < tokens.size(); ++t) {
+    TokenObservation o;
+    o.token = static_cast<int>(t);
+    const double area = tokens[t].area_px;
+    const std::vector<int>* best = nullptr;
+    const std::vector<int>* second = nullptr;
+    for (auto it = by_blob.lower_bound({static_cast<int>(t), 0});
+         it != by_blob.end() && it->first.first == static_cast<int>(t); ++it) {
+      const int count = it->second.back();
+      // Too small is noise; far too large is a sleeve or a hand of the token's colour.
+      if (count < std::max(6.0, 0.25 * area) || count > 3.0 * area) continue;
+      if (!best || count > best->back()) {
+        second = best;
+        best = &it->second;
+      } else if (!second || count > second->back()) {
+        second = &it->second;
+      }
+    }
+    if (!best) {
+      out.push_back(o);
+      continue;
+    }
+    const int total = best->back();
+    o.visible = true;
+    o.visible_fraction = total / area;
+    std::vector<std::pair<double, int>> shares;
+    for (int sp = 0; sp < spaces; ++sp)
+      if ((*best)[static_cast<size_t>(sp)] > 0) shares.emplace_back(double((*best)[static_cast<size_t>(sp)]) / total, sp);
+    std::sort(shares.rbegin(), shares.rend());
+    o.space = shares.front().second;
+    const double visibility = std::min(1.0, o.visible_fraction / 0.6);
+    o.confidence = shares.front().first * visibility;
+    for (const auto& [share, sp] : shares)
+      if (share >= 0.15) o.candidates.push_back(sp);
+    if (second && second->back() >= 0.5 * total) {
+      // Two places look like this token: a question for the table, never a guess.
+      o.confidence = std::min(o.confidence, 0.5);
+      int other = 0;
+      for (int sp = 1; sp < spaces; ++sp)
+        if ((*second)[static_cast<size_t>(sp)] > (*second)[static_cast<size_t>(other)]) other = sp;
+      if (std::find(o.candidates.begin(), o.candidates.end(), other) == o.candidates.end()) o.candidates.push_back(other);
+    }
+    out.push_back(o);
+  }
+  return out;
+}
+
+std::expected<void, std::string> TokenLocator::save_reference(const std::string& png_path) const {
+  if (impl_->reference.empty()) return std::unexpected("there is no board reference yet; calibrate first");
+  if (!cv::imwrite(png_path, impl_->reference))
+    return std::unexpected("cannot write " + png_path + "; check the folder exists and is writable");
+  return {};
+}
+
+std::expected<void, std::string> TokenLocator::load_reference(const std::string& png_path) {
+  cv::Mat image = cv::imread(png_path, cv::IMREAD_COLOR);
+  const int s = impl_->settings.top_side;
+  if (image.empty()) return std::unexpected("cannot read " + png_path + "; run the set-up again");
+  if (image.rows != s || image.cols != s)
+    return std::unexpected(png_path + " was made for another top-view size; run the set-up again");
+  impl_->reference = image;
+  return {};
+}
+
+}  // namespace bb::vision

@@ -1,0 +1,68 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "vision/board_calibrator.h"
+#include "vision/marker_layout.h"
+#include "vision/space_map.h"
+#include "vision/token_appearance.h"
+
+namespace cv {
+class Mat;
+}
+
+namespace bb::vision {
+
+// Where one token appears to be in one frame.
+struct TokenObservation {
+  int token = -1;
+  bool visible = false;          // false: covered (a hand) or gone; says nothing about where it is
+  int space = -1;                // most likely space
+  double confidence = 0;         // 0..1: share of the token on that space, lowered when partly hidden
+  std::vector<int> candidates;   // spaces it touches, most likely first
+  double visible_fraction = 0;   // seen area over learned area
+};
+
+// Looks at the board from above (a fixed top view warped through the calibration) and says where each
+// learned token is. Foreground is what differs in colour, or much in brightness, from the empty board's
+// reference; shadows and light changes are divided out by a smooth illumination field estimated from the
+// board itself; each foreground pixel is then given to the token whose colour it matches, so tokens that
+// share a space (even touching) are told apart, and skin or sleeves (too large) are not taken for tokens.
+class TokenLocator {
+ public:
+  struct Settings {
+    int top_side = 400;             // pixels across the top view
+    double unsure_below = 0.75;     // confidence under which a position is a question, not a fact
+    double chroma_threshold = 0.1;  // L1 over the three chromaticities
+    double brightness_threshold = 0.45;
+  };
+  TokenLocator(const SpaceMap& map, Settings settings, MarkerLayout markers = {});
+  ~TokenLocator();
+  TokenLocator(const TokenLocator&) = delete;
+  TokenLocator& operator=(const TokenLocator&) = delete;
+
+  void top_view(const cv::Mat& frame, const Calibration& calibration, cv::Mat& out) const;
+
+  // All tokens stand apart on `start_space` and the rest of the board is empty: records the board as the
+  // reference (with the tokens painted out) and learns each token, named T1.. from the one nearest the
+  // start space's outer corner.
+  std::vector<TokenAppearance> learn(const cv::Mat& top, int start_space);
+  std::vector<TokenObservation> locate(const cv::Mat& top, const std::vector<TokenAppearance>& tokens);
+
+  bool has_reference() const;
+  std::expected<void, std::string> save_reference(const std::string& png_path) const;
+  std::expected<void, std::string> load_reference(const std::string& png_path);
+
+  const SpaceMap& map() const;
+  const Settings& settings() const;
+  // Fraction of each space's pixels that were foreground in the last locate() (hands, unknown objects).
+  const std::vector<double>& foreground_by_space() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace bb::vision

@@ -1,0 +1,84 @@
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vision/board_calibrator.h"
+#include "vision/motion_detector.h"
+#include "vision/space_map.h"
+#include "vision/token_appearance.h"
+#include "vision/token_locator.h"
+#include "vision/tracker_event.h"
+
+namespace cv {
+class Mat;
+}
+
+namespace bb::vision {
+
+// Turns a stream of frames into token events. Nothing is decided while the scene moves: a decision needs
+// the scene still for `still_frames`, then `agree_frames` frames that agree; below the locator's confidence
+// threshold the answer is "unsure" with candidates, never a silent guess. When the scene settles, the
+// markers are checked again, so a nudged board or camera is re-estimated without losing any position.
+class TokenTracker {
+ public:
+  struct Settings {
+    int still_frames = 2;
+    int agree_frames = 3;
+    double bump_px = 2.5;     // corner shift that counts as the board or camera having moved
+    int start_space = 0;      // where the tokens stand when they are learned
+    int not_found_every = 150;  // frames between repeated "board not found" reports
+    TokenLocator::Settings locator;
+    MotionDetector::Settings motion;
+  };
+
+  TokenTracker(const SpaceMap& map, Settings settings, MarkerLayout markers = {});
+  ~TokenTracker();
+  TokenTracker(const TokenTracker&) = delete;
+  TokenTracker& operator=(const TokenTracker&) = delete;
+
+  std::vector<TrackerEvent> process(const cv::Mat& frame, int64_t frame_index);
+  // The camera was lost and has come back: whatever it shows now is checked afresh.
+  void camera_restarted();
+
+  // A stored set-up: tokens, where they stand, and the empty-board reference (PNG beside the JSON).
+  std::expected<void, std::string> save_setup(const std::string& json_path) const;
+  std::expected<void, std::string> load_setup(const std::string& json_path);
+
+  bool calibrated() const { return calibration_.has_value(); }
+  bool learned() const { return !tokens_.empty(); }
+  const std::optional<Calibration>& calibration() const { return calibration_; }
+  const std::vector<TokenAppearance>& tokens() const { return tokens_; }
+  const std::vector<int>& positions() const { return positions_; }
+  const SpaceMap& space_map() const { return map_; }
+  std::string invariant_problem() const;
+
+ private:
+  struct Pending {
+    std::string signature;
+    std::vector<TokenObservation> observations;
+  };
+  std::vector<TrackerEvent> decide(const std::vector<TokenObservation>& seen, int64_t frame_index);
+  std::string signature(const std::vector<TokenObservation>& seen) const;
+
+  SpaceMap map_;
+  Settings settings_;
+  BoardCalibrator calibrator_;
+  MotionDetector motion_;
+  TokenLocator locator_;
+  std::optional<Calibration> calibration_;
+  std::vector<TokenAppearance> tokens_;
+  std::vector<int> positions_;
+  std::vector<std::string> reported_;  // per token: the last question or absence reported, to say it once
+  std::deque<Pending> pending_;
+  std::deque<size_t> learning_counts_;
+  int still_count_ = 0;
+  bool dirty_ = true;  // something moved since the last decision
+  int64_t last_not_found_ = -1'000'000;
+};
+
+}  // namespace bb::vision

@@ -1,0 +1,142 @@
+#include "vision/tracking_evaluator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <numeric>
+#include <opencv2/core.hpp>
+
+namespace bb::vision {
+
+void TrackingScore::add(const TrackingScore& o) {
+  moves += o.moves;
+  moves_correct += o.moves_correct;
+  moves_unsure += o.moves_unsure;
+  moves_missed += o.moves_missed;
+  moves_wrong += o.moves_wrong;
+  false_moves += o.false_moves;
+  spaces_checked += o.spaces_checked;
+  spaces_correct += o.spaces_correct;
+  frames += o.frames;
+  learned = learned || o.learned;
+  calibration_error_px = std::max(calibration_error_px, o.calibration_error_px);
+  latency_frames.insert(latency_frames.end(), o.latency_frames.begin(), o.latency_frames.end());
+}
+
+std::string TrackingScore::summary() const {
+  double mean_latency = 0;
+  if (!latency_frames.empty())
+    mean_latency = std::accumulate(latency_frames.begin(), latency_frames.end(), 0.0) / latency_frames.size();
+  return fmt::format(
+      "moves {:5d}  correct {:6.2f}%  unsure {:3d}  missed {:3d}  wrong {:3d}  false-moves {:3d}  occupancy {:7.3f}%  "
+      "latency {:.1f} frames",
+      moves, 100 * move_accuracy(), moves_unsure, moves_missed, moves_wrong, false_moves, 100 * occupancy_accuracy(),
+      mean_latency);
+}
+
+std::vector<std::string> expected_names(const TableRenderer& renderer, int token_count) {
+  const Point2 corner = renderer.space_map().point_in_space(0, 0, 0);
+  std::vector<int> order(static_cast<size_t>(token_count));
+  std::iota(order.begin(), order.end(), 0);
+  auto distance = [&](int t) {
+    const Point2 p = renderer.slot_position(0, t);
+    return std::hypot(p.x - corner.x, p.y - corner.y);
+  };
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return distance(a) < distance(b); });
+  std::vector<std::string> names(static_cast<size_t>(token_count));
+  for (size_t rank = 0; rank < order.size(); ++rank) names[static_cast<size_t>(order[rank])] = fmt::format("T{}", rank + 1);
+  return names;
+}
+
+TrackingScore evaluate_game(const TableRenderer& renderer, const TableScene& base, int token_count,
+                            const std::vector<TableMove>& moves, uint64_t seed, TokenTracker::Settings settings,
+                            TableScript::Settings script_settings) {
+  TrackingScore score;
+  TableScript script(renderer, base, token_count, seed, script_settings);
+  TokenTracker tracker(renderer.space_map(), settings);
+  const auto names = expected_names(renderer, token_count);
+  auto index_of = [&](const std::string& name) {
+    for (size_t i = 0; i < names.size(); ++i)
+      if (names[i] == name) return static_cast<int>(i);
+    return -1;
+  };
+  cv::Mat image;
+  int64_t frame_index = 0;
+  int learned_count = 0;
+  auto run = [&](const std::vector<TableScript::Frame>& frames, std::vector<TrackerEvent>& events, int64_t& first_still) {
+    bool previous_had_hand = true;
+    first_still = -1;
+    for (const auto& f : frames) {
+      RenderTruth truth;
+      renderer.render(f.scene, image, &truth);
+      if (first_still < 0 && f.scene.hands.empty() && previous_had_hand && frame_index > 0 && &f != &frames.front())
+        first_still = frame_index;
+      previous_had_hand = !f.scene.hands.empty();
+      auto e = tracker.process(image, frame_index);
+      for (const auto& ev : e) {
+        if (ev.kind == TrackerEvent::Kind::calibrated && score.calibration_error_px < 0) {
+          double worst = 0;
+          for (int k = 0; k < 4; ++k) {
+            const Point2 p = tracker.calibration()->image_corner(k), q = truth.board_corners[static_cast<size_t>(k)];
+            worst = std::max(worst, std::hypot(p.x - q.x, p.y - q.y));
+          }
+          score.calibration_error_px = worst;
+        }
+        if (ev.kind == TrackerEvent::Kind::learned) ++learned_count;
+      }
+      events.insert(events.end(), e.begin(), e.end());
+      ++frame_index;
+      ++score.frames;
+      assert(tracker.invariant_problem().empty());
+    }
+  };
+  std::vector<TrackerEvent> opening_events;
+  int64_t ignored = 0;
+  run(script.opening(), opening_events, ignored);
+  score.learned = learned_count == token_count && tracker.tokens().size() == static_cast<size_t>(token_count);
+  if (!score.learned) {
+    score.moves = static_cast<int>(moves.size());
+    score.moves_missed = score.moves;
+    return score;
+  }
+  for (size_t m = 0; m < moves.size(); ++m) {
+    std::vector<TrackerEvent> events;
+    int64_t first_still = -1;
+    run(script.play(moves[m], static_cast<int>(m)), events, first_still);
+    ++score.moves;
+    bool correct = false, unsure = false, wrong = false;
+    for (const auto& e : events) {
+      const int t = index_of(e.token);
+      if (e.kind == TrackerEvent::Kind::moved) {
+        if (t == moves[m].token && e.to == moves[m].to) {
+          correct = true;
+          if (first_still >= 0) score.latency_frames.push_back(static_cast<int>(e.frame - first_still));
+        } else if (t == moves[m].token) {
+          wrong = true;
+        } else {
+          ++score.false_moves;
+        }
+      }
+      if (e.kind == TrackerEvent::Kind::unsure && t == moves[m].token) unsure = true;
+    }
+    if (correct && !wrong) ++score.moves_correct;
+    else if (wrong) ++score.moves_wrong;
+    else if (unsure) ++score.moves_unsure;
+    else ++score.moves_missed;
+    // Occupancy of every space, as the tracker now believes it.
+    const int spaces = renderer.space_map().space_count();
+    for (int s = 0; s < spaces; ++s) {
+      std::vector<bool> truth_here(static_cast<size_t>(token_count)), seen_here(static_cast<size_t>(token_count));
+      for (int t = 0; t < token_count; ++t) truth_here[static_cast<size_t>(t)] = script.truth()[static_cast<size_t>(t)] == s;
+      for (size_t k = 0; k < tracker.tokens().size(); ++k) {
+        const int t = index_of(tracker.tokens()[k].name);
+        if (t >= 0) seen_here[static_cast<size_t>(t)] = tracker.positions()[k] == s;
+      }
+      ++score.spaces_checked;
+      if (truth_here == seen_here) ++score.spaces_correct;
+    }
+  }
+  return score;
+}
+
+}  // namespace bb::vision
