@@ -172,6 +172,7 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
   };
   std::vector<Choice> choices;
   std::string text;
+  bool payment = false;  // an option moves money: say how it will be confirmed
   int who = st.current;
 
   if (st.ended) {
@@ -196,6 +197,7 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
       const std::string label = Wording::option(game, q, opt);
       const bool pays = opt == "buy" || opt == "pay_fixed" || opt == "pay_percent" || opt == "pay_fine" ||
                         opt == "lift" || opt == "keep";
+      payment = payment || pays;
       if (opt == "roll") {
         choices.push_back({"home.option.roll", label, Palette::primary,
                            [&ui, player] { ui.open_dialog(std::make_unique<DiceDialog>(player)); }});
@@ -254,6 +256,9 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
   const int max_w = l.s(220);
   const int bw = std::min(max_w, (buttons.w - (n - 1) * l.pad) / std::max(1, n));
   int x = buttons.right() - n * bw - (n - 1) * l.pad;
+  if (payment && ui.cards_confirm() && x - buttons.x > l.s(120))
+    fb.paragraph({buttons.x + l.s(4), buttons.y, x - buttons.x - l.pad, buttons.h}, "then tap your card to confirm",
+                 FontFace::regular, l.font_small, Palette::muted);
   for (auto& c : choices) {
     fb.button(c.id, {x, buttons.y, bw, buttons.h}, c.label, c.colour, c.tap);
     x += bw + l.pad;

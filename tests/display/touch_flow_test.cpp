@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <SDL.h>
+
+#include "display/font_set.h"
 #include "display/sound_player.h"
+#include "display/ui.h"
 #include "display_test_support.h"
 
 // Touch flows on the real screens: touches are injected as SDL finger events, the screen's intents are
@@ -260,6 +264,80 @@ TEST(TouchFlow, NothingIsDrawnWhileNothingChanges) {
   EXPECT_EQ(h.screen().frames_drawn(), frames);
   h.tap("nav.board");
   EXPECT_GT(h.screen().frames_drawn(), frames);
+}
+
+}  // namespace
+}  // namespace bb::display
+
+namespace bb::display {
+namespace {
+
+TEST(TouchFlow, LedgerFiltersByPlayerAndByProperty) {
+  auto t = new_table();
+  adopt(t, rules::Adopt{1, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{3}}});
+  Harness h(std::move(t));
+  roll(h, 1, 2);  // Ann pays Bob rent for Baltic Avenue
+  h.tap("nav.ledger");
+  h.tap("ledger.where");
+  // The property list starts with "Anywhere", then the spaces that can cost or earn money, in board order.
+  const auto& frame = h.frame();
+  std::string baltic_id;
+  for (const auto& target : frame.targets)
+    for (const auto& op : frame.ops)
+      if (op.kind == DrawOp::Kind::text && op.text == "Baltic Avenue" && target.rect.contains(op.rect.cx(), op.rect.cy()) &&
+          target.id.rfind("choice.", 0) == 0)
+        baltic_id = target.id;
+  ASSERT_FALSE(baltic_id.empty());
+  h.tap(baltic_id);
+  EXPECT_TRUE(h.frame().shows("Ann paid Bob $4 rent for Baltic Avenue"));
+  EXPECT_FALSE(h.frame().shows("got $1,500 to start"));
+  EXPECT_TRUE(h.frame().shows("1 postings"));
+  h.tap("ledger.where");
+  h.tap("choice.0");  // anywhere
+  h.tap("ledger.who");
+  h.tap("choice.4");  // Dev
+  EXPECT_TRUE(h.frame().shows("Dev got $1,500 to start"));
+  EXPECT_FALSE(h.frame().shows("Ann got $1,500 to start"));
+}
+
+TEST(TouchFlow, TheAuctionCountdownTicksAndStopsAtZero) {
+  auto t = new_table();
+  ASSERT_TRUE(t.apply(rules::Roll{1, 2}).has_value());
+  ASSERT_TRUE(t.apply(rules::Choose{0, "auction"}).has_value());
+  auto fonts = FontSet::open();
+  ASSERT_TRUE(fonts.has_value());
+  Ui ui(UiSettings{true, "1234", "", 30});
+  const auto layout = Layout::for_window(800, 480);
+  const auto snap = t.snapshot();
+  EXPECT_TRUE(ui.build(snap, layout, **fonts, 1'000).shows("0:30"));
+  EXPECT_FALSE(ui.needs_redraw(1'500, snap.version)) << "same second: nothing to draw";
+  EXPECT_TRUE(ui.needs_redraw(2'000, snap.version)) << "the next second is drawn";
+  EXPECT_TRUE(ui.build(snap, layout, **fonts, 13'000).shows("0:18"));
+  EXPECT_TRUE(ui.build(snap, layout, **fonts, 40'000).shows("Time! Close it"));
+  EXPECT_FALSE(ui.needs_redraw(45'000, snap.version)) << "once time is up the screen stops ticking";
+  EXPECT_TRUE(ui.take_intents().empty()) << "the auctioneer closes, not the clock";
+}
+
+TEST(TouchFlow, AWindowOnTheOffscreenDriverDrawsAndTakesClicks) {
+  TouchScreen::Options o;
+  o.window = true;
+  auto screen = TouchScreen::open(o);
+  if (!screen) GTEST_SKIP() << "no SDL video driver here: " << screen.error();
+  auto t = new_table();
+  (*screen)->show(t.snapshot());
+  EXPECT_TRUE((*screen)->draw_if_needed());
+  const Target* ledger = (*screen)->frame().find("nav.ledger");
+  ASSERT_NE(ledger, nullptr);
+  SDL_Event e{};
+  e.type = SDL_MOUSEBUTTONUP;
+  e.button.button = SDL_BUTTON_LEFT;
+  e.button.which = 0;
+  e.button.x = ledger->rect.cx();
+  e.button.y = ledger->rect.cy();
+  ASSERT_EQ(SDL_PushEvent(&e), 1);
+  (*screen)->pump();
+  EXPECT_EQ((*screen)->ui().screen(), ScreenId::ledger);
+  EXPECT_TRUE((*screen)->draw_if_needed());
 }
 
 }  // namespace
