@@ -54,7 +54,9 @@ std::expected<std::unique_ptr<SimulatedEdgeSource>, std::string> SimulatedEdgeSo
   if (source->epoll_fd_ < 0 || source->wake_fd_ < 0) {
     return std::unexpected(fmt::format("cannot create the simulator's fds: {}", std::strerror(errno)));
   }
-  std::vector<int> watched{source->wake_fd_};
+  source->release_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+  if (source->release_fd_ < 0) return std::unexpected(fmt::format("cannot create the simulator's timer: {}", std::strerror(errno)));
+  std::vector<int> watched{source->wake_fd_, source->release_fd_};
   if (source->device_ == "dice") {
     source->heartbeat_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
     const itimerspec every_second{{1, 0}, {1, 0}};
@@ -78,7 +80,7 @@ std::expected<std::unique_ptr<SimulatedEdgeSource>, std::string> SimulatedEdgeSo
 }
 
 SimulatedEdgeSource::~SimulatedEdgeSource() {
-  for (const int fd : {epoll_fd_, wake_fd_, heartbeat_fd_}) {
+  for (const int fd : {epoll_fd_, wake_fd_, heartbeat_fd_, release_fd_}) {
     if (fd >= 0) close(fd);
   }
 }
@@ -90,8 +92,21 @@ std::vector<std::optional<bool>> SimulatedEdgeSource::initial_levels() const {
 
 void SimulatedEdgeSource::inject(const std::vector<Edge>& edges) {
   queue_.insert(queue_.end(), edges.begin(), edges.end());
-  const std::uint64_t one = 1;
-  [[maybe_unused]] const auto written = write(wake_fd_, &one, sizeof one);
+  std::stable_sort(queue_.begin(), queue_.end(), [](const Edge& a, const Edge& b) { return a.ts_ns < b.ts_ns; });
+  arm_release();
+}
+
+void SimulatedEdgeSource::arm_release() {
+  if (queue_.empty()) return;
+  if (queue_.front().ts_ns <= monotonic_now()) {
+    const std::uint64_t one = 1;
+    [[maybe_unused]] const auto written = write(wake_fd_, &one, sizeof one);
+    return;
+  }
+  itimerspec when{};
+  when.it_value.tv_sec = queue_.front().ts_ns / kSecond;
+  when.it_value.tv_nsec = queue_.front().ts_ns % kSecond;
+  timerfd_settime(release_fd_, TFD_TIMER_ABSTIME, &when, nullptr);
 }
 
 std::expected<std::vector<Edge>, std::string> SimulatedEdgeSource::command_edges(std::string_view text, Nanoseconds at) {
@@ -170,13 +185,20 @@ std::expected<std::vector<Edge>, std::string> SimulatedEdgeSource::read_edges() 
       queue_.insert(queue_.end(), edges.begin(), edges.end());
     }
   }
+  std::uint64_t expirations = 0;
+  [[maybe_unused]] const auto released = read(release_fd_, &expirations, sizeof expirations);
   std::vector<std::string> errors;
   if (input_fd_ >= 0 && !input_closed_) read_input(errors);
-  std::vector<Edge> edges(queue_.begin(), queue_.end());
-  queue_.clear();
-  std::stable_sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.ts_ns < b.ts_ns; });
+  std::stable_sort(queue_.begin(), queue_.end(), [](const Edge& a, const Edge& b) { return a.ts_ns < b.ts_ns; });
+  const Nanoseconds now = monotonic_now();
+  std::vector<Edge> edges;
+  while (!queue_.empty() && queue_.front().ts_ns <= now) {
+    edges.push_back(queue_.front());
+    queue_.pop_front();
+  }
+  arm_release();
   if (!errors.empty()) {
-    inject(edges);  // keep the good commands' edges for the next read, and wake it
+    inject(edges);  // keep the edges that were due for the next read, and wake it
     std::string joined;
     for (const auto& error : errors) joined += (joined.empty() ? "" : "; ") + error;
     return std::unexpected(joined);

@@ -31,7 +31,7 @@ class SimulatedEdgeSource final : public EdgeSource {
   std::vector<std::optional<bool>> initial_levels() const override;
   bool live() const override { return true; }
 
-  // Edges as they are (line = role index), delivered at the next read.
+  // Edges as they are (line = role index), delivered once their timestamps have passed.
   void inject(const std::vector<Edge>& edges);
   // One command as above, starting now; the error says what commands there are.
   std::expected<void, std::string> command(std::string_view text);
@@ -42,11 +42,14 @@ class SimulatedEdgeSource final : public EdgeSource {
   explicit SimulatedEdgeSource(std::string device) : device_(std::move(device)) {}
   std::expected<std::vector<Edge>, std::string> command_edges(std::string_view text, Nanoseconds at);
   void read_input(std::vector<std::string>& errors);
+  // Like hardware, edges are handed over only once their time has passed; this arms the wake-up for the next.
+  void arm_release();
 
   std::string device_;
   int epoll_fd_ = -1;
   int wake_fd_ = -1;       // eventfd: injected edges are waiting
   int heartbeat_fd_ = -1;  // timerfd: the dice unit's 1 s heartbeat
+  int release_fd_ = -1;    // timerfd: the next queued edge's time has come
   int input_fd_ = -1;
   bool input_closed_ = false;
   std::string partial_line_;
