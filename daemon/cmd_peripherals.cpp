@@ -43,7 +43,10 @@ struct ProbeOptions {
 };
 
 int run_probe(const ProbeOptions& o) {
-  auto print = [](const pp::PeripheralEvent& event) { fmt::print("{}\n", pp::to_json_line(event)); std::fflush(stdout); };
+  auto print = [](const pp::PeripheralEvent& event) {
+    fmt::print("{}\n", pp::to_json_line(event));
+    std::fflush(stdout);
+  };
   if (!o.trace.empty()) {
     auto trace = pp::load_trace(o.trace);
     if (!trace) {
@@ -76,7 +79,9 @@ int run_probe(const ProbeOptions& o) {
     config.input_fd = STDIN_FILENO;
     if (isatty(STDIN_FILENO)) {
       fmt::print(stderr, "simulated {}: type {} (Ctrl-D ends)\n", o.device,
-                 o.device == "wiegand" ? "'card 1A2B3C'" : o.device == "dice" ? "'roll 3 4', 'rolling' or 'unplug'" : "'press'");
+                 o.device == "wiegand" ? "'card 1A2B3C'"
+                 : o.device == "dice"  ? "'roll 3 4', 'rolling' or 'unplug'"
+                                       : "'press'");
     }
   }
   auto device = pp::open_device(config);
@@ -84,7 +89,8 @@ int run_probe(const ProbeOptions& o) {
     fmt::print(stderr, "boardbank probe: {}\n", device.error());
     return 2;
   }
-  if (!o.simulate) fmt::print(stderr, "probing {} via {} (Ctrl-C ends)\n", o.device, pp::gpio_backend_description());
+  if (!o.simulate)
+    fmt::print(stderr, "probing {} via {} (Ctrl-C ends)\n", o.device, pp::gpio_backend_description());
   stop_on_ctrl_c();
   const pp::Nanoseconds start = pp::monotonic_now();
   const auto limit = static_cast<pp::Nanoseconds>(o.seconds * 1e9);
@@ -94,7 +100,8 @@ int run_probe(const ProbeOptions& o) {
     // Piped commands: once the input ends, give the last frame time to finish (Wiegand gap, dice strobe).
     if (o.simulate) {
       auto* edge_device = dynamic_cast<pp::EdgeDevice*>(device->get());
-      auto* simulated = edge_device ? dynamic_cast<pp::SimulatedEdgeSource*>(&edge_device->source()) : nullptr;
+      auto* simulated =
+          edge_device ? dynamic_cast<pp::SimulatedEdgeSource*>(&edge_device->source()) : nullptr;
       if (simulated && simulated->input_closed()) {
         if (input_closed_at == 0) input_closed_at = pp::monotonic_now();
         return pp::monotonic_now() - input_closed_at < 300 * pp::kMillisecond;
@@ -156,25 +163,30 @@ int run_record(const RecordOptions& o) {
 
 void add_peripheral_commands(CLI::App& app) {
   auto probe_opts = std::make_shared<ProbeOptions>();
-  auto* probe = app.add_subcommand(
-      "probe", "Print what the dice and card readers read, one JSON object per line (a trace, the GPIO lines, or a simulation)");
+  auto* probe = app.add_subcommand("probe",
+                                   "Print what the dice and card readers read, one JSON object per line (a "
+                                   "trace, the GPIO lines, or a simulation)");
   probe->add_option("--trace", probe_opts->trace, "Decode a recorded trace file instead of live lines");
   probe->add_option("--device", probe_opts->device, "wiegand, dice, button or rc522")
       ->check(CLI::IsMember({"wiegand", "dice", "button", "rc522"}));
   probe->add_option("--chip", probe_opts->chip, "GPIO chip, as gpiodetect names it");
-  probe->add_option("--lines", probe_opts->lines, "Lines in role order (GPIO5,GPIO6) or by role (d0=GPIO5,d1=GPIO6)");
-  probe->add_flag("--simulate", probe_opts->simulate, "Simulated device: commands from the terminal or a pipe");
+  probe->add_option("--lines", probe_opts->lines,
+                    "Lines in role order (GPIO5,GPIO6) or by role (d0=GPIO5,d1=GPIO6)");
+  probe->add_flag("--simulate", probe_opts->simulate,
+                  "Simulated device: commands from the terminal or a pipe");
   probe->add_option("--spi", probe_opts->spi, "rc522: the spidev node");
   probe->add_option("--reset", probe_opts->reset, "rc522: its RST line on --chip ('' for none)");
   probe->add_option("--seconds", probe_opts->seconds, "Stop after this long (default: Ctrl-C)");
   probe->callback([probe_opts] { std::exit(run_probe(*probe_opts)); });
 
   auto record_opts = std::make_shared<RecordOptions>();
-  auto* record = app.add_subcommand("record-gpio", "Record a device's GPIO edges as a trace, to replay into tests");
+  auto* record =
+      app.add_subcommand("record-gpio", "Record a device's GPIO edges as a trace, to replay into tests");
   record->add_option("--device", record_opts->device, "wiegand, dice or button")
       ->check(CLI::IsMember({"wiegand", "dice", "button"}));
   record->add_option("--chip", record_opts->chip, "GPIO chip, as gpiodetect names it");
-  record->add_option("--lines", record_opts->lines, "Lines in role order or by role (default: docs/hardware.md)");
+  record->add_option("--lines", record_opts->lines,
+                     "Lines in role order or by role (default: docs/hardware.md)");
   record->add_option("-o,--out", record_opts->out, "Trace file to write (default: standard output)");
   record->add_option("--seconds", record_opts->seconds, "Stop after this long (default: Ctrl-C)");
   record->callback([record_opts] { std::exit(run_record(*record_opts)); });

@@ -8,7 +8,8 @@
 
 namespace bb::peripherals {
 
-std::expected<std::unique_ptr<EdgeDecoder>, std::string> make_decoder(const std::string& kind, const std::string& name,
+std::expected<std::unique_ptr<EdgeDecoder>, std::string> make_decoder(const std::string& kind,
+                                                                      const std::string& name,
                                                                       DiceRoller roller) {
   if (kind == "wiegand") return std::make_unique<WiegandDecoder>(name);
   if (kind == "dice") return std::make_unique<DiceDecoder>(name);

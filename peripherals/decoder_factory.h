@@ -9,7 +9,8 @@
 namespace bb::peripherals {
 
 // The decoder for a device kind (wiegand, dice or button), reporting under the given name.
-std::expected<std::unique_ptr<EdgeDecoder>, std::string> make_decoder(const std::string& kind, const std::string& name,
+std::expected<std::unique_ptr<EdgeDecoder>, std::string> make_decoder(const std::string& kind,
+                                                                      const std::string& name,
                                                                       DiceRoller roller = DiceRoller{});
 
 }  // namespace bb::peripherals

@@ -23,9 +23,11 @@ std::vector<std::string> default_lines(const std::string& kind) {
   return {};
 }
 
-std::expected<std::vector<std::string>, std::string> parse_line_list(const std::string& kind, const std::string& text) {
+std::expected<std::vector<std::string>, std::string> parse_line_list(const std::string& kind,
+                                                                     const std::string& text) {
   const auto roles = device_roles(kind);
-  if (roles.empty()) return std::unexpected(fmt::format("unknown device '{}' (wiegand, dice or button)", kind));
+  if (roles.empty())
+    return std::unexpected(fmt::format("unknown device '{}' (wiegand, dice or button)", kind));
   std::vector<std::string> items;
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -37,13 +39,16 @@ std::expected<std::vector<std::string>, std::string> parse_line_list(const std::
     return std::unexpected(fmt::format("a {} needs {} lines ({}), got {}", kind, roles.size(),
                                        fmt::join(roles, ","), items.size()));
   }
-  const bool keyed = std::all_of(items.begin(), items.end(), [](const auto& i) { return i.find('=') != std::string::npos; });
+  const bool keyed =
+      std::all_of(items.begin(), items.end(), [](const auto& i) { return i.find('=') != std::string::npos; });
   if (!keyed) return items;
   std::vector<std::string> lines(roles.size());
   for (const auto& item : items) {
     const auto eq = item.find('=');
     const auto role = std::find(roles.begin(), roles.end(), item.substr(0, eq));
-    if (role == roles.end()) return std::unexpected(fmt::format("'{}' is not a {} line ({})", item.substr(0, eq), kind, fmt::join(roles, ",")));
+    if (role == roles.end())
+      return std::unexpected(
+          fmt::format("'{}' is not a {} line ({})", item.substr(0, eq), kind, fmt::join(roles, ",")));
     lines[static_cast<std::size_t>(role - roles.begin())] = item.substr(eq + 1);
   }
   for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -53,13 +58,15 @@ std::expected<std::vector<std::string>, std::string> parse_line_list(const std::
 }
 
 std::expected<std::unique_ptr<Device>, std::string> open_device(const DeviceConfig& config,
-                                                                CardRegistryCheck is_registered, DiceRoller roller) {
+                                                                CardRegistryCheck is_registered,
+                                                                DiceRoller roller) {
   const std::string name = config.name.empty() ? config.kind : config.name;
   if (config.kind == "rc522") {
     if (config.backend != "real") {
-      return std::unexpected(std::string(
-          "the rc522 has a real backend here; its simulated chip (FakeMfrc522) is driven from code, and it has no "
-          "GPIO trace to replay"));
+      return std::unexpected(
+          std::string("the rc522 has a real backend here; its simulated chip (FakeMfrc522) is driven from "
+                      "code, and it has no "
+                      "GPIO trace to replay"));
     }
     auto spi = SpidevTransport::open(config.spi_device);
     if (!spi) return std::unexpected(spi.error());
@@ -69,7 +76,8 @@ std::expected<std::unique_ptr<Device>, std::string> open_device(const DeviceConf
       if (!line) return std::unexpected(line.error());
       reset = std::move(*line);
     }
-    auto device = Rc522Device::create(name, std::move(*spi), std::move(reset), 100 * kMillisecond, is_registered);
+    auto device =
+        Rc522Device::create(name, std::move(*spi), std::move(reset), 100 * kMillisecond, is_registered);
     if (!device) return std::unexpected(device.error());
     return std::unique_ptr<Device>(std::move(*device));
   }
@@ -90,7 +98,8 @@ std::expected<std::unique_ptr<Device>, std::string> open_device(const DeviceConf
     request.lines = config.lines.empty() ? default_lines(kind) : config.lines;
     request.consumer = fmt::format("boardbank-{}", name);
     request.shortest_pulse = kind == "wiegand" ? WiegandTiming{}.min_pulse : 0;
-    if (request.lines.empty()) return std::unexpected(fmt::format("unknown device '{}' (wiegand, dice, button or rc522)", kind));
+    if (request.lines.empty())
+      return std::unexpected(fmt::format("unknown device '{}' (wiegand, dice, button or rc522)", kind));
     auto lines = open_edge_lines(request);
     if (!lines) return std::unexpected(lines.error());
     source = std::move(*lines);
@@ -99,7 +108,8 @@ std::expected<std::unique_ptr<Device>, std::string> open_device(const DeviceConf
   }
   auto decoder = make_decoder(kind, config.name.empty() ? kind : config.name, std::move(roller));
   if (!decoder) return std::unexpected(decoder.error());
-  auto device = EdgeDevice::create(config.name.empty() ? kind : config.name, std::move(source), std::move(*decoder), is_registered);
+  auto device = EdgeDevice::create(config.name.empty() ? kind : config.name, std::move(source),
+                                   std::move(*decoder), is_registered);
   if (!device) return std::unexpected(device.error());
   return std::unique_ptr<Device>(std::move(*device));
 }

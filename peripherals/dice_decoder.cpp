@@ -7,7 +7,8 @@
 
 namespace bb::peripherals {
 
-DiceDecoder::DiceDecoder(std::string device, DiceTiming timing) : device_(std::move(device)), timing_(timing) {
+DiceDecoder::DiceDecoder(std::string device, DiceTiming timing)
+    : device_(std::move(device)), timing_(timing) {
   levels_.fill(true);  // pull-ups: an unplugged unit reads all ones
 }
 
@@ -80,7 +81,8 @@ void DiceDecoder::feed(const Edge& edge, std::vector<PeripheralEvent>& out) {
   strobe_done_ = false;
   if (evaluated || held < timing_.strobe_glitch) return;
   emit(out, EventKind::rejected, ts - held,
-       fmt::format("strobe too short: {} us (at least {} us)", held / kMicrosecond, timing_.min_strobe / kMicrosecond));
+       fmt::format("strobe too short: {} us (at least {} us)", held / kMicrosecond,
+                   timing_.min_strobe / kMicrosecond));
 }
 
 void DiceDecoder::advance(Nanoseconds now, std::vector<PeripheralEvent>& out) {
@@ -98,15 +100,17 @@ void DiceDecoder::evaluate(std::vector<PeripheralEvent>& out) {
     emit(out, EventKind::status, ts, "dice unit back");
   }
   last_heard_ = ts;
-  if (*second_read_ != first_read_) return emit(out, EventKind::rejected, ts, "data changed between the two reads");
+  if (*second_read_ != first_read_)
+    return emit(out, EventKind::rejected, ts, "data changed between the two reads");
   const auto& bits = first_read_;
   const int ones = static_cast<int>(std::count(bits.begin(), bits.begin() + kStb, true));
   if (ones % 2 != 1) return emit(out, EventKind::rejected, ts, "bad parity");
   const int a = bits[kA0] + 2 * bits[kA1] + 4 * bits[kA2];
   const int b = bits[kB0] + 2 * bits[kB1] + 4 * bits[kB2];
   if (a == 7 || b == 7) {
-    return emit(out, EventKind::rejected, ts,
-                fmt::format("the unit reports a fault ({}/{}): a crooked die, or the unit is unplugged", a, b));
+    return emit(
+        out, EventKind::rejected, ts,
+        fmt::format("the unit reports a fault ({}/{}): a crooked die, or the unit is unplugged", a, b));
   }
   if (a == 0 || b == 0) {
     rolled_since_result_ = true;  // rolling, or the idle heartbeat

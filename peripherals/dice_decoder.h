@@ -10,9 +10,9 @@ namespace bb::peripherals {
 
 struct DiceTiming {
   Nanoseconds second_read_after = 1 * kMillisecond;  // the two reads of one strobe
-  Nanoseconds min_strobe = 2 * kMillisecond;          // a real strobe stays low at least this long
-  Nanoseconds strobe_glitch = 50 * kMicrosecond;      // shorter strobes are noise, ignored silently
-  Nanoseconds missing_after = 3 * kSecond;            // heartbeats come every second
+  Nanoseconds min_strobe = 2 * kMillisecond;         // a real strobe stays low at least this long
+  Nanoseconds strobe_glitch = 50 * kMicrosecond;     // shorter strobes are noise, ignored silently
+  Nanoseconds missing_after = 3 * kSecond;           // heartbeats come every second
 };
 
 // The two-die unit's protocol (docs/hardware.md): die A on lines A0-A2, die B on B0-B2, odd parity PAR

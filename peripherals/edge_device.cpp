@@ -1,11 +1,10 @@
 #include "peripherals/edge_device.h"
 
+#include <fmt/format.h>
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <cassert>
 #include <cerrno>
@@ -19,8 +18,8 @@ Nanoseconds monotonic_now() {
   return static_cast<Nanoseconds>(now.tv_sec) * kSecond + now.tv_nsec;
 }
 
-EdgeDevice::EdgeDevice(std::string name, std::unique_ptr<EdgeSource> source, std::unique_ptr<EdgeDecoder> decoder,
-                       CardRegistryCheck is_registered)
+EdgeDevice::EdgeDevice(std::string name, std::unique_ptr<EdgeSource> source,
+                       std::unique_ptr<EdgeDecoder> decoder, CardRegistryCheck is_registered)
     : name_(std::move(name)),
       source_(std::move(source)),
       decoder_(std::move(decoder)),
@@ -31,10 +30,9 @@ EdgeDevice::~EdgeDevice() {
   if (epoll_fd_ >= 0) close(epoll_fd_);
 }
 
-std::expected<std::unique_ptr<EdgeDevice>, std::string> EdgeDevice::create(std::string name,
-                                                                           std::unique_ptr<EdgeSource> source,
-                                                                           std::unique_ptr<EdgeDecoder> decoder,
-                                                                           CardRegistryCheck is_registered) {
+std::expected<std::unique_ptr<EdgeDevice>, std::string> EdgeDevice::create(
+    std::string name, std::unique_ptr<EdgeSource> source, std::unique_ptr<EdgeDecoder> decoder,
+    CardRegistryCheck is_registered) {
   assert(source && decoder);
   std::unique_ptr<EdgeDevice> device(
       new EdgeDevice(std::move(name), std::move(source), std::move(decoder), std::move(is_registered)));
@@ -52,7 +50,8 @@ std::expected<std::unique_ptr<EdgeDevice>, std::string> EdgeDevice::create(std::
     }
   }
   const auto levels = device->source_->initial_levels();
-  for (std::size_t line = 0; line < levels.size() && static_cast<int>(line) < device->decoder_->line_count(); ++line) {
+  for (std::size_t line = 0; line < levels.size() && static_cast<int>(line) < device->decoder_->line_count();
+       ++line) {
     if (levels[line]) device->decoder_->set_initial_level(static_cast<int>(line), *levels[line]);
   }
   if (device->source_->live()) {
@@ -90,7 +89,8 @@ std::vector<PeripheralEvent> EdgeDevice::read_events() {
     events.push_back(std::move(problem));
   } else {
     for (const Edge& edge : *edges) {
-      if (edge.line < 0 || edge.line >= decoder_->line_count()) continue;  // a source bug; never crash the table
+      if (edge.line < 0 || edge.line >= decoder_->line_count())
+        continue;  // a source bug; never crash the table
       decoder_->feed(edge, events);
     }
     edges_decoded_ += edges->size();

@@ -25,7 +25,8 @@ void FakeMfrc522::remove_card(const std::vector<std::uint8_t>& uid) {
   std::erase_if(cards_, [&](const Card& card) { return card.uid == uid; });
 }
 
-std::expected<std::vector<std::uint8_t>, std::string> FakeMfrc522::transfer(std::span<const std::uint8_t> tx) {
+std::expected<std::vector<std::uint8_t>, std::string> FakeMfrc522::transfer(
+    std::span<const std::uint8_t> tx) {
   if (fail_next_) {
     fail_next_ = false;
     return std::unexpected(std::string("SPI transfer failed: Input/output error"));
@@ -33,7 +34,8 @@ std::expected<std::vector<std::uint8_t>, std::string> FakeMfrc522::transfer(std:
   std::vector<std::uint8_t> rx(tx.size(), 0);
   if (tx.empty()) return rx;
   if (tx[0] & 0x80) {  // read: each byte sent is the next address, its value comes back one byte later
-    for (std::size_t i = 0; i + 1 < tx.size(); ++i) rx[i + 1] = read_register(static_cast<std::uint8_t>((tx[i] >> 1) & 0x3F));
+    for (std::size_t i = 0; i + 1 < tx.size(); ++i)
+      rx[i + 1] = read_register(static_cast<std::uint8_t>((tx[i] >> 1) & 0x3F));
   } else {
     const auto reg = static_cast<std::uint8_t>((tx[0] >> 1) & 0x3F);
     for (std::size_t i = 1; i < tx.size(); ++i) write_register(reg, tx[i]);
@@ -49,9 +51,12 @@ std::uint8_t FakeMfrc522::read_register(std::uint8_t reg) {
       fifo_.pop_front();
       return byte;
     }
-    case FIFOLevelReg: return static_cast<std::uint8_t>(std::min<std::size_t>(fifo_.size(), 64));
-    case CommandReg: return command_;
-    default: return registers_[reg];
+    case FIFOLevelReg:
+      return static_cast<std::uint8_t>(std::min<std::size_t>(fifo_.size(), 64));
+    case CommandReg:
+      return command_;
+    default:
+      return registers_[reg];
   }
 }
 
@@ -70,8 +75,10 @@ void FakeMfrc522::write_register(std::uint8_t reg, std::uint8_t value) {
       return;
     case ComIrqReg:
     case DivIrqReg:  // bit 7 set: set the marked bits; clear: clear them
-      if (value & 0x80) registers_[reg] |= value & 0x7F;
-      else registers_[reg] &= static_cast<std::uint8_t>(~value);
+      if (value & 0x80)
+        registers_[reg] |= value & 0x7F;
+      else
+        registers_[reg] &= static_cast<std::uint8_t>(~value);
       return;
     case FIFODataReg:
       if (fifo_.size() < 64) fifo_.push_back(value);
@@ -83,7 +90,8 @@ void FakeMfrc522::write_register(std::uint8_t reg, std::uint8_t value) {
       registers_[reg] = value & 0x7F;
       if ((value & kStartSend) && command_ == Transceive) transceive();
       return;
-    default: registers_[reg] = value;
+    default:
+      registers_[reg] = value;
   }
 }
 
@@ -139,7 +147,8 @@ void FakeMfrc522::transceive() {
   if (frame.size() == 1 && tx_last_bits == 7 && (frame[0] == kReqA || frame[0] == kWupA)) {
     bool any = false;
     for (auto& card : cards_) {
-      const bool wakes = card.state == CardState::idle || (frame[0] == kWupA && card.state == CardState::halt);
+      const bool wakes =
+          card.state == CardState::idle || (frame[0] == kWupA && card.state == CardState::halt);
       if (!wakes) continue;
       card.state = CardState::ready;
       card.level = 0;
@@ -163,7 +172,8 @@ void FakeMfrc522::transceive() {
   const std::uint8_t nvb = frame[1];
 
   if (nvb == 0x70) {  // SELECT: 4 bytes + BCC + CRC_A
-    if (frame.size() != 9 || tx_last_bits != 0 || crc_a(std::span(frame.data(), 7)) != (frame[7] | (frame[8] << 8))) {
+    if (frame.size() != 9 || tx_last_bits != 0 ||
+        crc_a(std::span(frame.data(), 7)) != (frame[7] | (frame[8] << 8))) {
       return timeout();
     }
     // Every card whose bytes match is selected at this level (cards sharing a level's bytes go on together
@@ -179,8 +189,10 @@ void FakeMfrc522::transceive() {
       const std::size_t levels = card.uid.size() == 4 ? 1 : card.uid.size() == 7 ? 2 : 3;
       const bool complete = static_cast<std::size_t>(level) + 1 == levels;
       sak = complete ? 0x08 : kSakUidIncomplete;
-      if (complete) card.state = CardState::active;
-      else card.level = level + 1;
+      if (complete)
+        card.state = CardState::active;
+      else
+        card.level = level + 1;
     }
     if (!sak) return timeout();
     const std::uint16_t crc = crc_a(std::span(&*sak, 1));
@@ -192,7 +204,9 @@ void FakeMfrc522::transceive() {
   if (known_bits < 0 || known_bits >= 40 || (nvb & 0x0F) != tx_last_bits || (known_bits % 8) != rx_align) {
     return timeout();
   }
-  auto bit_of = [](const std::array<std::uint8_t, 5>& bytes, int i) { return (bytes[static_cast<std::size_t>(i / 8)] >> (i % 8)) & 1; };
+  auto bit_of = [](const std::array<std::uint8_t, 5>& bytes, int i) {
+    return (bytes[static_cast<std::size_t>(i / 8)] >> (i % 8)) & 1;
+  };
   std::vector<std::array<std::uint8_t, 5>> answering;
   for (const auto& card : cards_) {
     if (card.state != CardState::ready || card.level != level) continue;
@@ -209,7 +223,8 @@ void FakeMfrc522::transceive() {
   std::optional<int> collision;
   for (int i = known_bits; i < 40; ++i) {
     const int first = bit_of(answering[0], i);
-    const bool differ = std::any_of(answering.begin(), answering.end(), [&](const auto& b) { return bit_of(b, i) != first; });
+    const bool differ =
+        std::any_of(answering.begin(), answering.end(), [&](const auto& b) { return bit_of(b, i) != first; });
     if (differ) {
       bits.push_back(true);
       // CollPos counts from bit 0 of the first FIFO byte, i.e. from the start of the partly known byte.

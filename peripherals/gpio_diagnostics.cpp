@@ -42,13 +42,15 @@ std::string line_request_error(std::string_view chip, std::string_view line, int
   switch (error_number) {
     case EBUSY:
       if (!consumer.empty()) {
-        return fmt::format("line {} on {} is used by another process ('{}'): stop it, or choose another line", line,
-                           chip, consumer);
+        return fmt::format("line {} on {} is used by another process ('{}'): stop it, or choose another line",
+                           line, chip, consumer);
       }
-      return fmt::format("line {} on {} is used by another process: `gpioinfo {}` shows which", line, chip, chip);
+      return fmt::format("line {} on {} is used by another process: `gpioinfo {}` shows which", line, chip,
+                         chip);
     case EACCES:
     case EPERM:
-      return fmt::format("permission denied requesting line {} on {}: add the user to the gpio group", line, chip);
+      return fmt::format("permission denied requesting line {} on {}: add the user to the gpio group", line,
+                         chip);
     case EINVAL:
       return fmt::format(
           "line {} on {} refused the configuration (pull-up or edge events): this chip or kernel may not "
@@ -64,8 +66,9 @@ std::string line_not_found_error(std::string_view chip, std::string_view line, u
     return fmt::format("line offset {} is not on {} (it has lines 0-{}): check the chip", line, chip,
                        line_count == 0 ? 0 : line_count - 1);
   }
-  return fmt::format("no line named '{}' on {}: `gpioinfo {}` lists the names (Pi OS names header lines GPIO2-GPIO27)",
-                     line, chip, chip);
+  return fmt::format(
+      "no line named '{}' on {}: `gpioinfo {}` lists the names (Pi OS names header lines GPIO2-GPIO27)", line,
+      chip, chip);
 }
 
 std::optional<unsigned> line_offset(std::string_view line) {

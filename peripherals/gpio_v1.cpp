@@ -1,9 +1,8 @@
 // The GPIO layer over libgpiod's v1 API (libgpiod 1.x, Debian bookworm / Pi OS bookworm).
+#include <fmt/format.h>
 #include <gpiod.h>
 #include <sys/epoll.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
@@ -49,7 +48,8 @@ std::string busy_consumer(gpiod_line* line) {
 
 class V1EdgeLines final : public EdgeSource {
  public:
-  V1EdgeLines(ChipHandle chip, std::vector<gpiod_line*> lines, int epoll_fd, std::vector<std::optional<bool>> levels)
+  V1EdgeLines(ChipHandle chip, std::vector<gpiod_line*> lines, int epoll_fd,
+              std::vector<std::optional<bool>> levels)
       : chip_(std::move(chip)), lines_(std::move(lines)), epoll_fd_(epoll_fd), levels_(std::move(levels)) {}
   ~V1EdgeLines() override {
     for (gpiod_line* line : lines_) gpiod_line_release(line);
@@ -68,13 +68,16 @@ class V1EdgeLines final : public EdgeSource {
     do {
       count = epoll_wait(epoll_fd_, ready.data(), static_cast<int>(ready.size()), 0);
     } while (count < 0 && errno == EINTR);
-    if (count < 0) return std::unexpected(fmt::format("waiting for GPIO events failed: {}", std::strerror(errno)));
+    if (count < 0)
+      return std::unexpected(fmt::format("waiting for GPIO events failed: {}", std::strerror(errno)));
     std::vector<Edge> edges;
     std::array<gpiod_line_event, 64> batch{};
     for (int i = 0; i < count; ++i) {
       const auto role = ready[static_cast<std::size_t>(i)].data.u32;
-      const int got = gpiod_line_event_read_multiple(lines_[role], batch.data(), static_cast<unsigned>(batch.size()));
-      if (got < 0) return std::unexpected(fmt::format("reading GPIO events failed: {}", std::strerror(errno)));
+      const int got =
+          gpiod_line_event_read_multiple(lines_[role], batch.data(), static_cast<unsigned>(batch.size()));
+      if (got < 0)
+        return std::unexpected(fmt::format("reading GPIO events failed: {}", std::strerror(errno)));
       for (int k = 0; k < got; ++k) {
         const auto& event = batch[static_cast<std::size_t>(k)];
         edges.push_back({static_cast<Nanoseconds>(event.ts.tv_sec) * kSecond + event.ts.tv_nsec,
@@ -82,7 +85,8 @@ class V1EdgeLines final : public EdgeSource {
       }
     }
     // Each line has its own queue in the v1 uAPI; the decoders need one timeline.
-    std::stable_sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.ts_ns < b.ts_ns; });
+    std::stable_sort(edges.begin(), edges.end(),
+                     [](const Edge& a, const Edge& b) { return a.ts_ns < b.ts_ns; });
     return edges;
   }
 
@@ -115,14 +119,16 @@ class V1Output final : public GpioOutput {
 
 std::expected<std::unique_ptr<EdgeSource>, std::string> open_edge_lines(const EdgeLinesRequest& request) {
   if (request.lines.empty() || request.lines.size() > GPIOD_LINE_BULK_MAX_LINES) {
-    return std::unexpected(fmt::format("a device needs 1-{} lines, got {}", GPIOD_LINE_BULK_MAX_LINES, request.lines.size()));
+    return std::unexpected(
+        fmt::format("a device needs 1-{} lines, got {}", GPIOD_LINE_BULK_MAX_LINES, request.lines.size()));
   }
   if (const auto error = kernel_debounce_error(request.kernel_debounce, request.shortest_pulse)) {
     return std::unexpected(*error);
   }
   if (request.kernel_debounce > 0) {
-    return std::unexpected(std::string(
-        "kernel debounce needs libgpiod 2 (this build uses libgpiod 1.x): leave it off, boardbank debounces in software"));
+    return std::unexpected(
+        std::string("kernel debounce needs libgpiod 2 (this build uses libgpiod 1.x): leave it off, "
+                    "boardbank debounces in software"));
   }
   auto chip = open_chip(request.chip);
   if (!chip) return std::unexpected(chip.error());
@@ -144,7 +150,8 @@ std::expected<std::unique_ptr<EdgeSource>, std::string> open_edge_lines(const Ed
     // Name the line that is busy, and who holds it when the kernel says.
     for (std::size_t i = 0; i < lines.size(); ++i) {
       if (gpiod_line_is_used(lines[i]) || error != EBUSY) {
-        return std::unexpected(line_request_error(request.chip, request.lines[i], error, busy_consumer(lines[i])));
+        return std::unexpected(
+            line_request_error(request.chip, request.lines[i], error, busy_consumer(lines[i])));
       }
     }
     return std::unexpected(line_request_error(request.chip, request.lines.front(), error, ""));
@@ -178,7 +185,8 @@ std::expected<std::unique_ptr<GpioOutput>, std::string> open_output_line(const s
   if (!found) return std::unexpected(found.error());
   if (gpiod_line_request_output(*found, consumer.c_str(), initial_high ? 1 : 0) != 0) {
     const int error = errno;
-    return std::unexpected(line_request_error(chip, line, error, error == EBUSY ? busy_consumer(*found) : ""));
+    return std::unexpected(
+        line_request_error(chip, line, error, error == EBUSY ? busy_consumer(*found) : ""));
   }
   return std::make_unique<V1Output>(std::move(*handle), *found);
 }

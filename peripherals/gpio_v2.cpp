@@ -1,9 +1,8 @@
 // The GPIO layer over libgpiod's v2 API (libgpiod 2.x, e.g. Debian trixie). Chosen by CMake when
 // pkg-config finds libgpiod >= 2; same interface and messages as gpio_v1.cpp.
+#include <fmt/format.h>
 #include <gpiod.h>
 #include <poll.h>
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -26,9 +25,11 @@ using ChipInfo = std::unique_ptr<gpiod_chip_info, Freer<gpiod_chip_info, gpiod_c
 using LineInfo = std::unique_ptr<gpiod_line_info, Freer<gpiod_line_info, gpiod_line_info_free>>;
 using Settings = std::unique_ptr<gpiod_line_settings, Freer<gpiod_line_settings, gpiod_line_settings_free>>;
 using LineConfig = std::unique_ptr<gpiod_line_config, Freer<gpiod_line_config, gpiod_line_config_free>>;
-using RequestConfig = std::unique_ptr<gpiod_request_config, Freer<gpiod_request_config, gpiod_request_config_free>>;
+using RequestConfig =
+    std::unique_ptr<gpiod_request_config, Freer<gpiod_request_config, gpiod_request_config_free>>;
 using Request = std::unique_ptr<gpiod_line_request, Freer<gpiod_line_request, gpiod_line_request_release>>;
-using EventBuffer = std::unique_ptr<gpiod_edge_event_buffer, Freer<gpiod_edge_event_buffer, gpiod_edge_event_buffer_free>>;
+using EventBuffer =
+    std::unique_ptr<gpiod_edge_event_buffer, Freer<gpiod_edge_event_buffer, gpiod_edge_event_buffer_free>>;
 
 // v2 opens chips by path only; a label ("pinctrl-rp1") is found by looking at every chip.
 std::expected<ChipHandle, std::string> open_chip(const std::string& chip) {
@@ -56,7 +57,8 @@ unsigned num_lines(gpiod_chip* chip) {
   return info ? static_cast<unsigned>(gpiod_chip_info_get_num_lines(info.get())) : 0;
 }
 
-std::expected<unsigned, std::string> find_offset(gpiod_chip* chip, const std::string& chip_name, const std::string& line) {
+std::expected<unsigned, std::string> find_offset(gpiod_chip* chip, const std::string& chip_name,
+                                                 const std::string& line) {
   if (const auto offset = line_offset(line)) {
     if (*offset < num_lines(chip)) return *offset;
   } else if (const int found = gpiod_chip_get_line_offset_from_name(chip, line.c_str()); found >= 0) {
@@ -74,7 +76,8 @@ std::string consumer_of(gpiod_chip* chip, unsigned offset, bool* used) {
 
 class V2EdgeLines final : public EdgeSource {
  public:
-  V2EdgeLines(ChipHandle chip, Request request, std::vector<unsigned> offsets, std::vector<std::optional<bool>> levels)
+  V2EdgeLines(ChipHandle chip, Request request, std::vector<unsigned> offsets,
+              std::vector<std::optional<bool>> levels)
       : chip_(std::move(chip)),
         request_(std::move(request)),
         offsets_(std::move(offsets)),
@@ -91,13 +94,16 @@ class V2EdgeLines final : public EdgeSource {
     // One request holds all lines, so the kernel already delivers them in one timeline.
     while (gpiod_line_request_wait_edge_events(request_.get(), 0) > 0) {
       const int got = gpiod_line_request_read_edge_events(request_.get(), buffer_.get(), 64);
-      if (got < 0) return std::unexpected(fmt::format("reading GPIO events failed: {}", std::strerror(errno)));
+      if (got < 0)
+        return std::unexpected(fmt::format("reading GPIO events failed: {}", std::strerror(errno)));
       for (int i = 0; i < got; ++i) {
-        gpiod_edge_event* event = gpiod_edge_event_buffer_get_event(buffer_.get(), static_cast<unsigned long>(i));
+        gpiod_edge_event* event =
+            gpiod_edge_event_buffer_get_event(buffer_.get(), static_cast<unsigned long>(i));
         const unsigned offset = gpiod_edge_event_get_line_offset(event);
         for (std::size_t role = 0; role < offsets_.size(); ++role) {
           if (offsets_[role] != offset) continue;
-          edges.push_back({static_cast<Nanoseconds>(gpiod_edge_event_get_timestamp_ns(event)), static_cast<int>(role),
+          edges.push_back({static_cast<Nanoseconds>(gpiod_edge_event_get_timestamp_ns(event)),
+                           static_cast<int>(role),
                            gpiod_edge_event_get_event_type(event) == GPIOD_EDGE_EVENT_RISING_EDGE});
         }
       }
@@ -119,7 +125,8 @@ class V2Output final : public GpioOutput {
   V2Output(ChipHandle chip, Request request, unsigned offset)
       : chip_(std::move(chip)), request_(std::move(request)), offset_(offset) {}
   std::expected<void, std::string> set(bool high) override {
-    if (gpiod_line_request_set_value(request_.get(), offset_, high ? GPIOD_LINE_VALUE_ACTIVE : GPIOD_LINE_VALUE_INACTIVE) != 0) {
+    if (gpiod_line_request_set_value(request_.get(), offset_,
+                                     high ? GPIOD_LINE_VALUE_ACTIVE : GPIOD_LINE_VALUE_INACTIVE) != 0) {
       return std::unexpected(fmt::format("setting a GPIO output failed: {}", std::strerror(errno)));
     }
     return {};
@@ -133,11 +140,13 @@ class V2Output final : public GpioOutput {
 
 std::expected<Request, std::string> request_lines(gpiod_chip* chip, const std::string& chip_name,
                                                   const std::vector<unsigned>& offsets,
-                                                  const std::vector<std::string>& names, gpiod_line_settings* settings,
+                                                  const std::vector<std::string>& names,
+                                                  gpiod_line_settings* settings,
                                                   const std::string& consumer) {
   LineConfig line_config(gpiod_line_config_new());
   RequestConfig request_config(gpiod_request_config_new());
-  if (!line_config || !request_config) return std::unexpected(std::string("out of memory configuring GPIO lines"));
+  if (!line_config || !request_config)
+    return std::unexpected(std::string("out of memory configuring GPIO lines"));
   if (gpiod_line_config_add_line_settings(line_config.get(), offsets.data(), offsets.size(), settings) != 0) {
     return std::unexpected(line_request_error(chip_name, names.front(), errno, ""));
   }
@@ -148,7 +157,8 @@ std::expected<Request, std::string> request_lines(gpiod_chip* chip, const std::s
   for (std::size_t i = 0; i < offsets.size(); ++i) {
     bool used = false;
     const std::string holder = consumer_of(chip, offsets[i], &used);
-    if (used || error != EBUSY) return std::unexpected(line_request_error(chip_name, names[i], error, holder));
+    if (used || error != EBUSY)
+      return std::unexpected(line_request_error(chip_name, names[i], error, holder));
   }
   return std::unexpected(line_request_error(chip_name, names.front(), error, ""));
 }
@@ -175,20 +185,23 @@ std::expected<std::unique_ptr<EdgeSource>, std::string> open_edge_lines(const Ed
   if (!settings) return std::unexpected(std::string("out of memory configuring GPIO lines"));
   gpiod_line_settings_set_direction(settings.get(), GPIOD_LINE_DIRECTION_INPUT);
   gpiod_line_settings_set_edge_detection(settings.get(), GPIOD_LINE_EDGE_BOTH);
-  gpiod_line_settings_set_bias(settings.get(), request.pull_up ? GPIOD_LINE_BIAS_PULL_UP : GPIOD_LINE_BIAS_AS_IS);
+  gpiod_line_settings_set_bias(settings.get(),
+                               request.pull_up ? GPIOD_LINE_BIAS_PULL_UP : GPIOD_LINE_BIAS_AS_IS);
   gpiod_line_settings_set_event_clock(settings.get(), GPIOD_LINE_CLOCK_MONOTONIC);
   if (request.kernel_debounce > 0) {
-    gpiod_line_settings_set_debounce_period_us(settings.get(),
-                                               static_cast<unsigned long>(request.kernel_debounce / kMicrosecond));
+    gpiod_line_settings_set_debounce_period_us(
+        settings.get(), static_cast<unsigned long>(request.kernel_debounce / kMicrosecond));
   }
-  auto line_request = request_lines(chip->get(), request.chip, offsets, request.lines, settings.get(), request.consumer);
+  auto line_request =
+      request_lines(chip->get(), request.chip, offsets, request.lines, settings.get(), request.consumer);
   if (!line_request) return std::unexpected(line_request.error());
   std::vector<gpiod_line_value> values(offsets.size(), GPIOD_LINE_VALUE_ACTIVE);
   std::vector<std::optional<bool>> levels(offsets.size());
   if (gpiod_line_request_get_values(line_request->get(), values.data()) == 0) {
     for (std::size_t i = 0; i < values.size(); ++i) levels[i] = values[i] == GPIOD_LINE_VALUE_ACTIVE;
   }
-  return std::make_unique<V2EdgeLines>(std::move(*chip), std::move(*line_request), std::move(offsets), std::move(levels));
+  return std::make_unique<V2EdgeLines>(std::move(*chip), std::move(*line_request), std::move(offsets),
+                                       std::move(levels));
 }
 
 std::expected<std::unique_ptr<GpioOutput>, std::string> open_output_line(const std::string& chip,
@@ -202,7 +215,8 @@ std::expected<std::unique_ptr<GpioOutput>, std::string> open_output_line(const s
   Settings settings(gpiod_line_settings_new());
   if (!settings) return std::unexpected(std::string("out of memory configuring GPIO lines"));
   gpiod_line_settings_set_direction(settings.get(), GPIOD_LINE_DIRECTION_OUTPUT);
-  gpiod_line_settings_set_output_value(settings.get(), initial_high ? GPIOD_LINE_VALUE_ACTIVE : GPIOD_LINE_VALUE_INACTIVE);
+  gpiod_line_settings_set_output_value(settings.get(),
+                                       initial_high ? GPIOD_LINE_VALUE_ACTIVE : GPIOD_LINE_VALUE_INACTIVE);
   auto request = request_lines(handle->get(), chip, {*offset}, {line}, settings.get(), consumer);
   if (!request) return std::unexpected(request.error());
   return std::make_unique<V2Output>(std::move(*handle), std::move(*request), *offset);

@@ -25,7 +25,8 @@ std::string uid_hex(const std::vector<std::uint8_t>& uid) {
 
 Mfrc522::Mfrc522(SpiTransport& spi, GpioOutput* reset, Sleep sleep)
     : spi_(spi), reset_(reset), sleep_(std::move(sleep)) {
-  if (!sleep_) sleep_ = [](Nanoseconds duration) { std::this_thread::sleep_for(std::chrono::nanoseconds(duration)); };
+  if (!sleep_)
+    sleep_ = [](Nanoseconds duration) { std::this_thread::sleep_for(std::chrono::nanoseconds(duration)); };
 }
 
 std::expected<std::uint8_t, std::string> Mfrc522::read(std::uint8_t reg) {
@@ -84,12 +85,11 @@ std::expected<void, std::string> Mfrc522::init() {
         version_));
   }
   const std::pair<std::uint8_t, std::uint8_t> setup[] = {
-      {TModeReg, 0x80},       // the timer starts at the end of every transmission...
-      {TPrescalerReg, 0xA9},  // ...ticking every 25 us...
-      {TReloadRegH, 0x03},    // ...for 1000 ticks: a card has 25 ms to answer
-      {TReloadRegL, 0xE8},
-      {TxASKReg, 0x40},  // 100 % ASK modulation, as ISO 14443 A wants
-      {ModeReg, 0x3D},   // CRC preset 0x6363 (CRC_A)
+      {TModeReg, 0x80},                         // the timer starts at the end of every transmission...
+      {TPrescalerReg, 0xA9},                    // ...ticking every 25 us...
+      {TReloadRegH, 0x03},                      // ...for 1000 ticks: a card has 25 ms to answer
+      {TReloadRegL, 0xE8},   {TxASKReg, 0x40},  // 100 % ASK modulation, as ISO 14443 A wants
+      {ModeReg, 0x3D},                          // CRC preset 0x6363 (CRC_A)
   };
   for (const auto& [reg, value] : setup) {
     if (auto done = write(reg, value); !done) return done;
@@ -97,8 +97,8 @@ std::expected<void, std::string> Mfrc522::init() {
   return set_bits(TxControlReg, 0x03);  // antenna on
 }
 
-std::expected<Mfrc522::Reply, std::string> Mfrc522::transceive(std::span<const std::uint8_t> data, int tx_last_bits,
-                                                               int rx_align) {
+std::expected<Mfrc522::Reply, std::string> Mfrc522::transceive(std::span<const std::uint8_t> data,
+                                                               int tx_last_bits, int rx_align) {
   for (const auto& [reg, value] : std::initializer_list<std::pair<std::uint8_t, std::uint8_t>>{
            {CommandReg, Idle}, {ComIrqReg, 0x7F}, {FIFOLevelReg, 0x80}}) {
     if (auto done = write(reg, value); !done) return std::unexpected(done.error());
@@ -126,7 +126,8 @@ std::expected<Mfrc522::Reply, std::string> Mfrc522::transceive(std::span<const s
   }
   auto error = read(ErrorReg);
   if (!error) return std::unexpected(error.error());
-  if (*error & kFatalErrors) return std::unexpected(fmt::format("the RC522 reports a receive error ({:#04x})", *error));
+  if (*error & kFatalErrors)
+    return std::unexpected(fmt::format("the RC522 reports a receive error ({:#04x})", *error));
   auto level = read(FIFOLevelReg);
   if (!level) return std::unexpected(level.error());
   auto bytes = read_fifo(*level & 0x7F);
@@ -169,13 +170,14 @@ std::expected<std::uint16_t, std::string> Mfrc522::calculate_crc(std::span<const
 
 // One cascade level: anticollision until the level's 4 bytes + BCC are known, then SELECT. Returns the
 // level's 5 bytes, or nullopt when the card left the field.
-std::expected<std::optional<std::vector<std::uint8_t>>, std::string> Mfrc522::select_level(int level,
-                                                                                          std::uint8_t* sak) {
+std::expected<std::optional<std::vector<std::uint8_t>>, std::string> Mfrc522::select_level(
+    int level, std::uint8_t* sak) {
   const std::uint8_t sel = kSelect[level];
   std::array<std::uint8_t, 5> known{};
   int known_bits = 0;
   for (int round = 0; known_bits < 40; ++round) {
-    if (round > 40) return std::unexpected(std::string("anticollision did not converge (cards moving in the field?)"));
+    if (round > 40)
+      return std::unexpected(std::string("anticollision did not converge (cards moving in the field?)"));
     const int full_bytes = known_bits / 8;
     const int partial_bits = known_bits % 8;
     std::vector<std::uint8_t> frame{sel, static_cast<std::uint8_t>(((2 + full_bytes) << 4) | partial_bits)};
@@ -188,7 +190,8 @@ std::expected<std::optional<std::vector<std::uint8_t>>, std::string> Mfrc522::se
       std::uint8_t byte = reply->bytes[i];
       if (i == 0 && partial_bits) {
         const auto mask = static_cast<std::uint8_t>(0xFF << partial_bits);
-        byte = static_cast<std::uint8_t>((known[static_cast<std::size_t>(full_bytes)] & ~mask) | (byte & mask));
+        byte =
+            static_cast<std::uint8_t>((known[static_cast<std::size_t>(full_bytes)] & ~mask) | (byte & mask));
       }
       known[static_cast<std::size_t>(full_bytes) + i] = byte;
     }
@@ -198,7 +201,8 @@ std::expected<std::optional<std::vector<std::uint8_t>>, std::string> Mfrc522::se
     }
     // Two cards answered differently at this bit: choose the cards with a 1 there and go on.
     const int collided = full_bytes * 8 + *reply->collision - 1;
-    if (collided < known_bits || collided >= 40) return std::unexpected(std::string("the RC522 reports an impossible collision"));
+    if (collided < known_bits || collided >= 40)
+      return std::unexpected(std::string("the RC522 reports an impossible collision"));
     auto& byte = known[static_cast<std::size_t>(collided / 8)];
     const int bit = collided % 8;
     byte = static_cast<std::uint8_t>((byte & ((1U << bit) - 1)) | (1U << bit));
@@ -217,7 +221,8 @@ std::expected<std::optional<std::vector<std::uint8_t>>, std::string> Mfrc522::se
   if (!reply) return std::unexpected(reply.error());
   if (reply->timeout) return std::optional<std::vector<std::uint8_t>>{};
   if (reply->bytes.size() != 3 || reply->last_bits != 0) {
-    return std::unexpected(fmt::format("SELECT answered {} bytes instead of SAK and CRC", reply->bytes.size()));
+    return std::unexpected(
+        fmt::format("SELECT answered {} bytes instead of SAK and CRC", reply->bytes.size()));
   }
   auto sak_crc = calculate_crc(std::span<const std::uint8_t>(reply->bytes.data(), 1));
   if (!sak_crc) return std::unexpected(sak_crc.error());
@@ -230,7 +235,8 @@ std::expected<std::optional<std::vector<std::uint8_t>>, std::string> Mfrc522::se
 
 std::expected<std::optional<Mfrc522::Card>, std::string> Mfrc522::poll() {
   using Result = std::optional<Card>;
-  if (auto done = write(CollReg, 0x80); !done) return std::unexpected(done.error());  // ValuesAfterColl: 0 bits after a collision
+  if (auto done = write(CollReg, 0x80); !done)
+    return std::unexpected(done.error());  // ValuesAfterColl: 0 bits after a collision
   const std::uint8_t request = kReqA;
   auto atqa = transceive(std::span<const std::uint8_t>(&request, 1), 7, 0);  // REQA is a 7-bit short frame
   if (!atqa) return std::unexpected(atqa.error());
@@ -243,7 +249,8 @@ std::expected<std::optional<Mfrc522::Card>, std::string> Mfrc522::poll() {
     if (!*bytes) return Result{};  // the card left mid-way
     const auto& cl = **bytes;
     const bool more = sak & kSakUidIncomplete;
-    if (more && cl[0] != kCascadeTag) return std::unexpected(std::string("a card announced more UID without a cascade tag"));
+    if (more && cl[0] != kCascadeTag)
+      return std::unexpected(std::string("a card announced more UID without a cascade tag"));
     card.uid.insert(card.uid.end(), cl.begin() + (more ? 1 : 0), cl.begin() + 4);
     card.sak = sak;
     if (!more) break;

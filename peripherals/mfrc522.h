@@ -35,7 +35,7 @@ class Mfrc522 {
  private:
   struct Reply {
     std::vector<std::uint8_t> bytes;
-    int last_bits = 0;          // valid bits in the last byte, 0 = all 8
+    int last_bits = 0;             // valid bits in the last byte, 0 = all 8
     std::optional<int> collision;  // CollPos (1-32) when cards answered differently
     bool timeout = false;
   };
@@ -44,9 +44,11 @@ class Mfrc522 {
   std::expected<void, std::string> write(std::uint8_t reg, std::span<const std::uint8_t> values);
   std::expected<std::vector<std::uint8_t>, std::string> read_fifo(std::size_t count);
   std::expected<void, std::string> set_bits(std::uint8_t reg, std::uint8_t mask);
-  std::expected<Reply, std::string> transceive(std::span<const std::uint8_t> data, int tx_last_bits, int rx_align);
+  std::expected<Reply, std::string> transceive(std::span<const std::uint8_t> data, int tx_last_bits,
+                                               int rx_align);
   std::expected<std::uint16_t, std::string> calculate_crc(std::span<const std::uint8_t> data);
-  std::expected<std::optional<std::vector<std::uint8_t>>, std::string> select_level(int level, std::uint8_t* sak);
+  std::expected<std::optional<std::vector<std::uint8_t>>, std::string> select_level(int level,
+                                                                                    std::uint8_t* sak);
 
   SpiTransport& spi_;
   GpioOutput* reset_;

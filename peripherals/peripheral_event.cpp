@@ -6,11 +6,16 @@ namespace bb::peripherals {
 
 const char* kind_name(EventKind kind) {
   switch (kind) {
-    case EventKind::card: return "card";
-    case EventKind::unknown_card: return "unknown_card";
-    case EventKind::dice: return "dice";
-    case EventKind::rejected: return "rejected";
-    case EventKind::status: return "status";
+    case EventKind::card:
+      return "card";
+    case EventKind::unknown_card:
+      return "unknown_card";
+    case EventKind::dice:
+      return "dice";
+    case EventKind::rejected:
+      return "rejected";
+    case EventKind::status:
+      return "status";
   }
   return "?";
 }
@@ -24,9 +29,13 @@ std::string to_json_line(const PeripheralEvent& event) {
       j["uid"] = event.uid;
       j["bits"] = event.bits;
       break;
-    case EventKind::dice: j["dice"] = {event.dice[0], event.dice[1]}; break;
+    case EventKind::dice:
+      j["dice"] = {event.dice[0], event.dice[1]};
+      break;
     case EventKind::rejected:
-    case EventKind::status: j["why"] = event.why; break;
+    case EventKind::status:
+      j["why"] = event.why;
+      break;
   }
   j["ts"] = event.ts_ns;
   j["device"] = event.device;

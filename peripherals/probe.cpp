@@ -1,8 +1,7 @@
 #include "peripherals/probe.h"
 
-#include <poll.h>
-
 #include <fmt/format.h>
+#include <poll.h>
 
 #include <cerrno>
 #include <cstring>
@@ -16,7 +15,8 @@ namespace bb::peripherals {
 std::expected<std::vector<PeripheralEvent>, std::string> decode_trace(const Trace& trace, DiceRoller roller) {
   auto decoder = make_decoder(trace.device, trace.device, std::move(roller));
   if (!decoder) return std::unexpected(decoder.error());
-  auto device = EdgeDevice::create(trace.device, std::make_unique<ReplayEdgeSource>(trace), std::move(*decoder));
+  auto device =
+      EdgeDevice::create(trace.device, std::make_unique<ReplayEdgeSource>(trace), std::move(*decoder));
   if (!device) return std::unexpected(device.error());
   std::vector<PeripheralEvent> events;
   while (!(*device)->finished()) {
@@ -36,7 +36,8 @@ std::expected<void, std::string> run_devices(const std::vector<Device*>& devices
     for (Device* device : devices) all_finished = all_finished && device->finished();
     if (all_finished) return {};
     const int ready = poll(fds.data(), fds.size(), 100);
-    if (ready < 0 && errno != EINTR) return std::unexpected(fmt::format("poll failed: {}", std::strerror(errno)));
+    if (ready < 0 && errno != EINTR)
+      return std::unexpected(fmt::format("poll failed: {}", std::strerror(errno)));
     for (std::size_t i = 0; i < fds.size() && ready > 0; ++i) {
       if (!(fds[i].revents & POLLIN)) continue;
       for (const auto& event : devices[i]->read_events()) on_event(event);
@@ -60,7 +61,8 @@ std::expected<std::size_t, std::string> record_gpio(const std::string& kind, con
   std::size_t count = 0;
   pollfd fd{(*lines)->fd(), POLLIN, 0};
   while (keep_going() && (duration <= 0 || monotonic_now() - start < duration)) {
-    if (poll(&fd, 1, 100) < 0 && errno != EINTR) return std::unexpected(fmt::format("poll failed: {}", std::strerror(errno)));
+    if (poll(&fd, 1, 100) < 0 && errno != EINTR)
+      return std::unexpected(fmt::format("poll failed: {}", std::strerror(errno)));
     if (!(fd.revents & POLLIN)) continue;
     auto edges = (*lines)->read_edges();
     if (!edges) return std::unexpected(edges.error());

@@ -13,7 +13,8 @@
 namespace bb::peripherals {
 
 // What the decoders make of a trace, through the replay backend (the same path the daemon takes).
-std::expected<std::vector<PeripheralEvent>, std::string> decode_trace(const Trace& trace, DiceRoller roller = DiceRoller{});
+std::expected<std::vector<PeripheralEvent>, std::string> decode_trace(const Trace& trace,
+                                                                      DiceRoller roller = DiceRoller{});
 
 // Polls the devices' fds and hands every event over until `keep_going` says stop (checked at least every
 // 100 ms) or every device has finished (replays).

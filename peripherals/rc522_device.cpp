@@ -1,9 +1,8 @@
 #include "peripherals/rc522_device.h"
 
+#include <fmt/format.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <cassert>
 #include <cerrno>
@@ -13,8 +12,9 @@
 
 namespace bb::peripherals {
 
-Rc522Device::Rc522Device(std::string name, std::unique_ptr<SpiTransport> spi, std::unique_ptr<GpioOutput> reset,
-                         CardRegistryCheck is_registered, Mfrc522::Sleep sleep)
+Rc522Device::Rc522Device(std::string name, std::unique_ptr<SpiTransport> spi,
+                         std::unique_ptr<GpioOutput> reset, CardRegistryCheck is_registered,
+                         Mfrc522::Sleep sleep)
     : name_(std::move(name)),
       spi_(std::move(spi)),
       reset_(std::move(reset)),
@@ -25,15 +25,12 @@ Rc522Device::~Rc522Device() {
   if (timer_fd_ >= 0) close(timer_fd_);
 }
 
-std::expected<std::unique_ptr<Rc522Device>, std::string> Rc522Device::create(std::string name,
-                                                                             std::unique_ptr<SpiTransport> spi,
-                                                                             std::unique_ptr<GpioOutput> reset,
-                                                                             Nanoseconds poll_interval,
-                                                                             CardRegistryCheck is_registered,
-                                                                             Mfrc522::Sleep sleep) {
+std::expected<std::unique_ptr<Rc522Device>, std::string> Rc522Device::create(
+    std::string name, std::unique_ptr<SpiTransport> spi, std::unique_ptr<GpioOutput> reset,
+    Nanoseconds poll_interval, CardRegistryCheck is_registered, Mfrc522::Sleep sleep) {
   assert(spi && poll_interval > 0);
-  std::unique_ptr<Rc522Device> device(
-      new Rc522Device(std::move(name), std::move(spi), std::move(reset), std::move(is_registered), std::move(sleep)));
+  std::unique_ptr<Rc522Device> device(new Rc522Device(std::move(name), std::move(spi), std::move(reset),
+                                                      std::move(is_registered), std::move(sleep)));
   if (auto ready = device->reader_.init(); !ready) return std::unexpected(ready.error());
   device->timer_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
   const timespec every{poll_interval / kSecond, poll_interval % kSecond};

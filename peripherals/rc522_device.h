@@ -16,12 +16,10 @@ namespace bb::peripherals {
 class Rc522Device final : public Device {
  public:
   // spi: spidev (real) or FakeMfrc522 (simulated); reset: the RST line, optional.
-  static std::expected<std::unique_ptr<Rc522Device>, std::string> create(std::string name,
-                                                                         std::unique_ptr<SpiTransport> spi,
-                                                                         std::unique_ptr<GpioOutput> reset = nullptr,
-                                                                         Nanoseconds poll_interval = 100 * kMillisecond,
-                                                                         CardRegistryCheck is_registered = {},
-                                                                         Mfrc522::Sleep sleep = {});
+  static std::expected<std::unique_ptr<Rc522Device>, std::string> create(
+      std::string name, std::unique_ptr<SpiTransport> spi, std::unique_ptr<GpioOutput> reset = nullptr,
+      Nanoseconds poll_interval = 100 * kMillisecond, CardRegistryCheck is_registered = {},
+      Mfrc522::Sleep sleep = {});
   ~Rc522Device() override;
   Rc522Device(const Rc522Device&) = delete;
   Rc522Device& operator=(const Rc522Device&) = delete;

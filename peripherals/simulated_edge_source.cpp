@@ -1,17 +1,16 @@
 #include "peripherals/simulated_edge_source.h"
 
+#include <fmt/format.h>
 #include <poll.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
-#include <cctype>
 #include <cstring>
 
 #include "peripherals/edge_device.h"
@@ -42,8 +41,8 @@ std::optional<int> face(std::string_view word) {
 }
 }  // namespace
 
-std::expected<std::unique_ptr<SimulatedEdgeSource>, std::string> SimulatedEdgeSource::create(std::string device,
-                                                                                             int input_fd) {
+std::expected<std::unique_ptr<SimulatedEdgeSource>, std::string> SimulatedEdgeSource::create(
+    std::string device, int input_fd) {
   if (device_roles(device).empty()) {
     return std::unexpected(fmt::format("unknown device '{}' (wiegand, dice or button)", device));
   }
@@ -55,13 +54,15 @@ std::expected<std::unique_ptr<SimulatedEdgeSource>, std::string> SimulatedEdgeSo
     return std::unexpected(fmt::format("cannot create the simulator's fds: {}", std::strerror(errno)));
   }
   source->release_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-  if (source->release_fd_ < 0) return std::unexpected(fmt::format("cannot create the simulator's timer: {}", std::strerror(errno)));
+  if (source->release_fd_ < 0)
+    return std::unexpected(fmt::format("cannot create the simulator's timer: {}", std::strerror(errno)));
   std::vector<int> watched{source->wake_fd_, source->release_fd_};
   if (source->device_ == "dice") {
     source->heartbeat_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
     const itimerspec every_second{{1, 0}, {1, 0}};
     if (source->heartbeat_fd_ < 0 || timerfd_settime(source->heartbeat_fd_, 0, &every_second, nullptr) != 0) {
-      return std::unexpected(fmt::format("cannot create the simulator's heartbeat: {}", std::strerror(errno)));
+      return std::unexpected(
+          fmt::format("cannot create the simulator's heartbeat: {}", std::strerror(errno)));
     }
     watched.push_back(source->heartbeat_fd_);
     // The unit announces itself at once, as the real one does when it powers up.
@@ -92,7 +93,8 @@ std::vector<std::optional<bool>> SimulatedEdgeSource::initial_levels() const {
 
 void SimulatedEdgeSource::inject(const std::vector<Edge>& edges) {
   queue_.insert(queue_.end(), edges.begin(), edges.end());
-  std::stable_sort(queue_.begin(), queue_.end(), [](const Edge& a, const Edge& b) { return a.ts_ns < b.ts_ns; });
+  std::stable_sort(queue_.begin(), queue_.end(),
+                   [](const Edge& a, const Edge& b) { return a.ts_ns < b.ts_ns; });
   arm_release();
 }
 
@@ -109,7 +111,8 @@ void SimulatedEdgeSource::arm_release() {
   timerfd_settime(release_fd_, TFD_TIMER_ABSTIME, &when, nullptr);
 }
 
-std::expected<std::vector<Edge>, std::string> SimulatedEdgeSource::command_edges(std::string_view text, Nanoseconds at) {
+std::expected<std::vector<Edge>, std::string> SimulatedEdgeSource::command_edges(std::string_view text,
+                                                                                 Nanoseconds at) {
   const auto words = words_of(text);
   if (words.empty()) return std::vector<Edge>{};
   if (device_ == "wiegand" && words[0] == "card" && words.size() == 2) {
@@ -117,7 +120,9 @@ std::expected<std::vector<Edge>, std::string> SimulatedEdgeSource::command_edges
     std::string upper = card.uid;
     for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     const auto bits = wiegand_frame_bits({upper, card.bits});
-    if (!bits) return std::unexpected(fmt::format("'{}' is not a card: 6 hex digits (26 bits) or 8 (34 bits)", words[1]));
+    if (!bits)
+      return std::unexpected(
+          fmt::format("'{}' is not a card: 6 hex digits (26 bits) or 8 (34 bits)", words[1]));
     return wiegand_edges(*bits, at);
   }
   if (device_ == "dice" && words[0] == "roll" && words.size() == 3) {
@@ -135,8 +140,10 @@ std::expected<std::vector<Edge>, std::string> SimulatedEdgeSource::command_edges
     timerfd_settime(heartbeat_fd_, 0, &stop, nullptr);
     return dice_.unplug(at);
   }
-  if (device_ == "button" && words[0] == "press" && words.size() == 1) return button_press_edges(at, 150 * kMillisecond);
-  static constexpr std::string_view help[] = {"card HEX (6 or 8 hex digits)", "roll A B | rolling | unplug", "press"};
+  if (device_ == "button" && words[0] == "press" && words.size() == 1)
+    return button_press_edges(at, 150 * kMillisecond);
+  static constexpr std::string_view help[] = {"card HEX (6 or 8 hex digits)", "roll A B | rolling | unplug",
+                                              "press"};
   const std::size_t which = device_ == "wiegand" ? 0 : device_ == "dice" ? 1 : 2;
   return std::unexpected(fmt::format("unknown {} command '{}': try {}", device_, text, help[which]));
 }
@@ -189,7 +196,8 @@ std::expected<std::vector<Edge>, std::string> SimulatedEdgeSource::read_edges() 
   [[maybe_unused]] const auto released = read(release_fd_, &expirations, sizeof expirations);
   std::vector<std::string> errors;
   if (input_fd_ >= 0 && !input_closed_) read_input(errors);
-  std::stable_sort(queue_.begin(), queue_.end(), [](const Edge& a, const Edge& b) { return a.ts_ns < b.ts_ns; });
+  std::stable_sort(queue_.begin(), queue_.end(),
+                   [](const Edge& a, const Edge& b) { return a.ts_ns < b.ts_ns; });
   const Nanoseconds now = monotonic_now();
   std::vector<Edge> edges;
   while (!queue_.empty() && queue_.front().ts_ns <= now) {

@@ -11,7 +11,8 @@ namespace bb::peripherals {
 class SpiTransport {
  public:
   virtual ~SpiTransport() = default;
-  virtual std::expected<std::vector<std::uint8_t>, std::string> transfer(std::span<const std::uint8_t> tx) = 0;
+  virtual std::expected<std::vector<std::uint8_t>, std::string> transfer(
+      std::span<const std::uint8_t> tx) = 0;
 };
 
 }  // namespace bb::peripherals

@@ -1,11 +1,10 @@
 #include "peripherals/spidev_transport.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <linux/spi/spidev.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <cerrno>
 #include <cstring>
@@ -21,15 +20,17 @@ std::string spidev_open_error(const std::string& path, int error_number) {
           path);
     case EACCES:
     case EPERM:
-      return fmt::format("permission denied opening {}: add the user to the spi group (sudo usermod -aG spi $USER)",
-                         path);
-    case EBUSY: return fmt::format("{} is busy: another program holds the SPI device", path);
-    default: return fmt::format("cannot open {}: {}", path, std::strerror(error_number));
+      return fmt::format(
+          "permission denied opening {}: add the user to the spi group (sudo usermod -aG spi $USER)", path);
+    case EBUSY:
+      return fmt::format("{} is busy: another program holds the SPI device", path);
+    default:
+      return fmt::format("cannot open {}: {}", path, std::strerror(error_number));
   }
 }
 
 std::expected<std::unique_ptr<SpidevTransport>, std::string> SpidevTransport::open(const std::string& path,
-                                                                                  std::uint32_t speed_hz) {
+                                                                                   std::uint32_t speed_hz) {
   const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
   if (fd < 0) return std::unexpected(spidev_open_error(path, errno));
   std::uint8_t mode = SPI_MODE_0;
@@ -38,15 +39,16 @@ std::expected<std::unique_ptr<SpidevTransport>, std::string> SpidevTransport::op
       ioctl(fd, SPI_IOC_WR_MAX_SPEED_HZ, &speed_hz) != 0) {
     const int error = errno;
     ::close(fd);
-    return std::unexpected(fmt::format("{} refused SPI mode 0 at {} Hz: {} (is it a spidev node?)", path, speed_hz,
-                                       std::strerror(error)));
+    return std::unexpected(fmt::format("{} refused SPI mode 0 at {} Hz: {} (is it a spidev node?)", path,
+                                       speed_hz, std::strerror(error)));
   }
   return std::unique_ptr<SpidevTransport>(new SpidevTransport(fd, speed_hz));
 }
 
 SpidevTransport::~SpidevTransport() { ::close(fd_); }
 
-std::expected<std::vector<std::uint8_t>, std::string> SpidevTransport::transfer(std::span<const std::uint8_t> tx) {
+std::expected<std::vector<std::uint8_t>, std::string> SpidevTransport::transfer(
+    std::span<const std::uint8_t> tx) {
   std::vector<std::uint8_t> rx(tx.size(), 0);
   spi_ioc_transfer message{};
   message.tx_buf = reinterpret_cast<std::uintptr_t>(tx.data());

@@ -9,8 +9,8 @@ namespace bb::peripherals {
 // but a breadboard's wires do not).
 class SpidevTransport final : public SpiTransport {
  public:
-  static std::expected<std::unique_ptr<SpidevTransport>, std::string> open(const std::string& path,
-                                                                          std::uint32_t speed_hz = 1'000'000);
+  static std::expected<std::unique_ptr<SpidevTransport>, std::string> open(
+      const std::string& path, std::uint32_t speed_hz = 1'000'000);
   ~SpidevTransport() override;
   SpidevTransport(const SpidevTransport&) = delete;
   SpidevTransport& operator=(const SpidevTransport&) = delete;

@@ -42,9 +42,11 @@ std::vector<std::string> device_roles(std::string_view device) {
 
 std::expected<Trace, std::string> make_trace(std::string_view device, std::vector<std::string> line_names) {
   const auto roles = device_roles(device);
-  if (roles.empty()) return std::unexpected(fmt::format("unknown device '{}' (wiegand, dice or button)", device));
+  if (roles.empty())
+    return std::unexpected(fmt::format("unknown device '{}' (wiegand, dice or button)", device));
   if (line_names.size() != roles.size()) {
-    return std::unexpected(fmt::format("a {} trace needs {} lines, got {}", device, roles.size(), line_names.size()));
+    return std::unexpected(
+        fmt::format("a {} trace needs {} lines, got {}", device, roles.size(), line_names.size()));
   }
   Trace trace;
   trace.device = device;
@@ -57,7 +59,9 @@ std::expected<Trace, std::string> parse_trace(std::string_view text) {
   Trace trace;
   std::size_t line_number = 0;
   bool header_seen = false;
-  auto fail = [&](std::string why) { return std::unexpected(fmt::format("trace line {}: {}", line_number, why)); };
+  auto fail = [&](std::string why) {
+    return std::unexpected(fmt::format("trace line {}: {}", line_number, why));
+  };
   auto find_line = [&](std::string_view name) -> int {
     for (std::size_t i = 0; i < trace.lines.size(); ++i) {
       if (trace.lines[i].first == name || trace.lines[i].second == name) return static_cast<int>(i);
@@ -71,9 +75,11 @@ std::expected<Trace, std::string> parse_trace(std::string_view text) {
     pos = newline + 1;
     ++line_number;
     if (!header_seen) {
-      if (!line.starts_with(kMagic)) return fail("not a boardbank trace (the first line must be '# boardbank-trace 1 ...')");
+      if (!line.starts_with(kMagic))
+        return fail("not a boardbank trace (the first line must be '# boardbank-trace 1 ...')");
       const auto words = split_words(line.substr(kMagic.size()));
-      if (words.empty() || words[0] != "1") return fail("unsupported trace version (this build reads version 1)");
+      if (words.empty() || words[0] != "1")
+        return fail("unsupported trace version (this build reads version 1)");
       std::vector<std::pair<std::string, std::string>> keys;
       for (std::size_t i = 1; i < words.size(); ++i) {
         const auto eq = words[i].find('=');
@@ -82,13 +88,16 @@ std::expected<Trace, std::string> parse_trace(std::string_view text) {
         }
         keys.emplace_back(words[i].substr(0, eq), words[i].substr(eq + 1));
       }
-      const auto device = std::find_if(keys.begin(), keys.end(), [](const auto& kv) { return kv.first == "device"; });
+      const auto device =
+          std::find_if(keys.begin(), keys.end(), [](const auto& kv) { return kv.first == "device"; });
       if (device == keys.end()) return fail("the header names no device= (wiegand, dice or button)");
       const auto roles = device_roles(device->second);
-      if (roles.empty()) return fail(fmt::format("unknown device '{}' (wiegand, dice or button)", device->second));
+      if (roles.empty())
+        return fail(fmt::format("unknown device '{}' (wiegand, dice or button)", device->second));
       trace.device = device->second;
       for (const auto& role : roles) {
-        const auto found = std::find_if(keys.begin(), keys.end(), [&](const auto& kv) { return kv.first == role; });
+        const auto found =
+            std::find_if(keys.begin(), keys.end(), [&](const auto& kv) { return kv.first == role; });
         if (found == keys.end()) return fail(fmt::format("the header names no {}= line", role));
         trace.lines.emplace_back(role, found->second);
       }
@@ -129,7 +138,8 @@ std::expected<Trace, std::string> parse_trace(std::string_view text) {
     if (trace.edges.size() >= kMaxEdges) return fail("too many edges");
     trace.edges.push_back(Edge{*ts, index, words[2] == "rising"});
   }
-  if (!header_seen) return std::unexpected(std::string("empty trace: the first line must be '# boardbank-trace 1 ...'"));
+  if (!header_seen)
+    return std::unexpected(std::string("empty trace: the first line must be '# boardbank-trace 1 ...'"));
   return trace;
 }
 
@@ -149,7 +159,8 @@ std::string format_trace(const Trace& trace) {
   for (const auto& [key, value] : trace.extra) text += fmt::format(" {}={}", key, value);
   text += '\n';
   for (std::size_t i = 0; i < trace.initial_levels.size() && i < trace.lines.size(); ++i) {
-    if (trace.initial_levels[i]) text += fmt::format("level {} {}\n", trace.lines[i].second, *trace.initial_levels[i] ? 1 : 0);
+    if (trace.initial_levels[i])
+      text += fmt::format("level {} {}\n", trace.lines[i].second, *trace.initial_levels[i] ? 1 : 0);
   }
   for (const Edge& edge : trace.edges) {
     text += fmt::format("{} {} {}\n", edge.ts_ns, trace.lines.at(static_cast<std::size_t>(edge.line)).second,

@@ -28,7 +28,8 @@ std::vector<Edge> with_bounce(const std::vector<Edge>& edges, int count, Nanosec
       bounced.push_back({t + width, edge.line, edge.rising});
     }
   }
-  std::stable_sort(bounced.begin(), bounced.end(), [](const Edge& a, const Edge& b) { return a.ts_ns < b.ts_ns; });
+  std::stable_sort(bounced.begin(), bounced.end(),
+                   [](const Edge& a, const Edge& b) { return a.ts_ns < b.ts_ns; });
   return bounced;
 }
 
@@ -52,7 +53,8 @@ std::vector<Edge> merge_edges(const std::vector<Edge>& a, const std::vector<Edge
   return merged;
 }
 
-std::vector<Edge> button_press_edges(Nanoseconds start, Nanoseconds hold, int bounce_count, Nanoseconds bounce_width) {
+std::vector<Edge> button_press_edges(Nanoseconds start, Nanoseconds hold, int bounce_count,
+                                     Nanoseconds bounce_width) {
   return with_bounce({{start, 0, false}, {start + hold, 0, true}}, bounce_count, bounce_width);
 }
 

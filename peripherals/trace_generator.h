@@ -14,7 +14,8 @@ struct WiegandPulses {
   Nanoseconds interval = 2 * kMillisecond;  // start to start: 0.2-20 ms
 };
 // A low pulse on D0 (line 0) for each 0 bit, on D1 (line 1) for each 1 bit, the first starting at start.
-std::vector<Edge> wiegand_edges(std::span<const std::uint8_t> bits, Nanoseconds start, WiegandPulses timing = {});
+std::vector<Edge> wiegand_edges(std::span<const std::uint8_t> bits, Nanoseconds start,
+                                WiegandPulses timing = {});
 
 // Contact bounce: after every edge, `count` extra pairs of toggles `width` apart (the level ends as it was).
 std::vector<Edge> with_bounce(const std::vector<Edge>& edges, int count, Nanoseconds width);

@@ -28,7 +28,7 @@ std::optional<std::vector<std::uint8_t>> wiegand_frame_bits(const WiegandCard& c
   std::vector<std::uint8_t> bits(static_cast<std::size_t>(card.bits), 0);
   for (std::size_t i = 0; i < data_bits; ++i) bits[1 + i] = (value >> (data_bits - 1 - i)) & 1U;
   const std::size_t half = bits.size() / 2;
-  bits.front() = ones(bits, 1, half) % 2;                      // even parity over the first half
+  bits.front() = ones(bits, 1, half) % 2;                     // even parity over the first half
   bits.back() = (ones(bits, half, bits.size() - 1) + 1) % 2;  // odd parity over the second half
   return bits;
 }
@@ -45,7 +45,8 @@ std::optional<WiegandCard> wiegand_decode_bits(const std::vector<std::uint8_t>& 
   const bool leading_ok = ones(bits, 0, half) % 2 == 0;
   const bool trailing_ok = ones(bits, half, bits.size()) % 2 == 1;
   if (!leading_ok && !trailing_ok) {
-    return fail(fmt::format("bad parity in both halves of a {}-bit frame: are D0 and D1 swapped?", bits.size()));
+    return fail(
+        fmt::format("bad parity in both halves of a {}-bit frame: are D0 and D1 swapped?", bits.size()));
   }
   if (!leading_ok) return fail(fmt::format("bad leading (even) parity in a {}-bit frame", bits.size()));
   if (!trailing_ok) return fail(fmt::format("bad trailing (odd) parity in a {}-bit frame", bits.size()));
@@ -95,7 +96,8 @@ void WiegandDecoder::feed(const Edge& edge, std::vector<PeripheralEvent>& out) {
   if (!frame_open()) frame_start_ = start;
   last_activity_ = ts;
   if (width > timing_.max_pulse) {
-    if (fault_.empty()) fault_ = fmt::format("D{} held low for {} us: check the reader's wiring", line, width / 1000);
+    if (fault_.empty())
+      fault_ = fmt::format("D{} held low for {} us: check the reader's wiring", line, width / 1000);
     return;
   }
   if (!high_[other] && ts - low_since_[other] >= timing_.min_pulse && fault_.empty()) {
@@ -158,7 +160,8 @@ std::vector<std::string> WiegandDecoder::invariant_violations() const {
   std::vector<std::string> problems;
   if (bits_.size() > kMaxBits) problems.push_back("more bits buffered than the limit");
   if (bits_seen_ < bits_.size()) problems.push_back("fewer bits counted than buffered");
-  if (frame_open() && last_activity_ < frame_start_) problems.push_back("frame's last activity before its start");
+  if (frame_open() && last_activity_ < frame_start_)
+    problems.push_back("frame's last activity before its start");
   for (std::size_t line = 0; line < 2; ++line) {
     if (!high_[line] && low_since_[line] > now_) problems.push_back("a line went low in the future");
   }

@@ -15,7 +15,8 @@ struct WiegandTiming {
   Nanoseconds min_pulse = 10 * kMicrosecond;
   // A line held low longer than this is not a Wiegand pulse (a short, or a reader fault).
   Nanoseconds max_pulse = 2 * kMillisecond;
-  // Edges this soon after the start of an accepted bit are contact bounce of that bit (bits are >= 200 us apart).
+  // Edges this soon after the start of an accepted bit are contact bounce of that bit (bits are >= 200 us
+  // apart).
   Nanoseconds bounce_window = 150 * kMicrosecond;
   // Bits come at most 20 ms apart; a longer silence ends the frame.
   Nanoseconds frame_gap = 25 * kMillisecond;

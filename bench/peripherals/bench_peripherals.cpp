@@ -26,7 +26,8 @@ std::vector<Edge> wiegand_stream(int frames) {
   Nanoseconds t = 0;
   for (int i = 0; i < frames; ++i) {
     const auto uid = fmt::format("{:06X}", (0x123456 + i * 7919) & 0xFFFFFF);
-    const auto frame = wiegand_edges(*wiegand_frame_bits({uid, 26}), t, {50 * kMicrosecond, 1 * kMillisecond});
+    const auto frame =
+        wiegand_edges(*wiegand_frame_bits({uid, 26}), t, {50 * kMicrosecond, 1 * kMillisecond});
     edges.insert(edges.end(), frame.begin(), frame.end());
     t = frame.back().ts_ns + 2 * kSecond;  // different cards, and far enough apart to be separate taps
   }
@@ -107,8 +108,10 @@ Latency measure(const std::string& kind, int count) {
   auto source = SimulatedEdgeSource::create(kind);
   SimulatedEdgeSource* simulated = source->get();
   std::unique_ptr<EdgeDecoder> decoder;
-  if (kind == "wiegand") decoder = std::make_unique<WiegandDecoder>();
-  else decoder = std::make_unique<DiceDecoder>();
+  if (kind == "wiegand")
+    decoder = std::make_unique<WiegandDecoder>();
+  else
+    decoder = std::make_unique<DiceDecoder>();
   auto device = EdgeDevice::create(kind, std::move(*source), std::move(decoder));
   Latency latency;
   for (int i = 0; i < count; ++i) {
@@ -116,7 +119,8 @@ Latency measure(const std::string& kind, int count) {
     Nanoseconds last_edge = 0;
     if (kind == "wiegand") {
       const auto uid = fmt::format("{:06X}", 0x100000 + i * 4099);
-      const auto edges = wiegand_edges(*wiegand_frame_bits({uid, 26}), start, {50 * kMicrosecond, 1 * kMillisecond});
+      const auto edges =
+          wiegand_edges(*wiegand_frame_bits({uid, 26}), start, {50 * kMicrosecond, 1 * kMillisecond});
       last_edge = edges.back().ts_ns;
       simulated->inject(edges);
     } else {
@@ -132,10 +136,12 @@ Latency measure(const std::string& kind, int count) {
         const Nanoseconds now = monotonic_now();
         if (kind == "wiegand") {
           latency.from_last_edge_ms.push_back(static_cast<double>(now - last_edge) / 1e6);
-          latency.from_decidable_ms.push_back(static_cast<double>(now - last_edge - WiegandTiming{}.frame_gap) / 1e6);
+          latency.from_decidable_ms.push_back(
+              static_cast<double>(now - last_edge - WiegandTiming{}.frame_gap) / 1e6);
         } else {
           // A roll is decidable once its strobe (event.ts_ns) has stayed low 2 ms.
-          latency.from_decidable_ms.push_back(static_cast<double>(now - event.ts_ns - DiceTiming{}.min_strobe) / 1e6);
+          latency.from_decidable_ms.push_back(
+              static_cast<double>(now - event.ts_ns - DiceTiming{}.min_strobe) / 1e6);
         }
         delivered = true;
       }
@@ -154,9 +160,11 @@ void print_latency(const std::string& what, std::vector<double> values) {
     return;
   }
   std::sort(values.begin(), values.end());
-  auto at = [&](double q) { return values[static_cast<std::size_t>(q * static_cast<double>(values.size() - 1))]; };
-  fmt::print("{:<58} n={:<3} median {:7.3f} ms  p95 {:7.3f} ms  max {:7.3f} ms\n", what, values.size(), at(0.5),
-             at(0.95), values.back());
+  auto at = [&](double q) {
+    return values[static_cast<std::size_t>(q * static_cast<double>(values.size() - 1))];
+  };
+  fmt::print("{:<58} n={:<3} median {:7.3f} ms  p95 {:7.3f} ms  max {:7.3f} ms\n", what, values.size(),
+             at(0.5), at(0.95), values.back());
 }
 
 }  // namespace
@@ -167,7 +175,9 @@ int main(int argc, char** argv) {
   fmt::print("peripherals: edges decoded per second (items_per_second)\n");
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
-  fmt::print("\nperipherals: latency to the daemon's poll loop, in process (simulated backend, eventfd + timerfd)\n");
+  fmt::print(
+      "\nperipherals: latency to the daemon's poll loop, in process (simulated backend, eventfd + "
+      "timerfd)\n");
   fmt::print("(includes the {} ms margin a live device waits for late kernel edges)\n",
              EdgeDevice::kLateEdgeMargin / kMillisecond);
   const auto cards = measure("wiegand", 30);

@@ -1,6 +1,6 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <poll.h>
-#include <fmt/format.h>
 #include <unistd.h>
 
 #include "decode_helpers.h"
@@ -14,7 +14,8 @@
 namespace bb::peripherals {
 namespace {
 
-DeviceConfig config(std::string kind, std::string backend = "real", int input_fd = -1, std::string trace = "") {
+DeviceConfig config(std::string kind, std::string backend = "real", int input_fd = -1,
+                    std::string trace = "") {
   DeviceConfig config;
   config.kind = std::move(kind);
   config.backend = std::move(backend);
@@ -42,7 +43,8 @@ TEST(ReplayDevice, DeliversInBatchesWhatThePureDecoderDecodes) {
   std::vector<Edge> edges;
   for (int i = 0; i < 20; ++i) {
     const auto uid = fmt::format("{:06X}", 0x100000 + i * 4097);
-    edges = merge_edges(edges, wiegand_edges(*wiegand_frame_bits(WiegandCard{uid, 26}), i * 100 * kMillisecond));
+    edges =
+        merge_edges(edges, wiegand_edges(*wiegand_frame_bits(WiegandCard{uid, 26}), i * 100 * kMillisecond));
   }
   Trace trace = *make_trace("wiegand", {"GPIO5", "GPIO6"});
   trace.edges = edges;
@@ -98,10 +100,10 @@ TEST(SimulatedDevice, ScriptedCardsRollsAndPressesComeOutOfThePollableFd) {
 TEST(SimulatedDevice, CommandsTypedAtATerminalOrPipedIn) {
   int pipe_fds[2];
   ASSERT_EQ(pipe(pipe_fds), 0);
-  auto button = open_device(config("button", "simulated", pipe_fds[0]),
-                            {}, DiceRoller([](std::span<std::uint8_t> out) {
-                              for (auto& byte : out) byte = 0;  // face 1
-                            }));
+  auto button =
+      open_device(config("button", "simulated", pipe_fds[0]), {}, DiceRoller([](std::span<std::uint8_t> out) {
+                    for (auto& byte : out) byte = 0;  // face 1
+                  }));
   ASSERT_TRUE(button) << button.error();
   const std::string typed = "press\nsing\n";
   ASSERT_EQ(write(pipe_fds[1], typed.data(), typed.size()), static_cast<ssize_t>(typed.size()));

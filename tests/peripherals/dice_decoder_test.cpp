@@ -14,7 +14,9 @@ namespace {
 using testing::decode_all;
 using testing::of_kind;
 
-void append(std::vector<Edge>& to, const std::vector<Edge>& more) { to.insert(to.end(), more.begin(), more.end()); }
+void append(std::vector<Edge>& to, const std::vector<Edge>& more) {
+  to.insert(to.end(), more.begin(), more.end());
+}
 
 TEST(DiceDecoder, ReadsEveryPairOfFacesWithRollingInBetween) {
   DiceUnitModel unit;

@@ -1,13 +1,13 @@
 // The libgpiod layer, compiled and linked against the real libgpiod, on a machine without GPIO: every
 // error path a family can hit says what to do.
-#include <gtest/gtest.h>
+#include "peripherals/gpio.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cerrno>
 
 #include "peripherals/device_factory.h"
-#include "peripherals/gpio.h"
 #include "peripherals/gpio_diagnostics.h"
 
 namespace bb::peripherals {
@@ -63,7 +63,8 @@ TEST(Gpio, KernelDebounceIsRefusedWhereItWouldSwallowPulses) {
 TEST(Gpio, MessagesForBusyLinesPermissionAndUnknownLines) {
   const auto busy = line_request_error("gpiochip0", "GPIO17", EBUSY, "pigpiod");
   EXPECT_NE(busy.find("used by another process ('pigpiod')"), std::string::npos) << busy;
-  EXPECT_NE(line_request_error("gpiochip0", "GPIO17", EBUSY, "").find("gpioinfo gpiochip0"), std::string::npos);
+  EXPECT_NE(line_request_error("gpiochip0", "GPIO17", EBUSY, "").find("gpioinfo gpiochip0"),
+            std::string::npos);
   EXPECT_NE(chip_open_error("gpiochip0", EACCES).find("gpio group"), std::string::npos);
   EXPECT_NE(line_request_error("gpiochip0", "GPIO17", EPERM, "").find("gpio group"), std::string::npos);
   const auto unknown = line_not_found_error("gpiochip0", "GPIO99", 54);

@@ -91,8 +91,9 @@ TEST(Mfrc522, AnticollisionReadsEveryCardOfSeveralInTheField) {
 TEST(Rc522Device, ReportsATapWithUidBitsAndIdAndReportsAFailingLinkOnce) {
   auto chip = std::make_unique<FakeMfrc522>();
   FakeMfrc522* fake = chip.get();
-  auto device = Rc522Device::create("door", std::move(chip), nullptr, 100 * kMillisecond,
-                                    [](const std::string& uid) { return uid == "04A1B2C3D4E5F6"; }, kNoSleep);
+  auto device = Rc522Device::create(
+      "door", std::move(chip), nullptr, 100 * kMillisecond,
+      [](const std::string& uid) { return uid == "04A1B2C3D4E5F6"; }, kNoSleep);
   ASSERT_TRUE(device) << device.error();
   EXPECT_GE((*device)->fd(), 0);
   EXPECT_TRUE((*device)->read_events().empty());

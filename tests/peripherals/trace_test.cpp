@@ -51,10 +51,13 @@ TEST(Trace, ErrorsNameTheLineAndWhatIsWrong) {
       {"# boardbank-trace 1 device=wiegand d0=GPIO5\n", "no d1= line"},
       {"# boardbank-trace 1 device=wiegand d0=GPIO5 d1=GPIO6\n10 GPIO7 rising\n", "line 2: line 'GPIO7'"},
       {"# boardbank-trace 1 device=wiegand d0=GPIO5 d1=GPIO6\n10 GPIO5 up\n", "rising' or 'falling"},
-      {"# boardbank-trace 1 device=wiegand d0=GPIO5 d1=GPIO6\n20 GPIO5 falling\n10 GPIO5 rising\n", "line 3: timestamps go back"},
+      {"# boardbank-trace 1 device=wiegand d0=GPIO5 d1=GPIO6\n20 GPIO5 falling\n10 GPIO5 rising\n",
+       "line 3: timestamps go back"},
       {"# boardbank-trace 1 device=wiegand d0=GPIO5 d1=GPIO6\n-5 GPIO5 falling\n", "not a timestamp"},
-      {"# boardbank-trace 1 device=wiegand d0=GPIO5 d1=GPIO6\n5 GPIO5 falling\nlevel GPIO5 1\n", "before the first edge"},
-      {"# boardbank-trace 1 device=wiegand d0=GPIO5 d1=GPIO6\nend 5\n6 GPIO5 falling\n", "nothing may follow"},
+      {"# boardbank-trace 1 device=wiegand d0=GPIO5 d1=GPIO6\n5 GPIO5 falling\nlevel GPIO5 1\n",
+       "before the first edge"},
+      {"# boardbank-trace 1 device=wiegand d0=GPIO5 d1=GPIO6\nend 5\n6 GPIO5 falling\n",
+       "nothing may follow"},
   };
   for (const auto& [text, why] : bad) {
     const auto trace = parse_trace(text);
@@ -85,8 +88,8 @@ TEST(RecordedTraces, ButtonPressesRollOncePerPressAndIgnoreBounce) {
   const auto trace = load_trace(std::string(TRACES_DIR) + "/button_session.trace");
   ASSERT_TRUE(trace) << trace.error();
   const auto events = decode_trace(*trace, DiceRoller([](std::span<std::uint8_t> out) {
-                                     for (auto& byte : out) byte = 7;  // 7 % 6 + 1 = 2
-                                   }));
+    for (auto& byte : out) byte = 7;  // 7 % 6 + 1 = 2
+  }));
   ASSERT_TRUE(events);
   ASSERT_EQ(events->size(), 2u);  // the 8 ms press is bounce, not a press
   for (const auto& event : *events) {

@@ -50,8 +50,8 @@ class WiegandTimingLimits : public ::testing::TestWithParam<Timing> {};
 
 TEST_P(WiegandTimingLimits, Decodes26And34BitFramesWithBounceAndGlitches) {
   const WiegandPulses timing{GetParam().pulse, GetParam().interval};
-  for (const auto& [uid, bits] : std::vector<std::pair<std::string, int>>{{"1A2B3C", 26}, {"00000000", 34},
-                                                                          {"FFFFFF", 26}, {"DEADBEEF", 34}}) {
+  for (const auto& [uid, bits] : std::vector<std::pair<std::string, int>>{
+           {"1A2B3C", 26}, {"00000000", 34}, {"FFFFFF", 26}, {"DEADBEEF", 34}}) {
     const auto clean = wiegand_edges(bits_of(uid, bits), 5 * kMillisecond, timing);
     auto events = decode(clean);
     ASSERT_EQ(events.size(), 1u) << uid;
@@ -137,7 +137,8 @@ TEST(WiegandDecoder, TwoCardsInFastSuccessionAndTheSameCardOnceWithinOneAndAHalf
 
   // The same card read three times while held (every 0.7 s) is one tap; after 2 s of absence, a new one.
   std::vector<Edge> held;
-  for (const Nanoseconds start : {Nanoseconds{0}, 700 * kMillisecond, 1400 * kMillisecond, 3400 * kMillisecond}) {
+  for (const Nanoseconds start :
+       {Nanoseconds{0}, 700 * kMillisecond, 1400 * kMillisecond, 3400 * kMillisecond}) {
     held = merge_edges(held, wiegand_edges(bits_of("1A2B3C", 26), start, timing));
   }
   WiegandDecoder decoder("front");

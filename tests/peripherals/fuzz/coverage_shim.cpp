@@ -13,6 +13,7 @@ extern "C" __attribute__((no_sanitize("address", "undefined"))) void __sanitizer
   ++counters[(pc ^ (pc >> 16)) % kCounters];
 }
 
-// g++'s trace-cmp also reports float comparisons, which libFuzzer has no hook for; they carry no guidance here.
+// g++'s trace-cmp also reports float comparisons, which libFuzzer has no hook for; they carry no guidance
+// here.
 extern "C" void __sanitizer_cov_trace_cmpf(float, float) {}
 extern "C" void __sanitizer_cov_trace_cmpd(double, double) {}

@@ -26,7 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (int line = 0; line < DiceDecoder::kStb; ++line) ones += bits[static_cast<std::size_t>(line)];
       const int a = bits[0] + 2 * bits[1] + 4 * bits[2];
       const int b = bits[3] + 2 * bits[4] + 4 * bits[5];
-      if (ones % 2 != 1 || a != event.dice[0] || b != event.dice[1] || a < 1 || a > 6 || b < 1 || b > 6) std::abort();
+      if (ones % 2 != 1 || a != event.dice[0] || b != event.dice[1] || a < 1 || a > 6 || b < 1 || b > 6)
+        std::abort();
     }
     events.clear();
   };

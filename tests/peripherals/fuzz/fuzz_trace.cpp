@@ -24,7 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!decoder) std::abort();
   std::vector<PeripheralEvent> events;
   for (std::size_t line = 0; line < trace->initial_levels.size(); ++line) {
-    if (trace->initial_levels[line]) (*decoder)->set_initial_level(static_cast<int>(line), *trace->initial_levels[line]);
+    if (trace->initial_levels[line])
+      (*decoder)->set_initial_level(static_cast<int>(line), *trace->initial_levels[line]);
   }
   for (const Edge& edge : trace->edges) {
     (*decoder)->feed(edge, events);

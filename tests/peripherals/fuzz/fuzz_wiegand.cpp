@@ -25,7 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!decoder.invariant_violations().empty()) std::abort();
     for (const auto& event : events) {
       if (event.kind == EventKind::card && !parity_holds(decoder.last_frame_bits())) std::abort();
-      if (event.kind == EventKind::card && event.uid.size() != static_cast<std::size_t>(event.bits - 2) / 4) std::abort();
+      if (event.kind == EventKind::card && event.uid.size() != static_cast<std::size_t>(event.bits - 2) / 4)
+        std::abort();
     }
     events.clear();
   };
