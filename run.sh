@@ -48,7 +48,9 @@ case "$cmd" in
   demo)
     install_packages
     build build
-    ./build/daemon/boardbank demo "$@"
+    # Until the daemon's live demo exists, the main job plays complete games between bots and prints each
+    # game's standings and ledger tail.
+    ./build/daemon/boardbank simulate --games 3 --seed "${1:-1}"
     ;;
   test)
     install_packages

@@ -52,6 +52,8 @@ const std::vector<std::pair<std::string_view, RuleField>>& rule_fields() {
       {"flat_income_tax", &Rules::flat_income_tax},
       {"leave_jail_next_turn", &Rules::leave_jail_next_turn},
       {"forced_move_back", &Rules::forced_move_back},
+      {"salary_must_be_claimed", &Rules::salary_must_be_claimed},
+      {"lots_trade_with_houses", &Rules::lots_trade_with_houses},
   };
   return fields;
 }
@@ -325,7 +327,6 @@ Effect parse_effect(const Reader& r, const toml::node& node, const std::vector<S
   e.per_house = r.integer(*t, "per_house", 0);
   e.per_hotel = r.integer(*t, "per_hotel", 0);
   e.salary = r.boolean(*t, "salary", true);
-  e.insurable = r.boolean(*t, "insurable", false);
   bool needs_space = e.kind == Effect::Kind::advance_to || e.kind == Effect::Kind::move_to;
   e.space = resolve_space(r, *t, "space", spaces, board_size, needs_space);
   if (e.kind == Effect::Kind::draw) {

@@ -45,7 +45,6 @@ struct Effect {
   Money per_house = 0;
   Money per_hotel = 0;
   bool salary = true;
-  bool insurable = false;  // go_to_jail: jail insurance protects against it
 };
 
 struct Card {
@@ -133,7 +132,9 @@ struct Rules {
   bool bankrupt_keeps_buildings = false;  // the game-ending bankruptcy hands over buildings intact
   bool flat_income_tax = false;   // tax_choice spaces charge their fixed amount without asking
   bool leave_jail_next_turn = false;
-  int forced_move_back = 0;       // FINANCE (Parker): a rival on the space you land on moves back this far  // ships Short Game: out on the next turn, paying if need be
+  int forced_move_back = 0;
+  bool salary_must_be_claimed = false;
+  bool lots_trade_with_houses = false;  // FINANCE (Parker): a lot changes hands with its houses on it  // FINANCE (1932): a salary not claimed within the turn is forfeit       // FINANCE (Parker): a rival on the space you land on moves back this far  // ships Short Game: out on the next turn, paying if need be
 };
 
 struct Currency {

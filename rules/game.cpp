@@ -268,6 +268,11 @@ class Engine {
 
   void collect_salary(int p) {
     st.players[p].passed_start = true;
+    if (r.salary_must_be_claimed) {
+      st.players[p].unclaimed_salary += r.salary;  // paid on a `claim` this turn, forfeit after it
+      event(Event::Kind::salary_earned, p, -1, -1, -1, r.salary);
+      return;
+    }
     pay(kBank, p, r.salary, Memo::salary, ed.start_space);
   }
 
@@ -336,6 +341,8 @@ class Engine {
         } else {
           start_auction(Auction::Item::property, pos);
         }
+      } else if (ss.owner != p && !ss.mortgaged && active(ss.owner) && take_free_ride(p, ss.owner, sp.group_index)) {
+        event(Event::Kind::free_ride, p, -1, ss.owner, pos);
       } else if (ss.owner != p && !ss.mortgaged && active(ss.owner)) {
         if (sp.rent.kind == RentRule::Kind::dice && dice_multiplier > 0) {
           Step roll = make(Step::Kind::need_roll, p);
@@ -370,6 +377,18 @@ class Engine {
     push_front(std::move(next));
   }
 
+  bool take_free_ride(int holder, int owner, int group) {
+    if (!r.free_rides) return false;
+    for (auto& ride : st.free_rides) {
+      if (ride.holder == holder && ride.owner == owner && ride.group == group && ride.rides > 0) {
+        --ride.rides;
+        std::erase_if(st.free_rides, [](const GameState::FreeRide& f) { return f.rides == 0; });
+        return true;
+      }
+    }
+    return false;
+  }
+
   void apply_effect(int p, const Effect& e, const Card* card) {
     Memo memo = card ? Memo::card : Memo::space;
     int where = st.players[p].position;
@@ -399,11 +418,9 @@ class Engine {
         return;
       }
       case Effect::Kind::go_to_jail:
-        if (e.insurable || !card) {
-          if (st.players[p].insured) {
-            event(Event::Kind::insured, p);
-            return;
-          }
+        if (card ? st.players[p].insured_card : st.players[p].insured) {
+          event(Event::Kind::insured, p);
+          return;
         }
         return jail(p);
       case Effect::Kind::get_out_of_jail: return;  // the draw already put the card in the player's hand
@@ -486,7 +503,14 @@ class Engine {
     st.doubles_in_row = 0;
     g.turn_doubles_ = false;
     g.extra_roll_blocked_ = false;
-    st.players[st.current].insured = false;
+    auto& ending = st.players[st.current];
+    ending.insured = ending.insured_card = false;
+    for (int q = 0; q < static_cast<int>(st.players.size()); ++q) {
+      if (st.players[q].unclaimed_salary > 0) {
+        event(Event::Kind::salary_forfeit, q, -1, -1, -1, st.players[q].unclaimed_salary);
+        st.players[q].unclaimed_salary = 0;  // a forgotten salary is forfeit once the turn is over
+      }
+    }
     ++st.turns;
     int n = static_cast<int>(st.players.size());
     for (int k = 1; k <= n; ++k) {
@@ -578,6 +602,8 @@ class Engine {
     }
     pl.bankrupt = true;
     pl.in_jail = false;
+    pl.unclaimed_salary = 0;
+    std::erase_if(st.free_rides, [&](const GameState::FreeRide& f) { return f.holder == p || f.owner == p; });
     event(Event::Kind::bankrupt, p, -1, creditor);
     if (final_bankruptcy || active_count() <= 1) {
       finish();
@@ -942,11 +968,14 @@ class Engine {
           if (o != s.player && active(o))
             pay(o, s.player, static_cast<Money>(total) * s.multiplier, Memo::sweepstakes, s.space);
         return {};
+      // A throw that moves the token replaces the extra throw a double had earned; if it is itself a double,
+      // it earns one (FINANCE, Parker: "no player may have more than one extra throw due").
       case Step::Roll::roll_move:
+        if (s.player == st.current) g.turn_doubles_ = doubles;
         push_front({move_by_step(s.player, total % 2 == 0 ? total : -total, true), land_step(s.player)});
-        (void)doubles;
         return {};
       case Step::Roll::fare_move:
+        if (s.player == st.current) g.turn_doubles_ = doubles;
         push_front({move_by_step(s.player, total, true), land_step(s.player)});
         return {};
     }
@@ -1189,12 +1218,17 @@ class Engine {
           o.spaces.begin() + static_cast<std::ptrdiff_t>(i))
         return fmt::format("{} is listed twice", space_name(s));
       if (st.spaces[s].owner != p) return fmt::format("{} does not own {}", name(p), space_name(s));
-      if (group_has_buildings(ed.spaces[s].group_index))
+      if (!r.lots_trade_with_houses && group_has_buildings(ed.spaces[s].group_index))
         return fmt::format("{} cannot change hands while its group has buildings: sell them to the bank first",
                            space_name(s));
     }
     if (r.max_properties > 0 && properties_owned(receiver) + static_cast<int>(o.spaces.size()) > r.max_properties)
       return fmt::format("{} would own more than {} properties", name(receiver), r.max_properties);
+    for (const auto& grant : o.free_rides) {
+      if (!r.free_rides) return "this edition has no free rides";
+      if (grant.group < 0 || grant.group >= static_cast<int>(ed.groups.size())) return "free rides name an unknown group";
+      if (grant.rides <= 0) return "free rides must be 1 or more";
+    }
     return std::nullopt;
   }
 
@@ -1205,8 +1239,8 @@ class Engine {
     if (in.from == in.to) return Fail("a player cannot trade with themselves");
     if (auto e = check_offer(in.from, in.give, in.to)) return Fail(*e);
     if (auto e = check_offer(in.to, in.get, in.from)) return Fail(*e);
-    bool give_things = !in.give.spaces.empty() || in.give.cards > 0;
-    bool get_things = !in.get.spaces.empty() || in.get.cards > 0;
+    bool give_things = !in.give.spaces.empty() || in.give.cards > 0 || !in.give.free_rides.empty();
+    bool get_things = !in.get.spaces.empty() || in.get.cards > 0 || !in.get.free_rides.empty();
     if (!give_things && !get_things)
       return Fail("no loans between players: a trade must hand over a property or a Get Out of Jail card");
     post(in.from, in.to, in.give.cash, Memo::trade, -1);
@@ -1216,6 +1250,7 @@ class Engine {
         st.spaces[s].owner = b;
         if (st.spaces[s].mortgaged) ask_mortgaged_transfer(b, s);
       }
+      for (const auto& grant : o.free_rides) st.free_rides.push_back({b, a, grant.group, grant.rides});
       for (int c = 0; c < o.cards; ++c) {
         auto& from_pl = st.players[a];
         auto& to_pl = st.players[b];
@@ -1349,6 +1384,32 @@ class Engine {
     if (in.hotel ? st.bank_hotels == 0 : st.bank_houses == 0)
       return Fail(fmt::format("the bank has no {} to auction", in.hotel ? "hotels" : "houses"));
     start_auction(in.hotel ? Auction::Item::hotel : Auction::Item::house, -1);
+    return {};
+  }
+
+  std::expected<void, std::string> handle(const Claim& in) {
+    if (auto e = check_player(in.player)) return Fail(*e);
+    Money due = st.players[in.player].unclaimed_salary;
+    if (due == 0) return Fail(fmt::format("{} has no salary to claim this turn", name(in.player)));
+    st.players[in.player].unclaimed_salary = 0;
+    post(kBank, in.player, due, Memo::salary, ed.start_space);
+    return {};
+  }
+
+  std::expected<void, std::string> handle(const Insure& in) {
+    if (auto e = check_player(in.player)) return Fail(*e);
+    Money cost = in.against_card ? r.jail_insurance_card : r.jail_insurance;
+    if (cost == 0) return Fail("this edition has no jail insurance");
+    if (in.player != st.current || blocked() || !g.steps_.empty())
+      return Fail(fmt::format("jail insurance is bought by the player about to throw, before the throw ({})", expecting()));
+    for (const auto& ss : st.spaces)
+      if (ss.owner == in.player && (ss.houses > 0 || ss.hotel))
+        return Fail(fmt::format("{} owns houses, and a house owner cannot insure against jail", name(in.player)));
+    bool& insured = in.against_card ? st.players[in.player].insured_card : st.players[in.player].insured;
+    if (insured) return Fail(fmt::format("{} is already insured for this turn", name(in.player)));
+    if (st.players[in.player].cash < cost) return Fail(fmt::format("{} cannot pay {} for insurance", name(in.player), money(cost)));
+    insured = true;
+    post(in.player, kBank, cost, Memo::insurance, -1);
     return {};
   }
 
@@ -1555,6 +1616,11 @@ std::string Game::describe(const Event& e) const {
     case Event::Kind::stays_in_jail: return fmt::format("{} stays in {}", who(e.player), where(ed.jail_space));
     case Event::Kind::insured: return fmt::format("{} is insured and stays out of jail", who(e.player));
     case Event::Kind::adopted: return fmt::format("{}'s position on the table is adopted", who(e.player));
+    case Event::Kind::free_ride: return fmt::format("{} uses a free ride on {}", who(e.player), where(e.space));
+    case Event::Kind::salary_earned:
+      return fmt::format("{} may claim a salary of {} this turn", who(e.player), ed.format_money(e.amount));
+    case Event::Kind::salary_forfeit:
+      return fmt::format("{} forgot to claim {} and it is forfeit", who(e.player), ed.format_money(e.amount));
   }
   return "?";
 }
@@ -1667,6 +1733,10 @@ std::vector<std::string> Game::invariant_violations() const {
       bad.push_back(fmt::format("the {} deck has {} cards and players hold {}, of {}", ed.decks[d].name,
                                 decks_[d].order.size(), held, total));
   }
+  for (const auto& f : st.free_rides)
+    if (f.rides <= 0 || f.holder < 0 || f.holder >= n || f.owner < 0 || f.owner >= n || st.players[f.holder].bankrupt ||
+        st.players[f.owner].bankrupt)
+      bad.push_back("a free ride is held by or owed from a player out of the game");
   for (const auto& q : st.pending)
     if (q.player < 0 || q.player >= n || st.players[q.player].bankrupt)
       bad.push_back("a question is pending for a player out of the game");

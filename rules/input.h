@@ -19,10 +19,15 @@ struct Build { int player = 0; int space = 0; bool hotel = false; };  // hotel: 
 struct Sell { int player = 0; int space = 0; };
 struct Mortgage { int player = 0; int space = 0; };
 struct Unmortgage { int player = 0; int space = 0; };
+struct FreeRideGrant {
+  int group = -1;  // group index: rides on the giver's properties of this group
+  int rides = 0;
+};
 struct Offer {
   Money cash = 0;
   std::vector<int> spaces;
   int cards = 0;  // Get Out of Jail cards
+  std::vector<FreeRideGrant> free_rides;  // FINANCE (1932): rent-free stops granted to the other side
 };
 struct Trade { int from = 0; int to = 0; Offer give; Offer get; };
 struct Bankrupt { int player = 0; };
@@ -39,9 +44,13 @@ struct End {};
 struct Undo {};
 // Extension: the banker auctions a house or hotel when two players want more than the bank holds.
 struct AuctionBuilding { bool hotel = false; };
+// Extension (FINANCE 1932): claim the salary earned this turn, where the edition makes players claim it.
+struct Claim { int player = 0; };
+// Extension (FINANCE 1932): jail insurance bought before throwing, against the corner or against a card.
+struct Insure { int player = 0; bool against_card = false; };
 
 using Input = std::variant<Roll, Choose, Bid, Close, Draw, Build, Sell, Mortgage, Unmortgage, Trade, Bankrupt,
-                           Adopt, End, Undo, AuctionBuilding>;
+                           Adopt, End, Undo, AuctionBuilding, Claim, Insure>;
 
 struct PlayerSetup {
   std::string name;

@@ -86,14 +86,37 @@ std::expected<Offer, std::string> offer_field(const json& j, const char* key, co
     if (!c->is_number_integer()) return Fail(fmt::format("'{}.cards' must be a whole number", key));
     o.cards = c->get<int>();
   }
+  if (auto fr = it->find("free_rides"); fr != it->end()) {
+    if (!fr->is_array()) return Fail(fmt::format("'{}.free_rides' must be a list of {{\"group\": ID, \"rides\": N}}", key));
+    for (const auto& g : *fr) {
+      if (!g.is_object() || !g.contains("group") || !g["group"].is_string() || !g.contains("rides") ||
+          !g["rides"].is_number_integer())
+        return Fail(fmt::format("'{}.free_rides' entries are {{\"group\": ID, \"rides\": N}}", key));
+      FreeRideGrant grant;
+      for (std::size_t i = 0; i < edition.groups.size(); ++i)
+        if (edition.groups[i].id == g["group"].get<std::string>()) grant.group = static_cast<int>(i);
+      if (grant.group < 0) return Fail(fmt::format("no group '{}' in this edition", g["group"].get<std::string>()));
+      grant.rides = g["rides"].get<int>();
+      o.free_rides.push_back(grant);
+    }
+  }
   return o;
 }
 
-json offer_json(const Offer& o) {
+json offer_json(const Offer& o, const Edition& edition) {
   json j = json::object();
   j["cash"] = o.cash;
   j["spaces"] = o.spaces;
   j["cards"] = o.cards;
+  if (!o.free_rides.empty()) {
+    json rides = json::array();
+    for (const auto& g : o.free_rides)
+      rides.push_back({{"group", g.group >= 0 && g.group < static_cast<int>(edition.groups.size())
+                                     ? edition.groups[static_cast<std::size_t>(g.group)].id
+                                     : std::string("?")},
+                       {"rides", g.rides}});
+    j["free_rides"] = rides;
+  }
   return j;
 }
 
@@ -271,13 +294,25 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
   }
   if (t == "end") return End{};
   if (t == "undo") return Undo{};
+  if (t == "claim") {
+    auto p = player();
+    if (!p) return Fail(p.error());
+    return Claim{*p};
+  }
+  if (t == "insure") {
+    auto p = player();
+    if (!p) return Fail(p.error());
+    std::string against = j.value("against", std::string("corner"));
+    if (against != "corner" && against != "card") return Fail("\"against\" is \"corner\" or \"card\"");
+    return Insure{*p, against == "card"};
+  }
   if (t == "auction") {
     std::string item = j.value("item", std::string("house"));
     if (item != "house" && item != "hotel") return Fail("an auction of buildings needs \"item\": \"house\" or \"hotel\"");
     return AuctionBuilding{item == "hotel"};
   }
   return Fail(fmt::format("unknown input \"{}\" (known: roll, choose, bid, close, draw, build, sell, mortgage, unmortgage, "
-                          "trade, bankrupt, adopt, end, undo, auction)",
+                          "trade, bankrupt, adopt, end, undo, auction, claim, insure)",
                           t));
 }
 
@@ -296,7 +331,9 @@ std::string setup_to_json(const Setup& setup) {
   return j.dump();
 }
 
-std::string input_to_json(const Input& input, const std::vector<std::string>& names) {
+std::string input_to_json(const Input& input, const std::vector<std::string>& names, const Edition* edition) {
+  static const Edition kNoEdition;
+  const Edition& ed = edition ? *edition : kNoEdition;
   auto nm = [&](int p) { return p >= 0 && p < static_cast<int>(names.size()) ? names[p] : std::string("?"); };
   json j = std::visit(
       [&](const auto& in) -> json {
@@ -320,7 +357,7 @@ std::string input_to_json(const Input& input, const std::vector<std::string>& na
         if constexpr (std::is_same_v<T, Unmortgage>)
           return {{"t", "unmortgage"}, {"player", nm(in.player)}, {"space", in.space}};
         if constexpr (std::is_same_v<T, Trade>)
-          return {{"t", "trade"}, {"from", nm(in.from)}, {"to", nm(in.to)}, {"give", offer_json(in.give)}, {"get", offer_json(in.get)}};
+          return {{"t", "trade"}, {"from", nm(in.from)}, {"to", nm(in.to)}, {"give", offer_json(in.give, ed)}, {"get", offer_json(in.get, ed)}};
         if constexpr (std::is_same_v<T, Bankrupt>) return {{"t", "bankrupt"}, {"player", nm(in.player)}};
         if constexpr (std::is_same_v<T, Adopt>) {
           json a = {{"t", "adopt"}, {"player", nm(in.player)}};
@@ -339,6 +376,9 @@ std::string input_to_json(const Input& input, const std::vector<std::string>& na
         if constexpr (std::is_same_v<T, End>) return {{"t", "end"}};
         if constexpr (std::is_same_v<T, Undo>) return {{"t", "undo"}};
         if constexpr (std::is_same_v<T, AuctionBuilding>) return {{"t", "auction"}, {"item", in.hotel ? "hotel" : "house"}};
+        if constexpr (std::is_same_v<T, Claim>) return {{"t", "claim"}, {"player", nm(in.player)}};
+        if constexpr (std::is_same_v<T, Insure>)
+          return {{"t", "insure"}, {"player", nm(in.player)}, {"against", in.against_card ? "card" : "corner"}};
         return json::object();
       },
       input);
@@ -392,7 +432,8 @@ json state_json(const Game& game) {
                        {"in_jail", pl.in_jail},
                        {"cards", pl.cards()},
                        {"bankrupt", pl.bankrupt},
-                       {"worth", game.worth(p)}});
+                       {"worth", game.worth(p)},
+                       {"unclaimed_salary", pl.unclaimed_salary}});
   }
   j["players"] = players;
   json spaces = json::array();
@@ -409,6 +450,15 @@ json state_json(const Game& game) {
   }
   j["spaces"] = spaces;
   j["bank"] = {{"houses", st.bank_houses}, {"hotels", st.bank_hotels}};
+  if (!st.free_rides.empty()) {
+    json rides = json::array();
+    for (const auto& f : st.free_rides)
+      rides.push_back({{"holder", st.players[f.holder].name},
+                       {"owner", st.players[f.owner].name},
+                       {"group", ed.groups[static_cast<std::size_t>(f.group)].id},
+                       {"rides", f.rides}});
+    j["free_rides"] = rides;
+  }
   json postings = json::array();
   for (const auto& p : st.postings)
     postings.push_back({{"seq", p.seq}, {"from", account(p.from)}, {"to", account(p.to)}, {"amount", p.amount}, {"memo", game.memo_text(p)}});

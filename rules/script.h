@@ -22,7 +22,8 @@ std::expected<Input, std::string> parse_input(std::string_view json_line, const 
 std::optional<std::string> input_line_id(std::string_view json_line);
 
 std::string setup_to_json(const Setup& setup);
-std::string input_to_json(const Input& input, const std::vector<std::string>& names);
+// `edition` names the groups of free rides in a trade; without it they print as "?".
+std::string input_to_json(const Input& input, const std::vector<std::string>& names, const Edition* edition = nullptr);
 // The state dump of `boardbank replay --json`: one JSON object, keys as the spec fixes them.
 std::string state_to_json(const Game& game, int indent = -1);
 // A short human summary: standings and the ledger total.

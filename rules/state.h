@@ -20,7 +20,9 @@ struct PlayerState {
   int chest_cards = 0;
   bool bankrupt = false;
   bool passed_start = false;  // has completed a circuit (FINANCE: needed before building)
-  bool insured = false;       // jail insurance bought for this turn
+  bool insured = false;       // jail insurance against the Go to Jail corner, bought for this turn
+  bool insured_card = false;  // jail insurance against a Go to Jail card, bought for this turn
+  Money unclaimed_salary = 0; // earned this turn where the edition makes players claim it
   int cards() const { return chance_cards + chest_cards; }
 };
 
@@ -81,7 +83,7 @@ struct Card;
 struct Event {
   enum class Kind { moved, jailed, released, card_drawn, bought, auction_started, auction_won, auction_unsold,
                     built, sold, mortgaged, unmortgaged, traded, bankrupt, game_over, turn, undone, three_doubles,
-                    stays_in_jail, insured, adopted };
+                    stays_in_jail, insured, adopted, free_ride, salary_earned, salary_forfeit };
   Kind kind = Kind::turn;
   int player = kNobody;
   int from = -1;    // moved, jailed: where the token was
@@ -112,6 +114,13 @@ struct GameState {
   int turns = 0;  // completed turns
   bool ended = false;
   int winner = kNobody;
+  struct FreeRide {
+    int holder = 0;  // who stops for free
+    int owner = 0;   // on whose properties
+    int group = 0;   // of which group
+    int rides = 0;   // how many are left
+  };
+  std::vector<FreeRide> free_rides;
   std::vector<int> house_credits;  // houses won at a shortage auction, still to be placed
   std::vector<int> hotel_credits;
 };
