@@ -1,10 +1,9 @@
-#include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "daemon/commands.h"
 #include "display/screen_gallery.h"

@@ -1,8 +1,8 @@
 #include "display/auction_screen.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "display/frame_builder.h"
 #include "display/keypad_dialog.h"
@@ -76,15 +76,16 @@ void AuctionScreen::build(FrameBuilder& fb, UiContext& ui) {
   }
   const int pad = l.s(10);
   fb.fill({lot.x, lot.y, lot.w, l.s(12)}, band);
-  fb.paragraph({lot.x + pad, lot.y + l.s(18), lot.w - 2 * pad, l.s(64)}, lot_name, FontFace::bold, l.font_large,
-               Palette::text, Align::centre);
+  fb.paragraph({lot.x + pad, lot.y + l.s(18), lot.w - 2 * pad, l.s(64)}, lot_name, FontFace::bold,
+               l.font_large, Palette::text, Align::centre);
   fb.text({lot.x + pad, lot.y + l.s(84), lot.w - 2 * pad, l.s(24)}, price, FontFace::regular, l.font_small,
           Palette::muted, Align::centre);
   const int hb_y = lot.y + l.s(112);
   if (a.high_bidder >= 0) {
     fb.text({lot.x + pad, hb_y, lot.w - 2 * pad, l.s(48)}, Wording::money(*game, a.high_bid), FontFace::bold,
             l.font_huge + l.s(8), Palette::text, Align::centre);
-    fb.fill({lot.x + pad, hb_y + l.s(52), lot.w - 2 * pad, l.s(32)}, Widgets::player_colour(snap, a.high_bidder));
+    fb.fill({lot.x + pad, hb_y + l.s(52), lot.w - 2 * pad, l.s(32)},
+            Widgets::player_colour(snap, a.high_bidder));
     fb.text({lot.x + pad, hb_y + l.s(52), lot.w - 2 * pad, l.s(32)},
             fmt::format("{} is highest", game->account_name(a.high_bidder)), FontFace::bold, l.font_body,
             Palette::text_on(Widgets::player_colour(snap, a.high_bidder)), Align::centre);
@@ -127,8 +128,9 @@ void AuctionScreen::build(FrameBuilder& fb, UiContext& ui) {
   for (int i = 0; i < n; ++i) {
     const auto& p = st.players[static_cast<std::size_t>(i)];
     const Rect r{right.x + (i % cols) * (bw + l.pad), row_y + (i / cols) * (bh + l.pad), bw, bh};
-    fb.button(fmt::format("auction.bidder.{}", i), r, p.name, Widgets::player_colour(snap, i),
-              [this, i] { bidder_ = i; }, !p.bankrupt, "Bankrupt players cannot bid");
+    fb.button(
+        fmt::format("auction.bidder.{}", i), r, p.name, Widgets::player_colour(snap, i),
+        [this, i] { bidder_ = i; }, !p.bankrupt, "Bankrupt players cannot bid");
     if (bidder_ == i) fb.outline(r.inset(-3), Palette::text, l.s(4));
   }
   row_y += ((n + cols - 1) / cols) * (bh + l.pad) + l.s(4);
@@ -137,32 +139,35 @@ void AuctionScreen::build(FrameBuilder& fb, UiContext& ui) {
   const int qw = (right.w - 3 * l.pad) / 4;
   for (int k = 0; k < 3; ++k) {
     const rules::Money amount = a.high_bid + steps[k];
-    fb.button(fmt::format("auction.raise.{}", k), {right.x + k * (qw + l.pad), row_y, qw, bh},
-              Wording::money(*game, amount), Palette::primary,
-              [this, &ui, amount] { bid(ui, bidder_, amount); }, chosen, "First tap who bids");
+    fb.button(
+        fmt::format("auction.raise.{}", k), {right.x + k * (qw + l.pad), row_y, qw, bh},
+        Wording::money(*game, amount), Palette::primary, [this, &ui, amount] { bid(ui, bidder_, amount); },
+        chosen, "First tap who bids");
   }
   const int who = bidder_;
-  fb.button("auction.keypad", {right.x + 3 * (qw + l.pad), row_y, qw, bh}, "Other", Palette::primary,
-            [&ui, this, who] {
-              KeypadDialog::Request req;
-              req.mode = KeypadDialog::Mode::amount;
-              req.title = fmt::format("{} bids", ui.snapshot().game->account_name(who));
-              req.on_amount = [this, &ui, who](rules::Money m) { bid(ui, who, m); };
-              ui.open_dialog(std::make_unique<KeypadDialog>(std::move(req)));
-            },
-            chosen, "First tap who bids");
+  fb.button(
+      "auction.keypad", {right.x + 3 * (qw + l.pad), row_y, qw, bh}, "Other", Palette::primary,
+      [&ui, this, who] {
+        KeypadDialog::Request req;
+        req.mode = KeypadDialog::Mode::amount;
+        req.title = fmt::format("{} bids", ui.snapshot().game->account_name(who));
+        req.on_amount = [this, &ui, who](rules::Money m) { bid(ui, who, m); };
+        ui.open_dialog(std::make_unique<KeypadDialog>(std::move(req)));
+      },
+      chosen, "First tap who bids");
   // The auctioneer's close.
   const Rect close{right.x, right.bottom() - bh, right.w, bh};
   const std::string name = Wording::space_name(*game, a.space);
-  const std::string question =
-      a.high_bidder >= 0
-          ? fmt::format("Sold to {} for {}?", game->account_name(a.high_bidder), Wording::money(*game, a.high_bid))
-          : std::string("Close with no sale? The bank keeps it.");
+  const std::string question = a.high_bidder >= 0
+                                   ? fmt::format("Sold to {} for {}?", game->account_name(a.high_bidder),
+                                                 Wording::money(*game, a.high_bid))
+                                   : std::string("Close with no sale? The bank keeps it.");
   const int payer = a.high_bidder;
-  fb.button("auction.close", close, a.high_bidder >= 0 ? "Close: sold!" : "Close: no sale", Palette::danger,
-            [&ui, question, payer] {
-              ui.confirm({question, "Close", payer >= 0 ? payer : -1, ApplyInput{rules::Close{}, {}, -1}, nullptr});
-            });
+  fb.button(
+      "auction.close", close, a.high_bidder >= 0 ? "Close: sold!" : "Close: no sale", Palette::danger,
+      [&ui, question, payer] {
+        ui.confirm({question, "Close", payer >= 0 ? payer : -1, ApplyInput{rules::Close{}, {}, -1}, nullptr});
+      });
 }
 
 }  // namespace bb::display

@@ -4,8 +4,8 @@
 #include <utility>
 #include <vector>
 
-#include "rules/money.h"
 #include "display/view.h"
+#include "rules/money.h"
 
 namespace bb::display {
 

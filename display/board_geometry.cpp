@@ -46,10 +46,14 @@ Rect BoardGeometry::cell(int space) const {
 Rect BoardGeometry::band(int space, int t) const {
   const Rect r = cell(space);
   switch (side(space)) {
-    case 0: return {r.x, r.y, r.w, t};
-    case 1: return {r.right() - t, r.y, t, r.h};
-    case 2: return {r.x, r.bottom() - t, r.w, t};
-    default: return {r.x, r.y, t, r.h};
+    case 0:
+      return {r.x, r.y, r.w, t};
+    case 1:
+      return {r.right() - t, r.y, t, r.h};
+    case 2:
+      return {r.x, r.bottom() - t, r.w, t};
+    default:
+      return {r.x, r.y, t, r.h};
   }
 }
 

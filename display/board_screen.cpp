@@ -1,9 +1,9 @@
 #include "display/board_screen.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "display/board_geometry.h"
 #include "display/frame_builder.h"
@@ -45,18 +45,26 @@ void BoardScreen::draw_board(FrameBuilder& fb, const Snapshot& snap, const Board
       const Rect inner = r.inset(l.s(4));
       const int lines = std::min(3, 1 + static_cast<int>(std::count(sp.name.begin(), sp.name.end(), ' ')));
       const int line_h = fb.measure().measure("Hg", FontFace::regular, l.s(11)).h;
-      fb.paragraph({inner.x, inner.y + std::max(0, (inner.h - lines * line_h) / 2), inner.w, inner.h}, sp.name,
-                   FontFace::regular, l.s(11), Palette::text, Align::centre);
+      fb.paragraph({inner.x, inner.y + std::max(0, (inner.h - lines * line_h) / 2), inner.w, inner.h},
+                   sp.name, FontFace::regular, l.s(11), Palette::text, Align::centre);
     }
     if (ss.owner >= 0) {
       // The owner's colour fills the outer part of the cell, so ownership reads from across the table.
       const Colour oc = Widgets::player_colour(snap, ss.owner);
       Rect o = r.inset(std::max(2, band / 2));
       switch (geo.side(s)) {
-        case 0: o = {r.x + 2, r.bottom() - band - 2, r.w - 4, band}; break;
-        case 1: o = {r.x + 2, r.y + 2, band, r.h - 4}; break;
-        case 2: o = {r.x + 2, r.y + 2, r.w - 4, band}; break;
-        default: o = {r.right() - band - 2, r.y + 2, band, r.h - 4}; break;
+        case 0:
+          o = {r.x + 2, r.bottom() - band - 2, r.w - 4, band};
+          break;
+        case 1:
+          o = {r.x + 2, r.y + 2, band, r.h - 4};
+          break;
+        case 2:
+          o = {r.x + 2, r.y + 2, r.w - 4, band};
+          break;
+        default:
+          o = {r.right() - band - 2, r.y + 2, band, r.h - 4};
+          break;
       }
       fb.fill(o, oc);
     }
@@ -112,11 +120,12 @@ void BoardScreen::build(FrameBuilder& fb, UiContext& ui) {
   const auto& game = *snap.game;
   const auto& st = game.state();
   const int side = body.h - 2 * l.pad;
-  const BoardGeometry geo({l.pad, body.y + l.pad, side, side}, static_cast<int>(game.edition().spaces.size()));
+  const BoardGeometry geo({l.pad, body.y + l.pad, side, side},
+                          static_cast<int>(game.edition().spaces.size()));
   draw_board(fb, snap, geo, nullptr);
   const Rect c = geo.centre();
-  fb.text({c.x, c.cy() - l.s(20), c.w, l.s(40)}, game.edition().name, FontFace::bold, l.font_large, Palette::muted,
-          Align::centre, l.s(12));
+  fb.text({c.x, c.cy() - l.s(20), c.w, l.s(40)}, game.edition().name, FontFace::bold, l.font_large,
+          Palette::muted, Align::centre, l.s(12));
 
   // Legend: each player, where the rules and the camera put them.
   const Rect legend{l.pad * 2 + side, body.y + l.pad, l.width - side - 3 * l.pad, side};
@@ -129,12 +138,13 @@ void BoardScreen::build(FrameBuilder& fb, UiContext& ui) {
     Widgets::player_badge(fb, {legend.x + l.s(8), y + l.s(6), l.s(24), l.s(24)}, snap, pi);
     std::string where = ps.bankrupt ? "bankrupt" : Wording::space_name(game, ps.position);
     if (ps.in_jail) where += " (in jail)";
-    if (p < snap.seen_positions.size() && snap.seen_positions[p] >= 0 && snap.seen_positions[p] != ps.position)
+    if (p < snap.seen_positions.size() && snap.seen_positions[p] >= 0 &&
+        snap.seen_positions[p] != ps.position)
       where += ", camera: " + Wording::space_name(game, snap.seen_positions[p]);
     fb.text({legend.x + l.s(40), y, legend.w - l.s(48), l.s(20)}, ps.name, FontFace::bold, l.font_small,
             Palette::text);
-    fb.text({legend.x + l.s(40), y + l.s(20), legend.w - l.s(48), l.s(20)}, where, FontFace::regular, l.font_small,
-            Palette::muted, Align::left, l.s(12));
+    fb.text({legend.x + l.s(40), y + l.s(20), legend.w - l.s(48), l.s(20)}, where, FontFace::regular,
+            l.font_small, Palette::muted, Align::left, l.s(12));
     y += line;
   }
   y += l.s(4);

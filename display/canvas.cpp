@@ -3,12 +3,11 @@
 #include <SDL.h>
 #include <SDL_image.h>
 #include <SDL_ttf.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cassert>
 #include <unordered_map>
-
-#include <fmt/format.h>
 
 #include "display/font_set.h"
 
@@ -16,7 +15,7 @@ namespace bb::display {
 
 struct Canvas::Impl {
   FontSet* fonts = nullptr;
-  SDL_Window* window = nullptr;  // null offscreen
+  SDL_Window* window = nullptr;    // null offscreen
   SDL_Surface* surface = nullptr;  // owned offscreen; the window's surface otherwise
   SDL_Renderer* renderer = nullptr;
   struct Text {
@@ -52,8 +51,8 @@ struct Canvas::Impl {
     SDL_SetRenderDrawColor(renderer, c.r, c.g, c.b, c.a);
   }
   const Text& text(const DrawOp& op) {
-    std::string key = fmt::format("{}:{}:{:02x}{:02x}{:02x}:{}", static_cast<int>(op.face), op.px, op.colour.r,
-                                  op.colour.g, op.colour.b, op.text);
+    std::string key = fmt::format("{}:{}:{:02x}{:02x}{:02x}:{}", static_cast<int>(op.face), op.px,
+                                  op.colour.r, op.colour.g, op.colour.b, op.text);
     auto it = texts.find(key);
     if (it != texts.end()) return it->second;
     // A frame rarely shows more than a few hundred labels; a full cache means stale ones, so start over.
@@ -61,8 +60,8 @@ struct Canvas::Impl {
     Text t;
     auto* font = static_cast<TTF_Font*>(fonts->font(op.face, op.px));
     if (font) {
-      SDL_Surface* s =
-          TTF_RenderUTF8_Blended(font, op.text.c_str(), SDL_Color{op.colour.r, op.colour.g, op.colour.b, 255});
+      SDL_Surface* s = TTF_RenderUTF8_Blended(font, op.text.c_str(),
+                                              SDL_Color{op.colour.r, op.colour.g, op.colour.b, 255});
       if (s) {
         t.texture = SDL_CreateTextureFromSurface(renderer, s);
         t.w = s->w;
@@ -91,13 +90,14 @@ std::expected<std::unique_ptr<Canvas>, std::string> Canvas::offscreen(int width,
   return c;
 }
 
-std::expected<std::unique_ptr<Canvas>, std::string> Canvas::window(const std::string& title, int width, int height,
-                                                                   bool fullscreen, FontSet& fonts) {
+std::expected<std::unique_ptr<Canvas>, std::string> Canvas::window(const std::string& title, int width,
+                                                                   int height, bool fullscreen,
+                                                                   FontSet& fonts) {
   std::unique_ptr<Canvas> c(new Canvas());
   c->impl_->fonts = &fonts;
   const Uint32 flags = fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : SDL_WINDOW_RESIZABLE;
-  c->impl_->window = SDL_CreateWindow(title.c_str(), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height,
-                                      flags);
+  c->impl_->window =
+      SDL_CreateWindow(title.c_str(), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, flags);
   if (!c->impl_->window) return std::unexpected(fmt::format("no window: {}", SDL_GetError()));
   SDL_Surface* s = SDL_GetWindowSurface(c->impl_->window);
   if (!s) return std::unexpected(fmt::format("no window surface: {}", SDL_GetError()));
@@ -155,9 +155,11 @@ void Canvas::draw(const Frame& frame) {
         for (int y = 0; y < op.rect.h; ++y) {
           const double dy = y + 0.5 - op.rect.h / 2.0;
           const double half = std::sqrt(std::max(0.0, rad * rad - dy * dy));
-          const int xa = static_cast<int>(std::lround(cx - half)), xb = static_cast<int>(std::lround(cx + half));
-          if (xb > xa) SDL_RenderDrawLine(r, xa, static_cast<int>(cy - op.rect.h / 2.0) + y, xb - 1,
-                                          static_cast<int>(cy - op.rect.h / 2.0) + y);
+          const int xa = static_cast<int>(std::lround(cx - half)),
+                    xb = static_cast<int>(std::lround(cx + half));
+          if (xb > xa)
+            SDL_RenderDrawLine(r, xa, static_cast<int>(cy - op.rect.h / 2.0) + y, xb - 1,
+                               static_cast<int>(cy - op.rect.h / 2.0) + y);
         }
         break;
       }
@@ -176,8 +178,9 @@ void Canvas::draw(const Frame& frame) {
         if (op.image < 0 || static_cast<std::size_t>(op.image) >= frame.images.size()) break;
         const auto& img = frame.images[static_cast<std::size_t>(op.image)];
         if (!img.rgb) break;
-        SDL_Surface* s = SDL_CreateRGBSurfaceWithFormatFrom(const_cast<unsigned char*>(img.rgb->data()), img.width,
-                                                            img.height, 24, img.width * 3, SDL_PIXELFORMAT_RGB24);
+        SDL_Surface* s =
+            SDL_CreateRGBSurfaceWithFormatFrom(const_cast<unsigned char*>(img.rgb->data()), img.width,
+                                               img.height, 24, img.width * 3, SDL_PIXELFORMAT_RGB24);
         if (!s) break;
         SDL_Texture* tex = SDL_CreateTextureFromSurface(r, s);
         if (tex) {

@@ -15,8 +15,9 @@ class Canvas {
  public:
   static std::expected<std::unique_ptr<Canvas>, std::string> offscreen(int width, int height, FontSet& fonts);
   // Opens a window (full screen on the Pi); SDL video must be initialised.
-  static std::expected<std::unique_ptr<Canvas>, std::string> window(const std::string& title, int width, int height,
-                                                                    bool fullscreen, FontSet& fonts);
+  static std::expected<std::unique_ptr<Canvas>, std::string> window(const std::string& title, int width,
+                                                                    int height, bool fullscreen,
+                                                                    FontSet& fonts);
   ~Canvas();
   Canvas(const Canvas&) = delete;
   Canvas& operator=(const Canvas&) = delete;

@@ -1,8 +1,8 @@
 #include "display/charts_screen.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "display/board_geometry.h"
 #include "display/board_screen.h"
@@ -26,7 +26,8 @@ void ChartsScreen::build(FrameBuilder& fb, UiContext& ui) {
             heat_ ? Palette::panel : Palette::primary, [this] { heat_ = false; });
   fb.button("charts.heat", {l.width - tw - l.pad, ty, tw, l.button_h}, "Where they landed",
             heat_ ? Palette::primary : Palette::panel, [this] { heat_ = true; });
-  const Rect area{l.pad, ty + l.button_h + l.pad, l.width - 2 * l.pad, l.height - ty - l.button_h - 2 * l.pad};
+  const Rect area{l.pad, ty + l.button_h + l.pad, l.width - 2 * l.pad,
+                  l.height - ty - l.button_h - 2 * l.pad};
   if (heat_)
     build_heat(fb, ui, area);
   else
@@ -65,14 +66,17 @@ void ChartsScreen::build_worth(FrameBuilder& fb, UiContext& ui, Rect area) {
   for (int k = 0; k <= 4; ++k) {
     const int y = chart.bottom() - static_cast<int>(chart.h * k / 4);
     fb.line(chart.x, y, chart.right(), y, Palette::panel_light);
-    fb.text({area.x + l.s(4), y - l.s(11), l.s(82), l.s(22)}, Wording::money(game, axis * k / 4), FontFace::regular,
-            l.s(14), Palette::muted, Align::right, l.s(11));
+    fb.text({area.x + l.s(4), y - l.s(11), l.s(82), l.s(22)}, Wording::money(game, axis * k / 4),
+            FontFace::regular, l.s(14), Palette::muted, Align::right, l.s(11));
   }
   const int samples = static_cast<int>(series.size());
   fb.text({chart.x, chart.bottom() + l.s(6), chart.w, l.s(24)},
           samples > 1 ? fmt::format("over {} inputs", samples - 1) : std::string("the game has just begun"),
           FontFace::regular, l.font_small, Palette::muted, Align::centre);
-  auto px = [&](int i) { return chart.x + (samples > 1 ? static_cast<int>(static_cast<long long>(chart.w) * i / (samples - 1)) : chart.w / 2); };
+  auto px = [&](int i) {
+    return chart.x + (samples > 1 ? static_cast<int>(static_cast<long long>(chart.w) * i / (samples - 1))
+                                  : chart.w / 2);
+  };
   auto py = [&](rules::Money v) { return chart.bottom() - static_cast<int>(chart.h * v / axis); };
   // Long games are thinned to about one point per two pixels: the line looks the same and draws faster.
   const int stride = std::max(1, samples / std::max(1, chart.w / 2));
@@ -83,14 +87,16 @@ void ChartsScreen::build_worth(FrameBuilder& fb, UiContext& ui, Rect area) {
       const auto& a = series[static_cast<std::size_t>(prev)];
       const auto& b = series[static_cast<std::size_t>(i)];
       if (static_cast<std::size_t>(p) < a.size() && static_cast<std::size_t>(p) < b.size())
-        fb.line(px(prev), py(a[static_cast<std::size_t>(p)]), px(i), py(b[static_cast<std::size_t>(p)]), c, 3);
+        fb.line(px(prev), py(a[static_cast<std::size_t>(p)]), px(i), py(b[static_cast<std::size_t>(p)]), c,
+                3);
       prev = i;
     }
     if (prev != samples - 1 && samples > 1) {
       const auto& a = series[static_cast<std::size_t>(prev)];
       const auto& b = series.back();
       if (static_cast<std::size_t>(p) < a.size() && static_cast<std::size_t>(p) < b.size())
-        fb.line(px(prev), py(a[static_cast<std::size_t>(p)]), px(samples - 1), py(b[static_cast<std::size_t>(p)]), c, 3);
+        fb.line(px(prev), py(a[static_cast<std::size_t>(p)]), px(samples - 1),
+                py(b[static_cast<std::size_t>(p)]), c, 3);
     }
   }
   // Legend, largest worth first.
@@ -106,11 +112,12 @@ void ChartsScreen::build_worth(FrameBuilder& fb, UiContext& ui, Rect area) {
     const int p = order[static_cast<std::size_t>(k)];
     const int y = legend.y + k * row;
     fb.fill({legend.x, y + l.s(4), l.s(8), row - l.s(8)}, Widgets::player_colour(snap, p));
-    fb.text({legend.x + l.s(14), y, legend.w - l.s(14), row / 2}, st.players[static_cast<std::size_t>(p)].name,
-            FontFace::bold, l.font_small, Palette::text, Align::left, l.s(12));
-    fb.text({legend.x + l.s(14), y + row / 2, legend.w - l.s(14), row / 2},
-            Wording::money(game, last[static_cast<std::size_t>(p)]), FontFace::regular, l.font_small, Palette::muted,
+    fb.text({legend.x + l.s(14), y, legend.w - l.s(14), row / 2},
+            st.players[static_cast<std::size_t>(p)].name, FontFace::bold, l.font_small, Palette::text,
             Align::left, l.s(12));
+    fb.text({legend.x + l.s(14), y + row / 2, legend.w - l.s(14), row / 2},
+            Wording::money(game, last[static_cast<std::size_t>(p)]), FontFace::regular, l.font_small,
+            Palette::muted, Align::left, l.s(12));
   }
 }
 
@@ -125,8 +132,9 @@ void ChartsScreen::build_heat(FrameBuilder& fb, UiContext& ui, Rect area) {
   // The busiest spaces, in words.
   std::vector<int> order(counts.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return counts[static_cast<std::size_t>(a)] > counts[static_cast<std::size_t>(b)]; });
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return counts[static_cast<std::size_t>(a)] > counts[static_cast<std::size_t>(b)];
+  });
   const Rect side_panel{area.x + side + l.pad, area.y, area.w - side - l.pad, area.h};
   fb.fill(side_panel, Palette::panel);
   fb.text({side_panel.x + l.s(8), side_panel.y + l.s(4), side_panel.w - l.s(16), l.s(30)}, "Most visited",

@@ -13,7 +13,8 @@ void ChoiceDialog::build(FrameBuilder& fb, UiContext& ui) {
   const auto& l = fb.layout();
   const Rect p = Widgets::dialog(fb, l.width - 2 * l.s(40), l.height - 2 * l.s(16));
   const int pad = l.s(12);
-  fb.text({p.x + pad, p.y + pad, p.w - 2 * pad, l.s(36)}, title_, FontFace::bold, l.font_large, Palette::text);
+  fb.text({p.x + pad, p.y + pad, p.w - 2 * pad, l.s(36)}, title_, FontFace::bold, l.font_large,
+          Palette::text);
   const int top = p.y + pad + l.s(44);
   const int bottom = p.bottom() - pad - l.button_h - l.pad;
   const int rows = std::max(1, (bottom - top + l.pad) / (l.button_h + l.pad));
@@ -36,8 +37,8 @@ void ChoiceDialog::build(FrameBuilder& fb, UiContext& ui) {
   const Rect cancel{p.x + pad, p.bottom() - pad - l.button_h, l.s(160), l.button_h};
   fb.button("choice.cancel", cancel, "Cancel", Palette::panel_light, [&ui] { ui.close_dialog(); });
   if (pages > 1)
-    Widgets::pager(fb, "choice.page", {cancel.right() + l.pad, cancel.y, p.right() - pad - cancel.right() - l.pad,
-                                       l.button_h},
+    Widgets::pager(fb, "choice.page",
+                   {cancel.right() + l.pad, cancel.y, p.right() - pad - cancel.right() - l.pad, l.button_h},
                    page_, pages);
 }
 

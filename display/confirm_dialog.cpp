@@ -12,8 +12,8 @@ void ConfirmDialog::build(FrameBuilder& fb, UiContext& ui) {
   const auto& l = fb.layout();
   const Rect p = Widgets::dialog(fb, l.s(600), l.s(300));
   const int pad = l.s(16);
-  fb.paragraph({p.x + pad, p.y + pad, p.w - 2 * pad, l.s(100)}, request_.question, FontFace::bold, l.font_large,
-               Palette::text, Align::centre);
+  fb.paragraph({p.x + pad, p.y + pad, p.w - 2 * pad, l.s(100)}, request_.question, FontFace::bold,
+               l.font_large, Palette::text, Align::centre);
   const bool by_card = ui.cards_confirm() && request_.payer >= 0;
   if (by_card) {
     const auto* game = ui.snapshot().game;
@@ -28,7 +28,8 @@ void ConfirmDialog::build(FrameBuilder& fb, UiContext& ui) {
             l.font_small, Palette::highlight, Align::centre);
   const bool by_card_only = ui.cards_confirm() && request_.payer >= 0;
   const int bw = (p.w - 3 * pad) / 2;
-  const Rect cancel{by_card_only ? p.x + (p.w - bw) / 2 : p.x + pad, p.bottom() - pad - l.button_h, bw, l.button_h};
+  const Rect cancel{by_card_only ? p.x + (p.w - bw) / 2 : p.x + pad, p.bottom() - pad - l.button_h, bw,
+                    l.button_h};
   fb.button("confirm.cancel", cancel, "Cancel", Palette::panel_light, [&ui] {
     ui.say("Cancelled");
     ui.close_dialog();

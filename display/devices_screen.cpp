@@ -1,8 +1,8 @@
 #include "display/devices_screen.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "display/frame_builder.h"
 #include "display/palette.h"
@@ -29,7 +29,8 @@ void DevicesScreen::build(FrameBuilder& fb, UiContext& ui) {
     auto sy = [&](int y) { return cam.y + y * cam.h / c.height; };
     for (const auto& cell : c.grid)
       for (int k = 0; k < 4; ++k)
-        fb.line(sx(cell.x[k]), sy(cell.y[k]), sx(cell.x[(k + 1) % 4]), sy(cell.y[(k + 1) % 4]), {86, 180, 233});
+        fb.line(sx(cell.x[k]), sy(cell.y[k]), sx(cell.x[(k + 1) % 4]), sy(cell.y[(k + 1) % 4]),
+                {86, 180, 233});
     for (const auto& m : c.markers) {
       const int half = std::max(4, m.size * cam.w / c.width / 2);
       const Rect mr{sx(m.x) - half, sy(m.y) - half, 2 * half, 2 * half};
@@ -44,12 +45,13 @@ void DevicesScreen::build(FrameBuilder& fb, UiContext& ui) {
     fb.paragraph(cam.inset(l.s(16)), "No camera picture. The bank works without it: move tokens by the dice.",
                  FontFace::regular, l.font_body, Palette::muted, Align::centre);
   }
-  fb.button("devices.recalibrate", {cam.x, l.height - l.pad - l.button_h, cam.w / 2 - l.pad / 2, l.button_h},
-            "Recalibrate", Palette::primary, [&ui] { ui.emit(Recalibrate{}); }, snap.camera != nullptr,
-            "The camera is not connected");
+  fb.button(
+      "devices.recalibrate", {cam.x, l.height - l.pad - l.button_h, cam.w / 2 - l.pad / 2, l.button_h},
+      "Recalibrate", Palette::primary, [&ui] { ui.emit(Recalibrate{}); }, snap.camera != nullptr,
+      "The camera is not connected");
   const bool sound = ui.settings().sound;
-  fb.button("devices.sound", {cam.x + cam.w / 2 + l.pad / 2, l.height - l.pad - l.button_h, cam.w / 2 - l.pad / 2,
-                              l.button_h},
+  fb.button("devices.sound",
+            {cam.x + cam.w / 2 + l.pad / 2, l.height - l.pad - l.button_h, cam.w / 2 - l.pad / 2, l.button_h},
             sound ? "Sounds: on" : "Sounds: off", sound ? Palette::accept : Palette::panel_light, [&ui] {
               ui.mutable_settings().sound = !ui.settings().sound;
               ui.emit(SetSound{ui.settings().sound});
@@ -61,21 +63,27 @@ void DevicesScreen::build(FrameBuilder& fb, UiContext& ui) {
   if (snap.devices.empty())
     fb.paragraph({list.x, y, list.w, l.s(80)}, "No devices reported yet", FontFace::regular, l.font_body,
                  Palette::muted);
-  const int each = snap.devices.empty() ? 0 : std::min(l.s(140), list.h / static_cast<int>(snap.devices.size()));
+  const int each =
+      snap.devices.empty() ? 0 : std::min(l.s(140), list.h / static_cast<int>(snap.devices.size()));
   for (const auto& d : snap.devices) {
     const Rect r{list.x, y, list.w, each - l.pad};
     fb.fill(r, Palette::panel);
     const bool ok = d.state == DeviceStatus::State::ok;
-    const Colour pill = ok ? Palette::accept : d.state == DeviceStatus::State::missing ? Palette::danger
-                                                                                         : Colour{180, 40, 40};
+    const Colour pill = ok                                        ? Palette::accept
+                        : d.state == DeviceStatus::State::missing ? Palette::danger
+                                                                  : Colour{180, 40, 40};
     const int pw = l.s(96);
     fb.text({r.x + l.s(8), r.y + l.s(4), r.w - pw - l.s(20), l.s(28)}, d.name, FontFace::bold, l.font_body,
             Palette::text);
     const Rect pr{r.right() - pw - l.s(6), r.y + l.s(6), pw, l.s(24)};
     fb.fill(pr, pill);
-    fb.text(pr, ok ? "OK" : d.state == DeviceStatus::State::missing ? "MISSING" : "ERROR", FontFace::bold,
-            l.font_small, Palette::text_on(pill), Align::centre, l.s(11));
-    const std::string info = ok ? d.detail : (d.detail.empty() ? d.what_to_do : d.detail + ". " + d.what_to_do);
+    fb.text(pr,
+            ok                                        ? "OK"
+            : d.state == DeviceStatus::State::missing ? "MISSING"
+                                                      : "ERROR",
+            FontFace::bold, l.font_small, Palette::text_on(pill), Align::centre, l.s(11));
+    const std::string info =
+        ok ? d.detail : (d.detail.empty() ? d.what_to_do : d.detail + ". " + d.what_to_do);
     fb.paragraph({r.x + l.s(8), r.y + l.s(34), r.w - l.s(16), r.h - l.s(38)}, info, FontFace::regular,
                  l.font_small, ok ? Palette::muted : Palette::text);
     y += each;

@@ -26,23 +26,25 @@ void DiceDialog::build(FrameBuilder& fb, UiContext& ui) {
             l.font_body, Palette::muted);
     for (int v = 1; v <= 6; ++v) {
       const Rect r{p.x + pad + label_w + (v - 1) * (key + l.pad), y, key, key};
-      fb.button(fmt::format("dice.{}.{}", die + 1, v), r, std::to_string(v),
-                *value == v ? Palette::highlight : Palette::panel_light, [value, v] { *value = v; }, true, {},
-                l.font_large);
+      fb.button(
+          fmt::format("dice.{}.{}", die + 1, v), r, std::to_string(v),
+          *value == v ? Palette::highlight : Palette::panel_light, [value, v] { *value = v; }, true, {},
+          l.font_large);
     }
   }
   const int bw = (p.w - 3 * pad) / 2;
   const Rect cancel{p.x + pad, p.bottom() - pad - l.button_h, bw, l.button_h};
   fb.button("dice.cancel", cancel, "Cancel", Palette::panel_light, [&ui] { ui.close_dialog(); });
   const bool ready = d1_ > 0 && d2_ > 0;
-  fb.button("dice.ok", {cancel.right() + pad, cancel.y, bw, l.button_h},
-            ready ? fmt::format("Move {}", d1_ + d2_) : std::string("Move"), Palette::accept,
-            [this, &ui] {
-              ui.emit(ApplyInput{rules::Roll{d1_, d2_}, {}, -1});
-              ui.cue(Cue::tap);
-              ui.close_dialog();
-            },
-            ready, "Tap the number on each die first");
+  fb.button(
+      "dice.ok", {cancel.right() + pad, cancel.y, bw, l.button_h},
+      ready ? fmt::format("Move {}", d1_ + d2_) : std::string("Move"), Palette::accept,
+      [this, &ui] {
+        ui.emit(ApplyInput{rules::Roll{d1_, d2_}, {}, -1});
+        ui.cue(Cue::tap);
+        ui.close_dialog();
+      },
+      ready, "Tap the number on each die first");
 }
 
 }  // namespace bb::display

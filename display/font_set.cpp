@@ -2,14 +2,13 @@
 
 #include <SDL.h>
 #include <SDL_ttf.h>
+#include <fmt/format.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <unordered_map>
 #include <vector>
-
-#include <fmt/format.h>
 
 namespace bb::display {
 
@@ -44,7 +43,8 @@ std::expected<std::unique_ptr<FontSet>, std::string> FontSet::open(const std::st
   if (found.empty())
     return std::unexpected(
         "the DejaVu fonts were not found: install Debian's fonts-dejavu-core (sudo apt-get install "
-        "fonts-dejavu-core) or point BOARDBANK_FONT_DIR at a folder holding DejaVuSans.ttf and DejaVuSans-Bold.ttf");
+        "fonts-dejavu-core) or point BOARDBANK_FONT_DIR at a folder holding DejaVuSans.ttf and "
+        "DejaVuSans-Bold.ttf");
   if (TTF_Init() != 0) return std::unexpected(fmt::format("SDL_ttf would not start: {}", TTF_GetError()));
   std::unique_ptr<FontSet> set(new FontSet());
   set->impl_->dir = found;
@@ -59,8 +59,8 @@ void* FontSet::font(FontFace face, int px) {
   const auto key = std::make_pair(static_cast<int>(face), px);
   auto it = impl_->fonts.find(key);
   if (it != impl_->fonts.end()) return it->second;
-  const auto path = std::filesystem::path(impl_->dir) /
-                    (face == FontFace::bold ? "DejaVuSans-Bold.ttf" : "DejaVuSans.ttf");
+  const auto path =
+      std::filesystem::path(impl_->dir) / (face == FontFace::bold ? "DejaVuSans-Bold.ttf" : "DejaVuSans.ttf");
   TTF_Font* f = TTF_OpenFont(path.c_str(), px);
   if (f) impl_->fonts.emplace(key, f);
   return f;

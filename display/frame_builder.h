@@ -33,8 +33,8 @@ class FrameBuilder {
   int paragraph(Rect box, const std::string& s, FontFace face, int px, Colour c, Align align = Align::left);
 
   // A button: a filled target with a centred label. Disabled buttons are grey and say why when pressed.
-  Target& button(const std::string& id, Rect r, const std::string& label, Colour bg, std::function<void()> tap,
-                 bool enabled = true, const std::string& refusal = {}, int px = 0);
+  Target& button(const std::string& id, Rect r, const std::string& label, Colour bg,
+                 std::function<void()> tap, bool enabled = true, const std::string& refusal = {}, int px = 0);
   // A touch area with no look of its own (a row, a card).
   Target& area(const std::string& id, Rect r, std::function<void()> tap);
 

@@ -7,7 +7,9 @@ namespace bb::display {
 struct Rect {
   int x = 0, y = 0, w = 0, h = 0;
   bool contains(int px, int py) const { return px >= x && py >= y && px < x + w && py < y + h; }
-  bool contains(const Rect& r) const { return r.x >= x && r.y >= y && r.x + r.w <= x + w && r.y + r.h <= y + h; }
+  bool contains(const Rect& r) const {
+    return r.x >= x && r.y >= y && r.x + r.w <= x + w && r.y + r.h <= y + h;
+  }
   bool overlaps(const Rect& r) const { return x < r.x + r.w && r.x < x + w && y < r.y + r.h && r.y < y + h; }
   int cx() const { return x + w / 2; }
   int cy() const { return y + h / 2; }

@@ -1,8 +1,8 @@
 #include "display/home_screen.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "display/dice_dialog.h"
 #include "display/frame_builder.h"
@@ -58,8 +58,8 @@ void HomeScreen::build_no_game(FrameBuilder& fb, UiContext& ui) {
           Align::centre);
   const int w = l.s(300);
   int y = l.s(180);
-  fb.button("home.setup", {(l.width - w) / 2, y, w, l.button_h + l.s(8)}, "Set up a new game", Palette::primary,
-            [&ui] { ui.go(ScreenId::setup); });
+  fb.button("home.setup", {(l.width - w) / 2, y, w, l.button_h + l.s(8)}, "Set up a new game",
+            Palette::primary, [&ui] { ui.go(ScreenId::setup); });
   y += l.button_h + l.s(8) + l.pad * 2;
   if (ui.snapshot().unfinished_game)
     fb.button("home.resume", {(l.width - w) / 2, y, w, l.button_h + l.s(8)}, "Resume the last game",
@@ -95,19 +95,23 @@ int HomeScreen::build_players(FrameBuilder& fb, UiContext& ui) {
     const int name_h = rows == 1 ? l.s(34) : l.s(28);
     Widgets::player_badge(fb, {inner_x, r.y + l.s(6) + (name_h - badge) / 2, badge, badge}, snap, i);
     std::string tag;
-    if (p.bankrupt) tag = "bankrupt";
-    else if (p.in_jail) tag = "in jail";
-    else if (turn) tag = "\u25B6 turn";
-    const int tag_w = tag.empty() ? 0 : std::min(inner_w / 3, fb.measure().measure(tag, FontFace::bold, l.font_small).w);
-    fb.text({inner_x + badge + l.s(6), r.y + l.s(6), inner_w - badge - l.s(6) - tag_w - l.s(4), name_h}, p.name,
-            FontFace::bold, l.font_body, Palette::text, Align::left, l.s(14));
+    if (p.bankrupt)
+      tag = "bankrupt";
+    else if (p.in_jail)
+      tag = "in jail";
+    else if (turn)
+      tag = "\u25B6 turn";
+    const int tag_w =
+        tag.empty() ? 0 : std::min(inner_w / 3, fb.measure().measure(tag, FontFace::bold, l.font_small).w);
+    fb.text({inner_x + badge + l.s(6), r.y + l.s(6), inner_w - badge - l.s(6) - tag_w - l.s(4), name_h},
+            p.name, FontFace::bold, l.font_body, Palette::text, Align::left, l.s(14));
     if (!tag.empty())
       fb.text({r.right() - l.s(8) - tag_w, r.y + l.s(6), tag_w, name_h}, tag, FontFace::bold, l.font_small,
               turn ? Palette::highlight : Palette::muted, Align::right, l.s(12));
     const int money_top = r.y + l.s(6) + name_h;
     fb.text({inner_x, money_top, inner_w, r.bottom() - money_top - l.s(4)}, Wording::money(game, p.cash),
-            FontFace::bold, rows == 1 ? l.font_huge + l.s(6) : l.font_huge, p.bankrupt ? Palette::muted : Palette::text,
-            Align::left, l.font_body);
+            FontFace::bold, rows == 1 ? l.font_huge + l.s(6) : l.font_huge,
+            p.bankrupt ? Palette::muted : Palette::text, Align::left, l.font_body);
     fb.area(fmt::format("home.player.{}", i), r, [&ui, i] {
       ui.focus_player(i);
       ui.go(ScreenId::properties);
@@ -127,9 +131,9 @@ void HomeScreen::build_dice_and_news(FrameBuilder& fb, UiContext& ui, int top, i
   const int dice_y = top + l.s(8);
   draw_die(fb, {l.pad + left_w / 2 - die - l.s(6), dice_y, die, die}, st.last_d1);
   draw_die(fb, {l.pad + left_w / 2 + l.s(6), dice_y, die, die}, st.last_d2);
-  const std::string thrown =
-      st.last_d1 > 0 ? fmt::format("threw {}{}", st.last_d1 + st.last_d2, st.last_d1 == st.last_d2 ? ", doubles" : "")
-                     : std::string("no throw yet");
+  const std::string thrown = st.last_d1 > 0 ? fmt::format("threw {}{}", st.last_d1 + st.last_d2,
+                                                          st.last_d1 == st.last_d2 ? ", doubles" : "")
+                                            : std::string("no throw yet");
   fb.text({l.pad + l.s(6), dice_y + die + l.s(4), left_w - l.s(12), bottom - dice_y - die - l.s(8)}, thrown,
           FontFace::regular, l.font_body, Palette::muted, Align::centre);
 
@@ -151,8 +155,8 @@ void HomeScreen::build_dice_and_news(FrameBuilder& fb, UiContext& ui, int top, i
     y += line_h;
   }
   if (postings.empty())
-    fb.text({news.x + l.s(10), y, news.w - l.s(20), line_h}, "No payments yet", FontFace::regular, l.font_body,
-            Palette::muted);
+    fb.text({news.x + l.s(10), y, news.w - l.s(20), line_h}, "No payments yet", FontFace::regular,
+            l.font_body, Palette::muted);
 }
 
 void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bottom) {
@@ -177,15 +181,19 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
 
   if (st.ended) {
     text = st.winner >= 0 ? fmt::format("Game over: {} wins!", game.account_name(st.winner)) : "Game over";
-    choices.push_back({"home.charts", "See the charts", Palette::primary, [&ui] { ui.go(ScreenId::charts); }});
+    choices.push_back(
+        {"home.charts", "See the charts", Palette::primary, [&ui] { ui.go(ScreenId::charts); }});
   } else if (st.auction) {
     const auto& a = *st.auction;
     const std::string lot = a.item == rules::Auction::Item::property ? Wording::space_name(game, a.space)
-                            : a.item == rules::Auction::Item::house ? "a house" : "a hotel";
-    text = a.high_bidder >= 0 ? fmt::format("Auction of {}: {} bids {}", lot, game.account_name(a.high_bidder),
-                                            Wording::money(game, a.high_bid))
-                              : fmt::format("Auction of {}: no bids yet", lot);
-    choices.push_back({"home.auction", "Open the auction", Palette::primary, [&ui] { ui.go(ScreenId::auction); }});
+                            : a.item == rules::Auction::Item::house  ? "a house"
+                                                                     : "a hotel";
+    text = a.high_bidder >= 0
+               ? fmt::format("Auction of {}: {} bids {}", lot, game.account_name(a.high_bidder),
+                             Wording::money(game, a.high_bid))
+               : fmt::format("Auction of {}: no bids yet", lot);
+    choices.push_back(
+        {"home.auction", "Open the auction", Palette::primary, [&ui] { ui.go(ScreenId::auction); }});
   } else if (!st.pending.empty()) {
     const auto& q = st.pending.front();
     who = q.player;
@@ -205,19 +213,24 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
         const std::string name = game.account_name(player);
         std::string question = fmt::format("{}: {}?", name, label);
         if (opt == "buy")
-          question = fmt::format("{} buys {} for {}?", name, Wording::space_name(game, q.space), Wording::money(game, q.amount));
+          question = fmt::format("{} buys {} for {}?", name, Wording::space_name(game, q.space),
+                                 Wording::money(game, q.amount));
         else if (opt == "pay_fine")
           question = fmt::format("{} pays {} to leave jail?", name, Wording::money(game, q.amount));
         else if (opt == "lift")
-          question = fmt::format("{} lifts the mortgage on {} now?", name, Wording::space_name(game, q.space));
+          question =
+              fmt::format("{} lifts the mortgage on {} now?", name, Wording::space_name(game, q.space));
         else if (opt == "keep")
-          question = fmt::format("{} keeps {} mortgaged and pays the interest?", name, Wording::space_name(game, q.space));
-        choices.push_back({"home.option." + opt, label, Palette::accept, [&ui, choose, label, question, player] {
-                             ui.confirm({question, label, player, ApplyInput{choose, {}, -1}, nullptr});
-                           }});
+          question = fmt::format("{} keeps {} mortgaged and pays the interest?", name,
+                                 Wording::space_name(game, q.space));
+        choices.push_back(
+            {"home.option." + opt, label, Palette::accept, [&ui, choose, label, question, player] {
+               ui.confirm({question, label, player, ApplyInput{choose, {}, -1}, nullptr});
+             }});
       } else {
-        choices.push_back({"home.option." + opt, label, Palette::primary,
-                           [&ui, choose] { ui.emit(ApplyInput{choose, {}, -1}); }});
+        choices.push_back({"home.option." + opt, label, Palette::primary, [&ui, choose] {
+                             ui.emit(ApplyInput{choose, {}, -1});
+                           }});
       }
     }
     if (kind == rules::QuestionKind::debt) {
@@ -231,13 +244,14 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
                          }});
       const std::string name = game.account_name(player);
       choices.push_back({"home.debt.bankrupt", "Go bankrupt", Palette::danger, [&ui, player, name] {
-                           ui.confirm({fmt::format("{} gives up and goes bankrupt?", name), "Bankrupt", player,
-                                       ApplyInput{rules::Bankrupt{player}, {}, -1}, nullptr});
+                           ui.confirm({fmt::format("{} gives up and goes bankrupt?", name), "Bankrupt",
+                                       player, ApplyInput{rules::Bankrupt{player}, {}, -1}, nullptr});
                          }});
     } else if (kind == rules::QuestionKind::draw) {
       const std::string deck = q.deck;
-      choices.push_back({"home.draw", "Draw the card", Palette::primary,
-                         [&ui, deck] { ui.emit(ApplyInput{rules::Draw{deck, std::nullopt}, {}, -1}); }});
+      choices.push_back({"home.draw", "Draw the card", Palette::primary, [&ui, deck] {
+                           ui.emit(ApplyInput{rules::Draw{deck, std::nullopt}, {}, -1});
+                         }});
     } else if (kind == rules::QuestionKind::roll) {
       choices.push_back({"home.roll", "Enter the dice", Palette::primary,
                          [&ui, player] { ui.open_dialog(std::make_unique<DiceDialog>(player)); }});
@@ -257,8 +271,8 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
   const int bw = std::min(max_w, (buttons.w - (n - 1) * l.pad) / std::max(1, n));
   int x = buttons.right() - n * bw - (n - 1) * l.pad;
   if (payment && ui.cards_confirm() && x - buttons.x > l.s(120))
-    fb.paragraph({buttons.x + l.s(4), buttons.y, x - buttons.x - l.pad, buttons.h}, "then tap your card to confirm",
-                 FontFace::regular, l.font_small, Palette::muted);
+    fb.paragraph({buttons.x + l.s(4), buttons.y, x - buttons.x - l.pad, buttons.h},
+                 "then tap your card to confirm", FontFace::regular, l.font_small, Palette::muted);
   for (auto& c : choices) {
     fb.button(c.id, {x, buttons.y, bw, buttons.h}, c.label, c.colour, c.tap);
     x += bw + l.pad;

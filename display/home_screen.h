@@ -3,8 +3,6 @@
 
 namespace bb::display {
 
-
-
 // Balances, whose turn it is, the dice, the last postings in words and the question the rules are asking.
 class HomeScreen : public View {
  public:

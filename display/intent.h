@@ -11,7 +11,7 @@ namespace bb::display {
 // rules and shows the result.
 struct ApplyInput {
   rules::Input input;
-  std::string reason;  // for corrections (undo): why, as the banker gave it; stored in the ledger
+  std::string reason;     // for corrections (undo): why, as the banker gave it; stored in the ledger
   int confirmed_by = -1;  // the player whose card tap confirmed it, -1 when confirmed on the screen
 };
 struct StartGame {

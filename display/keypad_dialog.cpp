@@ -14,8 +14,10 @@ std::expected<rules::Money, std::string> KeypadDialog::parse(const std::string& 
   if (typed.empty()) return std::unexpected("Type an amount");
   long long multiplier = 1;
   std::string digits = typed;
-  if (digits.back() == 'M') multiplier = 1'000'000, digits.pop_back();
-  else if (digits.back() == 'K') multiplier = 1'000, digits.pop_back();
+  if (digits.back() == 'M')
+    multiplier = 1'000'000, digits.pop_back();
+  else if (digits.back() == 'K')
+    multiplier = 1'000, digits.pop_back();
   long long whole = 0, frac = 0, frac_scale = 1;
   bool point = false;
   for (char c : digits) {
@@ -24,8 +26,10 @@ std::expected<rules::Money, std::string> KeypadDialog::parse(const std::string& 
       point = true;
     } else if (c >= '0' && c <= '9') {
       if (whole > 100'000'000'000LL) return std::unexpected("That amount is too large");
-      if (point) frac = frac * 10 + (c - '0'), frac_scale *= 10;
-      else whole = whole * 10 + (c - '0');
+      if (point)
+        frac = frac * 10 + (c - '0'), frac_scale *= 10;
+      else
+        whole = whole * 10 + (c - '0');
     } else {
       return std::unexpected("Unexpected key");
     }
@@ -126,22 +130,27 @@ void KeypadDialog::build(FrameBuilder& fb, UiContext& ui) {
   for (int r = 0; r < 4; ++r)
     for (int c = 0; c < 3; ++c) {
       const std::string k = keys[r][c];
-      const Rect kr{display.x + c * (key_w + l.pad), display.bottom() + pad + r * (key_h + l.pad), key_w, key_h};
+      const Rect kr{display.x + c * (key_w + l.pad), display.bottom() + pad + r * (key_h + l.pad), key_w,
+                    key_h};
       const std::string label = k == "clear" ? "C" : k == "back" ? "\u232B" : k;
-      fb.button("keypad." + k, kr, label, Palette::panel_light, [this, k] { press(k); }, true, {}, l.font_large);
+      fb.button(
+          "keypad." + k, kr, label, Palette::panel_light, [this, k] { press(k); }, true, {}, l.font_large);
     }
   const Rect side{display.right() + pad, display.bottom() + pad, p.right() - display.right() - 2 * pad,
                   4 * key_h + 3 * l.pad};
   int y = side.y;
   if (mk) {
     const int w = (side.w - l.pad) / 2;
-    fb.button("keypad.M", {side.x, y, w, key_h}, "M", Palette::panel_light, [this] { press("M"); }, true, {},
-              l.font_large);
-    fb.button("keypad.K", {side.x + w + l.pad, y, w, key_h}, "K", Palette::panel_light, [this] { press("K"); },
-              true, {}, l.font_large);
+    fb.button(
+        "keypad.M", {side.x, y, w, key_h}, "M", Palette::panel_light, [this] { press("M"); }, true, {},
+        l.font_large);
+    fb.button(
+        "keypad.K", {side.x + w + l.pad, y, w, key_h}, "K", Palette::panel_light, [this] { press("K"); },
+        true, {}, l.font_large);
     y += key_h + l.pad;
-    fb.button("keypad.point", {side.x, y, w, key_h}, ".", Palette::panel_light, [this] { press("."); }, true, {},
-              l.font_large);
+    fb.button(
+        "keypad.point", {side.x, y, w, key_h}, ".", Palette::panel_light, [this] { press("."); }, true, {},
+        l.font_large);
     y += key_h + l.pad;
   }
   const Rect cancel{side.x, side.bottom() - 2 * key_h - l.pad, side.w, key_h};

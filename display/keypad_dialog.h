@@ -23,7 +23,8 @@ class KeypadDialog : public View {
   bool on_card(const std::string& uid, int player, UiContext& ui) override;
 
   // The amount typed so far in the edition's money, or why it is not one.
-  static std::expected<rules::Money, std::string> parse(const std::string& typed, const rules::Currency& currency);
+  static std::expected<rules::Money, std::string> parse(const std::string& typed,
+                                                        const rules::Currency& currency);
 
  private:
   void press(const std::string& key);

@@ -30,9 +30,12 @@ Layout Layout::for_window(int width, int height) {
 
 std::string Layout::name() const {
   switch (size) {
-    case Size::compact: return "compact";
-    case Size::medium: return "medium";
-    case Size::large: return "large";
+    case Size::compact:
+      return "compact";
+    case Size::medium:
+      return "medium";
+    case Size::large:
+      return "large";
   }
   return "compact";
 }

@@ -16,8 +16,8 @@ struct Layout {
   int pad = 8;
   int target = 48;  // smallest touch target: 9 mm on the 7-inch display
   int button_h = 52;
-  int bar_h = 56;   // the top bar with the way back
-  int nav_h = 56;   // the home screen's row of screen buttons
+  int bar_h = 56;  // the top bar with the way back
+  int nav_h = 56;  // the home screen's row of screen buttons
   int row_h = 48;
   int font_small = 16;
   int font_body = 20;

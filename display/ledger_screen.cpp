@@ -1,8 +1,8 @@
 #include "display/ledger_screen.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "display/choice_dialog.h"
 #include "display/frame_builder.h"
@@ -20,16 +20,17 @@ void LedgerScreen::start_correction(UiContext& ui) {
   req.title = "Banker: PIN or card to undo the last input";
   req.on_pin = [&ui](const std::string& pin) -> std::string {
     if (pin != ui.settings().banker_pin) return "Wrong PIN";
-    static const std::vector<std::string> reasons = {"Wrong dice entered", "Wrong button pressed",
-                                                     "Card tapped by mistake", "The table agreed to take it back",
-                                                     "Rules dispute settled"};
+    static const std::vector<std::string> reasons = {
+        "Wrong dice entered", "Wrong button pressed", "Card tapped by mistake",
+        "The table agreed to take it back", "Rules dispute settled"};
     std::vector<ChoiceDialog::Choice> choices;
     for (const auto& r : reasons) choices.push_back({r, {0, 0, 0, 0}});
-    ui.open_dialog(std::make_unique<ChoiceDialog>("Why undo the last input?", std::move(choices), [&ui](int i) {
-      ui.emit(ApplyInput{rules::Undo{}, reasons[static_cast<std::size_t>(i)], -1});
-      ui.cue(Cue::payment);
-      ui.say("Undone: " + reasons[static_cast<std::size_t>(i)]);
-    }));
+    ui.open_dialog(
+        std::make_unique<ChoiceDialog>("Why undo the last input?", std::move(choices), [&ui](int i) {
+          ui.emit(ApplyInput{rules::Undo{}, reasons[static_cast<std::size_t>(i)], -1});
+          ui.cue(Cue::payment);
+          ui.say("Undone: " + reasons[static_cast<std::size_t>(i)]);
+        }));
     return {};
   };
   ui.open_dialog(std::make_unique<KeypadDialog>(std::move(req)));
@@ -48,36 +49,39 @@ void LedgerScreen::build(FrameBuilder& fb, UiContext& ui) {
   // Filters and the correction.
   const int fy = body.y + l.pad;
   const int fw = (l.width - 4 * l.pad) / 3;
-  fb.button("ledger.who", {l.pad, fy, fw, l.button_h},
-            player_ < 0 ? std::string("Who: everyone \u25BE") : "Who: " + game->account_name(player_) + " \u25BE",
-            player_ < 0 ? Palette::panel_light : Widgets::player_colour(ui.snapshot(), player_), [this, &ui, n] {
-              std::vector<ChoiceDialog::Choice> c{{"Everyone", {0, 0, 0, 0}}};
-              for (int i = 0; i < n; ++i)
-                c.push_back({ui.snapshot().game->account_name(i), Widgets::player_colour(ui.snapshot(), i)});
-              ui.open_dialog(std::make_unique<ChoiceDialog>("Show the postings of", std::move(c), [this](int k) {
-                player_ = k - 1;
-                page_ = 0;
-              }));
-            });
-  fb.button("ledger.where", {2 * l.pad + fw, fy, fw, l.button_h},
-            space_ < 0 ? std::string("Where: anywhere \u25BE") : Wording::space_name(*game, space_) + " \u25BE",
-            Palette::panel_light, [this, &ui] {
-              const auto& ed = ui.snapshot().game->edition();
-              std::vector<ChoiceDialog::Choice> c{{"Anywhere", {0, 0, 0, 0}}};
-              std::vector<int> index{-1};
-              for (const auto& sp : ed.spaces) {
-                if (sp.price <= 0 && sp.on_land.empty()) continue;
-                const auto* g = ed.group(sp.group);
-                c.push_back({sp.name, g ? Palette::parse_hex(g->colour) : Colour{0, 0, 0, 0}});
-                index.push_back(sp.index);
-              }
-              ui.open_dialog(std::make_unique<ChoiceDialog>("Postings about", std::move(c), [this, index](int k) {
-                space_ = index[static_cast<std::size_t>(k)];
-                page_ = 0;
-              }));
-            });
-  fb.button("ledger.undo", {3 * l.pad + 2 * fw, fy, fw, l.button_h}, "Undo last\u2026", Palette::danger,
-            [this, &ui] { start_correction(ui); }, !game->inputs().empty(), "Nothing to undo yet");
+  fb.button(
+      "ledger.who", {l.pad, fy, fw, l.button_h},
+      player_ < 0 ? std::string("Who: everyone \u25BE") : "Who: " + game->account_name(player_) + " \u25BE",
+      player_ < 0 ? Palette::panel_light : Widgets::player_colour(ui.snapshot(), player_), [this, &ui, n] {
+        std::vector<ChoiceDialog::Choice> c{{"Everyone", {0, 0, 0, 0}}};
+        for (int i = 0; i < n; ++i)
+          c.push_back({ui.snapshot().game->account_name(i), Widgets::player_colour(ui.snapshot(), i)});
+        ui.open_dialog(std::make_unique<ChoiceDialog>("Show the postings of", std::move(c), [this](int k) {
+          player_ = k - 1;
+          page_ = 0;
+        }));
+      });
+  fb.button(
+      "ledger.where", {2 * l.pad + fw, fy, fw, l.button_h},
+      space_ < 0 ? std::string("Where: anywhere \u25BE") : Wording::space_name(*game, space_) + " \u25BE",
+      Palette::panel_light, [this, &ui] {
+        const auto& ed = ui.snapshot().game->edition();
+        std::vector<ChoiceDialog::Choice> c{{"Anywhere", {0, 0, 0, 0}}};
+        std::vector<int> index{-1};
+        for (const auto& sp : ed.spaces) {
+          if (sp.price <= 0 && sp.on_land.empty()) continue;
+          const auto* g = ed.group(sp.group);
+          c.push_back({sp.name, g ? Palette::parse_hex(g->colour) : Colour{0, 0, 0, 0}});
+          index.push_back(sp.index);
+        }
+        ui.open_dialog(std::make_unique<ChoiceDialog>("Postings about", std::move(c), [this, index](int k) {
+          space_ = index[static_cast<std::size_t>(k)];
+          page_ = 0;
+        }));
+      });
+  fb.button(
+      "ledger.undo", {3 * l.pad + 2 * fw, fy, fw, l.button_h}, "Undo last\u2026", Palette::danger,
+      [this, &ui] { start_correction(ui); }, !game->inputs().empty(), "Nothing to undo yet");
 
   // The postings, newest first.
   std::vector<const rules::Posting*> shown;
@@ -105,8 +109,8 @@ void LedgerScreen::build(FrameBuilder& fb, UiContext& ui) {
     fb.text({r.x + seq_w + l.s(6), r.y, r.w - seq_w - amount_w - l.s(18), r.h}, Wording::posting(*game, p),
             correction ? FontFace::bold : FontFace::regular, l.font_body,
             correction ? Palette::highlight : Palette::text, Align::left, l.s(14));
-    fb.text({r.right() - amount_w - l.s(6), r.y, amount_w, r.h}, Wording::money(*game, p.amount), FontFace::bold,
-            l.font_body, Palette::text, Align::right);
+    fb.text({r.right() - amount_w - l.s(6), r.y, amount_w, r.h}, Wording::money(*game, p.amount),
+            FontFace::bold, l.font_body, Palette::text, Align::right);
   }
   if (shown.empty())
     fb.text({l.pad, top, l.width - 2 * l.pad, line_h}, "No postings match", FontFace::regular, l.font_body,

@@ -18,8 +18,8 @@ constexpr std::array<Colour, Palette::kPlayerColours> kPlayers{{
     {204, 121, 167},  // reddish purple
     {220, 220, 220},  // light grey
 }};
-constexpr std::array<const char*, Palette::kPlayerColours> kNames{
-    "orange", "sky blue", "green", "yellow", "blue", "vermillion", "purple", "grey"};
+constexpr std::array<const char*, Palette::kPlayerColours> kNames{"orange", "sky blue",   "green",  "yellow",
+                                                                  "blue",   "vermillion", "purple", "grey"};
 
 int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';

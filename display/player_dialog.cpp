@@ -1,8 +1,8 @@
 #include "display/player_dialog.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "display/frame_builder.h"
 #include "display/palette.h"
@@ -47,33 +47,37 @@ void PlayerDialog::build_name(FrameBuilder& fb, UiContext& ui) {
       if (!shift_) c = static_cast<char>(c - 'A' + 'a');
       const std::string k(1, c);
       const Rect kr{p.x + pad + indent + static_cast<int>(i) * (key_w + l.s(4)), y, key_w, key_h};
-      fb.button(fmt::format("name.key.{}", row[i]), kr, k, Palette::panel_light,
-                [this, k] {
-                  if (result_.name.size() < 24) result_.name += k;
-                  shift_ = false;
-                },
-                true, {}, l.font_large);
+      fb.button(
+          fmt::format("name.key.{}", row[i]), kr, k, Palette::panel_light,
+          [this, k] {
+            if (result_.name.size() < 24) result_.name += k;
+            shift_ = false;
+          },
+          true, {}, l.font_large);
     }
     y += key_h + l.s(4);
   }
   const int w = (p.w - 2 * pad - 3 * l.pad) / 4;
   fb.button("name.cancel", {p.x + pad, by, w, l.button_h}, "Cancel", Palette::panel_light,
             [&ui] { ui.close_dialog(); });
-  fb.button("name.space", {p.x + pad + (w + l.pad), by, w, l.button_h}, "Space", Palette::panel_light, [this] {
-    if (!result_.name.empty() && result_.name.back() != ' ' && result_.name.size() < 24) result_.name += ' ';
-    shift_ = true;
-  });
-  fb.button("name.back", {p.x + pad + 2 * (w + l.pad), by, w, l.button_h}, "\u232B Delete", Palette::panel_light,
+  fb.button("name.space", {p.x + pad + (w + l.pad), by, w, l.button_h}, "Space", Palette::panel_light,
             [this] {
+              if (!result_.name.empty() && result_.name.back() != ' ' && result_.name.size() < 24)
+                result_.name += ' ';
+              shift_ = true;
+            });
+  fb.button("name.back", {p.x + pad + 2 * (w + l.pad), by, w, l.button_h}, "\u232B Delete",
+            Palette::panel_light, [this] {
               if (!result_.name.empty()) result_.name.pop_back();
               shift_ = result_.name.empty() || result_.name.back() == ' ';
             });
-  fb.button("name.next", {p.x + pad + 3 * (w + l.pad), by, w, l.button_h}, "Next \u25B6", Palette::accept,
-            [this] {
-              while (!result_.name.empty() && result_.name.back() == ' ') result_.name.pop_back();
-              naming_ = false;
-            },
-            !result_.name.empty(), "Type a name first");
+  fb.button(
+      "name.next", {p.x + pad + 3 * (w + l.pad), by, w, l.button_h}, "Next \u25B6", Palette::accept,
+      [this] {
+        while (!result_.name.empty() && result_.name.back() == ' ') result_.name.pop_back();
+        naming_ = false;
+      },
+      !result_.name.empty(), "Type a name first");
 }
 
 void PlayerDialog::build_looks(FrameBuilder& fb, UiContext& ui) {
@@ -88,8 +92,9 @@ void PlayerDialog::build_looks(FrameBuilder& fb, UiContext& ui) {
   for (int i = 0; i < n; ++i) {
     const int c = colours_[static_cast<std::size_t>(i)];
     const Rect r{p.x + pad + i * (sw + l.pad), y, sw, l.s(56)};
-    fb.button(fmt::format("player.colour.{}", c), r, result_.colour == c ? "\u2713" : "", Palette::player(c),
-              [this, c] { result_.colour = c; }, true, {}, l.font_large);
+    fb.button(
+        fmt::format("player.colour.{}", c), r, result_.colour == c ? "\u2713" : "", Palette::player(c),
+        [this, c] { result_.colour = c; }, true, {}, l.font_large);
     if (result_.colour == c) fb.outline(r.inset(-3), Palette::text, 3);
   }
   y += l.s(56) + pad;

@@ -1,8 +1,8 @@
 #include "display/properties_screen.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "display/frame_builder.h"
 #include "display/palette.h"
@@ -86,7 +86,8 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
   page_ = std::clamp(page_, 0, std::max(0, pages - 1));
   const auto& ed = game->edition();
   if (owned.empty())
-    fb.text({l.pad, top, list_w, l.s(40)}, fmt::format("{} owns no property", st.players[static_cast<std::size_t>(player_)].name),
+    fb.text({l.pad, top, list_w, l.s(40)},
+            fmt::format("{} owns no property", st.players[static_cast<std::size_t>(player_)].name),
             FontFace::regular, l.font_body, Palette::muted);
   for (int i = 0; i < rows; ++i) {
     const int k = page_ * rows + i;
@@ -110,7 +111,8 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
       refusal_.clear();
     });
   }
-  if (pages > 1) Widgets::pager(fb, "props.page", {l.pad, l.height - l.pad - pager_h, list_w, pager_h}, page_, pages);
+  if (pages > 1)
+    Widgets::pager(fb, "props.page", {l.pad, l.height - l.pad - pager_h, list_w, pager_h}, page_, pages);
 
   // The selected property and what can be done with it.
   const Rect panel{list_w + 2 * l.pad, top, l.width - list_w - 3 * l.pad, l.height - top - l.pad};
@@ -129,7 +131,8 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
   fb.text({panel.x + pad, panel.y + pad, panel.w - 2 * pad, l.s(32)}, sp.name, FontFace::bold, l.font_large,
           Palette::text);
   std::string facts = fmt::format("Mortgage {}", Wording::money(*game, sp.mortgage));
-  if (sp.house_cost > 0) facts = fmt::format("House {}  \u00B7  ", Wording::money(*game, sp.house_cost)) + facts;
+  if (sp.house_cost > 0)
+    facts = fmt::format("House {}  \u00B7  ", Wording::money(*game, sp.house_cost)) + facts;
   fb.text({panel.x + pad, panel.y + pad + l.s(34), panel.w - 2 * pad, l.s(26)}, facts, FontFace::regular,
           l.font_small, Palette::muted);
 
@@ -146,8 +149,9 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
   auto action = [&](const std::string& id, int col, int row, const std::string& label,
                     const std::optional<std::string>& why_not, Confirmation c) {
     const Rect r{panel.x + pad + col * (bw + l.pad), by + row * (l.button_h + l.pad), bw, l.button_h};
-    fb.button(id, r, label, Palette::accept, [&ui, c] { ui.confirm(c); }, !why_not.has_value(),
-              why_not.value_or(""));
+    fb.button(
+        id, r, label, Palette::accept, [&ui, c] { ui.confirm(c); }, !why_not.has_value(),
+        why_not.value_or(""));
     // A refused action still catches the finger, to show the rules' reason in the panel.
     fb.frame().targets.back().refusal = why_not.value_or("");
   };
@@ -160,8 +164,8 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
                       Wording::money(*game, sp.house_cost / 2)),
           "Sell", player, ApplyInput{rules::Sell{player, space}, {}, -1}, nullptr});
   action("props.mortgage", 0, 1, "Mortgage", mortgage_no,
-         {fmt::format("{}: mortgage {} for {}?", who, sp.name, Wording::money(*game, sp.mortgage)), "Mortgage",
-          player, ApplyInput{rules::Mortgage{player, space}, {}, -1}, nullptr});
+         {fmt::format("{}: mortgage {} for {}?", who, sp.name, Wording::money(*game, sp.mortgage)),
+          "Mortgage", player, ApplyInput{rules::Mortgage{player, space}, {}, -1}, nullptr});
   action("props.lift", 1, 1, "Lift mortgage", lift_no,
          {fmt::format("{}: lift the mortgage on {} for {}?", who, sp.name, Wording::money(*game, lift_cost)),
           "Lift", player, ApplyInput{rules::Unmortgage{player, space}, {}, -1}, nullptr});
@@ -169,8 +173,10 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
   // Why the rules refuse, for the most likely wish: building, else lifting a mortgage.
   std::string why = ui.message();
   if (why.empty()) {
-    if (ss.mortgaged && lift_no) why = "Lift: " + *lift_no;
-    else if (!ss.mortgaged && build_no && sp.house_cost > 0) why = "Build: " + *build_no;
+    if (ss.mortgaged && lift_no)
+      why = "Lift: " + *lift_no;
+    else if (!ss.mortgaged && build_no && sp.house_cost > 0)
+      why = "Build: " + *build_no;
   }
   if (!why.empty()) {
     const int ry = by + 2 * (l.button_h + l.pad);

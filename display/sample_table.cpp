@@ -1,8 +1,8 @@
 #include "display/sample_table.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 #include "display/board_geometry.h"
 
@@ -48,7 +48,8 @@ void SampleTable::play(int inputs, std::uint64_t seed) {
     std::vector<rules::Input> tries;
     if (st.auction) {
       const auto& a = *st.auction;
-      const int bidder = (a.high_bidder < 0 ? st.current : a.high_bidder + 1) % static_cast<int>(st.players.size());
+      const int bidder =
+          (a.high_bidder < 0 ? st.current : a.high_bidder + 1) % static_cast<int>(st.players.size());
       if (a.high_bidder < 0 || a.high_bid < 80) tries.push_back(rules::Bid{bidder, a.high_bid + 20});
       tries.push_back(rules::Close{});
     } else if (!st.pending.empty()) {
@@ -58,10 +59,18 @@ void SampleTable::play(int inputs, std::uint64_t seed) {
         case rules::QuestionKind::buy:
           tries.push_back(rules::Choose{q.player, p.cash >= q.amount + 150 ? "buy" : "auction"});
           break;
-        case rules::QuestionKind::tax: tries.push_back(rules::Choose{q.player, "pay_fixed"}); break;
-        case rules::QuestionKind::jail: tries.push_back(rules::Choose{q.player, "pay_fine"}); break;
-        case rules::QuestionKind::mortgaged_transfer: tries.push_back(rules::Choose{q.player, "keep"}); break;
-        case rules::QuestionKind::draw: tries.push_back(rules::Draw{q.deck, std::nullopt}); break;
+        case rules::QuestionKind::tax:
+          tries.push_back(rules::Choose{q.player, "pay_fixed"});
+          break;
+        case rules::QuestionKind::jail:
+          tries.push_back(rules::Choose{q.player, "pay_fine"});
+          break;
+        case rules::QuestionKind::mortgaged_transfer:
+          tries.push_back(rules::Choose{q.player, "keep"});
+          break;
+        case rules::QuestionKind::draw:
+          tries.push_back(rules::Draw{q.deck, std::nullopt});
+          break;
         case rules::QuestionKind::debt: {
           for (std::size_t s = 0; s < st.spaces.size(); ++s)
             if (st.spaces[s].owner == q.player) {
@@ -73,7 +82,9 @@ void SampleTable::play(int inputs, std::uint64_t seed) {
           tries.push_back(rules::Bankrupt{q.player});
           break;
         }
-        case rules::QuestionKind::roll: tries.push_back(rules::Roll{die(), die()}); break;
+        case rules::QuestionKind::roll:
+          tries.push_back(rules::Roll{die(), die()});
+          break;
       }
       for (const auto& o : q.options) tries.push_back(rules::Choose{q.player, o});
     } else {
@@ -145,7 +156,8 @@ std::shared_ptr<CameraView> SampleTable::synthetic_camera(int spaces) {
   return cam;
 }
 
-std::expected<SampleTable, std::string> SampleTable::start(const std::string& name, const std::string& editions_dir,
+std::expected<SampleTable, std::string> SampleTable::start(const std::string& name,
+                                                           const std::string& editions_dir,
                                                            const std::vector<std::string>& players,
                                                            std::uint64_t seed) {
   auto edition = rules::load_edition("classic", {editions_dir});
@@ -175,8 +187,8 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
     if (!r) return std::unexpected(fmt::format("sample '{}': {}", t.name(), r.error()));
     return {};
   };
-#define BB_TRY(expr)                                \
-  do {                                              \
+#define BB_TRY(expr)                                                  \
+  do {                                                                \
     if (auto ok_ = (expr); !ok_) return std::unexpected(ok_.error()); \
   } while (0)
 
@@ -191,12 +203,26 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
   {
     using rules::AdoptSpace;
     rules::Adopt ann{0, 1240, std::nullopt, std::nullopt, std::nullopt, {AdoptSpace{1, 2}, AdoptSpace{3, 3}}};
-    rules::Adopt bob{1, 620, std::nullopt, std::nullopt, std::nullopt,
+    rules::Adopt bob{1,
+                     620,
+                     std::nullopt,
+                     std::nullopt,
+                     std::nullopt,
                      {AdoptSpace{37, 0, true}, AdoptSpace{39, 0, true}, AdoptSpace{25, 0, false, true}}};
-    rules::Adopt cleo{2, 980, std::nullopt, std::nullopt, 1,
-                      {AdoptSpace{5}, AdoptSpace{15, 0, false, true}, AdoptSpace{12, 0, false, true}, AdoptSpace{28}}};
-    rules::Adopt devi{3, 410, std::nullopt, std::nullopt, std::nullopt,
-                      {AdoptSpace{16, 1}, AdoptSpace{18, 1}, AdoptSpace{19, 2}, AdoptSpace{26, 0, false, true}}};
+    rules::Adopt cleo{
+        2,
+        980,
+        std::nullopt,
+        std::nullopt,
+        1,
+        {AdoptSpace{5}, AdoptSpace{15, 0, false, true}, AdoptSpace{12, 0, false, true}, AdoptSpace{28}}};
+    rules::Adopt devi{
+        3,
+        410,
+        std::nullopt,
+        std::nullopt,
+        std::nullopt,
+        {AdoptSpace{16, 1}, AdoptSpace{18, 1}, AdoptSpace{19, 2}, AdoptSpace{26, 0, false, true}}};
     for (const auto& a : {ann, bob, cleo, devi}) BB_TRY(must(*dev, a));
     BB_TRY(must(*dev, rules::Roll{2, 4}));  // Ann to Oriental Avenue: buy or auction?
   }
@@ -218,9 +244,17 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
   if (!debt) return std::unexpected(debt.error());
   {
     using rules::AdoptSpace;
-    BB_TRY(must(*debt, rules::Adopt{1, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+    BB_TRY(must(*debt, rules::Adopt{1,
+                                    std::nullopt,
+                                    std::nullopt,
+                                    std::nullopt,
+                                    std::nullopt,
                                     {AdoptSpace{37, 0, true}, AdoptSpace{39, 0, true}}}));
-    BB_TRY(must(*debt, rules::Adopt{0, 240, 35, std::nullopt, std::nullopt,
+    BB_TRY(must(*debt, rules::Adopt{0,
+                                    240,
+                                    35,
+                                    std::nullopt,
+                                    std::nullopt,
                                     {AdoptSpace{6}, AdoptSpace{8}, AdoptSpace{9, 0, false, true}}}));
     BB_TRY(must(*debt, rules::Roll{1, 3}));
   }
@@ -235,14 +269,16 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
   out.push_back(std::move(*long_game));
 
   // Six players with long names, and a camera that has gone missing.
-  auto six = start("six-players", editions_dir,
-                   {"Bartholomew Featherstonehaugh", "Anastasia Wolkenstein-Maier", "Maximiliano Cardenas Ortiz",
-                    "Gwendolyn Abernathy-Rhys", "Oluwaseun Adebayo-Williams", "Christopher Montgomery III"},
-                   29);
+  auto six =
+      start("six-players", editions_dir,
+            {"Bartholomew Featherstonehaugh", "Anastasia Wolkenstein-Maier", "Maximiliano Cardenas Ortiz",
+             "Gwendolyn Abernathy-Rhys", "Oluwaseun Adebayo-Williams", "Christopher Montgomery III"},
+            29);
   if (!six) return std::unexpected(six.error());
   six->play(60, 29);
-  six->devices[2] = {"Camera", DeviceStatus::State::missing, "No picture from the camera for 40 s",
-                     "Check the camera's ribbon cable, then tap Recalibrate. Until then move tokens by the dice."};
+  six->devices[2] = {
+      "Camera", DeviceStatus::State::missing, "No picture from the camera for 40 s",
+      "Check the camera's ribbon cable, then tap Recalibrate. Until then move tokens by the dice."};
   six->camera.reset();
   six->seen_positions.clear();
   out.push_back(std::move(*six));

@@ -36,8 +36,10 @@ class SampleTable {
   // The sample states every screen is shown in: a fresh game; houses, hotels and mortgages; an auction;
   // a debt; a long ledger; six players with long names.
   static std::expected<std::vector<SampleTable>, std::string> samples(const std::string& editions_dir);
-  static std::expected<SampleTable, std::string> start(const std::string& name, const std::string& editions_dir,
-                                                       const std::vector<std::string>& players, std::uint64_t seed);
+  static std::expected<SampleTable, std::string> start(const std::string& name,
+                                                       const std::string& editions_dir,
+                                                       const std::vector<std::string>& players,
+                                                       std::uint64_t seed);
   static std::vector<DeviceStatus> healthy_devices();
   static std::shared_ptr<CameraView> synthetic_camera(int spaces);
 

@@ -1,11 +1,10 @@
 #include "display/screen_gallery.h"
 
 #include <SDL.h>
+#include <fmt/format.h>
 
 #include <filesystem>
 #include <functional>
-
-#include <fmt/format.h>
 
 #include "display/sample_table.h"
 #include "display/touch_screen.h"
@@ -21,15 +20,24 @@ struct Shot {
 
 const char* screen_name(ScreenId s) {
   switch (s) {
-    case ScreenId::home: return "home";
-    case ScreenId::auction: return "auction";
-    case ScreenId::properties: return "properties";
-    case ScreenId::trade: return "trade";
-    case ScreenId::ledger: return "ledger";
-    case ScreenId::charts: return "charts";
-    case ScreenId::board: return "board";
-    case ScreenId::setup: return "setup";
-    case ScreenId::devices: return "devices";
+    case ScreenId::home:
+      return "home";
+    case ScreenId::auction:
+      return "auction";
+    case ScreenId::properties:
+      return "properties";
+    case ScreenId::trade:
+      return "trade";
+    case ScreenId::ledger:
+      return "ledger";
+    case ScreenId::charts:
+      return "charts";
+    case ScreenId::board:
+      return "board";
+    case ScreenId::setup:
+      return "setup";
+    case ScreenId::devices:
+      return "devices";
   }
   return "screen";
 }
@@ -43,9 +51,9 @@ std::expected<std::vector<std::string>, std::string> ScreenGallery::render(const
   auto tables = SampleTable::samples(options.editions_dir);
   if (!tables) return std::unexpected(tables.error());
   std::vector<std::string> written;
-  const std::vector<ScreenId> all = {ScreenId::home,   ScreenId::auction, ScreenId::properties,
-                                     ScreenId::trade,  ScreenId::ledger,  ScreenId::charts,
-                                     ScreenId::board,  ScreenId::setup,   ScreenId::devices};
+  const std::vector<ScreenId> all = {ScreenId::home,  ScreenId::auction, ScreenId::properties,
+                                     ScreenId::trade, ScreenId::ledger,  ScreenId::charts,
+                                     ScreenId::board, ScreenId::setup,   ScreenId::devices};
   // Dialogs and selections worth seeing, reached by tapping as a player would.
   const std::vector<std::pair<std::string, std::vector<std::string>>> extras = {
       {"developed", {"home.option.buy"}},
@@ -72,7 +80,9 @@ std::expected<std::vector<std::string>, std::string> ScreenGallery::render(const
       if (!screen) return std::unexpected(screen.error());
       (*screen)->show(table.snapshot());
       (*screen)->ui().go(s);
-      const auto path = (std::filesystem::path(options.out_dir) / fmt::format("{}-{}.png", screen_name(s), table.name())).string();
+      const auto path =
+          (std::filesystem::path(options.out_dir) / fmt::format("{}-{}.png", screen_name(s), table.name()))
+              .string();
       if (auto ok = (*screen)->save_png(path); !ok) return std::unexpected(ok.error());
       written.push_back(path);
     }
@@ -98,9 +108,9 @@ std::expected<std::vector<std::string>, std::string> ScreenGallery::render(const
     }
     for (auto& c : last)
       if (c == '.') c = '-';
-    const auto path =
-        (std::filesystem::path(options.out_dir) / fmt::format("{}-{}-{}.png", screen_name((*screen)->ui().screen()), name, last))
-            .string();
+    const auto path = (std::filesystem::path(options.out_dir) /
+                       fmt::format("{}-{}-{}.png", screen_name((*screen)->ui().screen()), name, last))
+                          .string();
     if (auto ok = (*screen)->save_png(path); !ok) return std::unexpected(ok.error());
     written.push_back(path);
     ++n;

@@ -1,8 +1,8 @@
 #include "display/setup_screen.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "display/frame_builder.h"
 #include "display/palette.h"
@@ -36,9 +36,8 @@ void SetupScreen::register_player(UiContext& ui, const std::string& card) {
   for (const auto& t : kTokens)
     if (std::none_of(players_.begin(), players_.end(), [&t](const auto& p) { return p.token == t; }))
       tokens.push_back(t);
-  ui.open_dialog(std::make_unique<PlayerDialog>(card, free, tokens, [this](PlayerDialog::Result r) {
-    players_.push_back(std::move(r));
-  }));
+  ui.open_dialog(std::make_unique<PlayerDialog>(
+      card, free, tokens, [this](PlayerDialog::Result r) { players_.push_back(std::move(r)); }));
 }
 
 bool SetupScreen::on_card(const std::string& uid, int player, UiContext& ui) {
@@ -76,8 +75,9 @@ void SetupScreen::build(FrameBuilder& fb, UiContext& ui) {
     y += l.button_h + l.pad;
   }
   if (editions.empty())
-    fb.paragraph({ecol.x + l.s(6), y, ecol.w - l.s(12), l.s(120)}, "No editions found: check the editions folder",
-                 FontFace::regular, l.font_small, Palette::highlight);
+    fb.paragraph({ecol.x + l.s(6), y, ecol.w - l.s(12), l.s(120)},
+                 "No editions found: check the editions folder", FontFace::regular, l.font_small,
+                 Palette::highlight);
   // House rules.
   const Rect ocol{2 * l.pad + col_w, top, col_w, bottom - top};
   fb.fill(ocol, Palette::panel);
@@ -109,7 +109,8 @@ void SetupScreen::build(FrameBuilder& fb, UiContext& ui) {
       fb.text({ocol.x + l.s(6), y, ocol.w - l.s(12), l.s(30)}, "This edition has none", FontFace::regular,
               l.font_small, Palette::muted);
     if (pages > 1)
-      Widgets::pager(fb, "setup.options.page", {ocol.x + l.s(6), ocol.bottom() - pager_h - l.s(4), ocol.w - l.s(12), pager_h},
+      Widgets::pager(fb, "setup.options.page",
+                     {ocol.x + l.s(6), ocol.bottom() - pager_h - l.s(4), ocol.w - l.s(12), pager_h},
                      option_page_, pages);
   }
   // Players.
@@ -123,29 +124,31 @@ void SetupScreen::build(FrameBuilder& fb, UiContext& ui) {
   for (std::size_t i = 0; i < players_.size() && y + row <= pcol.bottom() - actions_h - l.pad; ++i) {
     const auto& p = players_[i];
     fb.fill({pcol.x + l.s(6), y + l.s(4), l.s(24), row - l.s(8)}, Palette::player(p.colour));
-    fb.text({pcol.x + l.s(36), y, pcol.w - l.s(42), row}, fmt::format("{} ({})", p.name, p.token), FontFace::bold,
-            l.font_small, Palette::text);
+    fb.text({pcol.x + l.s(36), y, pcol.w - l.s(42), row}, fmt::format("{} ({})", p.name, p.token),
+            FontFace::bold, l.font_small, Palette::text);
     y += row;
   }
   int by = pcol.bottom() - actions_h;
-  fb.button("setup.add", {pcol.x + l.s(6), by, pcol.w - l.s(12), l.button_h}, "Add player by hand",
-            Palette::panel_light, [this, &ui] { register_player(ui, ""); }, players_.size() < kMaxPlayers,
-            "At most eight players");
+  fb.button(
+      "setup.add", {pcol.x + l.s(6), by, pcol.w - l.s(12), l.button_h}, "Add player by hand",
+      Palette::panel_light, [this, &ui] { register_player(ui, ""); }, players_.size() < kMaxPlayers,
+      "At most eight players");
   by += l.button_h + l.pad;
-  fb.button("setup.start", {pcol.x + l.s(6), by, pcol.w - l.s(12), l.button_h}, "Start the game", Palette::accept,
-            [this, &ui] {
-              StartGame start;
-              start.setup.edition = ui.snapshot().editions[static_cast<std::size_t>(edition_)]->id;
-              start.setup.options = options_;
-              for (const auto& p : players_) {
-                start.setup.players.push_back({p.name, p.token, p.card, {}});
-                start.colours.push_back(p.colour);
-              }
-              ui.emit(std::move(start));
-              players_.clear();
-              ui.go(ScreenId::home);
-            },
-            players_.size() >= 2 && !editions.empty(), "Register at least two players");
+  fb.button(
+      "setup.start", {pcol.x + l.s(6), by, pcol.w - l.s(12), l.button_h}, "Start the game", Palette::accept,
+      [this, &ui] {
+        StartGame start;
+        start.setup.edition = ui.snapshot().editions[static_cast<std::size_t>(edition_)]->id;
+        start.setup.options = options_;
+        for (const auto& p : players_) {
+          start.setup.players.push_back({p.name, p.token, p.card, {}});
+          start.colours.push_back(p.colour);
+        }
+        ui.emit(std::move(start));
+        players_.clear();
+        ui.go(ScreenId::home);
+      },
+      players_.size() >= 2 && !editions.empty(), "Register at least two players");
   if (ui.snapshot().unfinished_game) {
     by += l.button_h + l.pad;
     fb.button("setup.resume", {pcol.x + l.s(6), by, pcol.w - l.s(12), l.button_h}, "Resume last game",

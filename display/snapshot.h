@@ -15,9 +15,9 @@ class GameHistory;
 // A device the table depends on, as the daemon last saw it.
 struct DeviceStatus {
   enum class State { ok, missing, error };
-  std::string name;     // "Dice unit", "Card reader", "Camera"
+  std::string name;  // "Dice unit", "Card reader", "Camera"
   State state = State::ok;
-  std::string detail;   // "last throw 12 s ago", "no answer on GPIO 17"
+  std::string detail;      // "last throw 12 s ago", "no answer on GPIO 17"
   std::string what_to_do;  // shown when it is not ok
 };
 
@@ -44,7 +44,7 @@ struct CameraView {
 struct Snapshot {
   const rules::Game* game = nullptr;  // null before a game is set up
   const GameHistory* history = nullptr;
-  std::vector<int> colours;        // palette index per player; index order when empty
+  std::vector<int> colours;         // palette index per player; index order when empty
   std::vector<int> seen_positions;  // where the camera sees each player's token, -1 unknown
   std::vector<DeviceStatus> devices;
   const CameraView* camera = nullptr;
@@ -53,8 +53,9 @@ struct Snapshot {
   std::uint64_t version = 0;  // the caller bumps it whenever anything above changed
 
   int colour_of(int player) const {
-    return player >= 0 && static_cast<std::size_t>(player) < colours.size() ? colours[static_cast<std::size_t>(player)]
-                                                                           : player;
+    return player >= 0 && static_cast<std::size_t>(player) < colours.size()
+               ? colours[static_cast<std::size_t>(player)]
+               : player;
   }
 };
 

@@ -2,12 +2,11 @@
 
 #include <SDL.h>
 #include <SDL_mixer.h>
+#include <fmt/format.h>
 
 #include <cmath>
 #include <numbers>
 #include <vector>
-
-#include <fmt/format.h>
 
 namespace bb::display {
 namespace {

@@ -6,8 +6,8 @@
 
 namespace bb::display {
 
-// Short tones on a tap and on a payment, synthesised at start (no sound files), through SDL2_mixer. Without an
-// audio device the bank stays silent and says so; it never fails for want of sound.
+// Short tones on a tap and on a payment, synthesised at start (no sound files), through SDL2_mixer. Without
+// an audio device the bank stays silent and says so; it never fails for want of sound.
 class SoundPlayer {
  public:
   // The audio device is opened only once sounds are on, so a bank with sounds off never touches it.

@@ -1,7 +1,6 @@
 #include "display/touch_screen.h"
 
 #include <SDL.h>
-
 #include <fmt/format.h>
 
 #include "display/canvas.h"
@@ -15,12 +14,14 @@ std::expected<std::unique_ptr<TouchScreen>, std::string> TouchScreen::open(const
   std::unique_ptr<TouchScreen> ts(new TouchScreen());
   // Offscreen needs only SDL's event queue: touches are injected into it like the real ones.
   const Uint32 systems = options.window ? SDL_INIT_VIDEO | SDL_INIT_EVENTS : SDL_INIT_EVENTS;
-  if (SDL_InitSubSystem(systems) != 0) return std::unexpected(fmt::format("SDL would not start: {}", SDL_GetError()));
+  if (SDL_InitSubSystem(systems) != 0)
+    return std::unexpected(fmt::format("SDL would not start: {}", SDL_GetError()));
   ts->video_ = options.window;
   auto fonts = FontSet::open(options.font_dir);
   if (!fonts) return std::unexpected(fonts.error());
   ts->fonts_ = std::move(*fonts);
-  auto canvas = options.window ? Canvas::window("boardbank", options.width, options.height, options.fullscreen, *ts->fonts_)
+  auto canvas = options.window ? Canvas::window("boardbank", options.width, options.height,
+                                                options.fullscreen, *ts->fonts_)
                                : Canvas::offscreen(options.width, options.height, *ts->fonts_);
   if (!canvas) return std::unexpected(canvas.error());
   ts->canvas_ = std::move(*canvas);
@@ -58,14 +59,17 @@ std::vector<Intent> TouchScreen::pump() {
   auto ensure_built = [this] {
     // Touches are mapped on the frame the family is looking at; build it if none exists yet.
     if (!built_) {
-      ui_.build(snapshot_, Layout::for_window(canvas_->width(), canvas_->height()), *fonts_, SDL_GetTicks64());
+      ui_.build(snapshot_, Layout::for_window(canvas_->width(), canvas_->height()), *fonts_,
+                SDL_GetTicks64());
       built_ = true;
     }
   };
   SDL_Event e;
   while (SDL_PollEvent(&e)) {
     switch (e.type) {
-      case SDL_QUIT: quit_ = true; break;
+      case SDL_QUIT:
+        quit_ = true;
+        break;
       case SDL_FINGERUP: {
         ensure_built();
         const int x = static_cast<int>(e.tfinger.x * static_cast<float>(canvas_->width()));
@@ -86,7 +90,8 @@ std::vector<Intent> TouchScreen::pump() {
           drawn_ = false;
         }
         break;
-      default: break;
+      default:
+        break;
     }
     auto intents = collect();
     out.insert(out.end(), std::make_move_iterator(intents.begin()), std::make_move_iterator(intents.end()));
@@ -106,7 +111,8 @@ std::vector<Intent> TouchScreen::card(const std::string& uid, int player) {
 bool TouchScreen::draw_if_needed() {
   const auto now = SDL_GetTicks64();
   if (drawn_ && !ui_.needs_redraw(now, snapshot_.version)) return false;
-  const auto& frame = ui_.build(snapshot_, Layout::for_window(canvas_->width(), canvas_->height()), *fonts_, now);
+  const auto& frame =
+      ui_.build(snapshot_, Layout::for_window(canvas_->width(), canvas_->height()), *fonts_, now);
   built_ = true;
   canvas_->draw(frame);
   canvas_->present();

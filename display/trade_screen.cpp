@@ -1,8 +1,8 @@
 #include "display/trade_screen.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "display/frame_builder.h"
 #include "display/keypad_dialog.h"
@@ -102,20 +102,23 @@ void TradeScreen::build_side(FrameBuilder& fb, UiContext& ui, int side, int x, i
   const int held = st.players[static_cast<std::size_t>(me)].cards();
   const int cw = (half - pad) / 3;
   const int cx = x + pad + half + pad;
-  fb.button(fmt::format("trade.{}.cards.less", side), {cx, y, cw, l.button_h}, "\u2212", Palette::panel_light,
-            [this, side] {
-              offers_[side].cards = std::max(0, offers_[side].cards - 1);
-              changed();
-            },
-            offer->cards > 0, "No jail cards offered");
+  fb.button(
+      fmt::format("trade.{}.cards.less", side), {cx, y, cw, l.button_h}, "\u2212", Palette::panel_light,
+      [this, side] {
+        offers_[side].cards = std::max(0, offers_[side].cards - 1);
+        changed();
+      },
+      offer->cards > 0, "No jail cards offered");
   fb.text({cx + cw, y, half - 2 * cw, l.button_h}, fmt::format("{} jail", offer->cards), FontFace::regular,
           l.font_small, Palette::text, Align::centre, l.s(12));
-  fb.button(fmt::format("trade.{}.cards.more", side), {cx + half - cw, y, cw, l.button_h}, "+", Palette::panel_light,
-            [this, side] {
-              ++offers_[side].cards;
-              changed();
-            },
-            offer->cards < held, "No more Get Out of Jail cards to give");
+  fb.button(
+      fmt::format("trade.{}.cards.more", side), {cx + half - cw, y, cw, l.button_h}, "+",
+      Palette::panel_light,
+      [this, side] {
+        ++offers_[side].cards;
+        changed();
+      },
+      offer->cards < held, "No more Get Out of Jail cards to give");
   y += l.button_h + pad;
   // Properties, as toggles.
   std::vector<int> owned;
@@ -136,25 +139,30 @@ void TradeScreen::build_side(FrameBuilder& fb, UiContext& ui, int side, int x, i
               in ? Palette::accept : Palette::panel_light, [this, side, s] {
                 auto& v = offers_[side].spaces;
                 auto it = std::find(v.begin(), v.end(), s);
-                if (it == v.end()) v.push_back(s);
-                else v.erase(it);
+                if (it == v.end())
+                  v.push_back(s);
+                else
+                  v.erase(it);
                 changed();
               });
-    if (const auto* g = game.edition().group(sp.group)) fb.fill({r.x, r.y, l.s(8), r.h}, Palette::parse_hex(g->colour));
+    if (const auto* g = game.edition().group(sp.group))
+      fb.fill({r.x, r.y, l.s(8), r.h}, Palette::parse_hex(g->colour));
   }
   if (owned.empty())
     fb.text({x + pad, y, inner, l.row_h}, "No property", FontFace::regular, l.font_body, Palette::muted);
   if (pages > 1)
-    Widgets::pager(fb, fmt::format("trade.{}.page", side), {x + pad, agree_top - pad - pager_h, inner, pager_h},
-                   pages_[side], pages);
+    Widgets::pager(fb, fmt::format("trade.{}.page", side),
+                   {x + pad, agree_top - pad - pager_h, inner, pager_h}, pages_[side], pages);
   // Agreement.
   const bool empty_trade = offers_[0].cash == 0 && offers_[0].spaces.empty() && offers_[0].cards == 0 &&
                            offers_[1].cash == 0 && offers_[1].spaces.empty() && offers_[1].cards == 0;
   const std::string who = st.players[static_cast<std::size_t>(me)].name;
-  fb.button(fmt::format("trade.{}.agree", side), {x + pad, agree_top, inner, l.button_h},
-            agreed_[side] ? who + " agreed \u2713" : who + " agrees", agreed_[side] ? Palette::accept : Palette::danger,
-            [this, &ui, side] { agree(ui, side); }, !empty_trade && !agreed_[side],
-            empty_trade ? "Add cash, property or a card to the trade first" : "Already agreed");
+  fb.button(
+      fmt::format("trade.{}.agree", side), {x + pad, agree_top, inner, l.button_h},
+      agreed_[side] ? who + " agreed \u2713" : who + " agrees",
+      agreed_[side] ? Palette::accept : Palette::danger, [this, &ui, side] { agree(ui, side); },
+      !empty_trade && !agreed_[side],
+      empty_trade ? "Add cash, property or a card to the trade first" : "Already agreed");
 }
 
 }  // namespace bb::display

@@ -1,9 +1,9 @@
 #include "display/ui.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cassert>
-
-#include <fmt/format.h>
 
 #include "display/auction_screen.h"
 #include "display/board_screen.h"
@@ -26,21 +26,40 @@ View& Ui::screen_view(ScreenId id) {
   auto& slot = screens_[id];
   if (!slot) {
     switch (id) {
-      case ScreenId::home: slot = std::make_unique<HomeScreen>(); break;
-      case ScreenId::auction: slot = std::make_unique<AuctionScreen>(); break;
-      case ScreenId::properties: slot = std::make_unique<PropertiesScreen>(); break;
-      case ScreenId::trade: slot = std::make_unique<TradeScreen>(); break;
-      case ScreenId::ledger: slot = std::make_unique<LedgerScreen>(); break;
-      case ScreenId::charts: slot = std::make_unique<ChartsScreen>(); break;
-      case ScreenId::board: slot = std::make_unique<BoardScreen>(); break;
-      case ScreenId::setup: slot = std::make_unique<SetupScreen>(); break;
-      case ScreenId::devices: slot = std::make_unique<DevicesScreen>(); break;
+      case ScreenId::home:
+        slot = std::make_unique<HomeScreen>();
+        break;
+      case ScreenId::auction:
+        slot = std::make_unique<AuctionScreen>();
+        break;
+      case ScreenId::properties:
+        slot = std::make_unique<PropertiesScreen>();
+        break;
+      case ScreenId::trade:
+        slot = std::make_unique<TradeScreen>();
+        break;
+      case ScreenId::ledger:
+        slot = std::make_unique<LedgerScreen>();
+        break;
+      case ScreenId::charts:
+        slot = std::make_unique<ChartsScreen>();
+        break;
+      case ScreenId::board:
+        slot = std::make_unique<BoardScreen>();
+        break;
+      case ScreenId::setup:
+        slot = std::make_unique<SetupScreen>();
+        break;
+      case ScreenId::devices:
+        slot = std::make_unique<DevicesScreen>();
+        break;
     }
   }
   return *slot;
 }
 
-const Frame& Ui::build(const Snapshot& snapshot, const Layout& layout, TextMeasure& measure, std::uint64_t now_ms) {
+const Frame& Ui::build(const Snapshot& snapshot, const Layout& layout, TextMeasure& measure,
+                       std::uint64_t now_ms) {
   snapshot_ = snapshot;
   layout_ = layout;
   measure_ = &measure;

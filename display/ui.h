@@ -22,7 +22,8 @@ class Ui : public UiContext {
   Ui(const Ui&) = delete;
   Ui& operator=(const Ui&) = delete;
 
-  const Frame& build(const Snapshot& snapshot, const Layout& layout, TextMeasure& measure, std::uint64_t now_ms);
+  const Frame& build(const Snapshot& snapshot, const Layout& layout, TextMeasure& measure,
+                     std::uint64_t now_ms);
   const Frame& frame() const { return *frame_; }
   // A finger lifted at (x, y) on the last frame.
   void tap(int x, int y);
@@ -66,7 +67,8 @@ class Ui : public UiContext {
   std::unique_ptr<Frame> frame_;
   std::map<ScreenId, std::unique_ptr<View>> screens_;
   std::unique_ptr<View> dialog_;
-  std::vector<std::unique_ptr<View>> retired_;  // closed dialogs, kept until the frame that points at them is gone
+  std::vector<std::unique_ptr<View>>
+      retired_;  // closed dialogs, kept until the frame that points at them is gone
   ScreenId screen_ = ScreenId::home;
   std::vector<Intent> intents_;
   std::vector<Cue> cues_;

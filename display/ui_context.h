@@ -22,7 +22,8 @@ struct Confirmation {
   std::function<void()> after;  // what the screen does once confirmed (e.g. go home)
 };
 
-// What screens and dialogs may ask of the display: navigation, dialogs, intents. Nothing here changes the game.
+// What screens and dialogs may ask of the display: navigation, dialogs, intents. Nothing here changes the
+// game.
 class UiContext {
  public:
   virtual ~UiContext() = default;

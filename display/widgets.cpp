@@ -1,8 +1,8 @@
 #include "display/widgets.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "display/palette.h"
 #include "display/ui_context.h"
@@ -24,7 +24,9 @@ Rect Widgets::top_bar(FrameBuilder& fb, UiContext& ui, const std::string& title)
   return {0, l.bar_h, l.width, l.height - l.bar_h};
 }
 
-Colour Widgets::player_colour(const Snapshot& snap, int player) { return Palette::player(snap.colour_of(player)); }
+Colour Widgets::player_colour(const Snapshot& snap, int player) {
+  return Palette::player(snap.colour_of(player));
+}
 
 Rect Widgets::dialog(FrameBuilder& fb, int w, int h) {
   const auto& l = fb.layout();
@@ -49,10 +51,12 @@ void Widgets::pager(FrameBuilder& fb, const std::string& id, Rect area, int& pag
   page = std::clamp(page, 0, pages - 1);
   const int bw = std::max(l.target, area.h);
   int* p = &page;
-  fb.button(id + ".prev", {area.x, area.y, bw, area.h}, "\u25B2", Palette::panel_light,
-            [p] { *p = std::max(0, *p - 1); }, page > 0, "This is the first page");
-  fb.button(id + ".next", {area.right() - bw, area.y, bw, area.h}, "\u25BC", Palette::panel_light,
-            [p, pages] { *p = std::min(pages - 1, *p + 1); }, page + 1 < pages, "This is the last page");
+  fb.button(
+      id + ".prev", {area.x, area.y, bw, area.h}, "\u25B2", Palette::panel_light,
+      [p] { *p = std::max(0, *p - 1); }, page > 0, "This is the first page");
+  fb.button(
+      id + ".next", {area.right() - bw, area.y, bw, area.h}, "\u25BC", Palette::panel_light,
+      [p, pages] { *p = std::min(pages - 1, *p + 1); }, page + 1 < pages, "This is the last page");
   fb.text({area.x + bw, area.y, area.w - 2 * bw, area.h}, fmt::format("{} / {}", page + 1, pages),
           FontFace::regular, l.font_small, Palette::muted, Align::centre);
 }
@@ -64,7 +68,8 @@ void Widgets::player_badge(FrameBuilder& fb, Rect square, const Snapshot& snap, 
   if (snap.game && player >= 0 && static_cast<std::size_t>(player) < snap.game->state().players.size()) {
     const auto& ps = snap.game->state().players[static_cast<std::size_t>(player)];
     const std::string& src = ps.token.empty() ? ps.name : ps.token;
-    if (!src.empty()) letter = std::string(1, static_cast<char>(std::toupper(static_cast<unsigned char>(src[0]))));
+    if (!src.empty())
+      letter = std::string(1, static_cast<char>(std::toupper(static_cast<unsigned char>(src[0]))));
   }
   fb.text(square, letter, FontFace::bold, square.h * 2 / 3, Palette::text_on(c), Align::centre, square.h / 3);
 }

@@ -27,24 +27,39 @@ std::string Wording::posting(const rules::Game& game, const rules::Posting& p) {
     return s;
   };
   switch (p.memo) {
-    case Memo::start_cash: return fmt::format("{} got {} to start", to, amount);
-    case Memo::salary: return fmt::format("{} collected {} salary", to, amount);
-    case Memo::buy: return fmt::format("{} bought {} for {}", from, space, amount);
-    case Memo::auction: return fmt::format("{} won {} at auction for {}", from, space, amount);
+    case Memo::start_cash:
+      return fmt::format("{} got {} to start", to, amount);
+    case Memo::salary:
+      return fmt::format("{} collected {} salary", to, amount);
+    case Memo::buy:
+      return fmt::format("{} bought {} for {}", from, space, amount);
+    case Memo::auction:
+      return fmt::format("{} won {} at auction for {}", from, space, amount);
     case Memo::rent:
       return space.empty() ? fmt::format("{} paid {} {} rent", from, to, amount)
                            : fmt::format("{} paid {} {} rent for {}", from, to, amount, space);
-    case Memo::tax: return fmt::format("{} paid {} {}", from, amount, space.empty() ? "tax" : space);
-    case Memo::jail_fine: return fmt::format("{} paid {} to get out of jail", from, amount);
-    case Memo::build: return fmt::format("{} built on {} for {}", from, space, amount);
-    case Memo::sell_building: return fmt::format("{} sold a building on {} for {}", to, space, amount);
-    case Memo::mortgage: return fmt::format("{} mortgaged {} for {}", to, space, amount);
-    case Memo::unmortgage: return fmt::format("{} lifted the mortgage on {} for {}", from, space, amount);
-    case Memo::interest: return fmt::format("{} paid {} interest on {}", from, amount, space);
-    case Memo::trade: return fmt::format("{} paid {} {} in a trade", cap(from), to, amount);
-    case Memo::bankruptcy: return fmt::format("{} went bankrupt: {} to {}", cap(from), amount, to);
-    case Memo::undo: return fmt::format("Undo: {} back from {} to {}", amount, from, to);
-    case Memo::adopt: return fmt::format("Set up: {} from {} to {}", amount, from, to);
+    case Memo::tax:
+      return fmt::format("{} paid {} {}", from, amount, space.empty() ? "tax" : space);
+    case Memo::jail_fine:
+      return fmt::format("{} paid {} to get out of jail", from, amount);
+    case Memo::build:
+      return fmt::format("{} built on {} for {}", from, space, amount);
+    case Memo::sell_building:
+      return fmt::format("{} sold a building on {} for {}", to, space, amount);
+    case Memo::mortgage:
+      return fmt::format("{} mortgaged {} for {}", to, space, amount);
+    case Memo::unmortgage:
+      return fmt::format("{} lifted the mortgage on {} for {}", from, space, amount);
+    case Memo::interest:
+      return fmt::format("{} paid {} interest on {}", from, amount, space);
+    case Memo::trade:
+      return fmt::format("{} paid {} {} in a trade", cap(from), to, amount);
+    case Memo::bankruptcy:
+      return fmt::format("{} went bankrupt: {} to {}", cap(from), amount, to);
+    case Memo::undo:
+      return fmt::format("Undo: {} back from {} to {}", amount, from, to);
+    case Memo::adopt:
+      return fmt::format("Set up: {} from {} to {}", amount, from, to);
     case Memo::card: {
       std::string what = "a card";
       for (const auto& deck : game.edition().decks)
@@ -59,7 +74,8 @@ std::string Wording::posting(const rules::Game& game, const rules::Posting& p) {
       if (p.to == rules::kBank) return fmt::format("{} paid {} ({})", cap(from), amount, what);
       return fmt::format("{} paid {} {} ({})", cap(from), to, amount, what);
     }
-    default: break;
+    default:
+      break;
   }
   if (p.from == rules::kBank) return fmt::format("The bank paid {} {} ({})", to, amount, game.memo_text(p));
   if (p.to == rules::kBank) return fmt::format("{} paid {} ({})", cap(from), amount, game.memo_text(p));
@@ -73,7 +89,8 @@ std::string Wording::question(const rules::Game& game, const rules::Question& q)
       return fmt::format("{}: buy {} for {}?", who, space_name(game, q.space), money(game, q.amount));
     case QuestionKind::tax:
       return fmt::format("{}: pay {} or {}% of your worth?", who, money(game, q.amount), q.percent);
-    case QuestionKind::jail: return fmt::format("{} is in jail. How do you get out?", who);
+    case QuestionKind::jail:
+      return fmt::format("{} is in jail. How do you get out?", who);
     case QuestionKind::mortgaged_transfer:
       return fmt::format("{} received {}, mortgaged. Lift the mortgage now?", who, space_name(game, q.space));
     case QuestionKind::debt:
@@ -84,7 +101,8 @@ std::string Wording::question(const rules::Game& game, const rules::Question& q)
       const auto* deck = game.edition().deck(q.deck);
       return fmt::format("{}: draw a {} card", who, deck ? deck->name : q.deck);
     }
-    case QuestionKind::roll: return fmt::format("{}: throw the dice{}", who, q.reason.empty() ? "" : " (" + q.reason + ")");
+    case QuestionKind::roll:
+      return fmt::format("{}: throw the dice{}", who, q.reason.empty() ? "" : " (" + q.reason + ")");
   }
   return who;
 }

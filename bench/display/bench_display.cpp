@@ -1,12 +1,11 @@
 // Figures for the touchscreen issue: the time to lay out and draw each screen at 800x480 with SDL's software
 // renderer on one core (aim: 4 ms or less), and the frames drawn while nothing changes (aim: none).
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "display/canvas.h"
 #include "display/font_set.h"
@@ -89,7 +88,8 @@ int main(int argc, char** argv) {
   for (auto& t : *tables) {
     for (const auto& [screen, name] : kScreens) {
       if (screen == ScreenId::auction && !t.game().state().auction) continue;
-      benchmark::RegisterBenchmark(fmt::format("draw_800x480/{}/{}", name, t.name()).c_str(), draw_screen, &t, screen)
+      benchmark::RegisterBenchmark(fmt::format("draw_800x480/{}/{}", name, t.name()).c_str(), draw_screen, &t,
+                                   screen)
           ->Unit(benchmark::kMillisecond)
           ->MinTime(0.05);
     }

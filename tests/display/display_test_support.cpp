@@ -1,9 +1,8 @@
 #include "display_test_support.h"
 
 #include <SDL.h>
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include "display/font_set.h"
 
@@ -42,16 +41,16 @@ std::vector<std::string> structural_problems(const Frame& frame, const Layout& l
     if (op.kind != DrawOp::Kind::text) continue;
     const auto& ts = op.text_size;
     if (ts.w > op.rect.w || ts.h > op.rect.h)
-      out.push_back(fmt::format("text '{}' ({}x{}) does not fit its {}x{} box", op.text, ts.w, ts.h, op.rect.w,
-                                op.rect.h));
+      out.push_back(fmt::format("text '{}' ({}x{}) does not fit its {}x{} box", op.text, ts.w, ts.h,
+                                op.rect.w, op.rect.h));
     int x = op.rect.x;
     if (op.align == Align::centre) x += (op.rect.w - ts.w) / 2;
     if (op.align == Align::right) x = op.rect.right() - ts.w;
     const Rect ink{x, op.rect.y + (op.rect.h - ts.h) / 2, ts.w, ts.h};
     if (!window.contains(ink)) out.push_back(fmt::format("text '{}' leaves the window", op.text));
     // Glyph boxes include line spacing; shrink them a little so touching lines are not called overlaps.
-    inks.push_back({Rect{ink.x + 1, ink.y + ts.h / 5, std::max(0, ink.w - 2), std::max(0, ts.h * 3 / 5)}, op.text,
-                    op.layer});
+    inks.push_back({Rect{ink.x + 1, ink.y + ts.h / 5, std::max(0, ink.w - 2), std::max(0, ts.h * 3 / 5)},
+                    op.text, op.layer});
   }
   for (std::size_t i = 0; i < inks.size(); ++i)
     for (std::size_t j = i + 1; j < inks.size(); ++j)
@@ -62,7 +61,8 @@ std::vector<std::string> structural_problems(const Frame& frame, const Layout& l
     if (a.id.rfind("dialog.backdrop", 0) == 0) continue;
     if (!window.contains(a.rect)) out.push_back(fmt::format("target {} leaves the window", a.id));
     if (a.rect.w < layout.target || a.rect.h < layout.target)
-      out.push_back(fmt::format("target {} is {}x{}, smaller than {} px", a.id, a.rect.w, a.rect.h, layout.target));
+      out.push_back(
+          fmt::format("target {} is {}x{}, smaller than {} px", a.id, a.rect.w, a.rect.h, layout.target));
     if (a.layer != top) continue;
     for (std::size_t j = i + 1; j < frame.targets.size(); ++j) {
       const auto& b = frame.targets[j];

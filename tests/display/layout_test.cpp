@@ -1,3 +1,5 @@
+#include "display/layout.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,7 +10,6 @@
 #include "display/frame_builder.h"
 #include "display/game_history.h"
 #include "display/keypad_dialog.h"
-#include "display/layout.h"
 #include "display/palette.h"
 #include "display/wording.h"
 #include "display_test_support.h"
@@ -35,7 +36,8 @@ double deutan_distance(Colour a, Colour b) {
                                  -0.012 * r + 0.043 * g + 0.969 * bl};
   };
   const auto x = sim(a), y = sim(b);
-  return std::sqrt((x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) * (x[1] - y[1]) + (x[2] - y[2]) * (x[2] - y[2]));
+  return std::sqrt((x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) * (x[1] - y[1]) +
+                   (x[2] - y[2]) * (x[2] - y[2]));
 }
 
 TEST(Palette, PlayerColoursStayApartForColourBlindPlayers) {
@@ -86,7 +88,8 @@ TEST(FrameBuilder, LongTextShrinksThenEndsInAnEllipsis) {
   Frame frame(800, 480);
   const Layout layout = Layout::for_window(800, 480);
   FrameBuilder fb(frame, layout, **fonts);
-  const auto fit = fb.text({0, 0, 200, 40}, "Bartholomew Featherstonehaugh-Smythe", FontFace::bold, 20, Palette::text);
+  const auto fit =
+      fb.text({0, 0, 200, 40}, "Bartholomew Featherstonehaugh-Smythe", FontFace::bold, 20, Palette::text);
   ASSERT_EQ(frame.ops.size(), 1u);
   EXPECT_LE(fit.w, 200);
   EXPECT_LT(frame.ops[0].px, 20);

@@ -1,12 +1,10 @@
-#include <gtest/gtest.h>
-
 #include <SDL.h>
 #include <SDL_image.h>
+#include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
-
-#include <fmt/format.h>
 
 #include "display/canvas.h"
 #include "display_test_support.h"
@@ -71,7 +69,8 @@ TEST(ReferenceImages, ScreensLookAsReviewed) {
     ASSERT_EQ(want->w, got->w);
     ASSERT_EQ(want->h, got->h);
     const double share = difference(want, got, 48);
-    EXPECT_LT(share, 0.01) << ref.file << ": " << share * 100 << "% of pixels differ; the new picture is " << out;
+    EXPECT_LT(share, 0.01) << ref.file << ": " << share * 100 << "% of pixels differ; the new picture is "
+                           << out;
     SDL_FreeSurface(want);
     SDL_FreeSurface(got);
   }
@@ -87,7 +86,8 @@ TEST(ReferenceImages, TheCurrentPlayerIsFramedInTheHighlightColour) {
   const Colour c = h.screen().canvas().pixel(ann->rect.x + ann->rect.w / 2, ann->rect.y + 1);
   EXPECT_EQ(c, (Colour{240, 228, 66}));
   const Target* bob = h.frame().find("home.player.1");
-  EXPECT_NE(h.screen().canvas().pixel(bob->rect.x + bob->rect.w / 2, bob->rect.y + 1), (Colour{240, 228, 66}));
+  EXPECT_NE(h.screen().canvas().pixel(bob->rect.x + bob->rect.w / 2, bob->rect.y + 1),
+            (Colour{240, 228, 66}));
 }
 
 }  // namespace

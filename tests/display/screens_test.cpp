@@ -1,9 +1,8 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
-
-#include <fmt/format.h>
 
 #include "display/font_set.h"
 #include "display/screen_gallery.h"
@@ -44,16 +43,20 @@ TEST_P(EverySize, EveryScreenInEveryStateIsLaidOutCleanly) {
       ui.go(s);
       const auto& frame = ui.build(table.snapshot(), layout, *fonts(), 0);
       const auto problems = testing::structural_problems(frame, layout);
-      EXPECT_TRUE(problems.empty()) << table.name() << " screen " << static_cast<int>(s) << " at " << w << "x" << h
-                                    << ": " << problems.front() << " (and " << problems.size() - 1 << " more)";
+      EXPECT_TRUE(problems.empty()) << table.name() << " screen " << static_cast<int>(s) << " at " << w << "x"
+                                    << h << ": " << problems.front() << " (and " << problems.size() - 1
+                                    << " more)";
       EXPECT_TRUE(ui.invariant_violations().empty());
       EXPECT_FALSE(frame.texts().empty());
     }
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Layouts, EverySize, ::testing::Values(Size{800, 480}, Size{1024, 600}, Size{1280, 720}),
-                         [](const ::testing::TestParamInfo<Size>& p) { return fmt::format("w{}h{}", p.param.w, p.param.h); });
+INSTANTIATE_TEST_SUITE_P(Layouts, EverySize,
+                         ::testing::Values(Size{800, 480}, Size{1024, 600}, Size{1280, 720}),
+                         [](const ::testing::TestParamInfo<Size>& p) {
+                           return fmt::format("w{}h{}", p.param.w, p.param.h);
+                         });
 
 // Every screen has an obvious way back home.
 TEST(Screens, EveryScreenButHomeHasAWayBack) {

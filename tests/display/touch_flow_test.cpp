@@ -1,6 +1,5 @@
-#include <gtest/gtest.h>
-
 #include <SDL.h>
+#include <gtest/gtest.h>
 
 #include "display/font_set.h"
 #include "display/sound_player.h"
@@ -74,7 +73,8 @@ TEST(TouchFlow, PayRentByTap) {
 
 TEST(TouchFlow, RentAnnCannotPayIsRaisedByMortgagingOnScreen) {
   auto t = new_table();
-  adopt(t, rules::Adopt{1, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{1, 0, true}, {3, 0, true}}});
+  adopt(t, rules::Adopt{
+               1, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{1, 0, true}, {3, 0, true}}});
   adopt(t, rules::Adopt{0, 100, std::nullopt, std::nullopt, std::nullopt, {{37}, {39}}});
   Harness h(std::move(t));
   roll(h, 1, 2);  // $450 rent for a hotel on Baltic: more than Ann holds
@@ -284,8 +284,8 @@ TEST(TouchFlow, LedgerFiltersByPlayerAndByProperty) {
   std::string baltic_id;
   for (const auto& target : frame.targets)
     for (const auto& op : frame.ops)
-      if (op.kind == DrawOp::Kind::text && op.text == "Baltic Avenue" && target.rect.contains(op.rect.cx(), op.rect.cy()) &&
-          target.id.rfind("choice.", 0) == 0)
+      if (op.kind == DrawOp::Kind::text && op.text == "Baltic Avenue" &&
+          target.rect.contains(op.rect.cx(), op.rect.cy()) && target.id.rfind("choice.", 0) == 0)
         baltic_id = target.id;
   ASSERT_FALSE(baltic_id.empty());
   h.tap(baltic_id);
