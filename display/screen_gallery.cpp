@@ -60,6 +60,7 @@ std::expected<std::vector<std::string>, std::string> ScreenGallery::render(const
       {"fresh", {"home.roll", "dice.1.3", "dice.2.5"}},
       {"auction", {"auction.bidder.2", "auction.keypad", "keypad.6", "keypad.0"}},
       {"developed", {"nav.properties", "props.space.1"}},
+      {"developed", {"nav.properties", "props.space.3", "props.build"}},
       {"developed", {"nav.properties", "props.player.3", "props.space.16"}},
       {"long-ledger", {"nav.ledger", "ledger.undo", "keypad.1"}},
       {"fresh", {"nav.setup", "setup.add", "name.key.Z", "name.key.O", "name.key.E"}},
