@@ -30,7 +30,7 @@ Database::Database(const std::string& path, Mode mode, const std::string& vfs) :
       // WAL: a commit appends to the log and one fsync makes it durable; a torn write at a power cut is
       // discarded at the next open because its frame checksum does not match.
       std::string journal = query_text("PRAGMA journal_mode=WAL");
-      if (journal != "wal")
+      if (journal != "wal" && path != ":memory:")
         throw SqlError(SQLITE_ERROR, fmt::format("{}: cannot switch to WAL (got {})", path, journal));
       // FULL: the WAL is synced at every commit, so an acknowledged input survives a pulled plug.
       exec("PRAGMA synchronous=FULL");

@@ -76,6 +76,13 @@ LedgerError storage_error(const SqlError& e, std::string_view what) {
                 "(for example old backups), then send it again; the game goes on from where it stood. ({})",
                 what, e.what())};
   }
+  if (e.constraint()) {
+    return {Kind::invalid,
+            fmt::format("The ledger refused to store {}: it breaks one of its rules. This is a bug in "
+                        "boardbank: nothing was stored; please report it with 'boardbank ledger "
+                        "export --script'. ({})",
+                        what, e.what())};
+  }
   if (e.corrupt()) {
     return {Kind::damaged, fmt::format("The ledger file is damaged: {} was not recorded. Stop, run "
                                        "'boardbank ledger check' and restore the newest backup. ({})",
@@ -315,40 +322,49 @@ std::expected<Rebuilt, LedgerError> rebuild(Database& db, GameId id, EditionCach
 }
 
 // Balances that do not add up: a game's accounts not summing to zero, or a stored balance not equal to its
-// postings. Works on a read-only connection.
-std::vector<std::string> balance_problems(Database& db) {
+// postings. Works on a read-only connection. `only`: one game (the index on game keeps that cheap), else all.
+std::vector<std::string> balance_problems(Database& db, std::optional<GameId> only = std::nullopt) {
   std::vector<std::string> problems;
-  Statement sums =
-      db.prepare("SELECT game, sum(balance) FROM accounts GROUP BY game HAVING sum(balance) <> 0");
+  // The game number is an integer formatted into the text: nothing a user types reaches this SQL.
+  auto where = [&](const char* column) {
+    return only ? fmt::format("{} = {}", column, *only) : std::string("1");
+  };
+  Statement sums = db.prepare(
+      fmt::format("SELECT game, sum(balance) FROM accounts WHERE {} GROUP BY game HAVING sum(balance) <> 0",
+                  where("game")));
   while (sums.step()) {
     problems.push_back(
         fmt::format("game {}: the balances sum to {}, not zero", sums.column_int64(0), sums.column_int64(1)));
   }
-  Statement mismatched = db.prepare(R"sql(
+  Statement mismatched = db.prepare(fmt::format(R"sql(
     SELECT a.game, a.name, a.balance, coalesce(m.total, 0) FROM accounts a
     LEFT JOIN (SELECT game, account, sum(delta) AS total FROM
-                 (SELECT game, from_account AS account, -amount AS delta FROM postings
-                  UNION ALL SELECT game, to_account, amount FROM postings) GROUP BY game, account) m
+                 (SELECT game, from_account AS account, -amount AS delta FROM postings WHERE {0}
+                  UNION ALL SELECT game, to_account, amount FROM postings WHERE {0})
+                 GROUP BY game, account) m
       ON m.game = a.game AND m.account = a.account
-    WHERE a.balance <> coalesce(m.total, 0))sql");
+    WHERE {1} AND a.balance <> coalesce(m.total, 0))sql",
+                                                where("game"), where("a.game")));
   while (mismatched.step()) {
     problems.push_back(fmt::format("game {}: {} holds {} but its postings add up to {}",
                                    mismatched.column_int64(0), mismatched.column_text(1),
                                    mismatched.column_int64(2), mismatched.column_int64(3)));
   }
-  Statement misnamed = db.prepare(R"sql(
+  Statement misnamed = db.prepare(fmt::format(R"sql(
     SELECT a.game, a.account, a.name FROM accounts a JOIN games g ON g.id = a.game
-    WHERE (a.account = -1 AND a.name <> 'bank')
-       OR (a.account >= 0 AND a.name IS NOT json_extract(g.setup, '$.setup.players[' || a.account || '].name')))sql");
+    WHERE {} AND ((a.account = -1 AND a.name <> 'bank')
+       OR (a.account >= 0 AND a.name IS NOT json_extract(g.setup, '$.setup.players[' || a.account || '].name'))))sql",
+                                              where("a.game")));
   while (misnamed.step()) {
     problems.push_back(fmt::format("game {}: account {} is named '{}', not as its setup says",
                                    misnamed.column_int64(0), misnamed.column_int64(1),
                                    misnamed.column_text(2)));
   }
-  Statement orphans = db.prepare(R"sql(
-    SELECT p.game, p.seq FROM postings p WHERE NOT EXISTS
+  Statement orphans = db.prepare(fmt::format(R"sql(
+    SELECT p.game, p.seq FROM postings p WHERE {} AND (NOT EXISTS
       (SELECT 1 FROM accounts a WHERE a.game = p.game AND a.account = p.from_account)
-      OR NOT EXISTS (SELECT 1 FROM accounts a WHERE a.game = p.game AND a.account = p.to_account) LIMIT 5)sql");
+      OR NOT EXISTS (SELECT 1 FROM accounts a WHERE a.game = p.game AND a.account = p.to_account)) LIMIT 5)sql",
+                                             where("p.game")));
   while (orphans.step()) {
     problems.push_back(fmt::format("game {}: posting {} names an account that is not stored",
                                    orphans.column_int64(0), orphans.column_int64(1)));
@@ -408,7 +424,8 @@ std::expected<std::vector<std::string>, LedgerError> Ledger::inspect(const std::
                       version)});
     }
     problems = sqlite_problems(db);
-    if (!problems.empty()) return problems;  // rows read from a damaged b-tree prove nothing more
+    for (auto& p : Schema::differences(db)) problems.push_back(std::move(p));
+    if (!problems.empty()) return problems;  // rows read from a damaged file prove nothing more
     if (version >= 2) {
       for (auto& p : balance_problems(db)) problems.push_back(std::move(p));
     }
@@ -435,6 +452,17 @@ std::expected<std::vector<std::string>, LedgerError> Ledger::inspect(const std::
 std::expected<Ledger, LedgerError> Ledger::open(const LedgerOptions& options) {
   std::error_code ec;
   bool exists = fs::exists(options.path, ec) && fs::file_size(options.path, ec) > 0;
+  if (exists && fs::exists(options.path + "-journal", ec)) {
+    // A rollback journal only exists while a new file is being set up, before it switches to WAL: a crash
+    // left that first transaction unfinished. SQLite rolls it back on the first read-write open; a read-only
+    // check cannot, so let it happen first.
+    try {
+      Database recover(options.path, Database::Mode::read_write, options.vfs);
+      recover.query_int64("SELECT count(*) FROM sqlite_schema");
+    } catch (const SqlError& e) {
+      return std::unexpected(storage_error(e, "recovering an interrupted first start"));
+    }
+  }
   if (exists) {
     auto problems = inspect(options.path, options, false);
     if (!problems) return std::unexpected(problems.error());
@@ -629,7 +657,7 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
       return std::unexpected(
           LedgerError{Kind::game_over, fmt::format("game {} is over; it stays as history", id)});
     }
-    std::string_view kind = Names::input_kind(input);
+    std::string kind = Names::input_kind(body);
     bool correction = kind == "undo" || kind == "adopt";
     if (correction && (meta.authorised_by.empty() || meta.reason.empty())) {
       return std::unexpected(
@@ -736,6 +764,8 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
     return std::unexpected(storage_error(e, fmt::format("input {}", meta.id)));
   }
 }
+
+void Ledger::forget(GameId id) { games_.erase(id); }
 
 const rules::Game* Ledger::game(GameId id) const {
   auto it = games_.find(id);
@@ -898,8 +928,8 @@ std::expected<void, LedgerError> Ledger::checkpoint() {
 std::vector<std::string> Ledger::invariant_violations() {
   std::vector<std::string> problems;
   try {
-    problems = balance_problems(db_);
     for (const auto& [id, g] : games_) {
+      for (auto& p : balance_problems(db_, id)) problems.push_back(std::move(p));
       if (!g->differences.empty()) continue;  // reported by resume() already, and refusing inputs
       Statement q = db_.prepare("SELECT account, balance FROM accounts WHERE game = ?1");
       q.bind(1, id);

@@ -45,6 +45,8 @@ class Ledger {
 
   // The engine's state of a game rebuilt by resume() or start_game() (nullptr when not loaded).
   const rules::Game* game(GameId game) const;
+  // Drops a game's engine state from memory (it stays stored; resume() or record() loads it again).
+  void forget(GameId game);
   std::optional<GameId> newest_unfinished_game();
   std::optional<GameId> newest_game_with_origin(const std::string& origin);
   std::vector<GameSummary> list();
@@ -65,8 +67,8 @@ class Ledger {
   // Moves the WAL into the main file (the daemon calls it when the table is idle).
   std::expected<void, LedgerError> checkpoint();
 
-  // The always-callable check: stored balances sum to zero per game and equal the postings; every loaded
-  // game's engine state agrees with the stored balances. Empty when consistent.
+  // The always-callable check, over the games loaded in memory: their stored balances sum to zero and equal
+  // their postings, and agree with the engine's state. Empty when consistent. (inspect() checks every game.)
   std::vector<std::string> invariant_violations();
 
   const LedgerOptions& options() const { return options_; }

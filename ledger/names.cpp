@@ -1,7 +1,7 @@
 #include "ledger/names.h"
 
 #include <array>
-#include <variant>
+#include <nlohmann/json.hpp>
 
 namespace bb::ledger {
 
@@ -58,10 +58,6 @@ constexpr std::array<std::pair<Kind, std::string_view>, 21> kEvents = {{
     {Kind::adopted, "adopted"},
 }};
 
-constexpr std::array<std::string_view, 15> kInputKinds = {
-    "roll",  "choose",   "bid",   "close", "draw", "build",           "sell", "mortgage", "unmortgage",
-    "trade", "bankrupt", "adopt", "end",   "undo", "auction_building"};
-static_assert(std::variant_size_v<rules::Input> == kInputKinds.size(), "name every input kind");
 }  // namespace
 
 std::string_view Names::memo(Memo memo) {
@@ -88,6 +84,11 @@ std::optional<Kind> Names::event_from(std::string_view name) {
   return std::nullopt;
 }
 
-std::string_view Names::input_kind(const rules::Input& input) { return kInputKinds.at(input.index()); }
+std::string Names::input_kind(std::string_view script_line) {
+  auto line = nlohmann::json::parse(script_line, nullptr, false);
+  if (line.is_discarded() || !line.is_object() || !line.contains("t") || !line["t"].is_string())
+    return "unknown";
+  return line["t"].get<std::string>();
+}
 
 }  // namespace bb::ledger

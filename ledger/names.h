@@ -1,5 +1,6 @@
 #pragma once
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "rules/input.h"
@@ -15,8 +16,9 @@ class Names {
   static std::optional<rules::Memo> memo_from(std::string_view name);
   static std::string_view event(rules::Event::Kind kind);
   static std::optional<rules::Event::Kind> event_from(std::string_view name);
-  // The game-script `t` of an input ("roll", "undo", ...).
-  static std::string_view input_kind(const rules::Input& input);
+  // The game-script `t` of an input line ("roll", "undo", ...), read from the line itself so that inputs the
+  // engine adds later are stored without a change here.
+  static std::string input_kind(std::string_view script_line);
 };
 
 }  // namespace bb::ledger

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
 #include <stdexcept>
 #include <vector>
@@ -33,8 +34,7 @@ CREATE TABLE inputs(
   seq           INTEGER NOT NULL CHECK(seq >= 0),        -- position in the game's log, from 0
   input_id      TEXT NOT NULL CHECK(length(input_id) > 0), -- made by its source: the idempotency key
   source        TEXT NOT NULL CHECK(length(source) > 0),
-  kind          TEXT NOT NULL CHECK(kind IN ('roll', 'choose', 'bid', 'close', 'draw', 'build', 'sell',
-                  'mortgage', 'unmortgage', 'trade', 'bankrupt', 'adopt', 'end', 'undo', 'auction_building')),
+  kind          TEXT NOT NULL CHECK(length(kind) > 0 AND kind NOT GLOB '*[^a-z_]*'),  -- the script's t
   body          TEXT NOT NULL CHECK(json_valid(body)),    -- the game-script line, exactly
   outcome       TEXT NOT NULL CHECK(json_valid(outcome)), -- what it caused, returned again for a repeated id
   authorised_by TEXT,                                     -- banker card UID or 'pin', for corrections
@@ -72,9 +72,9 @@ CREATE TABLE accounts(
   game    INTEGER NOT NULL REFERENCES games(id),
   account INTEGER NOT NULL CHECK(account <> -2),   -- players 0..n-1, the bank -1, pots below -2
   name    TEXT NOT NULL CHECK(length(name) > 0),
+  -- The bank may go negative (it prints money). A player's balance is not checked row by row: within one
+  -- input (an undo's compensations) it may dip below zero between two postings; it must equal the engine's cash.
   balance INTEGER NOT NULL DEFAULT 0,
-  -- The bank may go negative (it prints money); a player never holds less than nothing.
-  CHECK(account < 0 OR balance >= 0),
   PRIMARY KEY(game, account)
 ) WITHOUT ROWID;
 
@@ -171,6 +171,29 @@ void Schema::migrate_to(Database& db, int version) {
     db.set_user_version(v + 1);
     transaction.commit();
   }
+}
+
+std::vector<std::string> Schema::differences(Database& db) {
+  int version = db.user_version();
+  if (version < 0 || version > kCurrentVersion) return {fmt::format("unknown schema version {}", version)};
+  Database expected(":memory:", Database::Mode::read_write);
+  migrate_to(expected, version);
+  const char* query =
+      "SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_schema ORDER BY type, name";
+  std::vector<std::string> want = expected.query_column(query);
+  std::vector<std::string> have = db.query_column(query);
+  std::vector<std::string> problems;
+  for (const std::string& item : have) {
+    if (std::find(want.begin(), want.end(), item) == want.end()) {
+      problems.push_back(fmt::format("schema: unexpected or altered {}", item.substr(0, item.find(':'))));
+    }
+  }
+  for (const std::string& item : want) {
+    if (std::find(have.begin(), have.end(), item) == have.end()) {
+      problems.push_back(fmt::format("schema: {} is missing or altered", item.substr(0, item.find(':'))));
+    }
+  }
+  return problems;
 }
 
 }  // namespace bb::ledger

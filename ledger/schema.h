@@ -1,4 +1,6 @@
 #pragma once
+#include <string>
+#include <vector>
 
 namespace bb::ledger {
 
@@ -15,6 +17,9 @@ class Schema {
   static void migrate(Database& db);
   // Stops at `version`: tests build files as earlier releases left them.
   static void migrate_to(Database& db, int version);
+  // How the tables, indexes and triggers of `db` differ from what its version should have (empty: identical).
+  // A flipped byte in a trigger's text passes SQLite's integrity check; this does not.
+  static std::vector<std::string> differences(Database& db);
 };
 
 }  // namespace bb::ledger

@@ -28,6 +28,7 @@ int sweep_size(const char* env, int normal, int sanitized) {
 std::map<std::string, int> stored_id_counts(const std::string& db_path) {
   std::map<std::string, int> counts;
   Database db(db_path, Database::Mode::read_only);
+  if (db.query_int64("SELECT count(*) FROM sqlite_schema WHERE name = 'inputs'") == 0) return counts;
   Statement q = db.prepare("SELECT game || ':' || input_id FROM inputs");
   while (q.step()) counts[q.column_text(0)]++;
   return counts;

@@ -9,6 +9,7 @@
 #include <random>
 
 #include "child_process.h"
+#include "fault_vfs.h"
 #include "ledger/backup_store.h"
 #include "ledger/ledger.h"
 #include "ledger_test_support.h"
@@ -37,6 +38,15 @@ Baseline uninterrupted(const TempDir& dir, const std::string& script, const std:
   return b;
 }
 
+// The checks in this process skip fsync (through the fault VFS, disarmed): they read, and what they write
+// (the recovery at open) is not what is under test. The child syncs as it is told.
+LedgerOptions fast(LedgerOptions options) {
+  FaultVfs::install(false);
+  FaultVfs::skip_syncs(true);
+  options.vfs = FaultVfs::kName;
+  return options;
+}
+
 // Everything that must hold after a kill at write `n`.
 void check_after_kill(const TempDir& dir, const std::string& script, const std::string& phase, std::int64_t n,
                       bool torn, const Baseline& baseline, bool finish_again) {
@@ -50,11 +60,16 @@ void check_after_kill(const TempDir& dir, const std::string& script, const std::
   SCOPED_TRACE(fmt::format("{} phase, killed at write {}{}", phase, n, torn ? " (torn)" : ""));
 
   if (fs::exists(db)) {
+    {
+      // What the daemon does at start: check, recover, migrate. It must accept the file.
+      auto reopened = Ledger::open(fast(options_for(db)));
+      ASSERT_TRUE(reopened.has_value()) << reopened.error().message;
+    }
     // integrity_check, the balances summing to zero and equal to their postings, the hash chain, and the
     // replay of every game through the engine giving exactly the stored postings and balances.
-    auto problems = Ledger::inspect(db, options_for(db), true);
+    auto problems = Ledger::inspect(db, fast(options_for(db)), true);
     ASSERT_TRUE(problems.has_value()) << problems.error().message;
-    EXPECT_TRUE(problems->empty()) << (*problems)[0];
+    EXPECT_TRUE(problems->empty()) << ::testing::PrintToString(*problems);
     auto counts = stored_id_counts(db);
     for (const std::string& id : acked_ids(run.out))
       EXPECT_EQ(counts["1:" + id], 1) << "acknowledged id " << id;
@@ -88,16 +103,16 @@ class CrashTest : public ::testing::Test {
 };
 
 TEST_F(CrashTest, ShortGameKilledAtEveryWrite) {
-  std::string script = write_script(sweep_size("BOARDBANK_LEDGER_SHORT_INPUTS", 30, 20), 11);
+  std::string script = write_script(sweep_size("BOARDBANK_LEDGER_SHORT_INPUTS", 12, 8), 11);
   Baseline baseline = uninterrupted(dir_, script, "play");
   for (std::int64_t n = 1; n <= baseline.writes; ++n) {
-    check_after_kill(dir_, script, "play", n, n % 2 == 0, baseline, true);
+    check_after_kill(dir_, script, "play", n, n % 2 == 0, baseline, n % 3 == 0);
     if (HasFatalFailure()) return;
   }
 }
 
 TEST_F(CrashTest, LongGameKilledAtSampledWrites) {
-  std::string script = write_script(sweep_size("BOARDBANK_LEDGER_LONG_INPUTS", 400, 250), 23);
+  std::string script = write_script(sweep_size("BOARDBANK_LEDGER_LONG_INPUTS", 150, 100), 23);
   Baseline baseline = uninterrupted(dir_, script, "play");
   int points = sweep_size("BOARDBANK_LEDGER_CRASH_POINTS", 200, 200);
   std::mt19937_64 rng(5);
@@ -107,23 +122,23 @@ TEST_F(CrashTest, LongGameKilledAtSampledWrites) {
   }
   int i = 0;
   for (std::int64_t n : sample) {
-    // Finishing the game again after every tenth kill keeps the sweep within the CI budget.
-    check_after_kill(dir_, script, "play", n, n % 3 == 0, baseline, i++ % 10 == 0);
+    // Finishing the game again after every twentieth kill keeps the sweep within the CI budget.
+    check_after_kill(dir_, script, "play", n, n % 3 == 0, baseline, i++ % 20 == 0);
     if (HasFatalFailure()) return;
   }
 }
 
 TEST_F(CrashTest, KilledDuringACheckpoint) {
-  std::string script = write_script(60, 31);
+  std::string script = write_script(30, 31);
   Baseline baseline = uninterrupted(dir_, script, "checkpoint");
   for (std::int64_t n = 1; n <= baseline.writes; ++n) {
-    check_after_kill(dir_, script, "checkpoint", n, n % 2 == 1, baseline, true);
+    check_after_kill(dir_, script, "checkpoint", n, n % 2 == 1, baseline, n % 2 == 0);
     if (HasFatalFailure()) return;
   }
 }
 
 TEST_F(CrashTest, KilledDuringABackup) {
-  std::string script = write_script(60, 41);
+  std::string script = write_script(30, 41);
   Baseline baseline = uninterrupted(dir_, script, "backup");
   for (std::int64_t n = 1; n <= baseline.writes; ++n) {
     check_after_kill(dir_, script, "backup", n, n % 2 == 1, baseline, n % 4 == 0);

@@ -78,6 +78,13 @@ class Damage : public ::testing::Test {
   std::string original_content_;
 };
 
+TEST_F(Damage, AnUndamagedCopyOpensAndReadsTheSame) {
+  write_file(dir_.file("copy.db"), original_);
+  auto ledger = Ledger::open(options_for(dir_.file("copy.db")));
+  ASSERT_TRUE(ledger.has_value()) << ledger.error().message;
+  EXPECT_EQ(content_of(*ledger), original_content_);
+}
+
 TEST_F(Damage, AFlippedHeaderIsDetected) {
   EXPECT_TRUE(flipped_is_detected(0));   // "SQLite format 3"
   EXPECT_TRUE(flipped_is_detected(16));  // page size
@@ -87,7 +94,9 @@ TEST_F(Damage, FlipsInsideStoredRowsAreDetected) {
   int checked = 0;
   for (const char* needle : {"\"t\":\"roll\"", "start_cash", "\"Ann\"", "touch", "script"}) {
     for (std::size_t offset : offsets_of(needle)) {
-      EXPECT_TRUE(flipped_is_detected(offset)) << needle << " at byte " << offset;
+      EXPECT_TRUE(flipped_is_detected(offset))
+          << needle << " at byte " << offset << " (page " << offset / 4096 + 1
+          << "): " << ::testing::PrintToString(original_.substr(offset - 40, 80));
       ++checked;
     }
   }
@@ -105,6 +114,7 @@ TEST_F(Damage, AFlipAnywhereIsDetectedOrHarmless) {
     }
   }
   EXPECT_GT(detected, 0);
+  EXPECT_LT(detected, static_cast<int>(original_.size() / page) * 11) << "an unused byte cannot be noticed";
 }
 
 TEST_F(Damage, CheckReportsTheDamageWithoutWriting) {

