@@ -14,6 +14,7 @@
 #include "peripherals/gpio.h"
 #include "peripherals/probe.h"
 #include "peripherals/simulated_edge_source.h"
+#include "peripherals/simulated_rc522_device.h"
 #include "peripherals/trace.h"
 #include "peripherals/wiegand_decoder.h"
 
@@ -81,6 +82,7 @@ int run_probe(const ProbeOptions& o) {
       fmt::print(stderr, "simulated {}: type {} (Ctrl-D ends)\n", o.device,
                  o.device == "wiegand" ? "'card 1A2B3C'"
                  : o.device == "dice"  ? "'roll 3 4', 'rolling' or 'unplug'"
+                 : o.device == "rc522" ? "'tap 04A1B2C3D4E5F6', 'card HEX', 'remove HEX' or 'clear'"
                                        : "'press'");
     }
   }
@@ -102,7 +104,8 @@ int run_probe(const ProbeOptions& o) {
       auto* edge_device = dynamic_cast<pp::EdgeDevice*>(device->get());
       auto* simulated =
           edge_device ? dynamic_cast<pp::SimulatedEdgeSource*>(&edge_device->source()) : nullptr;
-      if (simulated && simulated->input_closed()) {
+      auto* reader = dynamic_cast<pp::SimulatedRc522Device*>(device->get());
+      if ((simulated && simulated->input_closed()) || (reader && reader->input_closed())) {
         if (input_closed_at == 0) input_closed_at = pp::monotonic_now();
         return pp::monotonic_now() - input_closed_at < 300 * pp::kMillisecond;
       }

@@ -10,6 +10,7 @@
 #include "peripherals/rc522_device.h"
 #include "peripherals/replay_edge_source.h"
 #include "peripherals/simulated_edge_source.h"
+#include "peripherals/simulated_rc522_device.h"
 #include "peripherals/spidev_transport.h"
 #include "peripherals/trace.h"
 #include "peripherals/wiegand_decoder.h"
@@ -62,11 +63,15 @@ std::expected<std::unique_ptr<Device>, std::string> open_device(const DeviceConf
                                                                 DiceRoller roller) {
   const std::string name = config.name.empty() ? config.kind : config.name;
   if (config.kind == "rc522") {
+    if (config.backend == "simulated") {
+      auto simulated = SimulatedRc522Device::create(name, config.input_fd, is_registered);
+      if (!simulated) return std::unexpected(simulated.error());
+      return std::unique_ptr<Device>(std::move(*simulated));
+    }
     if (config.backend != "real") {
       return std::unexpected(
-          std::string("the rc522 has a real backend here; its simulated chip (FakeMfrc522) is driven from "
-                      "code, and it has no "
-                      "GPIO trace to replay"));
+          std::string("the rc522 has real and simulated backends; it speaks SPI, not GPIO edges, so there is "
+                      "no trace to replay"));
     }
     auto spi = SpidevTransport::open(config.spi_device);
     if (!spi) return std::unexpected(spi.error());

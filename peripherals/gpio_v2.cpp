@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <gpiod.h>
 #include <poll.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -37,7 +38,9 @@ std::expected<ChipHandle, std::string> open_chip(const std::string& chip) {
   errno = 0;
   ChipHandle handle(gpiod_chip_open(path.c_str()));
   if (handle) return handle;
-  const int open_error = errno == 0 ? ENOENT : errno;
+  int open_error = errno == 0 ? ENOENT : errno;
+  // libgpiod 2 checks sysfs too: an existing file that is not a GPIO chip also comes back as ENOENT.
+  if (open_error == ENOENT && access(path.c_str(), F_OK) == 0) open_error = ENODEV;
   if (open_error == ENOENT && !chip.starts_with('/')) {
     std::error_code ignored;
     for (const auto& entry : std::filesystem::directory_iterator("/dev", ignored)) {

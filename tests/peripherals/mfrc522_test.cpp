@@ -1,10 +1,14 @@
 #include "peripherals/mfrc522.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
 
 #include "peripherals/fake_mfrc522.h"
 #include "peripherals/mfrc522_registers.h"
 #include "peripherals/rc522_device.h"
+#include "peripherals/simulated_rc522_device.h"
 #include "peripherals/spidev_transport.h"
 
 namespace bb::peripherals {
@@ -129,6 +133,39 @@ TEST(Spidev, MissingDeviceSaysHowToEnableSpi) {
   const auto not_spi = SpidevTransport::open("/dev/null");
   ASSERT_FALSE(not_spi);
   EXPECT_NE(not_spi.error().find("spidev"), std::string::npos) << not_spi.error();
+}
+
+}  // namespace
+}  // namespace bb::peripherals
+
+namespace bb::peripherals {
+namespace {
+
+TEST(SimulatedRc522, CardsTypedOrPipedInAreReadThroughTheRealDriver) {
+  int pipe_fds[2];
+  ASSERT_EQ(pipe(pipe_fds), 0);
+  auto device = SimulatedRc522Device::create("table", pipe_fds[0]);
+  ASSERT_TRUE(device) << device.error();
+  const std::string typed = "tap 04A1B2C3D4E5F6\ncard DEADBEEF\nwave\n";
+  ASSERT_EQ(write(pipe_fds[1], typed.data(), typed.size()), static_cast<ssize_t>(typed.size()));
+  std::vector<PeripheralEvent> events;
+  for (int poll = 0; poll < 4; ++poll) {
+    auto more = (*device)->read_events();
+    events.insert(events.end(), more.begin(), more.end());
+  }
+  std::vector<std::string> uids;
+  for (const auto& event : events) {
+    if (event.kind == EventKind::card) uids.push_back(event.uid);
+  }
+  std::sort(uids.begin(), uids.end());
+  EXPECT_EQ(uids, (std::vector<std::string>{"04A1B2C3D4E5F6", "DEADBEEF"}));
+  ASSERT_EQ(events.front().kind, EventKind::status);
+  EXPECT_NE(events.front().why.find("unknown rc522 command 'wave'"), std::string::npos);
+  EXPECT_FALSE((*device)->command("tap 123"));
+  EXPECT_TRUE((*device)->command("clear"));
+  EXPECT_TRUE((*device)->invariant_violations().empty());
+  close(pipe_fds[1]);
+  close(pipe_fds[0]);
 }
 
 }  // namespace
