@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "daemon/commands.h"
+#include "daemon/ledger_replay.h"
 #include "daemon/paths.h"
 #include "rules/bot.h"
 #include "rules/replay.h"
@@ -21,9 +22,11 @@ struct ReplayOptions {
   bool json = false;
   bool keep_going = false;
   std::string editions;
+  std::string db;
 };
 
 int run_replay(const ReplayOptions& o) {
+  if (!o.db.empty()) return replay_into_ledger(o.script, o.db, o.json, o.keep_going);
   std::ifstream in(o.script);
   if (!in) {
     fmt::print(stderr, "boardbank replay: cannot read {}: check the path\n", o.script);
@@ -134,6 +137,9 @@ void add_rules_commands(CLI::App& app) {
   replay->add_flag("--json", replay_opts->json, "Print the state dump as JSON");
   replay->add_flag("--keep-going", replay_opts->keep_going, "Report refused lines and carry on");
   replay->add_option("--editions", replay_opts->editions, "Directory of edition files");
+  replay->add_option("--db", replay_opts->db,
+                     "Play the script into this ledger database, one transaction per input, skipping inputs "
+                     "already stored (safe to run again after a crash)");
   replay->callback([replay_opts] { std::exit(run_replay(*replay_opts)); });
 
   auto sim_opts = std::make_shared<SimulateOptions>();

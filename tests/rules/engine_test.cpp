@@ -292,6 +292,34 @@ TEST(Cards, GetOutOfJailCardIsKeptAndCanBeSold) {
   EXPECT_EQ(g.cash("Ann"), 1530);
 }
 
+TEST(Cards, AUsedGetOutOfJailCardGoesBackToItsDeck) {
+  ScriptedGame g(kTwoPlayers);
+  g.ok(R"({"t": "roll", "dice": [1, 1]})");
+  g.ok(R"({"t": "draw", "deck": "chest", "card": "get_out_of_jail"})");
+  g.ok(R"({"t": "roll", "dice": [3, 4]})");  // Ann's extra throw: 2 -> 9 Connecticut Avenue
+  g.ok(R"({"t": "choose", "player": "Ann", "option": "auction"})");
+  g.ok(R"({"t": "close"})");
+  g.ok(R"({"t": "adopt", "player": "Ann", "in_jail": true})");  // she is sent to jail while Bob plays
+  g.ok(R"({"t": "roll", "dice": [1, 2]})");  // Bob 0 -> 3 Baltic Avenue
+  g.ok(R"({"t": "choose", "player": "Bob", "option": "auction"})");
+  g.ok(R"({"t": "close"})");
+  g.ok(R"({"t": "choose", "player": "Ann", "option": "use_card"})");
+  EXPECT_EQ(g.player("Ann")["cards"], 0);
+  g.ok(R"({"t": "roll", "dice": [3, 4]})");  // Ann 10 -> 17 Community Chest
+  g.ok(R"({"t": "draw", "deck": "chest", "card": "get_out_of_jail"})");  // the card is back in the deck
+  EXPECT_EQ(g.player("Ann")["cards"], 1);
+}
+
+TEST(Spaces, FreeParkingPaysNothing) {
+  ScriptedGame g(kTwoPlayers);
+  g.ok(R"({"t": "adopt", "player": "Ann", "position": 15})");
+  g.ok(R"({"t": "roll", "dice": [2, 3]})");
+  EXPECT_EQ(g.position("Ann"), 20);
+  EXPECT_EQ(g.cash("Ann"), 1500);
+  EXPECT_TRUE(g.pending().empty());
+  EXPECT_EQ(g.dump()["current"], "Bob");
+}
+
 TEST(Cards, BirthdayAndChairmanMoveMoneyBetweenPlayers) {
   ScriptedGame g(kThreePlayers);
   g.ok(R"({"t": "roll", "dice": [1, 1]})");
