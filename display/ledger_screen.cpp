@@ -106,7 +106,12 @@ void LedgerScreen::build(FrameBuilder& fb, UiContext& ui) {
     const bool correction = p.memo == rules::Memo::undo;
     fb.text({r.x + l.s(6), r.y, seq_w, r.h}, fmt::format("#{}", p.seq), FontFace::regular, l.font_small,
             Palette::muted);
-    fb.text({r.x + seq_w + l.s(6), r.y, r.w - seq_w - amount_w - l.s(18), r.h}, Wording::posting(*game, p),
+    std::string sentence = Wording::posting(*game, p);
+    if (correction) {
+      const auto& reasons = ui.snapshot().undo_reasons;
+      if (auto it = reasons.find(p.input); it != reasons.end()) sentence += " \u2014 " + it->second;
+    }
+    fb.text({r.x + seq_w + l.s(6), r.y, r.w - seq_w - amount_w - l.s(18), r.h}, sentence,
             correction ? FontFace::bold : FontFace::regular, l.font_body,
             correction ? Palette::highlight : Palette::text, Align::left, l.s(14));
     fb.text({r.right() - amount_w - l.s(6), r.y, amount_w, r.h}, Wording::money(*game, p.amount),

@@ -22,6 +22,13 @@ std::expected<rules::Outcome, std::string> SampleTable::apply(const rules::Input
   return out;
 }
 
+std::expected<rules::Outcome, std::string> SampleTable::apply(const rules::Input& input, const std::string& reason) {
+  const int last = static_cast<int>(game_->inputs().size()) - 1;
+  auto out = apply(input);
+  if (out && std::holds_alternative<rules::Undo>(input) && !reason.empty()) undo_reasons[last] = reason;
+  return out;
+}
+
 Snapshot SampleTable::snapshot() const {
   Snapshot s;
   s.game = game_.get();
@@ -32,6 +39,7 @@ Snapshot SampleTable::snapshot() const {
   s.camera = camera.get();
   s.editions = editions;
   s.unfinished_game = unfinished_game;
+  s.undo_reasons = undo_reasons;
   s.version = version_;
   return s;
 }

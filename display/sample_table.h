@@ -1,5 +1,6 @@
 #pragma once
 #include <expected>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,8 @@ class SampleTable {
 
   // Applies an input as the daemon would, recording it for the charts.
   std::expected<rules::Outcome, std::string> apply(const rules::Input& input);
+  // Applies an intent's input; an undo keeps the banker's reason for the ledger screen.
+  std::expected<rules::Outcome, std::string> apply(const rules::Input& input, const std::string& reason);
   // Plays `inputs` more inputs with the simple table policy below (for long games in tests and samples).
   void play(int inputs, std::uint64_t seed);
   Snapshot snapshot() const;
@@ -32,6 +35,7 @@ class SampleTable {
   std::vector<int> seen_positions;
   std::vector<std::shared_ptr<const rules::Edition>> editions;
   bool unfinished_game = false;
+  std::map<int, std::string> undo_reasons;
 
   // The sample states every screen is shown in: a fresh game; houses, hotels and mortgages; an auction;
   // a debt; a long ledger; six players with long names.

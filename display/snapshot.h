@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,6 +51,8 @@ struct Snapshot {
   const CameraView* camera = nullptr;
   std::vector<std::shared_ptr<const rules::Edition>> editions;  // for setup
   bool unfinished_game = false;
+  // Why the banker took inputs back, by the index of the input taken back (from the ledger).
+  std::map<int, std::string> undo_reasons;
   std::uint64_t version = 0;  // the caller bumps it whenever anything above changed
 
   int colour_of(int player) const {

@@ -120,7 +120,7 @@ void Harness::card_uid(const std::string& uid) { handle(screen_->card(uid, -1));
 void Harness::handle(std::vector<Intent> in) {
   for (auto& i : in) {
     if (const auto* a = std::get_if<ApplyInput>(&i)) {
-      auto r = table_.apply(a->input);
+      auto r = table_.apply(a->input, a->reason);
       if (r)
         ++applied;
       else

@@ -214,6 +214,7 @@ TEST(TouchFlow, UndoNeedsTheBankersPinAndAReason) {
       reason = a->reason == "Wrong button pressed";
   EXPECT_TRUE(reason);
   EXPECT_TRUE(h.frame().shows("Undo:"));
+  EXPECT_TRUE(h.frame().shows("Wrong button pressed")) << "the ledger shows the banker's reason";
 }
 
 TEST(TouchFlow, SetupRegistersAnUnknownCard) {
