@@ -99,6 +99,12 @@ std::expected<Trace, std::string> parse_trace(std::string_view text) {
         const auto found =
             std::find_if(keys.begin(), keys.end(), [&](const auto& kv) { return kv.first == role; });
         if (found == keys.end()) return fail(fmt::format("the header names no {}= line", role));
+        for (const auto& [other_role, other_name] : trace.lines) {
+          if (other_name == found->second) {
+            return fail(fmt::format("{} and {} are both {}: each role needs its own line", other_role, role,
+                                    other_name));
+          }
+        }
         trace.lines.emplace_back(role, found->second);
       }
       for (const auto& kv : keys) {

@@ -49,6 +49,7 @@ TEST(Trace, ErrorsNameTheLineAndWhatIsWrong) {
       {"# boardbank-trace 2 device=dice\n", "version"},
       {"# boardbank-trace 1 device=toaster\n", "unknown device 'toaster'"},
       {"# boardbank-trace 1 device=wiegand d0=GPIO5\n", "no d1= line"},
+      {"# boardbank-trace 1 device=wiegand d0=GPIO5 d1=GPIO5\n", "each role needs its own line"},
       {"# boardbank-trace 1 device=wiegand d0=GPIO5 d1=GPIO6\n10 GPIO7 rising\n", "line 2: line 'GPIO7'"},
       {"# boardbank-trace 1 device=wiegand d0=GPIO5 d1=GPIO6\n10 GPIO5 up\n", "rising' or 'falling"},
       {"# boardbank-trace 1 device=wiegand d0=GPIO5 d1=GPIO6\n20 GPIO5 falling\n10 GPIO5 rising\n",
