@@ -907,6 +907,9 @@ class Engine {
     }
     st.last_d1 = in.d1;
     st.last_d2 = in.d2;
+    if (!g.steps_.empty() && g.steps_.front().roll == Step::Roll::jail_attempt &&
+        g.steps_.front().kind == Step::Kind::need_roll)
+      return jail_roll(in);
     if (!g.steps_.empty()) {
       Step s = g.steps_.front();
       assert(s.kind == Step::Kind::need_roll);
@@ -929,6 +932,7 @@ class Engine {
   std::expected<void, std::string> jail_roll(const Roll& in) {
     int p = st.current;
     std::erase_if(st.pending, [&](const Question& q) { return q.kind == QuestionKind::jail; });
+    std::erase_if(g.steps_, [](const Step& s) { return s.kind == Step::Kind::need_roll && s.roll == Step::Roll::jail_attempt; });
     st.last_d1 = in.d1;
     st.last_d2 = in.d2;
     int total = in.d1 + in.d2;
@@ -978,6 +982,7 @@ class Engine {
         if (s.player == st.current) g.turn_doubles_ = doubles;
         push_front({move_by_step(s.player, total, true), land_step(s.player)});
         return {};
+      case Step::Roll::jail_attempt: return {};  // handled by jail_roll before we get here
     }
     return {};
   }
@@ -1022,9 +1027,14 @@ class Engine {
         return {};
       }
       case QuestionKind::jail: {
-        if (in.option == "roll")
-          return Fail(fmt::format("to throw for doubles, send the roll itself: {{\"t\": \"roll\", \"dice\": [d1, d2]}}"));
         st.pending.erase(it);
+        if (in.option == "roll") {
+          // The throw for doubles follows as the next roll (a roll sent straight away means the same).
+          Step attempt = make(Step::Kind::need_roll, p);
+          attempt.roll = Step::Roll::jail_attempt;
+          g.steps_.push_front(attempt);
+          return {};
+        }
         if (in.option == "pay_fine") {
           post(p, kBank, r.jail_fine, Memo::jail_fine, ed.jail_space);
         } else {

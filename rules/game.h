@@ -60,7 +60,7 @@ class Game {
   // The engine's own machinery: what it still has to do before it needs the next input.
   struct Step {
     enum class Kind : std::uint8_t { move_by, move_to, land, effect, pay, need_roll, end_roll, auction_lot };
-    enum class Roll : std::uint8_t { rent_dice, sweepstakes, roll_move, fare_move };
+    enum class Roll : std::uint8_t { rent_dice, sweepstakes, roll_move, fare_move, jail_attempt };
     Kind kind = Kind::land;
     Roll roll = Roll::rent_dice;
     int player = 0;

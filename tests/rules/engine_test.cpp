@@ -239,6 +239,17 @@ TEST(Jail, DoublesLeaveJailMovingByThatThrowWithNoExtraThrow) {
   EXPECT_EQ(g.dump()["current"], "Bob");
 }
 
+TEST(Jail, ChoosingRollThenRollingIsTheSameAsRolling) {
+  ScriptedGame g(kTwoPlayers);
+  g.ok(R"({"t": "adopt", "player": "Ann", "in_jail": true})");
+  g.ok(R"({"t": "choose", "player": "Ann", "option": "roll"})");
+  EXPECT_TRUE(g.pending().empty());
+  EXPECT_NE(g.send(R"({"t": "build", "player": "Ann", "space": 77})"), "");
+  g.ok(R"({"t": "roll", "dice": [2, 2]})");
+  EXPECT_FALSE(g.player("Ann")["in_jail"]);
+  EXPECT_EQ(g.position("Ann"), 14);
+}
+
 TEST(Jail, ThirdFailedThrowForcesTheFineThenMoves) {
   ScriptedGame g(kTwoPlayers);
   g.ok(R"({"t": "adopt", "player": "Ann", "in_jail": true})");
