@@ -1,8 +1,373 @@
+// The vision verbs: `track` (camera, video or image folder -> JSON lines of token events), `render-table`
+// (synthetic frames or a video of a scripted game, with its truth) and `markers` (the printable sheet).
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
+#include <atomic>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/videoio.hpp>
+#include <sstream>
+#include <toml++/toml.h>
 
 #include "daemon/commands.h"
+#include "vision/board_layout.h"
+#include "vision/marker_sheet.h"
+#include "vision/source_opener.h"
+#include "vision/table_renderer.h"
+#include "vision/table_script.h"
+#include "vision/token_tracker.h"
+#include "vision/tracking_evaluator.h"
 
 namespace bb::daemon {
-// The vision verbs are registered here once that module exists.
-void add_vision_commands(CLI::App& /*app*/) {}
+
+namespace {
+
+namespace vi = bb::vision;
+using Json = nlohmann::ordered_json;
+
+std::atomic<bool> stop_tracking{false};
+extern "C" void on_track_interrupt(int) { stop_tracking = true; }
+
+// The board of an edition file: names in board order and the colour band of each property's group.
+std::expected<vi::BoardLayout, std::string> layout_from_edition(const std::string& id) {
+  namespace fs = std::filesystem;
+  fs::path path = id;
+  if (id.find('/') == std::string::npos && path.extension() != ".toml")
+    path = fs::path(BOARDBANK_EDITIONS_DIR) / (id + ".toml");
+  std::error_code ec;
+  if (!fs::exists(path, ec)) {
+    if (id == "classic") return vi::classic_layout();
+    return std::unexpected("no edition '" + id + "' (looked for " + path.string() + "); use --edition classic");
+  }
+  try {
+    const toml::table edition = toml::parse_file(path.string());
+    std::map<std::string, uint32_t> colours;
+    if (const auto* groups = edition["group"].as_array())
+      for (const auto& g : *groups)
+        if (const auto* t = g.as_table()) {
+          const std::string gid = (*t)["id"].value_or(std::string{});
+          const std::string hex = (*t)["colour"].value_or(std::string{});
+          if (!gid.empty() && hex.size() == 7 && hex[0] == '#') colours[gid] = std::stoul(hex.substr(1), nullptr, 16);
+        }
+    vi::BoardLayout layout;
+    const auto* spaces = edition["space"].as_array();
+    if (!spaces || spaces->size() % 4 != 0)
+      return std::unexpected(path.string() + ": the board needs [[space]] entries, a multiple of four");
+    layout.spaces_per_side = static_cast<int>(spaces->size() / 4);
+    for (const auto& s : *spaces) {
+      const auto* t = s.as_table();
+      layout.names.push_back(t ? (*t)["name"].value_or(std::string{"?"}) : "?");
+      const std::string type = t ? (*t)["type"].value_or(std::string{}) : "";
+      const std::string group = t ? (*t)["group"].value_or(std::string{}) : "";
+      // Only streets carry a printed colour band; stations and utilities have their own pictures.
+      layout.band_colours.push_back(type == "property" && colours.count(group) ? colours[group] : 0);
+    }
+    if (auto p = layout.problem(); !p.empty()) return std::unexpected(path.string() + ": " + p);
+    return layout;
+  } catch (const toml::parse_error& e) {
+    return std::unexpected(path.string() + ": " + std::string(e.description()));
+  } catch (const std::exception& e) {
+    return std::unexpected(path.string() + ": " + e.what());
+  }
+}
+
+Json to_json(const vi::TrackerEvent& e) {
+  using Kind = vi::TrackerEvent::Kind;
+  Json j;
+  j["t"] = vi::kind_name(e.kind);
+  switch (e.kind) {
+    case Kind::calibrated:
+    case Kind::recalibrated:
+      j["method"] = e.detail;
+      j["markers"] = e.markers;
+      if (e.kind == Kind::recalibrated) j["shift_px"] = std::round(e.shift_px * 10) / 10;
+      break;
+    case Kind::not_found: j["message"] = e.detail; break;
+    case Kind::learned:
+      j["token"] = e.token;
+      j["space"] = e.to;
+      break;
+    case Kind::moved:
+      j["token"] = e.token;
+      j["from"] = e.from;
+      j["to"] = e.to;
+      j["confidence"] = std::round(e.confidence * 100) / 100;
+      break;
+    case Kind::unsure:
+      j["token"] = e.token;
+      j["candidates"] = e.candidates;
+      j["last"] = e.from;
+      j["confidence"] = std::round(e.confidence * 100) / 100;
+      break;
+    case Kind::hidden:
+      j["token"] = e.token;
+      j["last"] = e.from;
+      break;
+  }
+  j["frame"] = e.frame;
+  return j;
+}
+
+void print_line(const Json& j) {
+  fmt::print("{}\n", j.dump());
+  std::fflush(stdout);
+}
+
+struct TrackOptions {
+  std::string source;
+  std::string edition = "classic";
+  std::string setup;
+  int64_t max_frames = 0;
+  int width = 1280, height = 720;
+  int start_space = 0;
+  double unsure_below = 0.75;
+};
+
+int run_track(const TrackOptions& o) {
+  auto layout = layout_from_edition(o.edition);
+  if (!layout) {
+    fmt::print(stderr, "boardbank track: {}\n", layout.error());
+    return 2;
+  }
+  vi::SpaceMap map(layout->spaces_per_side);
+  // A stored set-up carries the space map as adjusted at set-up.
+  if (!o.setup.empty() && std::filesystem::exists(o.setup)) {
+    std::ifstream in(o.setup);
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+      auto stored = vi::SpaceMap::from_json(nlohmann::json::parse(text.str()).at("space_map").dump());
+      if (stored && stored->space_count() == map.space_count()) map = *stored;
+    } catch (const std::exception&) {
+      // load_setup below reports what is wrong with the file.
+    }
+  }
+  vi::TokenTracker::Settings settings;
+  settings.start_space = o.start_space;
+  settings.locator.unsure_below = o.unsure_below;
+  if (o.start_space < 0 || o.start_space >= map.space_count()) {
+    fmt::print(stderr, "boardbank track: --start-space must be 0..{}\n", map.space_count() - 1);
+    return 2;
+  }
+  vi::TokenTracker tracker(map, settings);
+  bool saved = false;
+  if (!o.setup.empty() && std::filesystem::exists(o.setup)) {
+    if (auto r = tracker.load_setup(o.setup); !r) {
+      fmt::print(stderr, "boardbank track: {}\n", r.error());
+      return 2;
+    }
+    saved = true;
+  }
+  vi::CaptureSource::Options capture;
+  capture.width = o.width;
+  capture.height = o.height;
+  auto source = vi::open_source(o.source, capture);
+  if (!source) {
+    fmt::print(stderr, "boardbank track: {}\n", source.error());
+    return 2;
+  }
+  std::signal(SIGINT, on_track_interrupt);
+  std::signal(SIGTERM, on_track_interrupt);
+  cv::Mat frame;
+  int64_t index = 0;
+  while (!stop_tracking && (o.max_frames <= 0 || index < o.max_frames)) {
+    const auto g = (*source)->grab(frame);
+    using Status = vi::FrameSource::Status;
+    if (g.status == Status::end) break;
+    if (g.status == Status::lost) {
+      // The table falls back to manual entry until the camera is back.
+      print_line(Json{{"t", "camera_lost"}, {"message", g.message}, {"frame", index}});
+      continue;
+    }
+    if (g.status == Status::waiting) continue;
+    if (g.reopened) {
+      print_line(Json{{"t", "camera_back"}, {"frame", index}});
+      tracker.camera_restarted();
+    }
+    for (const auto& e : tracker.process(frame, index)) print_line(to_json(e));
+    const auto problem = tracker.invariant_problem();
+    if (!problem.empty()) {
+      fmt::print(stderr, "boardbank track: internal error: {}\n", problem);
+      return 3;
+    }
+    if (!saved && !o.setup.empty() && tracker.learned()) {
+      if (auto r = tracker.save_setup(o.setup); !r) fmt::print(stderr, "boardbank track: {}\n", r.error());
+      saved = true;
+    }
+    ++index;
+  }
+  print_line(Json{{"t", "end"}, {"frames", index}});
+  return 0;
+}
+
+struct RenderOptions {
+  std::string out;
+  std::string moves;
+  std::string edition = "classic";
+  std::string condition = "clean";
+  std::string truth;
+  uint64_t seed = 1;
+  int count = 20;
+  int tokens = 4;
+  std::string size = "1280x720";
+  double fps = 30;
+  bool no_hands = false;
+};
+
+int run_render(const RenderOptions& o) {
+  auto fail = [](const std::string& m) {
+    fmt::print(stderr, "boardbank render-table: {}\n", m);
+    return 2;
+  };
+  auto layout = layout_from_edition(o.edition);
+  if (!layout) return fail(layout.error());
+  int width = 0, height = 0;
+  if (std::sscanf(o.size.c_str(), "%dx%d", &width, &height) != 2 || width < 160 || height < 120 || width > 4096 ||
+      height > 4096)
+    return fail("--size must be like 1280x720 (160x120 to 4096x4096)");
+  if (o.tokens < 1 || o.tokens > 6) return fail("--tokens must be 1..6");
+  std::optional<vi::Condition> condition;
+  for (vi::Condition c : vi::all_conditions())
+    if (o.condition == vi::condition_name(c)) condition = c;
+  if (!condition) {
+    std::string names;
+    for (vi::Condition c : vi::all_conditions()) names += std::string(names.empty() ? "" : ", ") + vi::condition_name(c);
+    return fail("unknown --condition '" + o.condition + "'; one of: " + names);
+  }
+  const vi::SpaceMap map(layout->spaces_per_side);
+  vi::TableRenderer renderer(*layout, map, vi::default_token_looks(o.tokens), width, height);
+  const auto names = vi::expected_names(renderer, o.tokens);
+  std::vector<vi::TableMove> moves;
+  if (!o.moves.empty()) {
+    std::ifstream in(o.moves);
+    if (!in) return fail("cannot read " + o.moves);
+    std::stringstream text;
+    text << in.rdbuf();
+    auto parsed = vi::parse_moves(text.str(), o.tokens, map.space_count());
+    if (!parsed) return fail(o.moves + ": " + parsed.error());
+    // "T2" is the tracker's name; find which drawn token that is.
+    for (auto& m : *parsed)
+      for (size_t i = 0; i < names.size(); ++i)
+        if (names[i] == fmt::format("T{}", m.token + 1)) {
+          m.token = static_cast<int>(i);
+          break;
+        }
+    moves = *parsed;
+  } else {
+    moves = vi::random_moves(o.tokens, map.space_count(), o.count, o.seed);
+  }
+
+  namespace fs = std::filesystem;
+  const std::string ext = fs::path(o.out).extension().string();
+  const bool video = ext == ".avi" || ext == ".mp4" || ext == ".mkv";
+  cv::VideoWriter writer;
+  std::error_code ec;
+  if (video) {
+    const int fourcc = ext == ".mp4" ? cv::VideoWriter::fourcc('m', 'p', '4', 'v') : cv::VideoWriter::fourcc('M', 'J', 'P', 'G');
+    if (!writer.open(o.out, fourcc, o.fps, cv::Size(width, height)))
+      return fail("cannot write the video " + o.out + "; try a .avi name (MJPG) or a folder for frames");
+  } else {
+    fs::create_directories(o.out, ec);
+    if (ec) return fail("cannot create the folder " + o.out + ": " + ec.message());
+  }
+  const std::string truth_path =
+      !o.truth.empty() ? o.truth : video ? o.out + ".truth.jsonl" : (fs::path(o.out) / "truth.jsonl").string();
+  std::ofstream truth(truth_path);
+  if (!truth) return fail("cannot write " + truth_path);
+
+  std::mt19937_64 rng(o.seed);
+  vi::TableScript::Settings script_settings;
+  script_settings.hands = !o.no_hands;
+  vi::TableScript script(renderer, vi::scene_for(*condition, renderer, rng), o.tokens, o.seed, script_settings);
+  cv::Mat image;
+  int64_t index = 0;
+  auto emit = [&](const std::vector<vi::TableScript::Frame>& frames) -> bool {
+    for (const auto& f : frames) {
+      renderer.render(f.scene, image);
+      if (video) {
+        writer.write(image);
+      } else if (!cv::imwrite((fs::path(o.out) / fmt::format("frame_{:06d}.jpg", index)).string(), image,
+                              {cv::IMWRITE_JPEG_QUALITY, 92})) {
+        return false;
+      }
+      Json line{{"frame", index}, {"move", f.move}, {"still", f.still}};
+      Json tokens = Json::object();
+      for (size_t t = 0; t < f.truth.size(); ++t) tokens[names[t]] = f.truth[t];
+      line["tokens"] = tokens;
+      truth << line.dump() << "\n";
+      ++index;
+    }
+    return true;
+  };
+  if (!emit(script.opening())) return fail("cannot write frames into " + o.out);
+  for (size_t m = 0; m < moves.size(); ++m)
+    if (!emit(script.play(moves[m], static_cast<int>(m)))) return fail("cannot write frames into " + o.out);
+  fmt::print("wrote {} frames of {} moves to {} (truth: {})\n", index, moves.size(), o.out, truth_path);
+  return 0;
+}
+
+}  // namespace
+
+void add_vision_commands(CLI::App& app) {
+  auto track_opts = std::make_shared<TrackOptions>();
+  auto* track = app.add_subcommand(
+      "track", "Track the tokens on the board: prints one JSON object per line (moved, unsure, calibrated, ...)");
+  track->add_option("SOURCE", track_opts->source,
+                    "0 or /dev/videoN (USB webcam), libcamera (Pi camera module), gst:PIPELINE, a video file, or a "
+                    "folder of images")
+      ->required();
+  track->add_option("--edition", track_opts->edition, "edition id (editions/ID.toml) or file: the board's spaces");
+  track->add_option("--setup", track_opts->setup,
+                    "set-up file: loaded if it exists (learned tokens, board reference), else written once the "
+                    "tokens are learned");
+  track->add_option("--max-frames", track_opts->max_frames, "stop after this many frames (0: until the end)");
+  track->add_option("--width", track_opts->width, "camera frame width");
+  track->add_option("--height", track_opts->height, "camera frame height");
+  track->add_option("--start-space", track_opts->start_space, "where all tokens stand when they are learned");
+  track->add_option("--unsure-below", track_opts->unsure_below, "confidence under which a position is a question")
+      ->check(CLI::Range(0.3, 0.99));
+  track->callback([track_opts] { std::exit(run_track(*track_opts)); });
+
+  auto render_opts = std::make_shared<RenderOptions>();
+  auto* render = app.add_subcommand(
+      "render-table", "Render a synthetic table (board, tokens, hands, light, camera) playing a scripted game");
+  render->add_option("--out", render_opts->out, "a folder for JPEG frames, or a video file (.avi, .mp4)")->required();
+  render->add_option("--moves", render_opts->moves, "moves file: one {\"token\": \"T1\", \"to\": 7} per line");
+  render->add_option("--seed", render_opts->seed, "seed of the random game, camera pose and light");
+  render->add_option("--count", render_opts->count, "moves of the random game");
+  render->add_option("--tokens", render_opts->tokens, "tokens on the table (1..6)");
+  render->add_option("--size", render_opts->size, "frame size, e.g. 1280x720");
+  render->add_option("--condition", render_opts->condition,
+                     "clean, tilt, dim, bright, warm, cold, shadow, noise, blur, jpeg or mixed");
+  render->add_option("--edition", render_opts->edition, "edition id or file: the board drawn");
+  render->add_option("--truth", render_opts->truth, "where to write the per-frame truth (JSON lines)");
+  render->add_option("--fps", render_opts->fps, "frame rate of a video");
+  render->add_flag("--no-hands", render_opts->no_hands, "tokens jump between frames, without hands");
+  render->callback([render_opts] { std::exit(run_render(*render_opts)); });
+
+  auto sheet = std::make_shared<vi::MarkerSheet>();
+  auto out = std::make_shared<std::string>();
+  auto* markers = app.add_subcommand("markers", "Write the sheet of the four corner markers, to print at 100%");
+  markers->add_option("--out", *out, "FILE.pdf (exact size, vector) or FILE.png")->required();
+  markers->add_option("--dpi", sheet->dpi, "resolution of a PNG");
+  markers->add_option("--board-mm", sheet->board_side_mm, "the board's side in millimetres (classic: 508)");
+  markers->callback([sheet, out] {
+    if (auto r = sheet->write(*out); !r) {
+      fmt::print(stderr, "boardbank markers: {}\n", r.error());
+      std::exit(2);
+    }
+    fmt::print(
+        "wrote {}: print at 100% on A4 (check the 50 mm bar), cut each marker at the corner ticks leaving {:.0f} mm "
+        "of white, and stick marker N in corner N (0 = GO, then Jail, Free Parking, Go To Jail), each the right way "
+        "up as read from the GO side, its cut edges flush with the board's outer edges; marker side {:.1f} mm\n",
+        *out, sheet->margin_mm(), sheet->marker_mm());
+    std::exit(0);
+  });
+}
+
 }  // namespace bb::daemon

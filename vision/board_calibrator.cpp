@@ -42,9 +42,8 @@ BoardCalibrator::BoardCalibrator(MarkerLayout layout) : layout_(layout) {}
 
 std::expected<Calibration, std::string> BoardCalibrator::from_markers(const cv::Mat& frame) const {
   const auto markers = detector_.detect(frame);
-  // Two markers on one side leave the far side to extrapolation; two diagonal ones still span the board.
-  const bool diagonal_pair = markers.size() == 2 && std::abs(markers[0].id - markers[1].id) == 2;
-  if (markers.size() < 3 && !diagonal_pair)
+  // Two markers leave most of the board to extrapolation from two small squares: not good enough.
+  if (markers.size() < 3)
     return std::unexpected(
         "fewer than three corner markers are visible; check that all four are stuck on and nothing covers them");
   auto fit = [&](const std::vector<DetectedMarker>& use) {

@@ -151,7 +151,8 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
     }
     const Features f = features(top.at<cv::Vec3b>(i), unit);
     // Only clearly coloured pixels: a token's soft edge, blended with the paper, would join neighbours.
-    if (chroma_distance(f, pf) > 0.25 && f.i > 0.3 * pf.i) candidate.at<uint8_t>(i) = 255;
+    // Dark tokens in a shadow are still well above black, whose chromaticity is only noise.
+    if (chroma_distance(f, pf) > 0.25 && f.i > 0.1 * pf.i) candidate.at<uint8_t>(i) = 255;
   }
   const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3));
   // Opening with a 5x5 disc breaks the thin necks between tokens standing close.

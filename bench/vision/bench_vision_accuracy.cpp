@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
+#include <opencv2/core.hpp>
 #include <random>
+#include <string>
 
 #include "vision/board_layout.h"
 #include "vision/table_renderer.h"
@@ -16,10 +18,12 @@
 using namespace bb::vision;
 
 int main(int argc, char** argv) {
+  cv::setNumThreads(1);  // figures for one core, as on a busy Pi
   // Optional: moves per game and games per condition, for a quicker look (defaults give 1,100 moves).
   const int moves_per_game = argc > 1 ? std::atoi(argv[1]) : 25;
   const int games = argc > 2 ? std::atoi(argv[2]) : 4;
   const int width = argc > 3 ? std::atoi(argv[3]) : 1280, height = argc > 4 ? std::atoi(argv[4]) : 720;
+  const std::string only = argc > 5 ? argv[5] : "";  // one condition by name
   const int token_count = 4;
   const BoardLayout layout = classic_layout();
   const SpaceMap map(layout.spaces_per_side);
@@ -30,7 +34,9 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   double worst_calibration = 0;
   for (Condition c : all_conditions()) {
+    if (!only.empty() && only != condition_name(c)) continue;
     TrackingScore per;
+    double worst_here = 0;
     std::mt19937_64 rng(1000 + static_cast<int>(c));
     for (int g = 0; g < games; ++g) {
       const TableScene base = scene_for(c, renderer, rng);
@@ -39,9 +45,11 @@ int main(int argc, char** argv) {
       const auto s = evaluate_game(renderer, base, token_count, moves, seed, TokenTracker::Settings{});
       if (!s.learned) std::printf("  %s game %d: tokens not learned at the start\n", condition_name(c), g);
       worst_calibration = std::max(worst_calibration, s.calibration_error_px);
+      worst_here = std::max(worst_here, s.calibration_error_px);
       per.add(s);
     }
-    std::printf("  %-7s %s\n", condition_name(c), per.summary().c_str());
+    std::printf("  %-7s %s  calib %.2f px\n", condition_name(c), per.summary().c_str(), worst_here);
+    std::fflush(stdout);
     total.add(per);
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

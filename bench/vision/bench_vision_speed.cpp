@@ -1,0 +1,146 @@
+// Speed of the tracker per frame on one core, at 720p and 1080p: the steady state (the motion check that
+// runs on every frame), a deciding frame (motion check plus the top view and every token's space), a full
+// tracker step, and calibration from the markers. Then memory over a 10,000-frame run.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <opencv2/core.hpp>
+#include <random>
+#include <string>
+#include <ctime>
+#include <unistd.h>
+
+#include "vision/board_calibrator.h"
+#include "vision/motion_detector.h"
+#include "vision/table_renderer.h"
+#include "vision/table_script.h"
+#include "vision/token_locator.h"
+#include "vision/token_tracker.h"
+
+using namespace bb::vision;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double thread_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+// Median CPU time of this thread: on a machine shared with other work, wall time measures the neighbours.
+template <typename F>
+double median_ms(int runs, F&& f) {
+  std::vector<double> t;
+  for (int i = 0; i < runs; ++i) {
+    const double a = thread_cpu_ms();
+    f(i);
+    t.push_back(thread_cpu_ms() - a);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+long resident_kib() {
+  std::ifstream statm("/proc/self/statm");
+  long pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+void speed(int width, int height) {
+  const BoardLayout layout = classic_layout();
+  const SpaceMap map(layout.spaces_per_side);
+  TableRenderer renderer(layout, map, default_token_looks(4), width, height);
+  std::mt19937_64 rng(5);
+  TableScript script(renderer, scene_for(Condition::clean, renderer, rng), 4, 5);
+  TokenTracker tracker(map, {});
+  cv::Mat image;
+  for (const auto& f : script.opening()) {
+    renderer.render(f.scene, image);
+    tracker.process(image, 0);
+  }
+  const auto frames = script.play({0, 7}, 0);
+  std::vector<cv::Mat> still(2);
+  renderer.render(frames.back().scene, still[0]);
+  renderer.render(frames.back().scene, still[1]);  // same scene, another draw of the sensor noise
+
+  MotionDetector motion;
+  motion.moving(still[0]);
+  const double motion_ms = median_ms(60, [&](int i) { motion.moving(still[static_cast<size_t>(i % 2)]); });
+
+  TokenLocator locator(map, {});
+  cv::Mat top;
+  locator.top_view(still[0], *tracker.calibration(), top);
+  const auto learned = tracker.tokens();
+  locator.learn(top, 0);  // a reference to compare against
+  const double decide_ms = median_ms(40, [&](int i) {
+    motion.moving(still[static_cast<size_t>(i % 2)]);
+    locator.top_view(still[static_cast<size_t>(i % 2)], *tracker.calibration(), top);
+    locator.locate(top, learned);
+  });
+
+  int64_t n = 1000;
+  for (const auto& f : frames) {
+    renderer.render(f.scene, image);
+    tracker.process(image, n++);
+  }
+  const double steady_ms = median_ms(60, [&](int i) { tracker.process(still[static_cast<size_t>(i % 2)], n++); });
+
+  const BoardCalibrator calibrator;
+  const double calibrate_ms = median_ms(30, [&](int) { (void)calibrator.from_markers(still[0]); });
+  std::printf(
+      "%4dx%-4d  steady state (motion check) %6.2f ms | deciding frame (motion + top view + spaces) %6.2f ms | "
+      "tracker step on a still, decided scene %6.2f ms | calibration from markers %6.2f ms\n",
+      width, height, motion_ms, decide_ms, steady_ms, calibrate_ms);
+}
+
+void memory() {
+  const BoardLayout layout = classic_layout();
+  const SpaceMap map(layout.spaces_per_side);
+  TableRenderer renderer(layout, map, default_token_looks(4), 1280, 720);
+  std::mt19937_64 rng(9);
+  TableScript::Settings settings;
+  settings.still_frames = 6;
+  TableScript script(renderer, scene_for(Condition::mixed, renderer, rng), 4, 9, settings);
+  // A looped game, rendered once: its frames are a constant part of the resident size.
+  std::vector<cv::Mat> loop;
+  cv::Mat image;
+  auto keep = [&](const std::vector<TableScript::Frame>& frames) {
+    for (const auto& f : frames) {
+      loop.emplace_back();
+      renderer.render(f.scene, loop.back());
+    }
+  };
+  keep(script.opening());
+  const auto moves = random_moves(4, 40, 8, 3);
+  for (size_t m = 0; m < moves.size(); ++m) keep(script.play(moves[m], static_cast<int>(m)));
+  TokenTracker tracker(map, {});
+  long at_1000 = 0, peak = 0;
+  int events = 0;
+  for (int64_t i = 0; i < 10000; ++i) {
+    events += static_cast<int>(tracker.process(loop[static_cast<size_t>(i) % loop.size()], i).size());
+    if (i == 999) at_1000 = resident_kib();
+    peak = std::max(peak, resident_kib());
+  }
+  const long at_10000 = resident_kib();
+  std::printf("memory over 10,000 frames (720p, a %zu-frame game looped, %d events): resident %ld KiB after 1,000 "
+              "frames, %ld KiB after 10,000 (growth %ld KiB), peak %ld KiB\n",
+              loop.size(), events, at_1000, at_10000, at_10000 - at_1000, peak);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  cv::setNumThreads(1);  // one core
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  const std::string only = argc > 1 ? argv[1] : "";
+  if (only.empty() || only == "speed") {
+    std::printf("vision speed, one core (OpenCV threads off), median CPU time per frame:\n");
+    speed(1280, 720);
+    speed(1920, 1080);
+  }
+  if (only.empty() || only == "memory") memory();
+  return 0;
+}
