@@ -6,6 +6,7 @@
 
 #include "daemon/commands.h"
 #include "daemon/ledger_replay.h"
+#include "daemon/paths.h"
 #include "ledger/backup_store.h"
 #include "ledger/ledger.h"
 #include "ledger/ledger_config.h"
@@ -15,8 +16,6 @@
 namespace bb::daemon {
 
 namespace {
-
-std::vector<std::string> edition_dirs() { return {BOARDBANK_EDITIONS_DIR, "/usr/share/boardbank/editions"}; }
 
 struct LedgerArgs {
   std::string config = ledger::LedgerConfig::kDefaultFile;
@@ -42,7 +41,7 @@ ledger::LedgerOptions options_from(const LedgerArgs& args) {
   options.keep_backups = config->keep_backups;
   // Scheduled backups belong to the daemon's long run; a command-line call backs up only when asked.
   options.backup_every_minutes = 0;
-  options.edition_dirs = edition_dirs();
+  options.edition_dirs = bb::daemon::edition_dirs();
   return options;
 }
 
@@ -165,7 +164,7 @@ int replay_into_ledger(const std::string& script_path, const std::string& db_pat
                        bool keep_going) {
   ledger::LedgerOptions options;
   options.path = db_path;
-  options.edition_dirs = edition_dirs();
+  options.edition_dirs = bb::daemon::edition_dirs();
   auto opened = ledger::Ledger::open(options);
   if (!opened) {
     std::cerr << "boardbank replay: " << opened.error().message << "\n";
