@@ -23,9 +23,15 @@ std::vector<const DrawOp*> Frame::texts() const {
 }
 
 bool Frame::shows(const std::string& fragment) const {
+  // Labels in drawing order, joined, so that a wrapped paragraph is found as the sentence it is.
+  std::string all;
   for (const auto& op : ops)
-    if (op.kind == DrawOp::Kind::text && op.text.find(fragment) != std::string::npos) return true;
-  return false;
+    if (op.kind == DrawOp::Kind::text) {
+      if (op.text.find(fragment) != std::string::npos) return true;
+      all += op.text;
+      all += ' ';
+    }
+  return all.find(fragment) != std::string::npos;
 }
 
 }  // namespace bb::display

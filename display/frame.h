@@ -59,6 +59,7 @@ class Frame {
   const Target* hit(int x, int y) const;
   // Every label drawn, in order (for tests and the screen's own checks).
   std::vector<const DrawOp*> texts() const;
+  // Whether a label (or consecutive labels, as a wrapped paragraph draws them) contains the text.
   bool shows(const std::string& text_fragment) const;
 
  private:

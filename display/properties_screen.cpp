@@ -45,7 +45,7 @@ std::string buildings(const rules::SpaceState& s) {
 void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
   const auto& l = fb.layout();
   fb.fill({0, 0, l.width, l.height}, Palette::background);
-  const Rect body = Widgets::top_bar(fb, ui, "Property");
+  const Rect body = Widgets::top_bar(fb, ui, "Property", false);
   const auto* game = ui.snapshot().game;
   if (!game) return;
   const auto& st = game->state();
@@ -119,8 +119,11 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
   fb.fill(panel, Palette::panel);
   const int pad = l.s(10);
   if (selected_ < 0) {
-    fb.paragraph(panel.inset(pad), owned.empty() ? "" : "Tap a property to build, sell or mortgage",
-                 FontFace::regular, l.font_body, Palette::muted);
+    if (!ui.message().empty())
+      fb.paragraph(panel.inset(pad), ui.message(), FontFace::bold, l.font_body, Palette::highlight);
+    else if (!owned.empty())
+      fb.paragraph(panel.inset(pad), "Tap a property to build, sell or mortgage", FontFace::regular,
+                   l.font_body, Palette::muted);
     return;
   }
   const auto& sp = ed.spaces[static_cast<std::size_t>(selected_)];

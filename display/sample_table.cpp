@@ -22,7 +22,8 @@ std::expected<rules::Outcome, std::string> SampleTable::apply(const rules::Input
   return out;
 }
 
-std::expected<rules::Outcome, std::string> SampleTable::apply(const rules::Input& input, const std::string& reason) {
+std::expected<rules::Outcome, std::string> SampleTable::apply(const rules::Input& input,
+                                                              const std::string& reason) {
   const int last = static_cast<int>(game_->inputs().size()) - 1;
   auto out = apply(input);
   if (out && std::holds_alternative<rules::Undo>(input) && !reason.empty()) undo_reasons[last] = reason;

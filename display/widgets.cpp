@@ -9,15 +9,18 @@
 
 namespace bb::display {
 
-Rect Widgets::top_bar(FrameBuilder& fb, UiContext& ui, const std::string& title) {
+Rect Widgets::top_bar(FrameBuilder& fb, UiContext& ui, const std::string& title, bool show_message) {
   const auto& l = fb.layout();
   fb.fill({0, 0, l.width, l.bar_h}, Palette::panel);
   const Rect back{l.pad / 2, l.pad / 2, l.s(128), l.bar_h - l.pad};
   fb.button("back", back, "\u25C0 Home", Palette::panel_light, [&ui] { ui.go(ScreenId::home); });
   const Rect title_box{back.right() + l.pad, 0, l.width - back.right() - 2 * l.pad, l.bar_h};
-  if (!ui.message().empty()) {
-    fb.paragraph({title_box.x, title_box.y + l.s(4), title_box.w, title_box.h - l.s(8)}, ui.message(),
-                 FontFace::bold, l.font_small, Palette::highlight);
+  if (show_message && !ui.message().empty()) {
+    if (fb.measure().measure(ui.message(), FontFace::bold, l.font_body).w <= title_box.w)
+      fb.text(title_box, ui.message(), FontFace::bold, l.font_body, Palette::highlight);
+    else
+      fb.paragraph({title_box.x, title_box.y + l.s(4), title_box.w, title_box.h - l.s(8)}, ui.message(),
+                   FontFace::bold, l.font_small, Palette::highlight);
   } else {
     fb.text(title_box, title, FontFace::bold, l.font_large, Palette::text);
   }

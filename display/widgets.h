@@ -13,7 +13,8 @@ class Widgets {
  public:
   // The bar at the top of every screen but home: the way back, the title, the status message. Returns the
   // area below it.
-  static Rect top_bar(FrameBuilder& fb, UiContext& ui, const std::string& title);
+  // show_message: false where the screen shows messages beside what caused them.
+  static Rect top_bar(FrameBuilder& fb, UiContext& ui, const std::string& title, bool show_message = true);
   static Colour player_colour(const Snapshot& snap, int player);
   // Darkens the screen and returns a centred panel for a dialog (layer 1 from here on).
   static Rect dialog(FrameBuilder& fb, int w, int h);
