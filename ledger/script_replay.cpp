@@ -80,9 +80,8 @@ std::expected<ScriptReplay::Result, std::string> ScriptReplay::run(Ledger& ledge
     }
     auto input = rules::parse_input(*line.text, names, game->edition());
     if (!input) {
-      std::string message = fmt::format("{}:{}: {}", script_path, line.number, input.error());
-      if (!keep_going) return std::unexpected(message);
-      result.refused.push_back(message);
+      result.refused.push_back(fmt::format("{}:{}: {}", script_path, line.number, input.error()));
+      if (!keep_going) break;
       continue;
     }
     InputMeta meta{line.id, "script", "script",
@@ -92,8 +91,9 @@ std::expected<ScriptReplay::Result, std::string> ScriptReplay::run(Ledger& ledge
       std::string message = fmt::format("{}:{}: {}", script_path, line.number, recorded.error().message);
       bool rules_said_no = recorded.error().kind == LedgerError::Kind::refused ||
                            recorded.error().kind == LedgerError::Kind::game_over;
-      if (!keep_going || !rules_said_no) return std::unexpected(message);
+      if (!rules_said_no) return std::unexpected(message);
       result.refused.push_back(message);
+      if (!keep_going) break;
       continue;
     }
     if (recorded->duplicate) {

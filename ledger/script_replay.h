@@ -18,11 +18,13 @@ class ScriptReplay {
  public:
   struct Result {
     GameId game = 0;
-    int applied = 0;                   // inputs stored by this run
-    int skipped = 0;                   // inputs found stored already
-    std::vector<std::string> refused;  // "line N: why" for lines the rules refused (with keep_going)
+    int applied = 0;  // inputs stored by this run
+    int skipped = 0;  // inputs found stored already
+    // "file:N: why" for lines the rules refused; without keep_going the run stops at the first one.
+    std::vector<std::string> refused;
   };
-  // Called after each input is durably stored (acknowledged), with its line number and id.
+  // Called after each input is durably stored (acknowledged), with its line number and id. An error is what
+  // stops a run without a game to show (an unreadable script, a bad setup, a failing card).
   using OnStored = std::function<void(int line, const std::string& id, const Recorded&)>;
 
   static std::expected<Result, std::string> run(Ledger& ledger, const std::string& script_path,

@@ -122,6 +122,7 @@ TEST(ScriptReplayRuns, ASecondRunSkipsWhatIsStored) {
   ASSERT_TRUE(ledger.has_value());
   auto first = ScriptReplay::run(*ledger, script, false);
   ASSERT_TRUE(first.has_value()) << first.error();
+  ASSERT_TRUE(first->refused.empty()) << first->refused[0];
   std::string state = rules::state_to_json(*ledger->game(first->game));
   auto second = ScriptReplay::run(*ledger, script, false);
   ASSERT_TRUE(second.has_value()) << second.error();
@@ -130,6 +131,25 @@ TEST(ScriptReplayRuns, ASecondRunSkipsWhatIsStored) {
   EXPECT_EQ(second->skipped, first->applied);
   EXPECT_EQ(rules::state_to_json(*ledger->game(second->game)), state);
   EXPECT_EQ(ledger->list().size(), 1u);
+}
+
+TEST(ScriptReplayRuns, ARefusedLineStopsTheRunUnlessToldToKeepGoing) {
+  TempDir dir;
+  std::string text = RandomDriver::script(EDITIONS_DIR, 9, 2, 20, false);
+  std::size_t second_line = text.find('\n') + 1;
+  text.insert(second_line, "{\"t\":\"bid\",\"player\":\"Ann\",\"amount\":10}\n");  // no auction is running
+  write_file(dir.file("game.jsonl"), text);
+  auto ledger = Ledger::open(options_for(dir.file("a.db")));
+  ASSERT_TRUE(ledger.has_value());
+  auto stopped = ScriptReplay::run(*ledger, dir.file("game.jsonl"), false);
+  ASSERT_TRUE(stopped.has_value()) << stopped.error();
+  ASSERT_EQ(stopped->refused.size(), 1u);
+  EXPECT_NE(stopped->refused[0].find(":2:"), std::string::npos) << stopped->refused[0];
+  EXPECT_EQ(stopped->applied, 0);
+  auto kept_going = ScriptReplay::run(*ledger, dir.file("game.jsonl"), true);
+  ASSERT_TRUE(kept_going.has_value()) << kept_going.error();
+  EXPECT_EQ(kept_going->refused.size(), 1u);
+  EXPECT_GT(kept_going->applied, 10);
 }
 
 TEST(ScriptReplayRuns, AnInterruptedRunCarriesOnToTheSameEnd) {
