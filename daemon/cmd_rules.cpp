@@ -87,9 +87,10 @@ int run_simulate(const SimulateOptions& o) {
     }
     rules::Bot bot(setup.seed);
     while (!game->state().ended) {
-      rules::Input input = game->state().turns >= o.max_turns && game->state().pending.empty() && !game->state().auction
-                               ? rules::Input{rules::End{}}
-                               : bot.next(*game);
+      rules::Input input =
+          game->state().turns >= o.max_turns && game->state().pending.empty() && !game->state().auction
+              ? rules::Input{rules::End{}}
+              : bot.next(*game);
       auto applied = game->apply(input);
       ++total_inputs;
       if (!applied) {
@@ -99,8 +100,8 @@ int run_simulate(const SimulateOptions& o) {
         break;
       }
       if (auto bad = game->invariant_violations(); !bad.empty()) {
-        fmt::print(stderr, "game {} (seed {}), input {}: invariant broken: {}\n", gi, setup.seed, game->inputs().size(),
-                   bad.front());
+        fmt::print(stderr, "game {} (seed {}), input {}: invariant broken: {}\n", gi, setup.seed,
+                   game->inputs().size(), bad.front());
         ++broken;
         break;
       }
@@ -114,14 +115,15 @@ int run_simulate(const SimulateOptions& o) {
       std::size_t from = postings.size() > 8 ? postings.size() - 8 : 0;
       fmt::print("  last postings:\n");
       for (std::size_t i = from; i < postings.size(); ++i)
-        fmt::print("    #{:<5} {:>10}  {} -> {}  {}\n", postings[i].seq, game->edition().format_money(postings[i].amount),
-                   game->account_name(postings[i].from), game->account_name(postings[i].to), game->memo_text(postings[i]));
+        fmt::print("    #{:<5} {:>10}  {} -> {}  {}\n", postings[i].seq,
+                   game->edition().format_money(postings[i].amount), game->account_name(postings[i].from),
+                   game->account_name(postings[i].to), game->memo_text(postings[i]));
       fmt::print("\n");
     }
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  fmt::print("games {}  finished {}  turns {}  inputs {}  invariant failures {}\n", o.games, finished, total_turns,
-             total_inputs, broken);
+  fmt::print("games {}  finished {}  turns {}  inputs {}  invariant failures {}\n", o.games, finished,
+             total_turns, total_inputs, broken);
   fmt::print("games/s {:.1f}  turns/s {:.0f}  (invariants checked after every input)\n", o.games / seconds,
              total_turns / seconds);
   fmt::print("signature {:016x}\n", signature);
@@ -132,7 +134,8 @@ int run_simulate(const SimulateOptions& o) {
 
 void add_rules_commands(CLI::App& app) {
   auto replay_opts = std::make_shared<ReplayOptions>();
-  auto* replay = app.add_subcommand("replay", "Run a game script through the engine and print the resulting state");
+  auto* replay =
+      app.add_subcommand("replay", "Run a game script through the engine and print the resulting state");
   replay->add_option("script", replay_opts->script, "The game script (JSON Lines)")->required();
   replay->add_flag("--json", replay_opts->json, "Print the state dump as JSON");
   replay->add_flag("--keep-going", replay_opts->keep_going, "Report refused lines and carry on");
@@ -143,11 +146,13 @@ void add_rules_commands(CLI::App& app) {
   replay->callback([replay_opts] { std::exit(run_replay(*replay_opts)); });
 
   auto sim_opts = std::make_shared<SimulateOptions>();
-  auto* simulate = app.add_subcommand("simulate", "Play complete games between simple bots, checking every invariant");
+  auto* simulate =
+      app.add_subcommand("simulate", "Play complete games between simple bots, checking every invariant");
   simulate->add_option("--games", sim_opts->games, "How many games")->check(CLI::PositiveNumber);
   simulate->add_option("--seed", sim_opts->seed, "The first game's seed");
   simulate->add_option("--players", sim_opts->players, "Players per game (2-8)");
-  simulate->add_option("--max-turns", sim_opts->max_turns, "End a game as a time-limit game after this many turns");
+  simulate->add_option("--max-turns", sim_opts->max_turns,
+                       "End a game as a time-limit game after this many turns");
   simulate->add_option("--edition", sim_opts->edition, "Edition id or file");
   simulate->add_option("--editions", sim_opts->editions, "Directory of edition files");
   simulate->add_flag("--quiet", sim_opts->quiet, "Print only the totals");

@@ -8,7 +8,8 @@ namespace {
 constexpr Money kReserve = 150;  // cash a bot keeps back before buying or building
 
 bool ownable(const Space& sp) {
-  return sp.kind == Space::Kind::property || sp.kind == Space::Kind::railroad || sp.kind == Space::Kind::utility;
+  return sp.kind == Space::Kind::property || sp.kind == Space::Kind::railroad ||
+         sp.kind == Space::Kind::utility;
 }
 
 // Something a player in debt can turn into cash: a building first, then a mortgage.
@@ -37,12 +38,14 @@ Input Bot::next(const Game& g) {
   const Rules& rules = g.rules();
   if (st.auction) {
     const Auction& a = *st.auction;
-    Money value = a.item == Auction::Item::property ? ed.spaces[a.space].price : ed.spaces[0].house_cost + 100;
+    Money value =
+        a.item == Auction::Item::property ? ed.spaces[a.space].price : ed.spaces[0].house_cost + 100;
     int best = kNobody;
     Money best_limit = 0, second_limit = 0;
     for (int p = 0; p < static_cast<int>(st.players.size()); ++p) {
       if (st.players[p].bankrupt) continue;
-      Money limit = std::min<Money>(st.players[p].cash - kReserve, value * static_cast<Money>(70 + random() % 60) / 100);
+      Money limit = std::min<Money>(st.players[p].cash - kReserve,
+                                    value * static_cast<Money>(70 + random() % 60) / 100);
       if (a.item != Auction::Item::property && !st.players[p].bankrupt) limit = std::min<Money>(limit, 0);
       if (limit > best_limit) {
         second_limit = best_limit;
@@ -54,7 +57,8 @@ Input Bot::next(const Game& g) {
     }
     Money bid = std::max<Money>(second_limit + rules.bid_increment, a.high_bid + rules.bid_increment);
     bid = std::max<Money>(bid, 1);
-    if (best != kNobody && best != a.high_bidder && bid <= best_limit && bid <= st.players[best].cash) return Bid{best, bid};
+    if (best != kNobody && best != a.high_bidder && bid <= best_limit && bid <= st.players[best].cash)
+      return Bid{best, bid};
     return Close{};
   }
   if (!st.pending.empty()) {
@@ -65,13 +69,16 @@ Input Bot::next(const Game& g) {
       case QuestionKind::debt:
         if (auto raise = raise_money(g, p)) return *raise;
         return Bankrupt{p};
-      case QuestionKind::draw: return Draw{q.deck, std::nullopt};
+      case QuestionKind::draw:
+        return Draw{q.deck, std::nullopt};
       case QuestionKind::buy:
         return Choose{p, pl.cash - q.amount >= kReserve ? "buy" : "auction"};
       case QuestionKind::tax:
         return Choose{p, q.amount <= g.tax_worth(p) * q.percent / 100 ? "pay_fixed" : "pay_percent"};
       case QuestionKind::jail: {
-        auto has = [&](const char* o) { return std::find(q.options.begin(), q.options.end(), o) != q.options.end(); };
+        auto has = [&](const char* o) {
+          return std::find(q.options.begin(), q.options.end(), o) != q.options.end();
+        };
         if (has("use_card")) return Choose{p, "use_card"};
         if (has("pay_fine") && pl.cash > 500) return Choose{p, "pay_fine"};
         return Roll{dice(), dice()};
@@ -80,7 +87,8 @@ Input Bot::next(const Game& g) {
         Money lift = ed.spaces[q.space].mortgage + q.amount;
         return Choose{p, pl.cash - lift > 2 * kReserve ? "lift" : "keep"};
       }
-      case QuestionKind::roll: return Roll{dice(), dice()};
+      case QuestionKind::roll:
+        return Roll{dice(), dice()};
     }
   }
   // Between moves: the player whose turn it is improves their position, then throws.
@@ -98,7 +106,8 @@ Input Bot::next(const Game& g) {
         pl.cash - sp.house_cost <= 2 * kReserve)
       continue;
     const auto& members = ed.members_of(sp.group_index);
-    if (!std::all_of(members.begin(), members.end(), [&](int m) { return st.spaces[m].owner == p; })) continue;
+    if (!std::all_of(members.begin(), members.end(), [&](int m) { return st.spaces[m].owner == p; }))
+      continue;
     if (!g.why_not_build(p, s)) return Build{p, s, false};
   }
   // Complete a group by buying the one missing lot from its owner, now and then.
@@ -108,8 +117,10 @@ Input Bot::next(const Game& g) {
       if (members.size() < 2 || !ownable(ed.spaces[members[0]])) continue;
       int mine = 0, other_lot = -1;
       for (int m : members) {
-        if (st.spaces[m].owner == p) ++mine;
-        else if (st.spaces[m].owner >= 0) other_lot = m;
+        if (st.spaces[m].owner == p)
+          ++mine;
+        else if (st.spaces[m].owner >= 0)
+          other_lot = m;
       }
       if (mine != static_cast<int>(members.size()) - 1 || other_lot < 0) continue;
       int seller = st.spaces[other_lot].owner;

@@ -1,12 +1,12 @@
 #include "rules/edition.h"
 
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <toml++/toml.h>
 #include <variant>
 
 namespace bb::rules {
@@ -109,14 +109,16 @@ class Reader {
  public:
   explicit Reader(std::string file) : file_(std::move(file)) {}
 
-  [[noreturn]] void fail(const toml::node* node, int fallback_line, std::string key, std::string message) const {
+  [[noreturn]] void fail(const toml::node* node, int fallback_line, std::string key,
+                         std::string message) const {
     int line = node ? static_cast<int>(node->source().begin.line) : fallback_line;
     throw Fail{EditionError{file_, line, std::move(key), std::move(message)}};
   }
 
   static int line_of(const toml::node& node) { return static_cast<int>(node.source().begin.line); }
 
-  long long integer(const toml::table& t, std::string_view key, long long fallback, bool required = false) const {
+  long long integer(const toml::table& t, std::string_view key, long long fallback,
+                    bool required = false) const {
     const toml::node* n = t.get(key);
     if (!n) {
       if (required) fail(&t, 0, std::string(key), "this key is required");
@@ -133,7 +135,8 @@ class Reader {
     fail(n, 0, std::string(key), fmt::format("expected true or false, found {}", type_name(*n)));
   }
 
-  std::string string(const toml::table& t, std::string_view key, std::string fallback, bool required = false) const {
+  std::string string(const toml::table& t, std::string_view key, std::string fallback,
+                     bool required = false) const {
     const toml::node* n = t.get(key);
     if (!n) {
       if (required) fail(&t, 0, std::string(key), "this key is required");
@@ -148,7 +151,8 @@ class Reader {
     const toml::node* n = t.get(key);
     if (!n) return out;
     const toml::array* arr = n->as_array();
-    if (!arr) fail(n, 0, std::string(key), fmt::format("expected a list of amounts, found {}", type_name(*n)));
+    if (!arr)
+      fail(n, 0, std::string(key), fmt::format("expected a list of amounts, found {}", type_name(*n)));
     for (const auto& item : *arr) {
       if (!item.is_integer() || *item.value<long long>() < 0)
         fail(&item, line_of(*n), std::string(key), "expected amounts as whole numbers, 0 or more");
@@ -159,13 +163,20 @@ class Reader {
 
   static std::string type_name(const toml::node& n) {
     switch (n.type()) {
-      case toml::node_type::string: return "a string";
-      case toml::node_type::integer: return "a whole number";
-      case toml::node_type::floating_point: return "a decimal number";
-      case toml::node_type::boolean: return "true/false";
-      case toml::node_type::array: return "a list";
-      case toml::node_type::table: return "a table";
-      default: return "a date or time";
+      case toml::node_type::string:
+        return "a string";
+      case toml::node_type::integer:
+        return "a whole number";
+      case toml::node_type::floating_point:
+        return "a decimal number";
+      case toml::node_type::boolean:
+        return "true/false";
+      case toml::node_type::array:
+        return "a list";
+      case toml::node_type::table:
+        return "a table";
+      default:
+        return "a date or time";
     }
   }
 
@@ -176,7 +187,8 @@ class Reader {
 };
 
 std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
@@ -226,7 +238,8 @@ std::optional<int> Edition::space_by_name(const std::string& space_name) const {
 std::expected<Rules, std::string> Edition::rules_with(const std::map<std::string, bool>& chosen) const {
   Rules out = rules;
   for (const auto& [option_name, on] : chosen) {
-    auto it = std::find_if(options.begin(), options.end(), [&](const Option& o) { return o.name == option_name; });
+    auto it =
+        std::find_if(options.begin(), options.end(), [&](const Option& o) { return o.name == option_name; });
     if (it == options.end()) {
       std::string known;
       for (const auto& o : options) known += (known.empty() ? "" : ", ") + o.name;
@@ -284,8 +297,8 @@ std::string Edition::format_money(Money amount) const {
 
 namespace {
 
-int resolve_space(const Reader& r, const toml::table& t, std::string_view key, const std::vector<Space>& spaces,
-                  int board_size, bool required) {
+int resolve_space(const Reader& r, const toml::table& t, std::string_view key,
+                  const std::vector<Space>& spaces, int board_size, bool required) {
   const toml::node* n = t.get(key);
   if (!n) {
     if (required) r.fail(&t, 0, std::string(key), "this effect needs a space (its number or its name)");
@@ -294,14 +307,16 @@ int resolve_space(const Reader& r, const toml::table& t, std::string_view key, c
   if (n->is_integer()) {
     long long v = *n->value<long long>();
     if (v < 0 || v >= board_size)
-      r.fail(n, 0, std::string(key), fmt::format("space {} does not exist: the board has spaces 0 to {}", v, board_size - 1));
+      r.fail(n, 0, std::string(key),
+             fmt::format("space {} does not exist: the board has spaces 0 to {}", v, board_size - 1));
     return static_cast<int>(v);
   }
   if (n->is_string()) {
     std::string wanted = lower(*n->value<std::string>());
     for (const auto& s : spaces)
       if (lower(s.name) == wanted) return s.index;
-    r.fail(n, 0, std::string(key), fmt::format("no space is named '{}' on this board", *n->value<std::string>()));
+    r.fail(n, 0, std::string(key),
+           fmt::format("no space is named '{}' on this board", *n->value<std::string>()));
   }
   r.fail(n, 0, std::string(key), "expected a space number or a space name");
 }
@@ -312,7 +327,8 @@ Effect parse_effect(const Reader& r, const toml::node& node, const std::vector<S
   if (!t) r.fail(&node, 0, "effect", "expected an effect table such as { effect = \"pay\", amount = 50 }");
   Effect e;
   std::string name = r.string(*t, "effect", "", true);
-  auto it = std::find_if(effect_names().begin(), effect_names().end(), [&](const auto& p) { return p.first == name; });
+  auto it = std::find_if(effect_names().begin(), effect_names().end(),
+                         [&](const auto& p) { return p.first == name; });
   if (it == effect_names().end()) {
     std::string known;
     for (const auto& p : effect_names()) known += (known.empty() ? "" : ", ") + std::string(p.first);
@@ -349,7 +365,8 @@ Effect parse_effect(const Reader& r, const toml::node& node, const std::vector<S
 
 std::vector<Effect> parse_effects(const Reader& r, const toml::table& t, std::string_view key,
                                   const std::vector<Space>& spaces, int board_size,
-                                  const std::vector<std::string>& deck_ids, const std::vector<Group>& groups) {
+                                  const std::vector<std::string>& deck_ids,
+                                  const std::vector<Group>& groups) {
   std::vector<Effect> out;
   const toml::node* n = t.get(key);
   if (!n) return out;
@@ -389,10 +406,12 @@ Edition parse_or_throw(std::string_view text, const std::string& file) {
     if (!rt) r.fail(rn, 0, "rules", "expected a [rules] table");
     for (const auto& [key, value] : *rt) {
       const RuleField* field = find_rule_field(key.str());
-      if (!field) r.fail(&value, 0, std::string(key.str()), "unknown rule switch (see docs/editions.md for the list)");
+      if (!field)
+        r.fail(&value, 0, std::string(key.str()), "unknown rule switch (see docs/editions.md for the list)");
       bool is_bool = std::holds_alternative<bool Rules::*>(*field);
       if (is_bool && !value.is_boolean()) r.fail(&value, 0, std::string(key.str()), "expected true or false");
-      if (!is_bool && !value.is_integer()) r.fail(&value, 0, std::string(key.str()), "expected a whole number");
+      if (!is_bool && !value.is_integer())
+        r.fail(&value, 0, std::string(key.str()), "expected a whole number");
       set_rule(ed.rules, *field, is_bool ? (*value.value<bool>() ? 1 : 0) : *value.value<long long>());
     }
   }
@@ -412,7 +431,8 @@ Edition parse_or_throw(std::string_view text, const std::string& file) {
         if (!st) r.fail(sn, 0, "set", "expected a table of rule switches, such as { houses_for_hotel = 3 }");
         for (const auto& [key, v] : *st) {
           const RuleField* field = find_rule_field(key.str());
-          if (!field) r.fail(&v, Reader::line_of(*sn), std::string(key.str()), "unknown rule switch in option");
+          if (!field)
+            r.fail(&v, Reader::line_of(*sn), std::string(key.str()), "unknown rule switch in option");
           if (v.is_boolean())
             opt.overrides[std::string(key.str())] = *v.value<bool>() ? 1 : 0;
           else if (v.is_integer())
@@ -482,17 +502,23 @@ Edition parse_or_throw(std::string_view text, const std::string& file) {
     else if (type == "start" || type == "jail" || type == "corner")
       sp.kind = Space::Kind::corner;
     else
-      r.fail(s.get("type"), 0, "type",
-             fmt::format("unknown space type '{}' (expected property, railroad, utility, action, start, jail or corner)", type));
+      r.fail(
+          s.get("type"), 0, "type",
+          fmt::format(
+              "unknown space type '{}' (expected property, railroad, utility, action, start, jail or corner)",
+              type));
     sp.is_start = type == "start";
     sp.is_jail = type == "jail";
     if (sp.is_start) ed.start_space = sp.index;
     if (sp.is_jail) ed.jail_space = sp.index;
-    bool ownable = sp.kind == Space::Kind::property || sp.kind == Space::Kind::railroad || sp.kind == Space::Kind::utility;
+    bool ownable = sp.kind == Space::Kind::property || sp.kind == Space::Kind::railroad ||
+                   sp.kind == Space::Kind::utility;
     if (ownable) {
       sp.group = r.string(s, "group", "", true);
       if (!ed.group(sp.group))
-        r.fail(s.get("group"), 0, "group", fmt::format("group '{}' does not exist: add a [[group]] with id = \"{}\"", sp.group, sp.group));
+        r.fail(
+            s.get("group"), 0, "group",
+            fmt::format("group '{}' does not exist: add a [[group]] with id = \"{}\"", sp.group, sp.group));
       sp.price = r.integer(s, "price", 0, true);
       if (sp.price <= 0) r.fail(s.get("price"), 0, "price", "a price must be more than 0");
       sp.mortgage = r.integer(s, "mortgage", sp.price / 2);
@@ -506,21 +532,25 @@ Edition parse_or_throw(std::string_view text, const std::string& file) {
       } else {
         sp.rent.kind = RentRule::Kind::table;
         sp.rent.amounts = r.amounts(s, "rent");
-        std::size_t want = static_cast<std::size_t>(ed.rules.max_houses) + 1 + (ed.rules.hotels_enabled ? 1 : 0);
+        std::size_t want =
+            static_cast<std::size_t>(ed.rules.max_houses) + 1 + (ed.rules.hotels_enabled ? 1 : 0);
         if (sp.rent.amounts.size() != want)
           r.fail(s.get("rent") ? s.get("rent") : &s, 0, "rent",
-                 fmt::format("expected {} amounts (no houses, 1 to {} houses{}), found {}", want, ed.rules.max_houses,
-                             ed.rules.hotels_enabled ? ", a hotel" : "", sp.rent.amounts.size()));
+                 fmt::format("expected {} amounts (no houses, 1 to {} houses{}), found {}", want,
+                             ed.rules.max_houses, ed.rules.hotels_enabled ? ", a hotel" : "",
+                             sp.rent.amounts.size()));
         if (sp.house_cost <= 0) r.fail(&s, 0, "house_cost", "a property with houses needs a house_cost");
       }
     } else if (sp.kind == Space::Kind::railroad) {
       sp.rent.kind = RentRule::Kind::by_count;
       sp.rent.amounts = r.amounts(s, "rent");
-      if (sp.rent.amounts.empty()) r.fail(&s, 0, "rent", "a railroad needs rent by the number owned, such as [25, 50, 100, 200]");
+      if (sp.rent.amounts.empty())
+        r.fail(&s, 0, "rent", "a railroad needs rent by the number owned, such as [25, 50, 100, 200]");
     } else if (sp.kind == Space::Kind::utility) {
       sp.rent.kind = RentRule::Kind::dice;
       sp.rent.amounts = r.amounts(s, "rent_dice");
-      if (sp.rent.amounts.empty()) r.fail(&s, 0, "rent_dice", "a utility needs dice multipliers by the number owned, such as [4, 10]");
+      if (sp.rent.amounts.empty())
+        r.fail(&s, 0, "rent_dice", "a utility needs dice multipliers by the number owned, such as [4, 10]");
     }
     sp.on_land = parse_effects(r, s, "on_land", ed.spaces, board_size, deck_ids, ed.groups);
   }
@@ -530,8 +560,8 @@ Edition parse_or_throw(std::string_view text, const std::string& file) {
       std::size_t members = ed.group_members(sp.group).size();
       if (sp.rent.amounts.size() != members)
         r.fail(nullptr, sp.line, sp.rent.kind == RentRule::Kind::dice ? "rent_dice" : "rent",
-               fmt::format("'{}': expected {} amounts, one per {} owned, found {}", sp.name, members, sp.group,
-                           sp.rent.amounts.size()));
+               fmt::format("'{}': expected {} amounts, one per {} owned, found {}", sp.name, members,
+                           sp.group, sp.rent.amounts.size()));
     }
   }
   if (ed.jail_space < 0) r.fail(sn, 0, "space", "the board needs one space with type = \"jail\"");
@@ -555,7 +585,8 @@ Edition parse_or_throw(std::string_view text, const std::string& file) {
         card.text = r.string(*c, "text", "");
         card.copies = static_cast<int>(r.integer(*c, "copies", 1));
         card.effects = parse_effects(r, *c, "effects", ed.spaces, board_size, deck_ids, ed.groups);
-        if (card.effects.empty()) r.fail(c, 0, "effects", fmt::format("card '{}' does nothing: give it effects", card.id));
+        if (card.effects.empty())
+          r.fail(c, 0, "effects", fmt::format("card '{}' does nothing: give it effects", card.id));
         deck.cards.push_back(std::move(card));
       }
       ed.decks.push_back(std::move(deck));
@@ -594,8 +625,9 @@ std::expected<Edition, EditionError> load_edition(const std::string& id_or_path,
   for (const auto& dir : search_dirs) where += (where.empty() ? "" : ", ") + dir;
   return std::unexpected(EditionError{
       id_or_path, 0, "",
-      fmt::format("no such edition: give an edition id found in {} (as ID.toml) or the path of an edition file",
-                  where.empty() ? "the editions directory" : where)});
+      fmt::format(
+          "no such edition: give an edition id found in {} (as ID.toml) or the path of an edition file",
+          where.empty() ? "the editions directory" : where)});
 }
 
 }  // namespace bb::rules

@@ -13,15 +13,16 @@ namespace bb::rules {
 // no edition-specific branches. Fields not used by a kind are left at their defaults.
 struct Effect {
   enum class Kind {
-    collect,             // bank pays `amount`
-    pay,                 // pay the bank `amount` (reversed for paupers where the edition has them)
-    tax_choice,          // question `tax`: pay `amount` or `percent`% of worth (chosen before counting)
-    tax_percent_cash,    // pay `percent`% of cash on hand
-    draw,                // draw from `deck`
+    collect,           // bank pays `amount`
+    pay,               // pay the bank `amount` (reversed for paupers where the edition has them)
+    tax_choice,        // question `tax`: pay `amount` or `percent`% of worth (chosen before counting)
+    tax_percent_cash,  // pay `percent`% of cash on hand
+    draw,              // draw from `deck`
     go_to_jail,
     get_out_of_jail,     // keep the card until used
     advance_to,          // move forward to `space`; `salary` when passing start
-    advance_to_nearest,  // forward to the nearest space of `group`; rent times `multiplier`, or dice x `dice_multiplier`
+    advance_to_nearest,  // forward to the nearest space of `group`; rent times `multiplier`, or dice x
+                         // `dice_multiplier`
     move_by,             // `steps` forward (negative: back); no salary when going back
     move_to,             // jump to `space` without passing start (no salary), then land there
     pay_each_player,     // pay every other player `amount`
@@ -103,7 +104,7 @@ struct Rules {
   bool salary_on_landing = true;
   int houses = 32;
   int hotels = 12;
-  int max_houses = 4;           // houses on one lot before a hotel (or the cap where there are no hotels)
+  int max_houses = 4;  // houses on one lot before a hotel (or the cap where there are no hotels)
   bool hotels_enabled = true;
   int houses_for_hotel = 4;     // houses each lot of the group needs before a hotel
   bool buy_at_price = true;     // false: every first landing is an auction
@@ -112,36 +113,40 @@ struct Rules {
   bool build_needs_circuit = false;  // a full circuit of the board before building
   bool even_building = true;
   bool double_rent_on_group = true;
-  int max_properties = 0;       // 0: no cap; FINANCE (Parker): 8 ownership markers
+  int max_properties = 0;  // 0: no cap; FINANCE (Parker): 8 ownership markers
   bool mortgages = true;
   int mortgage_interest_percent = 10;
   Money jail_fine = 50;
   int jail_turns = 3;
   bool three_doubles_to_jail = true;
   Money bid_increment = 1;
-  bool paupers = false;         // FINANCE 1932: payments to the bank reversed for the poor
+  bool paupers = false;  // FINANCE 1932: payments to the bank reversed for the poor
   Money pauper_cash_below = 100;
-  Money jail_insurance = 0;     // 0: none; else cost per turn
+  Money jail_insurance = 0;  // 0: none; else cost per turn
   Money jail_insurance_card = 0;
   bool free_rides = false;
   int auction_timer_min_s = 0;  // Here and Now: a random deal timer
   int auction_timer_max_s = 0;
-  int deal_deeds = 0;           // Short Game: title deeds dealt to each player at the start
+  int deal_deeds = 0;  // Short Game: title deeds dealt to each player at the start
   bool deals_paid = true;
-  int end_after_bankruptcies = 0;  // 0: play to the last player
+  int end_after_bankruptcies = 0;         // 0: play to the last player
   bool bankrupt_keeps_buildings = false;  // the game-ending bankruptcy hands over buildings intact
-  bool flat_income_tax = false;   // tax_choice spaces charge their fixed amount without asking
+  bool flat_income_tax = false;           // tax_choice spaces charge their fixed amount without asking
   bool leave_jail_next_turn = false;
   int forced_move_back = 0;
   bool salary_must_be_claimed = false;
-  bool lots_trade_with_houses = false;  // FINANCE (Parker): a lot changes hands with its houses on it  // FINANCE (1932): a salary not claimed within the turn is forfeit       // FINANCE (Parker): a rival on the space you land on moves back this far  // ships Short Game: out on the next turn, paying if need be
+  bool lots_trade_with_houses =
+      false;  // FINANCE (Parker): a lot changes hands with its houses on it  // FINANCE (1932): a salary not
+              // claimed within the turn is forfeit       // FINANCE (Parker): a rival on the space you land
+              // on moves back this far  // ships Short Game: out on the next turn, paying if need be
 };
 
 struct Currency {
   std::string symbol = "$";
   bool symbol_after = false;
-  Money unit = 1;  // what one unit of Money is worth in the printed currency (10000 where amounts print as 2M, 260K)
-  bool mk = false; // print as M and K (Here and Now)
+  Money unit =
+      1;  // what one unit of Money is worth in the printed currency (10000 where amounts print as 2M, 260K)
+  bool mk = false;  // print as M and K (Here and Now)
 };
 
 // A variant switch: a named set of overrides of Rules, off unless the setup turns it on.
@@ -169,7 +174,9 @@ struct Edition {
   std::vector<std::vector<int>> group_spaces;  // by group index: the spaces of each group, in board order
   // Fills group_index and group_spaces from the group names; parse_edition does it, hand-built editions must.
   void index_groups();
-  const std::vector<int>& members_of(int group_index) const { return group_spaces[static_cast<std::size_t>(group_index)]; }
+  const std::vector<int>& members_of(int group_index) const {
+    return group_spaces[static_cast<std::size_t>(group_index)];
+  }
   const Deck* deck(const std::string& id) const;
   const Group* group(const std::string& id) const;
   std::vector<int> group_members(const std::string& group) const;

@@ -18,7 +18,9 @@ std::uint64_t next_random(std::uint64_t& s) {
   return z ^ (z >> 31);
 }
 
-int random_below(std::uint64_t& s, int n) { return static_cast<int>(next_random(s) % static_cast<std::uint64_t>(n)); }
+int random_below(std::uint64_t& s, int n) {
+  return static_cast<int>(next_random(s) % static_cast<std::uint64_t>(n));
+}
 
 template <typename T>
 void shuffle(std::vector<T>& v, std::uint64_t& s) {
@@ -26,7 +28,8 @@ void shuffle(std::vector<T>& v, std::uint64_t& s) {
 }
 
 bool is_ownable(const Space& sp) {
-  return sp.kind == Space::Kind::property || sp.kind == Space::Kind::railroad || sp.kind == Space::Kind::utility;
+  return sp.kind == Space::Kind::property || sp.kind == Space::Kind::railroad ||
+         sp.kind == Space::Kind::utility;
 }
 
 using Fail = std::unexpected<std::string>;
@@ -52,12 +55,14 @@ class Engine {
   std::string money(Money m) const { return ed.format_money(m); }
   const std::string& space_name(int s) const { return ed.spaces[s].name; }
 
-  void event(Event::Kind kind, int player, int from = -1, int to = -1, int space = -1, Money amount = 0, int detail = 0,
-             const Card* card = nullptr) {
+  void event(Event::Kind kind, int player, int from = -1, int to = -1, int space = -1, Money amount = 0,
+             int detail = 0, const Card* card = nullptr) {
     if (out) out->events.push_back(Event{kind, player, from, to, space, amount, detail, card});
   }
 
-  bool active(int p) const { return p >= 0 && p < static_cast<int>(st.players.size()) && !st.players[p].bankrupt; }
+  bool active(int p) const {
+    return p >= 0 && p < static_cast<int>(st.players.size()) && !st.players[p].bankrupt;
+  }
   int active_count() const {
     int n = 0;
     for (const auto& pl : st.players) n += pl.bankrupt ? 0 : 1;
@@ -89,7 +94,8 @@ class Engine {
     return true;
   }
 
-  // A payment; when the payer cannot cover it, a debt question holds it until they raise the money or give up.
+  // A payment; when the payer cannot cover it, a debt question holds it until they raise the money or give
+  // up.
   void pay(int from, int to, Money amount, Memo memo, int space, const Card* card = nullptr) {
     if (amount <= 0) return;
     std::string card_id = card ? card->id : std::string();
@@ -119,31 +125,56 @@ class Engine {
 
   std::string memo_words(Memo memo, int space, const std::string& card) const {
     std::string where = space >= 0 && space < board_size() ? space_name(space) : std::string();
-    auto with = [&](std::string_view what) { return where.empty() ? std::string(what) : fmt::format("{} {}", what, where); };
+    auto with = [&](std::string_view what) {
+      return where.empty() ? std::string(what) : fmt::format("{} {}", what, where);
+    };
     switch (memo) {
-      case Memo::start_cash: return "starting cash";
-      case Memo::salary: return "salary";
-      case Memo::buy: return with("bought");
-      case Memo::auction: return with("auction");
-      case Memo::rent: return with("rent");
-      case Memo::tax: return where.empty() ? "tax" : where;
-      case Memo::card: return fmt::format("card {}", card);
-      case Memo::jail_fine: return "jail fine";
-      case Memo::build: return with("building on");
-      case Memo::sell_building: return with("building sold on");
-      case Memo::mortgage: return with("mortgage");
-      case Memo::unmortgage: return with("mortgage lifted on");
-      case Memo::interest: return with("mortgage interest on");
-      case Memo::trade: return "trade";
-      case Memo::bankruptcy: return "bankruptcy";
-      case Memo::adopt: return "adopt";
-      case Memo::undo: return "undo";
-      case Memo::fare: return with("fare");
-      case Memo::sweepstakes: return "sweepstakes";
-      case Memo::insurance: return "jail insurance";
-      case Memo::space: return where;
-      case Memo::deal: return with("dealt");
-      case Memo::seat: return "theatre seats";
+      case Memo::start_cash:
+        return "starting cash";
+      case Memo::salary:
+        return "salary";
+      case Memo::buy:
+        return with("bought");
+      case Memo::auction:
+        return with("auction");
+      case Memo::rent:
+        return with("rent");
+      case Memo::tax:
+        return where.empty() ? "tax" : where;
+      case Memo::card:
+        return fmt::format("card {}", card);
+      case Memo::jail_fine:
+        return "jail fine";
+      case Memo::build:
+        return with("building on");
+      case Memo::sell_building:
+        return with("building sold on");
+      case Memo::mortgage:
+        return with("mortgage");
+      case Memo::unmortgage:
+        return with("mortgage lifted on");
+      case Memo::interest:
+        return with("mortgage interest on");
+      case Memo::trade:
+        return "trade";
+      case Memo::bankruptcy:
+        return "bankruptcy";
+      case Memo::adopt:
+        return "adopt";
+      case Memo::undo:
+        return "undo";
+      case Memo::fare:
+        return with("fare");
+      case Memo::sweepstakes:
+        return "sweepstakes";
+      case Memo::insurance:
+        return "jail insurance";
+      case Memo::space:
+        return where;
+      case Memo::deal:
+        return with("dealt");
+      case Memo::seat:
+        return "theatre seats";
     }
     return "?";
   }
@@ -221,7 +252,8 @@ class Engine {
         int n = owned_in_group(ss.owner, sp.group_index);
         return sp.rent.amounts[std::clamp(n, 1, static_cast<int>(sp.rent.amounts.size())) - 1] * dice_total;
       }
-      case RentRule::Kind::none: return 0;
+      case RentRule::Kind::none:
+        return 0;
     }
     return 0;
   }
@@ -253,16 +285,23 @@ class Engine {
 
   void exec(const Step& s) {
     switch (s.kind) {
-      case Step::Kind::move_by: return move_by(s.player, s.steps, s.salary);
-      case Step::Kind::move_to: return move_to(s.player, s.space, s.salary);
-      case Step::Kind::land: return land(s.player, s.multiplier, s.dice_multiplier);
-      case Step::Kind::effect: return apply_effect(s.player, *s.effect, s.card);
-      case Step::Kind::pay: return pay(s.player, s.to, s.amount, s.memo, s.space, s.card);
-      case Step::Kind::end_roll: return end_roll(s.player);
+      case Step::Kind::move_by:
+        return move_by(s.player, s.steps, s.salary);
+      case Step::Kind::move_to:
+        return move_to(s.player, s.space, s.salary);
+      case Step::Kind::land:
+        return land(s.player, s.multiplier, s.dice_multiplier);
+      case Step::Kind::effect:
+        return apply_effect(s.player, *s.effect, s.card);
+      case Step::Kind::pay:
+        return pay(s.player, s.to, s.amount, s.memo, s.space, s.card);
+      case Step::Kind::end_roll:
+        return end_roll(s.player);
       case Step::Kind::auction_lot:
         if (st.spaces[s.space].owner == kNobody) start_auction(Auction::Item::property, s.space);
         return;
-      case Step::Kind::need_roll: return;
+      case Step::Kind::need_roll:
+        return;
     }
   }
 
@@ -341,7 +380,8 @@ class Engine {
         } else {
           start_auction(Auction::Item::property, pos);
         }
-      } else if (ss.owner != p && !ss.mortgaged && active(ss.owner) && take_free_ride(p, ss.owner, sp.group_index)) {
+      } else if (ss.owner != p && !ss.mortgaged && active(ss.owner) &&
+                 take_free_ride(p, ss.owner, sp.group_index)) {
         event(Event::Kind::free_ride, p, -1, ss.owner, pos);
       } else if (ss.owner != p && !ss.mortgaged && active(ss.owner)) {
         if (sp.rent.kind == RentRule::Kind::dice && dice_multiplier > 0) {
@@ -369,7 +409,8 @@ class Engine {
     }
     if (r.forced_move_back > 0) {
       for (int rival = 0; rival < static_cast<int>(st.players.size()); ++rival) {
-        if (rival == p || !active(rival) || st.players[rival].position != pos || st.players[rival].in_jail) continue;
+        if (rival == p || !active(rival) || st.players[rival].position != pos || st.players[rival].in_jail)
+          continue;
         next.push_back(move_by_step(rival, -r.forced_move_back, false));
         next.push_back(land_step(rival));
       }
@@ -393,8 +434,10 @@ class Engine {
     Memo memo = card ? Memo::card : Memo::space;
     int where = st.players[p].position;
     switch (e.kind) {
-      case Effect::Kind::collect: return pay(kBank, p, e.amount, memo, where, card);
-      case Effect::Kind::pay: return pay(p, kBank, e.amount, card ? Memo::card : Memo::tax, where, card);
+      case Effect::Kind::collect:
+        return pay(kBank, p, e.amount, memo, where, card);
+      case Effect::Kind::pay:
+        return pay(p, kBank, e.amount, card ? Memo::card : Memo::tax, where, card);
       case Effect::Kind::tax_choice: {
         if (r.flat_income_tax) return pay(p, kBank, e.amount, Memo::tax, where, card);
         Question q;
@@ -423,7 +466,8 @@ class Engine {
           return;
         }
         return jail(p);
-      case Effect::Kind::get_out_of_jail: return;  // the draw already put the card in the player's hand
+      case Effect::Kind::get_out_of_jail:
+        return;  // the draw already put the card in the player's hand
       case Effect::Kind::advance_to:
         return push_front({move_to_step(p, e.space, e.salary), land_step(p)});
       case Effect::Kind::advance_to_nearest: {
@@ -439,7 +483,8 @@ class Engine {
         if (target < 0) return;
         return push_front({move_to_step(p, target, e.salary), land_step(p, e.multiplier, e.dice_multiplier)});
       }
-      case Effect::Kind::move_by: return push_front({move_by_step(p, e.steps, e.salary), land_step(p)});
+      case Effect::Kind::move_by:
+        return push_front({move_by_step(p, e.steps, e.salary), land_step(p)});
       case Effect::Kind::move_to: {
         int from = st.players[p].position;
         st.players[p].position = e.space;
@@ -494,7 +539,8 @@ class Engine {
 
   void end_roll(int p) {
     if (st.ended) return;
-    if (p == st.current && g.turn_doubles_ && !g.extra_roll_blocked_ && active(p) && !st.players[p].in_jail) return;
+    if (p == st.current && g.turn_doubles_ && !g.extra_roll_blocked_ && active(p) && !st.players[p].in_jail)
+      return;
     next_turn();
   }
 
@@ -531,7 +577,8 @@ class Engine {
     q.kind = QuestionKind::jail;
     q.amount = r.jail_fine;
     int last_turn = r.leave_jail_next_turn ? 1 : r.jail_turns;
-    // The fine may be paid before rolling on all but the last turn; on the last, a failed throw costs it anyway.
+    // The fine may be paid before rolling on all but the last turn; on the last, a failed throw costs it
+    // anyway.
     if (pl.jail_attempts < last_turn - 1 && pl.cash >= r.jail_fine) q.options.push_back("pay_fine");
     if (pl.cards() > 0) q.options.push_back("use_card");
     q.options.push_back("roll");
@@ -544,14 +591,16 @@ class Engine {
     a.item = item;
     a.space = space;
     if (r.auction_timer_max_s > 0)
-      a.timer_s = r.auction_timer_min_s + random_below(g.rng_, r.auction_timer_max_s - r.auction_timer_min_s + 1);
+      a.timer_s =
+          r.auction_timer_min_s + random_below(g.rng_, r.auction_timer_max_s - r.auction_timer_min_s + 1);
     st.auction = a;
     event(Event::Kind::auction_started, kNobody, -1, -1, space, 0, static_cast<int>(item));
   }
 
   void give_lot(int p, int s) {
     st.spaces[s].owner = p;
-    if (r.house_with_lot && ed.spaces[s].kind == Space::Kind::property && st.bank_houses > 0 && st.spaces[s].houses == 0) {
+    if (r.house_with_lot && ed.spaces[s].kind == Space::Kind::property && st.bank_houses > 0 &&
+        st.spaces[s].houses == 0) {
       st.spaces[s].houses = 1;
       --st.bank_houses;
     }
@@ -628,13 +677,16 @@ class Engine {
   void return_cards_to_decks(int p) {
     auto& pl = st.players[p];
     for (std::size_t d = 0; d < ed.decks.size(); ++d) {
-      int* held = ed.decks[d].id == "chance" ? &pl.chance_cards : ed.decks[d].id == "chest" ? &pl.chest_cards : nullptr;
+      int* held = ed.decks[d].id == "chance"  ? &pl.chance_cards
+                  : ed.decks[d].id == "chest" ? &pl.chest_cards
+                                              : nullptr;
       if (!held) continue;
       for (; *held > 0; --*held) {
         const auto& cards = ed.decks[d].cards;
         for (std::size_t c = 0; c < cards.size(); ++c) {
-          bool is_jail_card = std::any_of(cards[c].effects.begin(), cards[c].effects.end(),
-                                          [](const Effect& e) { return e.kind == Effect::Kind::get_out_of_jail; });
+          bool is_jail_card =
+              std::any_of(cards[c].effects.begin(), cards[c].effects.end(),
+                          [](const Effect& e) { return e.kind == Effect::Kind::get_out_of_jail; });
           auto& order = g.decks_[d].order;
           if (is_jail_card && std::count(order.begin(), order.end(), static_cast<int>(c)) < cards[c].copies) {
             order.push_back(static_cast<int>(c));
@@ -652,8 +704,8 @@ class Engine {
     q.options = {"lift", "keep"};
     q.space = s;
     q.amount = interest(s);
-    q.reason = fmt::format("{} is mortgaged: lift it now for {}, or keep it and pay {} interest", space_name(s),
-                           money(ed.spaces[s].mortgage + interest(s)), money(interest(s)));
+    q.reason = fmt::format("{} is mortgaged: lift it now for {}, or keep it and pay {} interest",
+                           space_name(s), money(ed.spaces[s].mortgage + interest(s)), money(interest(s)));
     st.pending.push_back(std::move(q));
   }
 
@@ -696,23 +748,25 @@ class Engine {
       if (!owns_group(p, sp.group_index))
         return fmt::format("{} needs the whole {} group to build", name(p), ed.group(sp.group)->name);
       for (int m : members)
-        if (st.spaces[m].mortgaged) return fmt::format("{} is mortgaged: no building in its group", space_name(m));
+        if (st.spaces[m].mortgaged)
+          return fmt::format("{} is mortgaged: no building in its group", space_name(m));
     }
     if (ss.hotel) return fmt::format("{} already has a hotel", sp.name);
-    bool hotel = r.hotels_enabled && (ss.houses == r.max_houses || (want_hotel && ss.houses >= r.houses_for_hotel));
+    bool hotel =
+        r.hotels_enabled && (ss.houses == r.max_houses || (want_hotel && ss.houses >= r.houses_for_hotel));
     if (want_hotel && !hotel)
-      return fmt::format("{} needs {} houses before a hotel", sp.name, r.hotels_enabled ? r.houses_for_hotel : 0);
+      return fmt::format("{} needs {} houses before a hotel", sp.name,
+                         r.hotels_enabled ? r.houses_for_hotel : 0);
     if (!hotel && ss.houses >= r.max_houses) return fmt::format("{} has the most houses allowed", sp.name);
     if (r.even_building && r.build_needs_group) {
       if (hotel) {
         for (int m : members)
           if (!st.spaces[m].hotel && st.spaces[m].houses < r.houses_for_hotel)
-            return fmt::format("build evenly: {} needs {} houses before a hotel on {}", space_name(m), r.houses_for_hotel,
-                               sp.name);
+            return fmt::format("build evenly: {} needs {} houses before a hotel on {}", space_name(m),
+                               r.houses_for_hotel, sp.name);
       } else {
         for (int m : members)
-          if (level(m) < ss.houses)
-            return fmt::format("build evenly: {} has fewer houses", space_name(m));
+          if (level(m) < ss.houses) return fmt::format("build evenly: {} has fewer houses", space_name(m));
       }
     }
     int credits = hotel ? st.hotel_credits[p] : st.house_credits[p];
@@ -720,15 +774,16 @@ class Engine {
       if (hotel && st.bank_hotels == 0) return "the bank has no hotels left: wait until one is sold back";
       if (!hotel && st.bank_houses == 0) return "the bank has no houses left: wait until some are sold back";
       if (st.players[p].cash < sp.house_cost)
-        return fmt::format("{} has {} and a building on {} costs {}", name(p), money(st.players[p].cash), sp.name,
-                           money(sp.house_cost));
+        return fmt::format("{} has {} and a building on {} costs {}", name(p), money(st.players[p].cash),
+                           sp.name, money(sp.house_cost));
     }
     return std::nullopt;
   }
 
   void build(int p, int s, bool want_hotel) {
     SpaceState& ss = st.spaces[s];
-    bool hotel = r.hotels_enabled && (ss.houses == r.max_houses || (want_hotel && ss.houses >= r.houses_for_hotel));
+    bool hotel =
+        r.hotels_enabled && (ss.houses == r.max_houses || (want_hotel && ss.houses >= r.houses_for_hotel));
     int& credits = hotel ? st.hotel_credits[p] : st.house_credits[p];
     if (credits > 0) {
       --credits;  // bought at a shortage auction: already paid and taken from the bank
@@ -779,8 +834,9 @@ class Engine {
       event(Event::Kind::sold, p, -1, -1, s, r.houses_for_hotel, 1);
       return;
     }
-    // Building shortage: the bank lacks the houses to put back. Every hotel of the group comes down at once to
-    // the highest even level the bank's houses allow; what cannot be put back is sold to the bank at half price.
+    // Building shortage: the bank lacks the houses to put back. Every hotel of the group comes down at once
+    // to the highest even level the bank's houses allow; what cannot be put back is sold to the bank at half
+    // price.
     const auto& members = ed.members_of(ed.spaces[s].group_index);
     int target = 0;
     for (int h = r.houses_for_hotel; h >= 0; --h) {
@@ -836,8 +892,8 @@ class Engine {
     if (!ss.mortgaged) return fmt::format("{} is not mortgaged", space_name(s));
     Money cost = ed.spaces[s].mortgage + interest(s);
     if (st.players[p].cash < cost)
-      return fmt::format("lifting the mortgage on {} costs {} and {} has {}", space_name(s), money(cost), name(p),
-                         money(st.players[p].cash));
+      return fmt::format("lifting the mortgage on {} costs {} and {} has {}", space_name(s), money(cost),
+                         name(p), money(st.players[p].cash));
     return std::nullopt;
   }
 
@@ -849,10 +905,13 @@ class Engine {
       const Question& q = st.pending.front();
       switch (q.kind) {
         case QuestionKind::debt:
-          return fmt::format("{} owes {} ({}): raise money or send bankrupt", name(q.player), money(q.amount), q.reason);
-        case QuestionKind::draw: return fmt::format("{} must draw a {} card", name(q.player), q.deck);
+          return fmt::format("{} owes {} ({}): raise money or send bankrupt", name(q.player), money(q.amount),
+                             q.reason);
+        case QuestionKind::draw:
+          return fmt::format("{} must draw a {} card", name(q.player), q.deck);
         default:
-          return fmt::format("{} must answer the {} question", name(q.player), std::string(question_word(q.kind)));
+          return fmt::format("{} must answer the {} question", name(q.player),
+                             std::string(question_word(q.kind)));
       }
     }
     if (!g.steps_.empty()) return fmt::format("a throw of the dice for {}", name(g.steps_.front().player));
@@ -865,13 +924,20 @@ class Engine {
   }
   static std::string_view question_word(QuestionKind k) {
     switch (k) {
-      case QuestionKind::buy: return "buy";
-      case QuestionKind::tax: return "tax";
-      case QuestionKind::jail: return "jail";
-      case QuestionKind::mortgaged_transfer: return "mortgaged_transfer";
-      case QuestionKind::debt: return "debt";
-      case QuestionKind::draw: return "draw";
-      case QuestionKind::roll: return "roll";
+      case QuestionKind::buy:
+        return "buy";
+      case QuestionKind::tax:
+        return "tax";
+      case QuestionKind::jail:
+        return "jail";
+      case QuestionKind::mortgaged_transfer:
+        return "mortgaged_transfer";
+      case QuestionKind::debt:
+        return "debt";
+      case QuestionKind::draw:
+        return "draw";
+      case QuestionKind::roll:
+        return "roll";
     }
     return "?";
   }
@@ -932,7 +998,9 @@ class Engine {
   std::expected<void, std::string> jail_roll(const Roll& in) {
     int p = st.current;
     std::erase_if(st.pending, [&](const Question& q) { return q.kind == QuestionKind::jail; });
-    std::erase_if(g.steps_, [](const Step& s) { return s.kind == Step::Kind::need_roll && s.roll == Step::Roll::jail_attempt; });
+    std::erase_if(g.steps_, [](const Step& s) {
+      return s.kind == Step::Kind::need_roll && s.roll == Step::Roll::jail_attempt;
+    });
     st.last_d1 = in.d1;
     st.last_d2 = in.d2;
     int total = in.d1 + in.d2;
@@ -982,7 +1050,8 @@ class Engine {
         if (s.player == st.current) g.turn_doubles_ = doubles;
         push_front({move_by_step(s.player, total, true), land_step(s.player)});
         return {};
-      case Step::Roll::jail_attempt: return {};  // handled by jail_roll before we get here
+      case Step::Roll::jail_attempt:
+        return {};  // handled by jail_roll before we get here
     }
     return {};
   }
@@ -996,8 +1065,8 @@ class Engine {
     if (std::find(it->options.begin(), it->options.end(), in.option) == it->options.end()) {
       std::string opts;
       for (const auto& o : it->options) opts += (opts.empty() ? "" : ", ") + o;
-      return Fail(fmt::format("'{}' is not an answer to {}'s {} question (options: {})", in.option, name(in.player),
-                              question_word(it->kind), opts));
+      return Fail(fmt::format("'{}' is not an answer to {}'s {} question (options: {})", in.option,
+                              name(in.player), question_word(it->kind), opts));
     }
     Question q = *it;
     int p = in.player;
@@ -1005,10 +1074,12 @@ class Engine {
       case QuestionKind::buy: {
         if (in.option == "buy") {
           if (st.players[p].cash < q.amount)
-            return Fail(fmt::format("{} has {} and {} costs {}: raise money first, or choose auction", name(p),
-                                    money(st.players[p].cash), space_name(q.space), money(q.amount)));
+            return Fail(fmt::format("{} has {} and {} costs {}: raise money first, or choose auction",
+                                    name(p), money(st.players[p].cash), space_name(q.space),
+                                    money(q.amount)));
           if (r.max_properties > 0 && properties_owned(p) >= r.max_properties)
-            return Fail(fmt::format("{} already owns {} properties, the most allowed", name(p), r.max_properties));
+            return Fail(
+                fmt::format("{} already owns {} properties, the most allowed", name(p), r.max_properties));
           st.pending.erase(it);
           post(p, kBank, q.amount, Memo::buy, q.space);
           give_lot(p, q.space);
@@ -1055,7 +1126,8 @@ class Engine {
         }
         return {};
       }
-      default: return Fail("that question is not answered by choose");
+      default:
+        return Fail("that question is not answered by choose");
     }
   }
 
@@ -1067,8 +1139,9 @@ class Engine {
       if (ed.decks[d].id != deck_id) continue;
       const auto& cards = ed.decks[d].cards;
       for (std::size_t c = 0; c < cards.size(); ++c) {
-        bool is_jail_card = std::any_of(cards[c].effects.begin(), cards[c].effects.end(),
-                                        [](const Effect& e) { return e.kind == Effect::Kind::get_out_of_jail; });
+        bool is_jail_card =
+            std::any_of(cards[c].effects.begin(), cards[c].effects.end(),
+                        [](const Effect& e) { return e.kind == Effect::Kind::get_out_of_jail; });
         auto& order = g.decks_[d].order;
         if (is_jail_card && std::count(order.begin(), order.end(), static_cast<int>(c)) < cards[c].copies) {
           order.push_back(static_cast<int>(c));  // back to the bottom of its deck
@@ -1084,13 +1157,15 @@ class Engine {
     Auction& a = *st.auction;
     if (in.amount <= 0) return Fail("a bid must be more than 0");
     if (a.high_bidder != kNobody && in.amount < a.high_bid + r.bid_increment)
-      return Fail(fmt::format("a bid must beat {} by at least {}", money(a.high_bid), money(r.bid_increment)));
+      return Fail(
+          fmt::format("a bid must beat {} by at least {}", money(a.high_bid), money(r.bid_increment)));
     if (in.amount > st.players[in.player].cash)
       return Fail(fmt::format("{} has only {}: raise money before bidding {}", name(in.player),
                               money(st.players[in.player].cash), money(in.amount)));
-    if (a.item == Auction::Item::property && r.max_properties > 0 && properties_owned(in.player) >= r.max_properties)
-      return Fail(fmt::format("{} already owns {} properties, the most allowed: sell one first", name(in.player),
-                              r.max_properties));
+    if (a.item == Auction::Item::property && r.max_properties > 0 &&
+        properties_owned(in.player) >= r.max_properties)
+      return Fail(fmt::format("{} already owns {} properties, the most allowed: sell one first",
+                              name(in.player), r.max_properties));
     a.high_bid = in.amount;
     a.high_bidder = in.player;
     return {};
@@ -1129,7 +1204,8 @@ class Engine {
                            [&](const Question& q) { return q.kind == QuestionKind::draw; });
     if (it == st.pending.end() || it != st.pending.begin())
       return Fail(fmt::format("no card is to be drawn now: {}", expecting()));
-    if (it->deck != in.deck) return Fail(fmt::format("the card must come from the {} deck, not {}", it->deck, in.deck));
+    if (it->deck != in.deck)
+      return Fail(fmt::format("the card must come from the {} deck, not {}", it->deck, in.deck));
     std::size_t d = 0;
     while (d < ed.decks.size() && ed.decks[d].id != in.deck) ++d;
     if (d == ed.decks.size()) return Fail(fmt::format("no deck '{}' in this edition", in.deck));
@@ -1137,12 +1213,15 @@ class Engine {
     auto& order = g.decks_[d].order;
     std::size_t pos = 0;
     if (in.card) {
-      auto known = std::find_if(deck.cards.begin(), deck.cards.end(), [&](const Card& c) { return c.id == *in.card; });
-      if (known == deck.cards.end()) return Fail(fmt::format("no card '{}' in the {} deck", *in.card, deck.name));
+      auto known =
+          std::find_if(deck.cards.begin(), deck.cards.end(), [&](const Card& c) { return c.id == *in.card; });
+      if (known == deck.cards.end())
+        return Fail(fmt::format("no card '{}' in the {} deck", *in.card, deck.name));
       int index = static_cast<int>(known - deck.cards.begin());
       auto where = std::find(order.begin(), order.end(), index);
       if (where == order.end())
-        return Fail(fmt::format("the card '{}' is not in the {} deck: a player holds it", *in.card, deck.name));
+        return Fail(
+            fmt::format("the card '{}' is not in the {} deck: a player holds it", *in.card, deck.name));
       pos = static_cast<std::size_t>(where - order.begin());
     } else if (order.empty()) {
       return Fail(fmt::format("the {} deck is empty", deck.name));
@@ -1176,7 +1255,8 @@ class Engine {
     if (auto e = check_player(in.player)) return Fail(*e);
     if (auto e = check_space(in.space)) return Fail(*e);
     if (st.ended) return Fail("the game has ended");
-    if (in_debt(in.player)) return Fail(fmt::format("{} must pay what they owe before building", name(in.player)));
+    if (in_debt(in.player))
+      return Fail(fmt::format("{} must pay what they owe before building", name(in.player)));
     if (auto why = why_not_build(in.player, in.space, want_hotel)) return Fail(*why);
     build(in.player, in.space, want_hotel);
     return {};
@@ -1229,14 +1309,17 @@ class Engine {
         return fmt::format("{} is listed twice", space_name(s));
       if (st.spaces[s].owner != p) return fmt::format("{} does not own {}", name(p), space_name(s));
       if (!r.lots_trade_with_houses && group_has_buildings(ed.spaces[s].group_index))
-        return fmt::format("{} cannot change hands while its group has buildings: sell them to the bank first",
-                           space_name(s));
+        return fmt::format(
+            "{} cannot change hands while its group has buildings: sell them to the bank first",
+            space_name(s));
     }
-    if (r.max_properties > 0 && properties_owned(receiver) + static_cast<int>(o.spaces.size()) > r.max_properties)
+    if (r.max_properties > 0 &&
+        properties_owned(receiver) + static_cast<int>(o.spaces.size()) > r.max_properties)
       return fmt::format("{} would own more than {} properties", name(receiver), r.max_properties);
     for (const auto& grant : o.free_rides) {
       if (!r.free_rides) return "this edition has no free rides";
-      if (grant.group < 0 || grant.group >= static_cast<int>(ed.groups.size())) return "free rides name an unknown group";
+      if (grant.group < 0 || grant.group >= static_cast<int>(ed.groups.size()))
+        return "free rides name an unknown group";
       if (grant.rides <= 0) return "free rides must be 1 or more";
     }
     return std::nullopt;
@@ -1282,7 +1365,8 @@ class Engine {
   std::expected<void, std::string> handle(const Bankrupt& in) {
     if (auto e = check_player(in.player)) return Fail(*e);
     if (!in_debt(in.player))
-      return Fail(fmt::format("{} owes nothing they cannot pay: bankruptcy is only for a debt", name(in.player)));
+      return Fail(
+          fmt::format("{} owes nothing they cannot pay: bankruptcy is only for a debt", name(in.player)));
     bankrupt(in.player);
     return {};
   }
@@ -1313,14 +1397,16 @@ class Engine {
     int houses_needed = 0, hotels_needed = 0;
     for (const auto& a : in.spaces) {
       if (auto e = check_space(a.space)) return Fail(*e);
-      if (!is_ownable(ed.spaces[a.space])) return Fail(fmt::format("{} cannot be owned", space_name(a.space)));
+      if (!is_ownable(ed.spaces[a.space]))
+        return Fail(fmt::format("{} cannot be owned", space_name(a.space)));
       if (st.spaces[a.space].owner != kNobody && st.spaces[a.space].owner != in.player)
         return Fail(fmt::format("{} belongs to {}", space_name(a.space), name(st.spaces[a.space].owner)));
       if (a.houses < 0 || a.houses > r.max_houses)
         return Fail(fmt::format("{}: houses must be 0 to {}", space_name(a.space), r.max_houses));
       if ((a.houses > 0 || a.hotel) && ed.spaces[a.space].kind != Space::Kind::property)
         return Fail(fmt::format("{} cannot have buildings", space_name(a.space)));
-      if (a.hotel && a.houses > 0) return Fail(fmt::format("{}: a hotel stands alone, give houses 0", space_name(a.space)));
+      if (a.hotel && a.houses > 0)
+        return Fail(fmt::format("{}: a hotel stands alone, give houses 0", space_name(a.space)));
       if (a.mortgaged && (a.houses > 0 || a.hotel))
         return Fail(fmt::format("{}: a mortgaged property has no buildings", space_name(a.space)));
       houses_needed += a.houses - st.spaces[a.space].houses;
@@ -1332,7 +1418,8 @@ class Engine {
       int available = pl.cards();
       for (std::size_t d = 0; d < ed.decks.size(); ++d)
         for (int c : g.decks_[d].order)
-          for (const auto& e : ed.decks[d].cards[c].effects) available += e.kind == Effect::Kind::get_out_of_jail;
+          for (const auto& e : ed.decks[d].cards[c].effects)
+            available += e.kind == Effect::Kind::get_out_of_jail;
       if (*in.cards < 0 || *in.cards > available)
         return Fail(fmt::format("only {} Get Out of Jail cards exist for {}", available, name(in.player)));
     }
@@ -1359,8 +1446,10 @@ class Engine {
       pl.in_jail = *in.in_jail;
       if (pl.in_jail) pl.position = ed.jail_space;
       pl.jail_attempts = 0;
-      std::erase_if(st.pending, [&](const Question& q) { return q.player == in.player && q.kind == QuestionKind::jail; });
-      if (pl.in_jail && in.player == st.current && st.pending.empty() && g.steps_.empty()) ask_jail(in.player);
+      std::erase_if(st.pending,
+                    [&](const Question& q) { return q.player == in.player && q.kind == QuestionKind::jail; });
+      if (pl.in_jail && in.player == st.current && st.pending.empty() && g.steps_.empty())
+        ask_jail(in.player);
     }
     event(Event::Kind::adopted, in.player);
     return {};
@@ -1411,13 +1500,16 @@ class Engine {
     Money cost = in.against_card ? r.jail_insurance_card : r.jail_insurance;
     if (cost == 0) return Fail("this edition has no jail insurance");
     if (in.player != st.current || blocked() || !g.steps_.empty())
-      return Fail(fmt::format("jail insurance is bought by the player about to throw, before the throw ({})", expecting()));
+      return Fail(fmt::format("jail insurance is bought by the player about to throw, before the throw ({})",
+                              expecting()));
     for (const auto& ss : st.spaces)
       if (ss.owner == in.player && (ss.houses > 0 || ss.hotel))
-        return Fail(fmt::format("{} owns houses, and a house owner cannot insure against jail", name(in.player)));
+        return Fail(
+            fmt::format("{} owns houses, and a house owner cannot insure against jail", name(in.player)));
     bool& insured = in.against_card ? st.players[in.player].insured_card : st.players[in.player].insured;
     if (insured) return Fail(fmt::format("{} is already insured for this turn", name(in.player)));
-    if (st.players[in.player].cash < cost) return Fail(fmt::format("{} cannot pay {} for insurance", name(in.player), money(cost)));
+    if (st.players[in.player].cash < cost)
+      return Fail(fmt::format("{} cannot pay {} for insurance", name(in.player), money(cost)));
     insured = true;
     post(in.player, kBank, cost, Memo::insurance, -1);
     return {};
@@ -1431,7 +1523,8 @@ class Engine {
 std::expected<Game, std::string> Game::start(std::shared_ptr<const Edition> edition, const Setup& setup) {
   if (!edition) return std::unexpected("no edition");
   if (edition->group_spaces.size() != edition->groups.size())
-    return std::unexpected("the edition's groups are not indexed: call Edition::index_groups() after building it");
+    return std::unexpected(
+        "the edition's groups are not indexed: call Edition::index_groups() after building it");
   if (setup.players.size() < 2) return std::unexpected("a game needs at least two players");
   if (setup.players.size() > 8) return std::unexpected("a game has at most eight players");
   auto rules = edition->rules_with(setup.options);
@@ -1468,7 +1561,8 @@ std::expected<Game, std::string> Game::start(std::shared_ptr<const Edition> edit
     g.decks_.push_back(std::move(ds));
   }
   Engine e(g, nullptr);
-  for (int p = 0; p < static_cast<int>(st.players.size()); ++p) e.post(kBank, p, g.rules_.start_cash, Memo::start_cash, -1);
+  for (int p = 0; p < static_cast<int>(st.players.size()); ++p)
+    e.post(kBank, p, g.rules_.start_cash, Memo::start_cash, -1);
   if (g.rules_.deal_deeds > 0) {
     std::vector<int> deeds;
     for (const auto& sp : ed.spaces)
@@ -1477,7 +1571,8 @@ std::expected<Game, std::string> Game::start(std::shared_ptr<const Edition> edit
       for (int s : ps.deeds) {
         if (s < 0 || s >= static_cast<int>(ed.spaces.size()) || !is_ownable(ed.spaces[s]))
           return std::unexpected(fmt::format("{} was dealt space {}, which is not a title deed", ps.name, s));
-        if (st.spaces[s].owner != kNobody) return std::unexpected(fmt::format("{} was dealt twice", ed.spaces[s].name));
+        if (st.spaces[s].owner != kNobody)
+          return std::unexpected(fmt::format("{} was dealt twice", ed.spaces[s].name));
         st.spaces[s].owner = -3;  // reserved while dealing
       }
     std::erase_if(deeds, [&](int s) { return st.spaces[s].owner != kNobody; });
@@ -1583,7 +1678,9 @@ std::string Game::memo_text(const Posting& p) const {
 std::string Game::describe(const Event& e) const {
   const Edition& ed = *edition_;
   auto who = [&](int p) { return account_name(p); };
-  auto where = [&](int s) { return s >= 0 && s < static_cast<int>(ed.spaces.size()) ? ed.spaces[s].name : std::string("?"); };
+  auto where = [&](int s) {
+    return s >= 0 && s < static_cast<int>(ed.spaces.size()) ? ed.spaces[s].name : std::string("?");
+  };
   auto item = [&](int detail, int s) {
     return detail == 0 ? where(s) : detail == 1 ? std::string("a house") : std::string("a hotel");
   };
@@ -1592,41 +1689,60 @@ std::string Game::describe(const Event& e) const {
       if (e.from == e.to) return fmt::format("{} stays on {}", who(e.player), where(e.to));
       if (e.detail == 1) return fmt::format("{} goes straight to {}", who(e.player), where(e.to));
       return fmt::format("{} moves from {} to {}", who(e.player), where(e.from), where(e.to));
-    case Event::Kind::jailed: return fmt::format("{} goes to {}", who(e.player), where(ed.jail_space));
-    case Event::Kind::released: return fmt::format("{} is out of {}", who(e.player), where(ed.jail_space));
+    case Event::Kind::jailed:
+      return fmt::format("{} goes to {}", who(e.player), where(ed.jail_space));
+    case Event::Kind::released:
+      return fmt::format("{} is out of {}", who(e.player), where(ed.jail_space));
     case Event::Kind::card_drawn:
-      return fmt::format("{} draws: {}", who(e.player), e.card ? (e.card->text.empty() ? e.card->id : e.card->text) : "?");
+      return fmt::format("{} draws: {}", who(e.player),
+                         e.card ? (e.card->text.empty() ? e.card->id : e.card->text) : "?");
     case Event::Kind::bought:
       return fmt::format("{} buys {} for {}", who(e.player), where(e.space), ed.format_money(e.amount));
-    case Event::Kind::auction_started: return fmt::format("Auction: {}", item(e.detail, e.space));
+    case Event::Kind::auction_started:
+      return fmt::format("Auction: {}", item(e.detail, e.space));
     case Event::Kind::auction_won:
-      return fmt::format("{} wins the auction of {} for {}", who(e.player), item(e.detail, e.space), ed.format_money(e.amount));
-    case Event::Kind::auction_unsold: return fmt::format("No bids for {}: nobody buys", item(e.detail, e.space));
+      return fmt::format("{} wins the auction of {} for {}", who(e.player), item(e.detail, e.space),
+                         ed.format_money(e.amount));
+    case Event::Kind::auction_unsold:
+      return fmt::format("No bids for {}: nobody buys", item(e.detail, e.space));
     case Event::Kind::built:
-      return fmt::format("{} builds a {} on {}", who(e.player), e.detail == 1 ? "hotel" : "house", where(e.space));
+      return fmt::format("{} builds a {} on {}", who(e.player), e.detail == 1 ? "hotel" : "house",
+                         where(e.space));
     case Event::Kind::sold:
       if (e.detail == 1)
         return fmt::format("{} sells the hotel on {} for {} houses", who(e.player), where(e.space), e.amount);
       if (e.detail == 2)
-        return fmt::format("The bank has too few houses: {}'s hotels on the {} group come down to {} houses each",
-                           who(e.player), ed.groups[static_cast<std::size_t>(ed.spaces[e.space].group_index)].name,
-                           e.amount);
+        return fmt::format(
+            "The bank has too few houses: {}'s hotels on the {} group come down to {} houses each",
+            who(e.player), ed.groups[static_cast<std::size_t>(ed.spaces[e.space].group_index)].name,
+            e.amount);
       return fmt::format("{} sells a house on {}", who(e.player), where(e.space));
     case Event::Kind::mortgaged:
       return fmt::format("{} mortgages {} for {}", who(e.player), where(e.space), ed.format_money(e.amount));
-    case Event::Kind::unmortgaged: return fmt::format("{} lifts the mortgage on {}", who(e.player), where(e.space));
-    case Event::Kind::traded: return fmt::format("{} and {} trade", who(e.player), who(e.to));
+    case Event::Kind::unmortgaged:
+      return fmt::format("{} lifts the mortgage on {}", who(e.player), where(e.space));
+    case Event::Kind::traded:
+      return fmt::format("{} and {} trade", who(e.player), who(e.to));
     case Event::Kind::bankrupt:
-      return fmt::format("{} is bankrupt; everything goes to {}", who(e.player), e.to == kBank ? "the bank" : who(e.to));
+      return fmt::format("{} is bankrupt; everything goes to {}", who(e.player),
+                         e.to == kBank ? "the bank" : who(e.to));
     case Event::Kind::game_over:
-      return e.player == kNobody ? std::string("The game is over") : fmt::format("The game is over: {} wins", who(e.player));
-    case Event::Kind::turn: return fmt::format("{}'s turn", who(e.player));
-    case Event::Kind::undone: return "The last input is taken back";
-    case Event::Kind::three_doubles: return fmt::format("{} throws a third double in a row", who(e.player));
-    case Event::Kind::stays_in_jail: return fmt::format("{} stays in {}", who(e.player), where(ed.jail_space));
-    case Event::Kind::insured: return fmt::format("{} is insured and stays out of jail", who(e.player));
-    case Event::Kind::adopted: return fmt::format("{}'s position on the table is adopted", who(e.player));
-    case Event::Kind::free_ride: return fmt::format("{} uses a free ride on {}", who(e.player), where(e.space));
+      return e.player == kNobody ? std::string("The game is over")
+                                 : fmt::format("The game is over: {} wins", who(e.player));
+    case Event::Kind::turn:
+      return fmt::format("{}'s turn", who(e.player));
+    case Event::Kind::undone:
+      return "The last input is taken back";
+    case Event::Kind::three_doubles:
+      return fmt::format("{} throws a third double in a row", who(e.player));
+    case Event::Kind::stays_in_jail:
+      return fmt::format("{} stays in {}", who(e.player), where(ed.jail_space));
+    case Event::Kind::insured:
+      return fmt::format("{} is insured and stays out of jail", who(e.player));
+    case Event::Kind::adopted:
+      return fmt::format("{}'s position on the table is adopted", who(e.player));
+    case Event::Kind::free_ride:
+      return fmt::format("{} uses a free ride on {}", who(e.player), where(e.space));
     case Event::Kind::salary_earned:
       return fmt::format("{} may claim a salary of {} this turn", who(e.player), ed.format_money(e.amount));
     case Event::Kind::salary_forfeit:
@@ -1667,10 +1783,13 @@ std::vector<std::string> Game::invariant_violations() const {
   int n = static_cast<int>(st.players.size());
   // The journal explains every balance, and all balances (the bank's included) sum to zero.
   std::vector<Money> balance(static_cast<std::size_t>(n) + 1, 0);  // last slot: the bank
-  auto slot = [&](int account) { return account == kBank ? static_cast<std::size_t>(n) : static_cast<std::size_t>(account); };
+  auto slot = [&](int account) {
+    return account == kBank ? static_cast<std::size_t>(n) : static_cast<std::size_t>(account);
+  };
   for (std::size_t i = 0; i < st.postings.size(); ++i) {
     const Posting& p = st.postings[i];
-    if (p.seq != static_cast<std::int64_t>(i) + 1) bad.push_back(fmt::format("posting {} has seq {}", i + 1, p.seq));
+    if (p.seq != static_cast<std::int64_t>(i) + 1)
+      bad.push_back(fmt::format("posting {} has seq {}", i + 1, p.seq));
     if (p.amount <= 0) bad.push_back(fmt::format("posting {} moves {}", p.seq, p.amount));
     if ((p.from != kBank && (p.from < 0 || p.from >= n)) || (p.to != kBank && (p.to < 0 || p.to >= n))) {
       bad.push_back(fmt::format("posting {} names an unknown account", p.seq));
@@ -1700,19 +1819,25 @@ std::vector<std::string> Game::invariant_violations() const {
     houses += ss.houses;
     hotels += ss.hotel ? 1 : 0;
     if (ss.owner != kNobody) {
-      if (ss.owner < 0 || ss.owner >= n) bad.push_back(fmt::format("{} has an unknown owner", sp.name));
-      else if (st.players[ss.owner].bankrupt) bad.push_back(fmt::format("{} is owned by a bankrupt player", sp.name));
+      if (ss.owner < 0 || ss.owner >= n)
+        bad.push_back(fmt::format("{} has an unknown owner", sp.name));
+      else if (st.players[ss.owner].bankrupt)
+        bad.push_back(fmt::format("{} is owned by a bankrupt player", sp.name));
       if (!is_ownable(sp)) bad.push_back(fmt::format("{} cannot be owned", sp.name));
     } else if (ss.houses || ss.hotel || ss.mortgaged) {
       bad.push_back(fmt::format("{} belongs to the bank but has buildings or a mortgage", sp.name));
     }
     if (ss.hotel && ss.houses) bad.push_back(fmt::format("{} has a hotel and houses", sp.name));
     if (ss.houses > rules_.max_houses) bad.push_back(fmt::format("{} has {} houses", sp.name, ss.houses));
-    if (ss.mortgaged && (ss.houses || ss.hotel)) bad.push_back(fmt::format("{} is mortgaged with buildings", sp.name));
+    if (ss.mortgaged && (ss.houses || ss.hotel))
+      bad.push_back(fmt::format("{} is mortgaged with buildings", sp.name));
   }
-  if (houses != rules_.houses) bad.push_back(fmt::format("houses: {} counted, supply {}", houses, rules_.houses));
-  if (hotels != rules_.hotels) bad.push_back(fmt::format("hotels: {} counted, supply {}", hotels, rules_.hotels));
-  if (st.bank_houses < 0 || st.bank_hotels < 0) bad.push_back("the bank holds a negative number of buildings");
+  if (houses != rules_.houses)
+    bad.push_back(fmt::format("houses: {} counted, supply {}", houses, rules_.houses));
+  if (hotels != rules_.hotels)
+    bad.push_back(fmt::format("hotels: {} counted, supply {}", hotels, rules_.hotels));
+  if (st.bank_houses < 0 || st.bank_hotels < 0)
+    bad.push_back("the bank holds a negative number of buildings");
   // Even building, and buildings only where the whole group is owned and unmortgaged.
   if (rules_.even_building && rules_.build_needs_group) {
     for (const auto& grp : ed.groups) {
@@ -1728,8 +1853,10 @@ std::vector<std::string> Game::invariant_violations() const {
         whole = whole && st.spaces[m].owner == owner;
         any_mortgaged = any_mortgaged || st.spaces[m].mortgaged;
       }
-      if (hi > 0 && (!whole || owner == kNobody)) bad.push_back(fmt::format("buildings on the {} group without owning all of it", grp.name));
-      if (hi > 0 && any_mortgaged) bad.push_back(fmt::format("buildings on the {} group while a lot is mortgaged", grp.name));
+      if (hi > 0 && (!whole || owner == kNobody))
+        bad.push_back(fmt::format("buildings on the {} group without owning all of it", grp.name));
+      if (hi > 0 && any_mortgaged)
+        bad.push_back(fmt::format("buildings on the {} group while a lot is mortgaged", grp.name));
       if (hi - lo > 1 && !(hi == rules_.houses_for_hotel + 1 && lo >= rules_.houses_for_hotel))
         bad.push_back(fmt::format("the {} group is not built evenly", grp.name));
     }
@@ -1738,14 +1865,15 @@ std::vector<std::string> Game::invariant_violations() const {
   for (std::size_t d = 0; d < ed.decks.size(); ++d) {
     int total = 0, held = 0;
     for (const auto& c : ed.decks[d].cards) total += c.copies;
-    for (const auto& pl : st.players) held += ed.decks[d].id == "chance" ? pl.chance_cards : ed.decks[d].id == "chest" ? pl.chest_cards : 0;
+    for (const auto& pl : st.players)
+      held += ed.decks[d].id == "chance" ? pl.chance_cards : ed.decks[d].id == "chest" ? pl.chest_cards : 0;
     if (static_cast<int>(decks_[d].order.size()) + held != total)
       bad.push_back(fmt::format("the {} deck has {} cards and players hold {}, of {}", ed.decks[d].name,
                                 decks_[d].order.size(), held, total));
   }
   for (const auto& f : st.free_rides)
-    if (f.rides <= 0 || f.holder < 0 || f.holder >= n || f.owner < 0 || f.owner >= n || st.players[f.holder].bankrupt ||
-        st.players[f.owner].bankrupt)
+    if (f.rides <= 0 || f.holder < 0 || f.holder >= n || f.owner < 0 || f.owner >= n ||
+        st.players[f.holder].bankrupt || st.players[f.owner].bankrupt)
       bad.push_back("a free ride is held by or owed from a player out of the game");
   for (const auto& q : st.pending)
     if (q.player < 0 || q.player >= n || st.players[q.player].bankrupt)

@@ -19,8 +19,8 @@ struct Outcome {
 };
 
 // A game of one edition. Pure and deterministic: the same edition, setup and inputs give the same state, bit
-// for bit. apply() either accepts an input (and returns what followed) or refuses it with a message and leaves
-// the state exactly as it was.
+// for bit. apply() either accepts an input (and returns what followed) or refuses it with a message and
+// leaves the state exactly as it was.
 class Game {
  public:
   static std::expected<Game, std::string> start(std::shared_ptr<const Edition> edition, const Setup& setup);
@@ -64,10 +64,10 @@ class Game {
     Kind kind = Kind::land;
     Roll roll = Roll::rent_dice;
     int player = 0;
-    int to = kBank;       // pay: the receiving account
+    int to = kBank;  // pay: the receiving account
     int space = -1;
     int steps = 0;
-    int multiplier = 1;   // land: rent multiplier (nearest railroad card)
+    int multiplier = 1;       // land: rent multiplier (nearest railroad card)
     int dice_multiplier = 0;  // land: utility rent as a fresh throw times this (nearest utility card)
     bool salary = true;
     bool from_dice = false;

@@ -10,15 +10,39 @@
 namespace bb::rules {
 
 // One decided input, as the game-script spec names them. Players are indices in turn order.
-struct Roll { int d1 = 0, d2 = 0; };
-struct Choose { int player = 0; std::string option; };
-struct Bid { int player = 0; Money amount = 0; };
+struct Roll {
+  int d1 = 0, d2 = 0;
+};
+struct Choose {
+  int player = 0;
+  std::string option;
+};
+struct Bid {
+  int player = 0;
+  Money amount = 0;
+};
 struct Close {};
-struct Draw { std::string deck; std::optional<std::string> card; };
-struct Build { int player = 0; int space = 0; bool hotel = false; };  // hotel: ask for the hotel where a house could also go
-struct Sell { int player = 0; int space = 0; };
-struct Mortgage { int player = 0; int space = 0; };
-struct Unmortgage { int player = 0; int space = 0; };
+struct Draw {
+  std::string deck;
+  std::optional<std::string> card;
+};
+struct Build {
+  int player = 0;
+  int space = 0;
+  bool hotel = false;
+};  // hotel: ask for the hotel where a house could also go
+struct Sell {
+  int player = 0;
+  int space = 0;
+};
+struct Mortgage {
+  int player = 0;
+  int space = 0;
+};
+struct Unmortgage {
+  int player = 0;
+  int space = 0;
+};
 struct FreeRideGrant {
   int group = -1;  // group index: rides on the giver's properties of this group
   int rides = 0;
@@ -26,12 +50,24 @@ struct FreeRideGrant {
 struct Offer {
   Money cash = 0;
   std::vector<int> spaces;
-  int cards = 0;  // Get Out of Jail cards
+  int cards = 0;                          // Get Out of Jail cards
   std::vector<FreeRideGrant> free_rides;  // FINANCE (1932): rent-free stops granted to the other side
 };
-struct Trade { int from = 0; int to = 0; Offer give; Offer get; };
-struct Bankrupt { int player = 0; };
-struct AdoptSpace { int space = 0; int houses = 0; bool hotel = false; bool mortgaged = false; };
+struct Trade {
+  int from = 0;
+  int to = 0;
+  Offer give;
+  Offer get;
+};
+struct Bankrupt {
+  int player = 0;
+};
+struct AdoptSpace {
+  int space = 0;
+  int houses = 0;
+  bool hotel = false;
+  bool mortgaged = false;
+};
 struct Adopt {
   int player = 0;
   std::optional<Money> cash;
@@ -43,11 +79,18 @@ struct Adopt {
 struct End {};
 struct Undo {};
 // Extension: the banker auctions a house or hotel when two players want more than the bank holds.
-struct AuctionBuilding { bool hotel = false; };
+struct AuctionBuilding {
+  bool hotel = false;
+};
 // Extension (FINANCE 1932): claim the salary earned this turn, where the edition makes players claim it.
-struct Claim { int player = 0; };
+struct Claim {
+  int player = 0;
+};
 // Extension (FINANCE 1932): jail insurance bought before throwing, against the corner or against a card.
-struct Insure { int player = 0; bool against_card = false; };
+struct Insure {
+  int player = 0;
+  bool against_card = false;
+};
 
 using Input = std::variant<Roll, Choose, Bid, Close, Draw, Build, Sell, Mortgage, Unmortgage, Trade, Bankrupt,
                            Adopt, End, Undo, AuctionBuilding, Claim, Insure>;
@@ -55,8 +98,8 @@ using Input = std::variant<Roll, Choose, Bid, Close, Draw, Build, Sell, Mortgage
 struct PlayerSetup {
   std::string name;
   std::string token;
-  std::string card;         // RFID UID in hex, optional
-  std::vector<int> deeds;   // Short Game: the deeds dealt to this player (else the engine deals from the seed)
+  std::string card;        // RFID UID in hex, optional
+  std::vector<int> deeds;  // Short Game: the deeds dealt to this player (else the engine deals from the seed)
 };
 
 struct Setup {

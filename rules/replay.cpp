@@ -6,7 +6,8 @@
 
 namespace bb::rules {
 
-std::expected<Game, std::string> start_game(const Setup& setup, const std::vector<std::string>& edition_dirs) {
+std::expected<Game, std::string> start_game(const Setup& setup,
+                                            const std::vector<std::string>& edition_dirs) {
   auto edition = load_edition(setup.edition, edition_dirs);
   if (!edition) return std::unexpected(edition.error().what());
   return Game::start(std::make_shared<const Edition>(std::move(*edition)), setup);
@@ -24,13 +25,16 @@ ReplayResult replay_script(std::string_view script, const std::string& file_name
     std::string_view line = script.substr(pos, end - pos);
     pos = end + 1;
     ++line_no;
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
+      line.remove_suffix(1);
     std::size_t first = line.find_first_not_of(" \t");
     if (first == std::string_view::npos || line[first] == '#') {
       if (end == script.size()) break;
       continue;
     }
-    auto fail = [&](const std::string& why) { result.errors.push_back(fmt::format("{}:{}: {}", file_name, line_no, why)); };
+    auto fail = [&](const std::string& why) {
+      result.errors.push_back(fmt::format("{}:{}: {}", file_name, line_no, why));
+    };
     if (!result.game) {
       auto setup = parse_setup(line);
       if (!setup) {
@@ -58,7 +62,9 @@ ReplayResult replay_script(std::string_view script, const std::string& file_name
     }
     if (end == script.size()) break;
   }
-  if (!result.game && result.errors.empty()) result.errors.push_back(fmt::format("{}: the script is empty: its first line must be the setup", file_name));
+  if (!result.game && result.errors.empty())
+    result.errors.push_back(
+        fmt::format("{}: the script is empty: its first line must be the setup", file_name));
   return result;
 }
 

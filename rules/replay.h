@@ -11,8 +11,8 @@ namespace bb::rules {
 
 // Runs a game script (spec/game-script.md) through the engine, as `boardbank replay` and the tests do.
 struct ReplayResult {
-  std::optional<Game> game;          // the game as it stands after the last accepted input
-  std::vector<std::string> errors;   // "script.jsonl:12: ..." for each refused line
+  std::optional<Game> game;         // the game as it stands after the last accepted input
+  std::vector<std::string> errors;  // "script.jsonl:12: ..." for each refused line
   int inputs_applied = 0;
   bool ok() const { return game.has_value() && errors.empty(); }
 };

@@ -24,7 +24,8 @@ std::expected<json, std::string> parse_json(std::string_view line) {
   }
 }
 
-std::expected<int, std::string> player_field(const json& j, const char* key, const std::vector<std::string>& names) {
+std::expected<int, std::string> player_field(const json& j, const char* key,
+                                             const std::vector<std::string>& names) {
   auto it = j.find(key);
   if (it == j.end()) return Fail(fmt::format("missing field '{}' (a player's name)", key));
   if (!it->is_string()) return Fail(fmt::format("field '{}' must be a player's name in quotes", key));
@@ -40,7 +41,8 @@ std::expected<int, std::string> space_value(const json& v, const Edition& editio
   if (v.is_number_integer()) {
     int s = v.get<int>();
     if (s < 0 || s >= static_cast<int>(edition.spaces.size()))
-      return Fail(fmt::format("space {} does not exist: the board has spaces 0 to {}", s, edition.spaces.size() - 1));
+      return Fail(
+          fmt::format("space {} does not exist: the board has spaces 0 to {}", s, edition.spaces.size() - 1));
     return s;
   }
   if (v.is_string()) {
@@ -70,7 +72,8 @@ std::expected<Offer, std::string> offer_field(const json& j, const char* key, co
   Offer o;
   auto it = j.find(key);
   if (it == j.end()) return o;
-  if (!it->is_object()) return Fail(fmt::format("field '{}' must be an object such as {{\"cash\": 100, \"spaces\": [1]}}", key));
+  if (!it->is_object())
+    return Fail(fmt::format("field '{}' must be an object such as {{\"cash\": 100, \"spaces\": [1]}}", key));
   auto cash = money_field(*it, "cash", false);
   if (!cash) return Fail(cash.error());
   o.cash = *cash;
@@ -87,7 +90,8 @@ std::expected<Offer, std::string> offer_field(const json& j, const char* key, co
     o.cards = c->get<int>();
   }
   if (auto fr = it->find("free_rides"); fr != it->end()) {
-    if (!fr->is_array()) return Fail(fmt::format("'{}.free_rides' must be a list of {{\"group\": ID, \"rides\": N}}", key));
+    if (!fr->is_array())
+      return Fail(fmt::format("'{}.free_rides' must be a list of {{\"group\": ID, \"rides\": N}}", key));
     for (const auto& g : *fr) {
       if (!g.is_object() || !g.contains("group") || !g["group"].is_string() || !g.contains("rides") ||
           !g["rides"].is_number_integer())
@@ -95,7 +99,8 @@ std::expected<Offer, std::string> offer_field(const json& j, const char* key, co
       FreeRideGrant grant;
       for (std::size_t i = 0; i < edition.groups.size(); ++i)
         if (edition.groups[i].id == g["group"].get<std::string>()) grant.group = static_cast<int>(i);
-      if (grant.group < 0) return Fail(fmt::format("no group '{}' in this edition", g["group"].get<std::string>()));
+      if (grant.group < 0)
+        return Fail(fmt::format("no group '{}' in this edition", g["group"].get<std::string>()));
       grant.rides = g["rides"].get<int>();
       o.free_rides.push_back(grant);
     }
@@ -124,13 +129,20 @@ json offer_json(const Offer& o, const Edition& edition) {
 
 std::string_view question_name(QuestionKind kind) {
   switch (kind) {
-    case QuestionKind::buy: return "buy";
-    case QuestionKind::tax: return "tax";
-    case QuestionKind::jail: return "jail";
-    case QuestionKind::mortgaged_transfer: return "mortgaged_transfer";
-    case QuestionKind::debt: return "debt";
-    case QuestionKind::draw: return "draw";
-    case QuestionKind::roll: return "roll";
+    case QuestionKind::buy:
+      return "buy";
+    case QuestionKind::tax:
+      return "tax";
+    case QuestionKind::jail:
+      return "jail";
+    case QuestionKind::mortgaged_transfer:
+      return "mortgaged_transfer";
+    case QuestionKind::debt:
+      return "debt";
+    case QuestionKind::draw:
+      return "draw";
+    case QuestionKind::roll:
+      return "roll";
   }
   return "?";
 }
@@ -143,9 +155,11 @@ std::expected<Setup, std::string> parse_setup(std::string_view line) {
     return Fail("the first line must be the setup: {\"setup\": {\"edition\": ..., \"players\": [...]}}");
   const json& s = *it;
   Setup setup;
-  if (!s.contains("edition") || !s["edition"].is_string()) return Fail("setup needs \"edition\": an edition id or path");
+  if (!s.contains("edition") || !s["edition"].is_string())
+    return Fail("setup needs \"edition\": an edition id or path");
   setup.edition = s["edition"].get<std::string>();
-  if (!s.contains("players") || !s["players"].is_array()) return Fail("setup needs \"players\": a list in turn order");
+  if (!s.contains("players") || !s["players"].is_array())
+    return Fail("setup needs \"players\": a list in turn order");
   for (const auto& p : s["players"]) {
     PlayerSetup ps;
     if (p.is_string()) {
@@ -167,7 +181,8 @@ std::expected<Setup, std::string> parse_setup(std::string_view line) {
     setup.players.push_back(std::move(ps));
   }
   if (s.contains("options")) {
-    if (!s["options"].is_object()) return Fail("\"options\" must be an object of switches, such as {\"short_game\": true}");
+    if (!s["options"].is_object())
+      return Fail("\"options\" must be an object of switches, such as {\"short_game\": true}");
     for (const auto& [k, v] : s["options"].items()) {
       if (!v.is_boolean()) return Fail(fmt::format("option '{}' must be true or false", k));
       setup.options[k] = v.get<bool>();
@@ -195,19 +210,22 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
   if (!parsed) return Fail(parsed.error());
   const json& j = *parsed;
   auto t_it = j.find("t");
-  if (t_it == j.end() || !t_it->is_string()) return Fail("each input needs \"t\", the kind of input (roll, choose, ...)");
+  if (t_it == j.end() || !t_it->is_string())
+    return Fail("each input needs \"t\", the kind of input (roll, choose, ...)");
   std::string t = t_it->get<std::string>();
   auto player = [&](const char* key = "player") { return player_field(j, key, names); };
   if (t == "roll") {
     auto d = j.find("dice");
-    if (d == j.end() || !d->is_array() || d->size() != 2 || !(*d)[0].is_number_integer() || !(*d)[1].is_number_integer())
+    if (d == j.end() || !d->is_array() || d->size() != 2 || !(*d)[0].is_number_integer() ||
+        !(*d)[1].is_number_integer())
       return Fail("a roll needs \"dice\": [d1, d2]");
     return Roll{(*d)[0].get<int>(), (*d)[1].get<int>()};
   }
   if (t == "choose") {
     auto p = player();
     if (!p) return Fail(p.error());
-    if (!j.contains("option") || !j["option"].is_string()) return Fail("choose needs \"option\", one of the question's options");
+    if (!j.contains("option") || !j["option"].is_string())
+      return Fail("choose needs \"option\", one of the question's options");
     return Choose{*p, j["option"].get<std::string>()};
   }
   if (t == "bid") {
@@ -279,7 +297,8 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     if (j.contains("spaces")) {
       if (!j["spaces"].is_array()) return Fail("\"spaces\" must be a list of {\"space\": N, ...}");
       for (const auto& sj : j["spaces"]) {
-        if (!sj.is_object()) return Fail("each adopted space is an object {\"space\": N, \"houses\": H, ...}");
+        if (!sj.is_object())
+          return Fail("each adopted space is an object {\"space\": N, \"houses\": H, ...}");
         auto s = space_field(sj, "space", edition);
         if (!s) return Fail(s.error());
         AdoptSpace as;
@@ -308,12 +327,14 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
   }
   if (t == "auction") {
     std::string item = j.value("item", std::string("house"));
-    if (item != "house" && item != "hotel") return Fail("an auction of buildings needs \"item\": \"house\" or \"hotel\"");
+    if (item != "house" && item != "hotel")
+      return Fail("an auction of buildings needs \"item\": \"house\" or \"hotel\"");
     return AuctionBuilding{item == "hotel"};
   }
-  return Fail(fmt::format("unknown input \"{}\" (known: roll, choose, bid, close, draw, build, sell, mortgage, unmortgage, "
-                          "trade, bankrupt, adopt, end, undo, auction, claim, insure)",
-                          t));
+  return Fail(fmt::format(
+      "unknown input \"{}\" (known: roll, choose, bid, close, draw, build, sell, mortgage, unmortgage, "
+      "trade, bankrupt, adopt, end, undo, auction, claim, insure)",
+      t));
 }
 
 std::string setup_to_json(const Setup& setup) {
@@ -327,7 +348,8 @@ std::string setup_to_json(const Setup& setup) {
   }
   json options = json::object();
   for (const auto& [k, v] : setup.options) options[k] = v;
-  json j = {{"setup", {{"edition", setup.edition}, {"players", players}, {"options", options}, {"seed", setup.seed}}}};
+  json j = {{"setup",
+             {{"edition", setup.edition}, {"players", players}, {"options", options}, {"seed", setup.seed}}}};
   return j.dump();
 }
 
@@ -339,8 +361,10 @@ std::string input_to_json(const Input& input, const std::vector<std::string>& na
       [&](const auto& in) -> json {
         using T = std::decay_t<decltype(in)>;
         if constexpr (std::is_same_v<T, Roll>) return {{"t", "roll"}, {"dice", {in.d1, in.d2}}};
-        if constexpr (std::is_same_v<T, Choose>) return {{"t", "choose"}, {"player", nm(in.player)}, {"option", in.option}};
-        if constexpr (std::is_same_v<T, Bid>) return {{"t", "bid"}, {"player", nm(in.player)}, {"amount", in.amount}};
+        if constexpr (std::is_same_v<T, Choose>)
+          return {{"t", "choose"}, {"player", nm(in.player)}, {"option", in.option}};
+        if constexpr (std::is_same_v<T, Bid>)
+          return {{"t", "bid"}, {"player", nm(in.player)}, {"amount", in.amount}};
         if constexpr (std::is_same_v<T, Close>) return {{"t", "close"}};
         if constexpr (std::is_same_v<T, Draw>) {
           json d = {{"t", "draw"}, {"deck", in.deck}};
@@ -352,12 +376,18 @@ std::string input_to_json(const Input& input, const std::vector<std::string>& na
           if (in.hotel) b["hotel"] = true;
           return b;
         }
-        if constexpr (std::is_same_v<T, Sell>) return {{"t", "sell"}, {"player", nm(in.player)}, {"space", in.space}};
-        if constexpr (std::is_same_v<T, Mortgage>) return {{"t", "mortgage"}, {"player", nm(in.player)}, {"space", in.space}};
+        if constexpr (std::is_same_v<T, Sell>)
+          return {{"t", "sell"}, {"player", nm(in.player)}, {"space", in.space}};
+        if constexpr (std::is_same_v<T, Mortgage>)
+          return {{"t", "mortgage"}, {"player", nm(in.player)}, {"space", in.space}};
         if constexpr (std::is_same_v<T, Unmortgage>)
           return {{"t", "unmortgage"}, {"player", nm(in.player)}, {"space", in.space}};
         if constexpr (std::is_same_v<T, Trade>)
-          return {{"t", "trade"}, {"from", nm(in.from)}, {"to", nm(in.to)}, {"give", offer_json(in.give, ed)}, {"get", offer_json(in.get, ed)}};
+          return {{"t", "trade"},
+                  {"from", nm(in.from)},
+                  {"to", nm(in.to)},
+                  {"give", offer_json(in.give, ed)},
+                  {"get", offer_json(in.get, ed)}};
         if constexpr (std::is_same_v<T, Bankrupt>) return {{"t", "bankrupt"}, {"player", nm(in.player)}};
         if constexpr (std::is_same_v<T, Adopt>) {
           json a = {{"t", "adopt"}, {"player", nm(in.player)}};
@@ -368,17 +398,20 @@ std::string input_to_json(const Input& input, const std::vector<std::string>& na
           if (!in.spaces.empty()) {
             json spaces = json::array();
             for (const auto& s : in.spaces)
-              spaces.push_back({{"space", s.space}, {"houses", s.houses}, {"hotel", s.hotel}, {"mortgaged", s.mortgaged}});
+              spaces.push_back(
+                  {{"space", s.space}, {"houses", s.houses}, {"hotel", s.hotel}, {"mortgaged", s.mortgaged}});
             a["spaces"] = spaces;
           }
           return a;
         }
         if constexpr (std::is_same_v<T, End>) return {{"t", "end"}};
         if constexpr (std::is_same_v<T, Undo>) return {{"t", "undo"}};
-        if constexpr (std::is_same_v<T, AuctionBuilding>) return {{"t", "auction"}, {"item", in.hotel ? "hotel" : "house"}};
+        if constexpr (std::is_same_v<T, AuctionBuilding>)
+          return {{"t", "auction"}, {"item", in.hotel ? "hotel" : "house"}};
         if constexpr (std::is_same_v<T, Claim>) return {{"t", "claim"}, {"player", nm(in.player)}};
         if constexpr (std::is_same_v<T, Insure>)
-          return {{"t", "insure"}, {"player", nm(in.player)}, {"against", in.against_card ? "card" : "corner"}};
+          return {
+              {"t", "insure"}, {"player", nm(in.player)}, {"against", in.against_card ? "card" : "corner"}};
         return json::object();
       },
       input);
@@ -400,7 +433,8 @@ json state_json(const Game& game) {
   j["current"] = st.ended ? json(nullptr) : json(st.players[st.current].name);
   json pending = json::array();
   for (const auto& q : st.pending) {
-    json pj = {{"player", st.players[q.player].name}, {"question", question_name(q.kind)}, {"options", q.options}};
+    json pj = {
+        {"player", st.players[q.player].name}, {"question", question_name(q.kind)}, {"options", q.options}};
     if (q.space >= 0) pj["space"] = q.space;
     if (q.kind == QuestionKind::buy || q.kind == QuestionKind::debt || q.kind == QuestionKind::tax ||
         q.kind == QuestionKind::jail || q.kind == QuestionKind::mortgaged_transfer)
@@ -414,7 +448,9 @@ json state_json(const Game& game) {
   j["pending"] = pending;
   if (st.auction) {
     const Auction& a = *st.auction;
-    json aj = {{"item", a.item == Auction::Item::property ? "property" : a.item == Auction::Item::house ? "house" : "hotel"},
+    json aj = {{"item", a.item == Auction::Item::property ? "property"
+                        : a.item == Auction::Item::house  ? "house"
+                                                          : "hotel"},
                {"high_bid", a.high_bid},
                {"high_bidder", account(a.high_bidder)}};
     if (a.space >= 0) aj["space"] = a.space;
@@ -439,7 +475,9 @@ json state_json(const Game& game) {
   json spaces = json::array();
   for (std::size_t s = 0; s < ed.spaces.size(); ++s) {
     const Space& sp = ed.spaces[s];
-    if (sp.kind != Space::Kind::property && sp.kind != Space::Kind::railroad && sp.kind != Space::Kind::utility) continue;
+    if (sp.kind != Space::Kind::property && sp.kind != Space::Kind::railroad &&
+        sp.kind != Space::Kind::utility)
+      continue;
     const SpaceState& ss = st.spaces[s];
     spaces.push_back({{"index", s},
                       {"name", sp.name},
@@ -461,7 +499,11 @@ json state_json(const Game& game) {
   }
   json postings = json::array();
   for (const auto& p : st.postings)
-    postings.push_back({{"seq", p.seq}, {"from", account(p.from)}, {"to", account(p.to)}, {"amount", p.amount}, {"memo", game.memo_text(p)}});
+    postings.push_back({{"seq", p.seq},
+                        {"from", account(p.from)},
+                        {"to", account(p.to)},
+                        {"amount", p.amount},
+                        {"memo", game.memo_text(p)}});
   j["postings"] = postings;
   return j;
 }
@@ -473,8 +515,8 @@ std::string state_summary(const Game& game) {
   const GameState& st = game.state();
   const Edition& ed = game.edition();
   std::string out;
-  out += fmt::format("{}: {} inputs, {} postings, {} turns{}\n", ed.name, game.inputs().size(), st.postings.size(), st.turns,
-                     st.ended ? ", ended" : "");
+  out += fmt::format("{}: {} inputs, {} postings, {} turns{}\n", ed.name, game.inputs().size(),
+                     st.postings.size(), st.turns, st.ended ? ", ended" : "");
   std::vector<int> order(st.players.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return game.worth(a) > game.worth(b); });
@@ -482,17 +524,18 @@ std::string state_summary(const Game& game) {
     const auto& pl = st.players[p];
     int owned = 0;
     for (const auto& ss : st.spaces) owned += ss.owner == p ? 1 : 0;
-    out += fmt::format("  {:<12} cash {:>10}  worth {:>10}  properties {:>2}{}{}\n", pl.name, ed.format_money(pl.cash),
-                       ed.format_money(game.worth(p)), owned, pl.bankrupt ? "  bankrupt" : "",
-                       st.winner == p ? "  WINNER" : "");
+    out += fmt::format("  {:<12} cash {:>10}  worth {:>10}  properties {:>2}{}{}\n", pl.name,
+                       ed.format_money(pl.cash), ed.format_money(game.worth(p)), owned,
+                       pl.bankrupt ? "  bankrupt" : "", st.winner == p ? "  WINNER" : "");
   }
   Money bank = 0;
   for (const auto& p : st.postings) {
     if (p.from == kBank) bank -= p.amount;
     if (p.to == kBank) bank += p.amount;
   }
-  out += fmt::format("  bank balance {} (the bank issues money, so it runs negative); houses {}, hotels {} in the bank\n",
-                     ed.format_money(bank), st.bank_houses, st.bank_hotels);
+  out += fmt::format(
+      "  bank balance {} (the bank issues money, so it runs negative); houses {}, hotels {} in the bank\n",
+      ed.format_money(bank), st.bank_houses, st.bank_hotels);
   return out;
 }
 

@@ -19,10 +19,10 @@ struct PlayerState {
   int chance_cards = 0;   // Get Out of Jail cards held, by the deck they return to
   int chest_cards = 0;
   bool bankrupt = false;
-  bool passed_start = false;  // has completed a circuit (FINANCE: needed before building)
-  bool insured = false;       // jail insurance against the Go to Jail corner, bought for this turn
-  bool insured_card = false;  // jail insurance against a Go to Jail card, bought for this turn
-  Money unclaimed_salary = 0; // earned this turn where the edition makes players claim it
+  bool passed_start = false;   // has completed a circuit (FINANCE: needed before building)
+  bool insured = false;        // jail insurance against the Go to Jail corner, bought for this turn
+  bool insured_card = false;   // jail insurance against a Go to Jail card, bought for this turn
+  Money unclaimed_salary = 0;  // earned this turn where the edition makes players claim it
   int cards() const { return chance_cards + chest_cards; }
 };
 
@@ -34,8 +34,29 @@ struct SpaceState {
 };
 
 enum class Memo : std::uint8_t {
-  start_cash, salary, buy, auction, rent, tax, card, jail_fine, build, sell_building, mortgage, unmortgage,
-  interest, trade, bankruptcy, adopt, undo, fare, sweepstakes, insurance, space, deal, seat
+  start_cash,
+  salary,
+  buy,
+  auction,
+  rent,
+  tax,
+  card,
+  jail_fine,
+  build,
+  sell_building,
+  mortgage,
+  unmortgage,
+  interest,
+  trade,
+  bankruptcy,
+  adopt,
+  undo,
+  fare,
+  sweepstakes,
+  insurance,
+  space,
+  deal,
+  seat
 };
 
 enum class QuestionKind { buy, tax, jail, mortgaged_transfer, debt, draw, roll };
@@ -64,8 +85,6 @@ struct Auction {
   int timer_s = 0;  // the edition's random deal timer, 0 when it has none
 };
 
-
-
 struct Posting {
   std::int64_t seq = 0;
   int from = kBank;
@@ -81,17 +100,40 @@ struct Posting {
 // reads it: Game::describe turns an event into a sentence.
 struct Card;
 struct Event {
-  enum class Kind { moved, jailed, released, card_drawn, bought, auction_started, auction_won, auction_unsold,
-                    built, sold, mortgaged, unmortgaged, traded, bankrupt, game_over, turn, undone, three_doubles,
-                    stays_in_jail, insured, adopted, free_ride, salary_earned, salary_forfeit };
+  enum class Kind {
+    moved,
+    jailed,
+    released,
+    card_drawn,
+    bought,
+    auction_started,
+    auction_won,
+    auction_unsold,
+    built,
+    sold,
+    mortgaged,
+    unmortgaged,
+    traded,
+    bankrupt,
+    game_over,
+    turn,
+    undone,
+    three_doubles,
+    stays_in_jail,
+    insured,
+    adopted,
+    free_ride,
+    salary_earned,
+    salary_forfeit
+  };
   Kind kind = Kind::turn;
   int player = kNobody;
-  int from = -1;    // moved, jailed: where the token was
-  int to = -1;      // moved, jailed: where it is now; bankrupt: the creditor account; traded: the other player
-  int space = -1;   // the property concerned
-  Money amount = 0; // bought, mortgaged, auction_won: the price; sold: houses left on a broken-down hotel
-  int detail = 0;   // moved: 1 = jumped straight there; built/sold: 1 = a hotel, 2 = shortage breakdown;
-                    // auction_*: 0 a property, 1 a house, 2 a hotel
+  int from = -1;   // moved, jailed: where the token was
+  int to = -1;     // moved, jailed: where it is now; bankrupt: the creditor account; traded: the other player
+  int space = -1;  // the property concerned
+  Money amount = 0;  // bought, mortgaged, auction_won: the price; sold: houses left on a broken-down hotel
+  int detail = 0;    // moved: 1 = jumped straight there; built/sold: 1 = a hotel, 2 = shortage breakdown;
+                     // auction_*: 0 a property, 1 a house, 2 a hotel
   const Card* card = nullptr;  // card_drawn
 };
 

@@ -37,9 +37,10 @@ Totals play_games(int games, std::uint64_t seed, int players) {
     auto game = bb::rules::Game::start(classic(), setup);
     bb::rules::Bot bot(setup.seed);
     while (!game->state().ended) {
-      bb::rules::Input in = game->state().turns >= 1000 && game->state().pending.empty() && !game->state().auction
-                                ? bb::rules::Input{bb::rules::End{}}
-                                : bot.next(*game);
+      bb::rules::Input in =
+          game->state().turns >= 1000 && game->state().pending.empty() && !game->state().auction
+              ? bb::rules::Input{bb::rules::End{}}
+              : bot.next(*game);
       if (!game->apply(in)) std::abort();
       ++t.inputs;
     }
@@ -96,10 +97,10 @@ int main(int argc, char** argv) {
   Totals t = play_games(4000, 100, 4);
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   double cpu = cpu_seconds() - cpu_start;
-  fmt::print("rules: {} games of 4 bots, {} turns, {} inputs; {:.2f} s CPU on one core ({:.2f} s wall)\n", t.games,
-             t.turns, t.inputs, cpu, s);
-  fmt::print("rules: {:.0f} turns/s, {:.0f} inputs/s, {:.0f} games/s (CPU time)\n", t.turns / cpu, t.inputs / cpu,
-             t.games / cpu);
+  fmt::print("rules: {} games of 4 bots, {} turns, {} inputs; {:.2f} s CPU on one core ({:.2f} s wall)\n",
+             t.games, t.turns, t.inputs, cpu, s);
+  fmt::print("rules: {:.0f} turns/s, {:.0f} inputs/s, {:.0f} games/s (CPU time)\n", t.turns / cpu,
+             t.inputs / cpu, t.games / cpu);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

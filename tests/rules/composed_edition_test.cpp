@@ -41,7 +41,8 @@ TEST(Composed, SalaryMustBeClaimedWithinTheTurnOrIsForfeit) {
   g.ok(R"({"t": "roll", "dice": [1, 2]})");  // 4 -> 7 Sweepstakes
   g.ok(R"({"t": "roll", "dice": [1, 2]})");  // the sweepstakes throw; then Bob's turn ends
   EXPECT_EQ(g.player("Bob")["unclaimed_salary"], 0);
-  EXPECT_EQ(g.cash("Bob"), 200 - 1 - 19 + 6);  // fare, 10% of 199 (rounded down), 3 from each of two: no salary
+  EXPECT_EQ(g.cash("Bob"),
+            200 - 1 - 19 + 6);  // fare, 10% of 199 (rounded down), 3 from each of two: no salary
   EXPECT_EQ(g.dump()["current"], "Cleo");
 }
 
@@ -86,7 +87,8 @@ TEST(Composed, ForcedMoveSendsTheRivalBackFiveAndRentDoublesPerHouse) {
   g.ok(R"({"t": "adopt", "player": "Cleo", "spaces": [{"space": 1, "houses": 3}]})");
   g.ok(R"({"t": "adopt", "player": "Bob", "position": 6})");
   g.ok(R"({"t": "adopt", "player": "Ann", "position": 2})");
-  g.ok(R"({"t": "roll", "dice": [1, 3]})");  // Ann 2 -> 6, where Bob stands: auction first, then Bob moves back
+  g.ok(R"({"t": "roll", "dice": [1, 3]})");  // Ann 2 -> 6, where Bob stands: auction first, then Bob moves
+                                             // back
   g.ok(R"({"t": "close"})");
   EXPECT_EQ(g.position("Bob"), 1);
   EXPECT_EQ(g.cash("Bob"), 200 - 12);  // Goat Alley: 3 with one house, doubled twice for three houses
@@ -119,7 +121,8 @@ TEST(Composed, JailInsuranceAndNoInsuranceForHouseOwners) {
 
 TEST(Composed, OwnershipCapAndBuildingOnlyAfterACircuit) {
   ScriptedGame g(kSetup);
-  g.ok(R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 1, "houses": 1}, {"space": 3, "houses": 1}, {"space": 6, "houses": 1}]})");
+  g.ok(
+      R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 1, "houses": 1}, {"space": 3, "houses": 1}, {"space": 6, "houses": 1}]})");
   std::string why = g.send(R"({"t": "build", "player": "Ann", "space": 1})");
   EXPECT_NE(why.find("once round the board"), std::string::npos) << why;
   g.ok(R"({"t": "roll", "dice": [4, 4]})");  // 0 -> 8 Broadway: auctioned; Ann holds the most allowed
@@ -131,9 +134,11 @@ TEST(Composed, OwnershipCapAndBuildingOnlyAfterACircuit) {
 
 TEST(Composed, FreeRidesAreGrantedInATradeAndUsedUp) {
   ScriptedGame g(kSetup);
-  g.ok(R"({"t": "adopt", "player": "Bob", "spaces": [{"space": 11, "houses": 1}, {"space": 13, "houses": 1}]})");
+  g.ok(
+      R"({"t": "adopt", "player": "Bob", "spaces": [{"space": 11, "houses": 1}, {"space": 13, "houses": 1}]})");
   g.ok(R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 1, "houses": 1}]})");
-  g.ok(R"({"t": "trade", "from": "Ann", "to": "Bob", "give": {"spaces": [1]}, "get": {"cash": 5, "free_rides": [{"group": "green", "rides": 1}]}})");
+  g.ok(
+      R"({"t": "trade", "from": "Ann", "to": "Bob", "give": {"spaces": [1]}, "get": {"cash": 5, "free_rides": [{"group": "green", "rides": 1}]}})");
   EXPECT_EQ(g.space(1)["owner"], "Bob");
   EXPECT_EQ(g.dump()["free_rides"][0]["rides"], 1);
   g.ok(R"({"t": "adopt", "player": "Ann", "position": 9})");

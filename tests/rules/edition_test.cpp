@@ -1,7 +1,7 @@
 // Editions are data: the classic file loads whole, and a bad file is refused naming file, line and key.
-#include <gtest/gtest.h>
-
 #include "rules/edition.h"
+
+#include <gtest/gtest.h>
 
 namespace bb::rules {
 namespace {

@@ -93,7 +93,7 @@ TEST(Buying, AuctionIsOpenToEveryoneIncludingTheDecliner) {
   EXPECT_NE(g.send(R"({"t": "roll", "dice": [1, 2]})"), "");
   g.ok(R"({"t": "bid", "player": "Bob", "amount": 5})");
   g.ok(R"({"t": "bid", "player": "Ann", "amount": 20})");
-  EXPECT_NE(g.send(R"({"t": "bid", "player": "Cleo", "amount": 20})"), "");  // must beat the high bid
+  EXPECT_NE(g.send(R"({"t": "bid", "player": "Cleo", "amount": 20})"), "");    // must beat the high bid
   EXPECT_NE(g.send(R"({"t": "bid", "player": "Cleo", "amount": 5000})"), "");  // more than she holds
   g.ok(R"({"t": "bid", "player": "Cleo", "amount": 21})");
   g.ok(R"({"t": "close"})");
@@ -112,7 +112,8 @@ TEST(Buying, CannotBuyWithoutTheCash) {
 
 TEST(Rent, DoubleOnCompleteGroupStillDoubleWhenAnotherLotIsMortgagedAndNothingOnMortgaged) {
   ScriptedGame g(kTwoPlayers);
-  g.ok(R"({"t": "adopt", "player": "Bob", "spaces": [{"space": 6}, {"space": 8}, {"space": 9, "mortgaged": true}]})");
+  g.ok(
+      R"({"t": "adopt", "player": "Bob", "spaces": [{"space": 6}, {"space": 8}, {"space": 9, "mortgaged": true}]})");
   g.ok(R"({"t": "roll", "dice": [3, 3]})");  // Oriental: 6 doubled
   EXPECT_EQ(g.cash("Ann"), 1488);
   EXPECT_EQ(g.cash("Bob"), 1512);
@@ -167,7 +168,7 @@ TEST(Cards, NearestUtilityChargesTenTimesAFreshThrow) {
   g.ok(R"({"t": "roll", "dice": [3, 4]})");  // the fresh throw: 7 x 10
   EXPECT_EQ(g.cash("Ann"), 1430);
   EXPECT_EQ(g.cash("Bob"), 1570);
-  EXPECT_EQ(g.position("Ann"), 12);  // the throw moves nothing
+  EXPECT_EQ(g.position("Ann"), 12);       // the throw moves nothing
   EXPECT_EQ(g.dump()["current"], "Ann");  // the first throw was a double
 }
 
@@ -196,7 +197,8 @@ TEST(Cards, GoBackThreeOntoIncomeTaxAsksTheTaxQuestion) {
 
 TEST(Tax, TenPercentCountsMortgagedPropertyAtPrintedPriceAndBuildingsAtCost) {
   ScriptedGame g(kTwoPlayers);
-  g.ok(R"({"t": "adopt", "player": "Ann", "cash": 1000, "spaces": [{"space": 1, "houses": 2}, {"space": 3, "houses": 2},
+  g.ok(
+      R"({"t": "adopt", "player": "Ann", "cash": 1000, "spaces": [{"space": 1, "houses": 2}, {"space": 3, "houses": 2},
           {"space": 5, "mortgaged": true}, {"space": 39, "mortgaged": true}]})");
   g.ok(R"({"t": "roll", "dice": [1, 3]})");  // Income Tax
   g.ok(R"({"t": "choose", "player": "Ann", "option": "pay_percent"})");
@@ -311,12 +313,12 @@ TEST(Cards, AUsedGetOutOfJailCardGoesBackToItsDeck) {
   g.ok(R"({"t": "choose", "player": "Ann", "option": "auction"})");
   g.ok(R"({"t": "close"})");
   g.ok(R"({"t": "adopt", "player": "Ann", "in_jail": true})");  // she is sent to jail while Bob plays
-  g.ok(R"({"t": "roll", "dice": [1, 2]})");  // Bob 0 -> 3 Baltic Avenue
+  g.ok(R"({"t": "roll", "dice": [1, 2]})");                     // Bob 0 -> 3 Baltic Avenue
   g.ok(R"({"t": "choose", "player": "Bob", "option": "auction"})");
   g.ok(R"({"t": "close"})");
   g.ok(R"({"t": "choose", "player": "Ann", "option": "use_card"})");
   EXPECT_EQ(g.player("Ann")["cards"], 0);
-  g.ok(R"({"t": "roll", "dice": [3, 4]})");  // Ann 10 -> 17 Community Chest
+  g.ok(R"({"t": "roll", "dice": [3, 4]})");                              // Ann 10 -> 17 Community Chest
   g.ok(R"({"t": "draw", "deck": "chest", "card": "get_out_of_jail"})");  // the card is back in the deck
   EXPECT_EQ(g.player("Ann")["cards"], 1);
 }
@@ -345,8 +347,10 @@ TEST(Cards, BirthdayAndChairmanMoveMoneyBetweenPlayers) {
 
 TEST(Debt, RaisingMoneyPaysTheDebtAutomatically) {
   ScriptedGame g(kTwoPlayers);
-  g.ok(R"({"t": "adopt", "player": "Bob", "spaces": [{"space": 39, "hotel": true}, {"space": 37, "houses": 4}]})");
-  g.ok(R"({"t": "adopt", "player": "Ann", "cash": 100, "position": 30, "spaces": [{"space": 5}, {"space": 15}]})");
+  g.ok(
+      R"({"t": "adopt", "player": "Bob", "spaces": [{"space": 39, "hotel": true}, {"space": 37, "houses": 4}]})");
+  g.ok(
+      R"({"t": "adopt", "player": "Ann", "cash": 100, "position": 30, "spaces": [{"space": 5}, {"space": 15}]})");
   g.ok(R"({"t": "roll", "dice": [4, 5]})");
   ASSERT_EQ(g.pending()[0]["question"], "debt");
   EXPECT_NE(g.send(R"({"t": "roll", "dice": [1, 2]})"), "");
@@ -383,7 +387,8 @@ TEST(Buildings, BuildEvenlyOnlyOnCompleteUnmortgagedGroups) {
 
 TEST(Buildings, HotelAfterFourHousesReturnsThemToTheBank) {
   ScriptedGame g(kTwoPlayers);
-  g.ok(R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 37, "houses": 4}, {"space": 39, "houses": 4}]})");
+  g.ok(
+      R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 37, "houses": 4}, {"space": 39, "houses": 4}]})");
   EXPECT_EQ(g.dump()["bank"]["houses"], 24);
   g.ok(R"({"t": "build", "player": "Ann", "space": 39})");
   EXPECT_TRUE(g.space(39)["hotel"]);
@@ -420,12 +425,14 @@ TEST(Buildings, ShortageStopsBuildingAndAuctionsTheLastHouses) {
 
 TEST(Buildings, SellBackAtHalfPriceEvenlyAndAHotelAsFiveHouses) {
   ScriptedGame g(kTwoPlayers);
-  g.ok(R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 1, "houses": 2}, {"space": 3, "houses": 1}]})");
+  g.ok(
+      R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 1, "houses": 2}, {"space": 3, "houses": 1}]})");
   std::string why = g.send(R"({"t": "sell", "player": "Ann", "space": 3})");
   EXPECT_NE(why.find("sell evenly"), std::string::npos) << why;
   g.ok(R"({"t": "sell", "player": "Ann", "space": 1})");
   EXPECT_EQ(g.cash("Ann"), 1525);
-  g.ok(R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 37, "hotel": true}, {"space": 39, "hotel": true}]})");
+  g.ok(
+      R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 37, "hotel": true}, {"space": 39, "hotel": true}]})");
   g.ok(R"({"t": "sell", "player": "Ann", "space": 39})");
   EXPECT_EQ(g.space(39)["houses"], 4);
   EXPECT_FALSE(g.space(39)["hotel"]);
@@ -438,7 +445,8 @@ TEST(Buildings, HotelBrokenDownWhenTheBankHasTooFewHouses) {
   g.ok(R"({"t": "adopt", "player": "Bob", "spaces": [{"space": 31, "houses": 4}, {"space": 32, "houses": 4},
           {"space": 34, "houses": 4}, {"space": 26, "houses": 4}, {"space": 27, "houses": 4}, {"space": 29, "houses": 4},
           {"space": 21, "houses": 2}, {"space": 23, "houses": 2}, {"space": 24, "houses": 2}]})");
-  g.ok(R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 37, "hotel": true}, {"space": 39, "hotel": true}]})");
+  g.ok(
+      R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 37, "hotel": true}, {"space": 39, "hotel": true}]})");
   EXPECT_EQ(g.dump()["bank"]["houses"], 2);
   g.ok(R"({"t": "sell", "player": "Ann", "space": 39})");
   // Both hotels come down to one house each (the two the bank had); 4 house-equivalents sold per hotel.
@@ -463,8 +471,10 @@ TEST(Mortgages, MortgageForTheValueLiftForValuePlusTenPercent) {
 
 TEST(Trades, NoSaleWhileTheGroupHasBuildingsAndNoLoans) {
   ScriptedGame g(kTwoPlayers);
-  g.ok(R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 1, "houses": 1}, {"space": 3}, {"space": 5}]})");
-  std::string why = g.send(R"({"t": "trade", "from": "Ann", "to": "Bob", "give": {"spaces": [3]}, "get": {"cash": 100}})");
+  g.ok(
+      R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 1, "houses": 1}, {"space": 3}, {"space": 5}]})");
+  std::string why =
+      g.send(R"({"t": "trade", "from": "Ann", "to": "Bob", "give": {"spaces": [3]}, "get": {"cash": 100}})");
   EXPECT_NE(why.find("sell them to the bank first"), std::string::npos) << why;
   why = g.send(R"({"t": "trade", "from": "Ann", "to": "Bob", "give": {"cash": 100}, "get": {}})");
   EXPECT_NE(why.find("no loans"), std::string::npos) << why;
@@ -475,7 +485,8 @@ TEST(Trades, NoSaleWhileTheGroupHasBuildingsAndNoLoans) {
 
 TEST(Trades, MortgagedPropertyCostsInterestAtOnceAndAgainWhenLiftedLater) {
   ScriptedGame g(kTwoPlayers);
-  g.ok(R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 5, "mortgaged": true}, {"space": 15, "mortgaged": true}]})");
+  g.ok(
+      R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 5, "mortgaged": true}, {"space": 15, "mortgaged": true}]})");
   g.ok(R"({"t": "trade", "from": "Ann", "to": "Bob", "give": {"spaces": [5, 15]}, "get": {"cash": 100}})");
   auto q = g.pending();
   ASSERT_EQ(q.size(), 2u);
@@ -493,7 +504,8 @@ TEST(Trades, MortgagedPropertyCostsInterestAtOnceAndAgainWhenLiftedLater) {
 
 TEST(Bankruptcy, ToAPlayerBuildingsSoldAtHalfAndMortgagedPropertyPassesWithInterest) {
   ScriptedGame g(kThreePlayers);
-  g.ok(R"({"t": "adopt", "player": "Bob", "spaces": [{"space": 39, "hotel": true}, {"space": 37, "hotel": true}]})");
+  g.ok(
+      R"({"t": "adopt", "player": "Bob", "spaces": [{"space": 39, "hotel": true}, {"space": 37, "hotel": true}]})");
   g.ok(R"({"t": "adopt", "player": "Ann", "cash": 100, "position": 30, "cards": 1,
           "spaces": [{"space": 1, "houses": 1}, {"space": 3, "houses": 1}, {"space": 12, "mortgaged": true}]})");
   g.ok(R"({"t": "roll", "dice": [4, 5]})");
@@ -589,7 +601,8 @@ TEST(ShortGame, DealsTwoPaidDeedsHotelAfterThreeHousesEndsAtSecondBankruptcy) {
 }
 
 TEST(TimeLimit, EndNamesTheRichestPlayer) {
-  ScriptedGame g(R"({"setup": {"edition": "classic", "players": ["Ann", "Bob"], "options": {"time_limit": true}, "seed": 9}})");
+  ScriptedGame g(
+      R"({"setup": {"edition": "classic", "players": ["Ann", "Bob"], "options": {"time_limit": true}, "seed": 9}})");
   g.ok(R"({"t": "adopt", "player": "Bob", "cash": 5000})");
   g.ok(R"({"t": "end"})");
   EXPECT_TRUE(g.dump()["ended"]);
@@ -598,7 +611,8 @@ TEST(TimeLimit, EndNamesTheRichestPlayer) {
 }
 
 TEST(Setup, UnknownOptionIsAnError) {
-  auto setup = parse_setup(R"({"setup": {"edition": "classic", "players": ["Ann", "Bob"], "options": {"free_parking_jackpot": true}}})");
+  auto setup = parse_setup(
+      R"({"setup": {"edition": "classic", "players": ["Ann", "Bob"], "options": {"free_parking_jackpot": true}}})");
   ASSERT_TRUE(setup);
   auto game = start_game(*setup, editions());
   ASSERT_FALSE(game);
@@ -607,7 +621,8 @@ TEST(Setup, UnknownOptionIsAnError) {
 
 TEST(Determinism, SameSeedAndInputsGiveTheSameStateAndEngineDrawsFollowTheSeed) {
   auto play = [](std::uint64_t seed) {
-    ScriptedGame g(fmt::format(R"({{"setup": {{"edition": "classic", "players": ["Ann", "Bob"], "seed": {}}}}})", seed));
+    ScriptedGame g(
+        fmt::format(R"({{"setup": {{"edition": "classic", "players": ["Ann", "Bob"], "seed": {}}}}})", seed));
     g.ok(R"({"t": "roll", "dice": [1, 1]})");
     g.ok(R"({"t": "draw", "deck": "chest"})");
     return g.game().signature();

@@ -33,7 +33,8 @@ void expect_subset(const nlohmann::json& expected, const nlohmann::json& actual,
   } else if (expected.is_array()) {
     ASSERT_TRUE(actual.is_array()) << where;
     ASSERT_EQ(expected.size(), actual.size()) << where;
-    for (std::size_t i = 0; i < expected.size(); ++i) expect_subset(expected[i], actual[i], where + "[" + std::to_string(i) + "]");
+    for (std::size_t i = 0; i < expected.size(); ++i)
+      expect_subset(expected[i], actual[i], where + "[" + std::to_string(i) + "]");
   } else {
     EXPECT_EQ(expected, actual) << where;
   }
@@ -56,7 +57,9 @@ TEST_P(ScriptCase, ReplaysToTheExpectedState) {
   } else {
     ASSERT_TRUE(result.errors.empty()) << result.errors.front();
   }
-  if (fs::exists(expect)) expect_subset(nlohmann::json::parse(read(expect)), nlohmann::json::parse(state_to_json(*result.game)), "state");
+  if (fs::exists(expect))
+    expect_subset(nlohmann::json::parse(read(expect)), nlohmann::json::parse(state_to_json(*result.game)),
+                  "state");
 }
 
 std::vector<std::string> cases() {
@@ -67,13 +70,12 @@ std::vector<std::string> cases() {
   return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Scripts, ScriptCase, ::testing::ValuesIn(cases()),
-                         [](const auto& param_info) {
-                           std::string n = param_info.param;
-                           for (auto& c : n)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Scripts, ScriptCase, ::testing::ValuesIn(cases()), [](const auto& param_info) {
+  std::string n = param_info.param;
+  for (auto& c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return n;
+});
 
 }  // namespace
 }  // namespace bb::rules

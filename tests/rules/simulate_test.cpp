@@ -29,8 +29,9 @@ Played play(int games, std::uint64_t seed, int players, bool check_each_input) {
     Bot bot(setup.seed);
     int guard = 0;
     while (!game->state().ended && ++guard < 200000) {
-      Input in = game->state().turns >= 1000 && game->state().pending.empty() && !game->state().auction ? Input{End{}}
-                                                                                                         : bot.next(*game);
+      Input in = game->state().turns >= 1000 && game->state().pending.empty() && !game->state().auction
+                     ? Input{End{}}
+                     : bot.next(*game);
       auto ok = game->apply(in);
       if (!ok) {
         ADD_FAILURE() << "game seed " << setup.seed << ": bot input refused: " << ok.error();
@@ -39,7 +40,8 @@ Played play(int games, std::uint64_t seed, int players, bool check_each_input) {
       if (check_each_input) {
         auto bad = game->invariant_violations();
         if (!bad.empty()) {
-          ADD_FAILURE() << "game seed " << setup.seed << " input " << game->inputs().size() << ": " << bad.front();
+          ADD_FAILURE() << "game seed " << setup.seed << " input " << game->inputs().size() << ": "
+                        << bad.front();
           return out;
         }
       }

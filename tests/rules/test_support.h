@@ -1,8 +1,8 @@
 #pragma once
-// Helpers shared by the rules tests: a game driven line by line with the invariants checked after every input.
-#include <gtest/gtest.h>
-
+// Helpers shared by the rules tests: a game driven line by line with the invariants checked after every
+// input.
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
