@@ -76,7 +76,7 @@ void idle_check() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  setenv("SDL_VIDEODRIVER", "offscreen", 0);
+  setenv("SDL_VIDEODRIVER", "dummy", 0);
   setenv("SDL_AUDIODRIVER", "dummy", 0);
   auto tables = bb::display::SampleTable::samples(EDITIONS_DIR);
   if (!tables) {

@@ -319,7 +319,7 @@ TEST(TouchFlow, TheAuctionCountdownTicksAndStopsAtZero) {
   EXPECT_TRUE(ui.take_intents().empty()) << "the auctioneer closes, not the clock";
 }
 
-TEST(TouchFlow, AWindowOnTheOffscreenDriverDrawsAndTakesClicks) {
+TEST(TouchFlow, AWindowOnTheDummyVideoDriverDrawsAndTakesClicks) {
   TouchScreen::Options o;
   o.window = true;
   auto screen = TouchScreen::open(o);
