@@ -9,6 +9,7 @@
 #include "peripherals/gpio.h"
 #include "peripherals/rc522_device.h"
 #include "peripherals/replay_edge_source.h"
+#include "peripherals/replay_rc522_device.h"
 #include "peripherals/simulated_edge_source.h"
 #include "peripherals/simulated_rc522_device.h"
 #include "peripherals/spidev_transport.h"
@@ -61,18 +62,28 @@ std::expected<std::vector<std::string>, std::string> parse_line_list(const std::
 std::expected<std::unique_ptr<Device>, std::string> open_device(const DeviceConfig& config,
                                                                 CardRegistryCheck is_registered,
                                                                 DiceRoller roller) {
+  std::optional<Trace> replayed;
+  if (config.backend == "replay") {
+    auto trace = load_trace(config.trace_path);
+    if (!trace) return std::unexpected(trace.error());
+    replayed = std::move(*trace);
+    // The trace says what it recorded; an rc522 trace holds SPI transfers, not edges.
+    if (is_spi_device(replayed->device)) {
+      auto device = ReplayRc522Device::create(config.name.empty() ? replayed->device : config.name, *replayed,
+                                              is_registered);
+      if (!device) return std::unexpected(fmt::format("{}: {}", config.trace_path, device.error()));
+      return std::unique_ptr<Device>(std::move(*device));
+    }
+  }
   const std::string name = config.name.empty() ? config.kind : config.name;
-  if (config.kind == "rc522") {
+  if (config.kind == "rc522" && !replayed) {
     if (config.backend == "simulated") {
       auto simulated = SimulatedRc522Device::create(name, config.input_fd, is_registered);
       if (!simulated) return std::unexpected(simulated.error());
       return std::unique_ptr<Device>(std::move(*simulated));
     }
-    if (config.backend != "real") {
-      return std::unexpected(
-          std::string("the rc522 has real and simulated backends; it speaks SPI, not GPIO edges, so there is "
-                      "no trace to replay"));
-    }
+    if (config.backend != "real")
+      return std::unexpected(fmt::format("unknown backend '{}' (real, simulated or replay)", config.backend));
     auto spi = SpidevTransport::open(config.spi_device);
     if (!spi) return std::unexpected(spi.error());
     std::unique_ptr<GpioOutput> reset;
@@ -88,11 +99,9 @@ std::expected<std::unique_ptr<Device>, std::string> open_device(const DeviceConf
   }
   std::string kind = config.kind;
   std::unique_ptr<EdgeSource> source;
-  if (config.backend == "replay") {
-    auto trace = load_trace(config.trace_path);
-    if (!trace) return std::unexpected(trace.error());
-    kind = trace->device;
-    source = std::make_unique<ReplayEdgeSource>(std::move(*trace));
+  if (replayed) {
+    kind = replayed->device;
+    source = std::make_unique<ReplayEdgeSource>(std::move(*replayed));
   } else if (config.backend == "simulated") {
     auto simulated = SimulatedEdgeSource::create(kind, config.input_fd);
     if (!simulated) return std::unexpected(simulated.error());

@@ -14,12 +14,13 @@ namespace bb::peripherals {
 
 Rc522Device::Rc522Device(std::string name, std::unique_ptr<SpiTransport> spi,
                          std::unique_ptr<GpioOutput> reset, CardRegistryCheck is_registered,
-                         Mfrc522::Sleep sleep)
+                         Mfrc522::Sleep sleep, Clock clock)
     : name_(std::move(name)),
       spi_(std::move(spi)),
       reset_(std::move(reset)),
       reader_(*spi_, reset_.get(), std::move(sleep)),
-      is_registered_(std::move(is_registered)) {}
+      is_registered_(std::move(is_registered)),
+      clock_(clock ? std::move(clock) : Clock(monotonic_now)) {}
 
 Rc522Device::~Rc522Device() {
   if (timer_fd_ >= 0) close(timer_fd_);
@@ -27,10 +28,11 @@ Rc522Device::~Rc522Device() {
 
 std::expected<std::unique_ptr<Rc522Device>, std::string> Rc522Device::create(
     std::string name, std::unique_ptr<SpiTransport> spi, std::unique_ptr<GpioOutput> reset,
-    Nanoseconds poll_interval, CardRegistryCheck is_registered, Mfrc522::Sleep sleep) {
+    Nanoseconds poll_interval, CardRegistryCheck is_registered, Mfrc522::Sleep sleep, Clock clock) {
   assert(spi && poll_interval > 0);
   std::unique_ptr<Rc522Device> device(new Rc522Device(std::move(name), std::move(spi), std::move(reset),
-                                                      std::move(is_registered), std::move(sleep)));
+                                                      std::move(is_registered), std::move(sleep),
+                                                      std::move(clock)));
   if (auto ready = device->reader_.init(); !ready) return std::unexpected(ready.error());
   device->timer_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
   const timespec every{poll_interval / kSecond, poll_interval % kSecond};
@@ -45,7 +47,7 @@ std::vector<PeripheralEvent> Rc522Device::read_events() {
   std::vector<PeripheralEvent> events;
   std::uint64_t expirations = 0;
   [[maybe_unused]] const auto drained = read(timer_fd_, &expirations, sizeof expirations);
-  const Nanoseconds now = monotonic_now();
+  const Nanoseconds now = clock_();
   auto card = reader_.poll();
   if (!card) {
     if (card.error() != last_error_) {

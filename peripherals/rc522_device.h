@@ -15,11 +15,13 @@ namespace bb::peripherals {
 // looks for a card once (a few hundred microseconds of SPI) and reports a tap per new card.
 class Rc522Device final : public Device {
  public:
-  // spi: spidev (real) or FakeMfrc522 (simulated); reset: the RST line, optional.
+  // spi: spidev (real), FakeMfrc522 (simulated) or a trace (replay); reset: the RST line, optional.
+  // clock: what stamps taps and ids and ages the tap deduplicator (CLOCK_MONOTONIC by default; a replay
+  // passes the trace's time so it gives the same events every time).
   static std::expected<std::unique_ptr<Rc522Device>, std::string> create(
       std::string name, std::unique_ptr<SpiTransport> spi, std::unique_ptr<GpioOutput> reset = nullptr,
       Nanoseconds poll_interval = 100 * kMillisecond, CardRegistryCheck is_registered = {},
-      Mfrc522::Sleep sleep = {});
+      Mfrc522::Sleep sleep = {}, Clock clock = {});
   ~Rc522Device() override;
   Rc522Device(const Rc522Device&) = delete;
   Rc522Device& operator=(const Rc522Device&) = delete;
@@ -33,13 +35,14 @@ class Rc522Device final : public Device {
 
  private:
   Rc522Device(std::string name, std::unique_ptr<SpiTransport> spi, std::unique_ptr<GpioOutput> reset,
-              CardRegistryCheck is_registered, Mfrc522::Sleep sleep);
+              CardRegistryCheck is_registered, Mfrc522::Sleep sleep, Clock clock);
 
   std::string name_;
   std::unique_ptr<SpiTransport> spi_;
   std::unique_ptr<GpioOutput> reset_;
   Mfrc522 reader_;
   CardRegistryCheck is_registered_;
+  Clock clock_;
   TapDeduplicator dedup_;
   int timer_fd_ = -1;
   std::string last_error_;  // a failing reader is reported once, not at every poll

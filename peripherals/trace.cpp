@@ -31,7 +31,83 @@ std::optional<Nanoseconds> parse_ns(std::string_view text) {
   if (ec != std::errc{} || end != text.data() + text.size() || value < 0) return std::nullopt;
   return value;
 }
+
+std::optional<std::vector<std::uint8_t>> parse_hex_bytes(std::string_view hex) {
+  if (hex.empty() || hex.size() % 2 != 0) return std::nullopt;
+  std::vector<std::uint8_t> bytes;
+  bytes.reserve(hex.size() / 2);
+  for (std::size_t i = 0; i < hex.size(); i += 2) {
+    std::uint8_t byte = 0;
+    const auto [end, ec] = std::from_chars(hex.data() + i, hex.data() + i + 2, byte, 16);
+    if (ec != std::errc{} || end != hex.data() + i + 2) return std::nullopt;
+    bytes.push_back(byte);
+  }
+  return bytes;
+}
+
+std::string hex_bytes(const std::vector<std::uint8_t>& bytes) {
+  std::string hex;
+  hex.reserve(bytes.size() * 2);
+  for (const std::uint8_t byte : bytes) hex += fmt::format("{:02X}", byte);
+  return hex;
+}
+
+// "TIMESTAMP_NS spi TX_HEX RX_HEX" or "TIMESTAMP_NS spi TX_HEX error TEXT..."; words[1] is "spi".
+std::expected<SpiTransfer, std::string> parse_spi_line(const std::vector<std::string_view>& words) {
+  constexpr std::string_view kShape =
+      "expected 'TIMESTAMP_NS spi TX_HEX RX_HEX' (or 'TIMESTAMP_NS spi TX_HEX error TEXT')";
+  if (words.size() < 4) return std::unexpected(std::string(kShape));
+  SpiTransfer transfer;
+  const auto ts = parse_ns(words[0]);
+  if (!ts) return std::unexpected(fmt::format("'{}' is not a timestamp in nanoseconds", words[0]));
+  transfer.ts_ns = *ts;
+  auto tx = parse_hex_bytes(words[2]);
+  if (!tx) return std::unexpected(fmt::format("TX '{}' is not bytes in hex (two digits a byte)", words[2]));
+  transfer.tx = std::move(*tx);
+  if (words[3] == "error") {
+    if (words.size() == 4) return std::unexpected(std::string("a failed transfer says why after 'error'"));
+    transfer.error = fmt::format("{}", fmt::join(words.begin() + 4, words.end(), " "));
+    return transfer;
+  }
+  if (words.size() != 4) return std::unexpected(std::string(kShape));
+  auto rx = parse_hex_bytes(words[3]);
+  if (!rx) return std::unexpected(fmt::format("RX '{}' is not bytes in hex (two digits a byte)", words[3]));
+  if (rx->size() != transfer.tx.size()) {
+    return std::unexpected(fmt::format(
+        "RX has {} bytes but TX has {}: a full-duplex transfer clocks back one byte per byte sent",
+        rx->size(), transfer.tx.size()));
+  }
+  transfer.rx = std::move(*rx);
+  return transfer;
+}
 }  // namespace
+
+bool is_spi_device(std::string_view device) { return device == "rc522"; }
+
+std::string trace_header_value(const Trace& trace, std::string_view key) {
+  for (const auto& [name, value] : trace.extra) {
+    if (name == key) return value;
+  }
+  return {};
+}
+
+std::expected<Trace, std::string> make_spi_trace(std::string_view device, std::string spi_device,
+                                                 std::string reset_line) {
+  if (!is_spi_device(device))
+    return std::unexpected(fmt::format("'{}' is not an SPI device (rc522)", device));
+  if (spi_device.empty()) return std::unexpected(std::string("an SPI trace needs the spidev node (spi=)"));
+  Trace trace;
+  trace.device = device;
+  trace.extra.emplace_back("spi", std::move(spi_device));
+  if (!reset_line.empty()) trace.extra.emplace_back("rst", std::move(reset_line));
+  return trace;
+}
+
+std::string format_spi_transfer(const SpiTransfer& transfer) {
+  if (!transfer.error.empty())
+    return fmt::format("{} spi {} error {}\n", transfer.ts_ns, hex_bytes(transfer.tx), transfer.error);
+  return fmt::format("{} spi {} {}\n", transfer.ts_ns, hex_bytes(transfer.tx), hex_bytes(transfer.rx));
+}
 
 std::vector<std::string> device_roles(std::string_view device) {
   if (device == "wiegand") return {"d0", "d1"};
@@ -90,10 +166,20 @@ std::expected<Trace, std::string> parse_trace(std::string_view text) {
       }
       const auto device =
           std::find_if(keys.begin(), keys.end(), [](const auto& kv) { return kv.first == "device"; });
-      if (device == keys.end()) return fail("the header names no device= (wiegand, dice or button)");
+      if (device == keys.end()) return fail("the header names no device= (wiegand, dice, button or rc522)");
+      if (is_spi_device(device->second)) {
+        trace.device = device->second;
+        for (const auto& kv : keys) {
+          if (kv.first != "device") trace.extra.push_back(kv);
+        }
+        if (trace_header_value(trace, "spi").empty())
+          return fail(fmt::format("the header names no spi= device (e.g. spi=/dev/spidev0.0)"));
+        header_seen = true;
+        continue;
+      }
       const auto roles = device_roles(device->second);
       if (roles.empty())
-        return fail(fmt::format("unknown device '{}' (wiegand, dice or button)", device->second));
+        return fail(fmt::format("unknown device '{}' (wiegand, dice, button or rc522)", device->second));
       trace.device = device->second;
       for (const auto& role : roles) {
         const auto found =
@@ -119,6 +205,22 @@ std::expected<Trace, std::string> parse_trace(std::string_view text) {
     const auto words = split_words(line);
     if (words.empty() || words[0].starts_with('#')) continue;
     if (trace.end_ns) return fail("nothing may follow the 'end' line");
+    const bool spi_trace = is_spi_device(trace.device);
+    if (spi_trace && words[0] != "end") {
+      if (words.size() < 2 || words[1] != "spi") {
+        return fail(fmt::format(
+            "an {} trace holds SPI transfers ('TIMESTAMP_NS spi TX_HEX RX_HEX'), not GPIO edges or levels",
+            trace.device));
+      }
+      auto transfer = parse_spi_line(words);
+      if (!transfer) return fail(transfer.error());
+      if (!trace.spi_transfers.empty() && transfer->ts_ns < trace.spi_transfers.back().ts_ns)
+        return fail("timestamps go back in time");
+      if (trace.spi_transfers.size() >= kMaxEdges) return fail("too many transfers");
+      transfer->source_line = line_number;
+      trace.spi_transfers.push_back(std::move(*transfer));
+      continue;
+    }
     if (words[0] == "level") {
       if (words.size() != 3 || (words[2] != "0" && words[2] != "1")) return fail("expected 'level LINE 0|1'");
       if (!trace.edges.empty()) return fail("'level' lines come before the first edge");
@@ -131,9 +233,14 @@ std::expected<Trace, std::string> parse_trace(std::string_view text) {
       const auto ts = words.size() == 2 ? parse_ns(words[1]) : std::nullopt;
       if (!ts) return fail("expected 'end TIMESTAMP_NS'");
       if (!trace.edges.empty() && *ts < trace.edges.back().ts_ns) return fail("'end' before the last edge");
+      if (!trace.spi_transfers.empty() && *ts < trace.spi_transfers.back().ts_ns)
+        return fail("'end' before the last transfer");
       trace.end_ns = ts;
       continue;
     }
+    if (words.size() >= 2 && words[1] == "spi" && find_line("spi") < 0)
+      return fail(fmt::format("'spi' transfers belong in an SPI device's trace (device=rc522), not a {}'s",
+                              trace.device));
     if (words.size() != 3) return fail("expected 'TIMESTAMP_NS LINE rising|falling'");
     const auto ts = parse_ns(words[0]);
     if (!ts) return fail(fmt::format("'{}' is not a timestamp in nanoseconds", words[0]));
@@ -172,6 +279,7 @@ std::string format_trace(const Trace& trace) {
     text += fmt::format("{} {} {}\n", edge.ts_ns, trace.lines.at(static_cast<std::size_t>(edge.line)).second,
                         edge.rising ? "rising" : "falling");
   }
+  for (const SpiTransfer& transfer : trace.spi_transfers) text += format_spi_transfer(transfer);
   if (trace.end_ns) text += fmt::format("end {}\n", *trace.end_ns);
   return text;
 }
