@@ -124,15 +124,38 @@ struct RecordOptions {
   std::string device = "wiegand";
   std::string chip = "gpiochip0";
   std::string lines;
+  std::string spi = "/dev/spidev0.0";
+  std::string reset = "GPIO22";
   std::string out;
   double seconds = 0;
 };
+
+// The RC522 speaks SPI: its trace holds the driver's transfers, recorded while the driver reads cards as
+// the daemon would; the taps go to stderr so whoever holds the cards sees each one was read.
+int run_record_rc522(const RecordOptions& o, std::ostream& out) {
+  pp::Rc522RecordRequest request;
+  request.spi_device = o.spi;
+  request.chip = o.chip;
+  request.reset_line = o.reset;
+  auto recorded = pp::record_rc522_on_pi(
+      request, static_cast<pp::Nanoseconds>(o.seconds * 1e9), out,
+      [](const pp::PeripheralEvent& event) { fmt::print(stderr, "{}\n", pp::to_json_line(event)); },
+      [] { return !interrupted; });
+  if (!recorded) {
+    fmt::print(stderr, "boardbank record-gpio: {}\n", recorded.error());
+    return 2;
+  }
+  fmt::print(stderr, "recorded {} SPI transfers\n", *recorded);
+  return 0;
+}
 
 int run_record(const RecordOptions& o) {
   pp::EdgeLinesRequest request;
   request.chip = o.chip;
   request.consumer = "boardbank-record";
-  if (o.lines.empty()) {
+  if (o.device == "rc522") {
+    // An SPI device: --lines does not apply, --spi and --reset say where it is.
+  } else if (o.lines.empty()) {
     request.lines = pp::default_lines(o.device);
   } else {
     auto lines = pp::parse_line_list(o.device, o.lines);
@@ -152,6 +175,7 @@ int run_record(const RecordOptions& o) {
   }
   std::ostream& out = file.is_open() ? static_cast<std::ostream&>(file) : std::cout;
   stop_on_ctrl_c();
+  if (o.device == "rc522") return run_record_rc522(o, out);
   auto recorded = pp::record_gpio(o.device, request, static_cast<pp::Nanoseconds>(o.seconds * 1e9), out,
                                   [] { return !interrupted; });
   if (!recorded) {
@@ -183,13 +207,16 @@ void add_peripheral_commands(CLI::App& app) {
   probe->callback([probe_opts] { std::exit(run_probe(*probe_opts)); });
 
   auto record_opts = std::make_shared<RecordOptions>();
-  auto* record =
-      app.add_subcommand("record-gpio", "Record a device's GPIO edges as a trace, to replay into tests");
-  record->add_option("--device", record_opts->device, "wiegand, dice or button")
-      ->check(CLI::IsMember({"wiegand", "dice", "button"}));
+  auto* record = app.add_subcommand(
+      "record-gpio",
+      "Record a device's GPIO edges (or an RC522's SPI transfers) as a trace, to replay into tests");
+  record->add_option("--device", record_opts->device, "wiegand, dice, button or rc522")
+      ->check(CLI::IsMember({"wiegand", "dice", "button", "rc522"}));
   record->add_option("--chip", record_opts->chip, "GPIO chip, as gpiodetect names it");
   record->add_option("--lines", record_opts->lines,
                      "Lines in role order or by role (default: docs/hardware.md)");
+  record->add_option("--spi", record_opts->spi, "rc522: the spidev node");
+  record->add_option("--reset", record_opts->reset, "rc522: its RST line on --chip ('' for none)");
   record->add_option("-o,--out", record_opts->out, "Trace file to write (default: standard output)");
   record->add_option("--seconds", record_opts->seconds, "Stop after this long (default: Ctrl-C)");
   record->callback([record_opts] { std::exit(run_record(*record_opts)); });

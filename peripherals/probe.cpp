@@ -97,10 +97,6 @@ std::expected<std::size_t, std::string> record_gpio(const std::string& kind, con
   return count;
 }
 
-}  // namespace bb::peripherals
-
-namespace bb::peripherals {
-
 std::expected<std::size_t, std::string> record_rc522(
     const Rc522RecordRequest& request, std::unique_ptr<SpiTransport> spi, std::unique_ptr<GpioOutput> reset,
     Nanoseconds duration, std::ostream& out, const std::function<void(const PeripheralEvent&)>& on_event,

@@ -31,9 +31,13 @@ std::expected<std::vector<std::uint8_t>, std::string> RecordingSpiTransport::tra
   if (rx) {
     recorded.rx = *rx;
   } else {
-    // A trace line ends at the newline; an error text with one would split the record.
-    recorded.error = rx.error().empty() ? std::string("transfer failed") : rx.error();
-    std::replace(recorded.error.begin(), recorded.error.end(), '\n', ' ');
+    // The trace keeps an error as words on one line: a line break would split the record, and an error
+    // without words would read back as no error at all.
+    recorded.error = rx.error();
+    std::replace_if(
+        recorded.error.begin(), recorded.error.end(),
+        [](char c) { return c == '\n' || c == '\r' || c == '\t'; }, ' ');
+    if (recorded.error.find_first_not_of(' ') == std::string::npos) recorded.error = "SPI transfer failed";
   }
   out_ << format_spi_transfer(recorded);
   out_.flush();

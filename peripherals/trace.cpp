@@ -173,7 +173,7 @@ std::expected<Trace, std::string> parse_trace(std::string_view text) {
           if (kv.first != "device") trace.extra.push_back(kv);
         }
         if (trace_header_value(trace, "spi").empty())
-          return fail(fmt::format("the header names no spi= device (e.g. spi=/dev/spidev0.0)"));
+          return fail("the header names no spi= device (e.g. spi=/dev/spidev0.0)");
         header_seen = true;
         continue;
       }
