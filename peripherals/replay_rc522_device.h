@@ -1,6 +1,7 @@
 #pragma once
 #include <expected>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
