@@ -911,7 +911,7 @@ class Engine {
           return fmt::format("{} must draw a {} card", name(q.player), q.deck);
         default:
           return fmt::format("{} must answer the {} question", name(q.player),
-                             std::string(question_word(q.kind)));
+                             std::string(question_name(q.kind)));
       }
     }
     if (!g.steps_.empty()) return fmt::format("a throw of the dice for {}", name(g.steps_.front().player));
@@ -921,25 +921,6 @@ class Engine {
     if (!st.auction) return "";
     if (st.auction->item == Auction::Item::property) return space_name(st.auction->space);
     return st.auction->item == Auction::Item::house ? "a house" : "a hotel";
-  }
-  static std::string_view question_word(QuestionKind k) {
-    switch (k) {
-      case QuestionKind::buy:
-        return "buy";
-      case QuestionKind::tax:
-        return "tax";
-      case QuestionKind::jail:
-        return "jail";
-      case QuestionKind::mortgaged_transfer:
-        return "mortgaged_transfer";
-      case QuestionKind::debt:
-        return "debt";
-      case QuestionKind::draw:
-        return "draw";
-      case QuestionKind::roll:
-        return "roll";
-    }
-    return "?";
   }
 
   std::optional<std::string> check_player(int p) const {
@@ -1066,7 +1047,7 @@ class Engine {
       std::string opts;
       for (const auto& o : it->options) opts += (opts.empty() ? "" : ", ") + o;
       return Fail(fmt::format("'{}' is not an answer to {}'s {} question (options: {})", in.option,
-                              name(in.player), question_word(it->kind), opts));
+                              name(in.player), question_name(it->kind), opts));
     }
     Question q = *it;
     int p = in.player;
@@ -1519,6 +1500,27 @@ class Engine {
 };
 
 // ------------------------------------------------------------------ Game
+
+std::string_view question_name(QuestionKind kind) {
+  switch (kind) {
+    case QuestionKind::buy:
+      return "buy";
+    case QuestionKind::tax:
+      return "tax";
+    case QuestionKind::jail:
+      return "jail";
+    case QuestionKind::mortgaged_transfer:
+      return "mortgaged_transfer";
+    case QuestionKind::debt:
+      return "debt";
+    case QuestionKind::draw:
+      return "draw";
+    case QuestionKind::roll:
+      return "roll";
+  }
+  return "?";
+}
+
 
 std::expected<Game, std::string> Game::start(std::shared_ptr<const Edition> edition, const Setup& setup) {
   if (!edition) return std::unexpected("no edition");

@@ -127,25 +127,6 @@ json offer_json(const Offer& o, const Edition& edition) {
 
 }  // namespace
 
-std::string_view question_name(QuestionKind kind) {
-  switch (kind) {
-    case QuestionKind::buy:
-      return "buy";
-    case QuestionKind::tax:
-      return "tax";
-    case QuestionKind::jail:
-      return "jail";
-    case QuestionKind::mortgaged_transfer:
-      return "mortgaged_transfer";
-    case QuestionKind::debt:
-      return "debt";
-    case QuestionKind::draw:
-      return "draw";
-    case QuestionKind::roll:
-      return "roll";
-  }
-  return "?";
-}
 
 std::expected<Setup, std::string> parse_setup(std::string_view line) {
   auto parsed = parse_json(line);

@@ -30,6 +30,5 @@ std::string state_to_json(const Game& game, int indent = -1);
 // A short human summary: standings and the ledger total.
 std::string state_summary(const Game& game);
 
-std::string_view question_name(QuestionKind kind);
 
 }  // namespace bb::rules

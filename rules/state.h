@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rules/money.h"
@@ -60,6 +61,8 @@ enum class Memo : std::uint8_t {
 };
 
 enum class QuestionKind { buy, tax, jail, mortgaged_transfer, debt, draw, roll };
+// The question names of the game-script spec ("buy", "mortgaged_transfer", ...).
+std::string_view question_name(QuestionKind kind);
 
 struct Question {
   int player = 0;
