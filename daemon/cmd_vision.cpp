@@ -1,6 +1,7 @@
 // The vision verbs: `track` (camera, video or image folder -> JSON lines of token events), `render-table`
 // (synthetic frames or a video of a scripted game, with its truth) and `markers` (the printable sheet).
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include <CLI/CLI.hpp>
 #include <atomic>
@@ -12,7 +13,6 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/videoio.hpp>
 #include <sstream>
-#include <toml++/toml.h>
 
 #include "daemon/commands.h"
 #include "vision/board_layout.h"
@@ -42,7 +42,8 @@ std::expected<vi::BoardLayout, std::string> layout_from_edition(const std::strin
   std::error_code ec;
   if (!fs::exists(path, ec)) {
     if (id == "classic") return vi::classic_layout();
-    return std::unexpected("no edition '" + id + "' (looked for " + path.string() + "); use --edition classic");
+    return std::unexpected("no edition '" + id + "' (looked for " + path.string() +
+                           "); use --edition classic");
   }
   try {
     const toml::table edition = toml::parse_file(path.string());
@@ -52,7 +53,8 @@ std::expected<vi::BoardLayout, std::string> layout_from_edition(const std::strin
         if (const auto* t = g.as_table()) {
           const std::string gid = (*t)["id"].value_or(std::string{});
           const std::string hex = (*t)["colour"].value_or(std::string{});
-          if (!gid.empty() && hex.size() == 7 && hex[0] == '#') colours[gid] = std::stoul(hex.substr(1), nullptr, 16);
+          if (!gid.empty() && hex.size() == 7 && hex[0] == '#')
+            colours[gid] = std::stoul(hex.substr(1), nullptr, 16);
         }
     vi::BoardLayout layout;
     const auto* spaces = edition["space"].as_array();
@@ -87,7 +89,9 @@ Json to_json(const vi::TrackerEvent& e) {
       j["markers"] = e.markers;
       if (e.kind == Kind::recalibrated) j["shift_px"] = std::round(e.shift_px * 10) / 10;
       break;
-    case Kind::not_found: j["message"] = e.detail; break;
+    case Kind::not_found:
+      j["message"] = e.detail;
+      break;
     case Kind::learned:
       j["token"] = e.token;
       j["space"] = e.to;
@@ -227,8 +231,8 @@ int run_render(const RenderOptions& o) {
   auto layout = layout_from_edition(o.edition);
   if (!layout) return fail(layout.error());
   int width = 0, height = 0;
-  if (std::sscanf(o.size.c_str(), "%dx%d", &width, &height) != 2 || width < 160 || height < 120 || width > 4096 ||
-      height > 4096)
+  if (std::sscanf(o.size.c_str(), "%dx%d", &width, &height) != 2 || width < 160 || height < 120 ||
+      width > 4096 || height > 4096)
     return fail("--size must be like 1280x720 (160x120 to 4096x4096)");
   if (o.tokens < 1 || o.tokens > 6) return fail("--tokens must be 1..6");
   std::optional<vi::Condition> condition;
@@ -236,7 +240,8 @@ int run_render(const RenderOptions& o) {
     if (o.condition == vi::condition_name(c)) condition = c;
   if (!condition) {
     std::string names;
-    for (vi::Condition c : vi::all_conditions()) names += std::string(names.empty() ? "" : ", ") + vi::condition_name(c);
+    for (vi::Condition c : vi::all_conditions())
+      names += std::string(names.empty() ? "" : ", ") + vi::condition_name(c);
     return fail("unknown --condition '" + o.condition + "'; one of: " + names);
   }
   const vi::SpaceMap map(layout->spaces_per_side);
@@ -268,22 +273,25 @@ int run_render(const RenderOptions& o) {
   cv::VideoWriter writer;
   std::error_code ec;
   if (video) {
-    const int fourcc = ext == ".mp4" ? cv::VideoWriter::fourcc('m', 'p', '4', 'v') : cv::VideoWriter::fourcc('M', 'J', 'P', 'G');
+    const int fourcc = ext == ".mp4" ? cv::VideoWriter::fourcc('m', 'p', '4', 'v')
+                                     : cv::VideoWriter::fourcc('M', 'J', 'P', 'G');
     if (!writer.open(o.out, fourcc, o.fps, cv::Size(width, height)))
       return fail("cannot write the video " + o.out + "; try a .avi name (MJPG) or a folder for frames");
   } else {
     fs::create_directories(o.out, ec);
     if (ec) return fail("cannot create the folder " + o.out + ": " + ec.message());
   }
-  const std::string truth_path =
-      !o.truth.empty() ? o.truth : video ? o.out + ".truth.jsonl" : (fs::path(o.out) / "truth.jsonl").string();
+  const std::string truth_path = !o.truth.empty() ? o.truth
+                                 : video          ? o.out + ".truth.jsonl"
+                                                  : (fs::path(o.out) / "truth.jsonl").string();
   std::ofstream truth(truth_path);
   if (!truth) return fail("cannot write " + truth_path);
 
   std::mt19937_64 rng(o.seed);
   vi::TableScript::Settings script_settings;
   script_settings.hands = !o.no_hands;
-  vi::TableScript script(renderer, vi::scene_for(*condition, renderer, rng), o.tokens, o.seed, script_settings);
+  vi::TableScript script(renderer, vi::scene_for(*condition, renderer, rng), o.tokens, o.seed,
+                         script_settings);
   cv::Mat image;
   int64_t index = 0;
   auto emit = [&](const std::vector<vi::TableScript::Frame>& frames) -> bool {
@@ -316,28 +324,38 @@ int run_render(const RenderOptions& o) {
 void add_vision_commands(CLI::App& app) {
   auto track_opts = std::make_shared<TrackOptions>();
   auto* track = app.add_subcommand(
-      "track", "Track the tokens on the board: prints one JSON object per line (moved, unsure, calibrated, ...)");
-  track->add_option("SOURCE", track_opts->source,
-                    "0 or /dev/videoN (USB webcam), libcamera (Pi camera module), gst:PIPELINE, a video file, or a "
-                    "folder of images")
+      "track",
+      "Track the tokens on the board: prints one JSON object per line (moved, unsure, calibrated, ...)");
+  track
+      ->add_option(
+          "SOURCE", track_opts->source,
+          "0 or /dev/videoN (USB webcam), libcamera (Pi camera module), gst:PIPELINE, a video file, or a "
+          "folder of images")
       ->required();
-  track->add_option("--edition", track_opts->edition, "edition id (editions/ID.toml) or file: the board's spaces");
-  track->add_option("--setup", track_opts->setup,
-                    "set-up file: loaded if it exists (learned tokens, board reference), else written once the "
-                    "tokens are learned");
+  track->add_option("--edition", track_opts->edition,
+                    "edition id (editions/ID.toml) or file: the board's spaces");
+  track->add_option(
+      "--setup", track_opts->setup,
+      "set-up file: loaded if it exists (learned tokens, board reference), else written once the "
+      "tokens are learned");
   track->add_option("--max-frames", track_opts->max_frames, "stop after this many frames (0: until the end)");
   track->add_option("--width", track_opts->width, "camera frame width");
   track->add_option("--height", track_opts->height, "camera frame height");
   track->add_option("--start-space", track_opts->start_space, "where all tokens stand when they are learned");
-  track->add_option("--unsure-below", track_opts->unsure_below, "confidence under which a position is a question")
+  track
+      ->add_option("--unsure-below", track_opts->unsure_below,
+                   "confidence under which a position is a question")
       ->check(CLI::Range(0.3, 0.99));
   track->callback([track_opts] { std::exit(run_track(*track_opts)); });
 
   auto render_opts = std::make_shared<RenderOptions>();
   auto* render = app.add_subcommand(
-      "render-table", "Render a synthetic table (board, tokens, hands, light, camera) playing a scripted game");
-  render->add_option("--out", render_opts->out, "a folder for JPEG frames, or a video file (.avi, .mp4)")->required();
-  render->add_option("--moves", render_opts->moves, "moves file: one {\"token\": \"T1\", \"to\": 7} per line");
+      "render-table",
+      "Render a synthetic table (board, tokens, hands, light, camera) playing a scripted game");
+  render->add_option("--out", render_opts->out, "a folder for JPEG frames, or a video file (.avi, .mp4)")
+      ->required();
+  render->add_option("--moves", render_opts->moves,
+                     "moves file: one {\"token\": \"T1\", \"to\": 7} per line");
   render->add_option("--seed", render_opts->seed, "seed of the random game, camera pose and light");
   render->add_option("--count", render_opts->count, "moves of the random game");
   render->add_option("--tokens", render_opts->tokens, "tokens on the table (1..6)");
@@ -352,7 +370,8 @@ void add_vision_commands(CLI::App& app) {
 
   auto sheet = std::make_shared<vi::MarkerSheet>();
   auto out = std::make_shared<std::string>();
-  auto* markers = app.add_subcommand("markers", "Write the sheet of the four corner markers, to print at 100%");
+  auto* markers =
+      app.add_subcommand("markers", "Write the sheet of the four corner markers, to print at 100%");
   markers->add_option("--out", *out, "FILE.pdf (exact size, vector) or FILE.png")->required();
   markers->add_option("--dpi", sheet->dpi, "resolution of a PNG");
   markers->add_option("--board-mm", sheet->board_side_mm, "the board's side in millimetres (classic: 508)");
@@ -362,9 +381,12 @@ void add_vision_commands(CLI::App& app) {
       std::exit(2);
     }
     fmt::print(
-        "wrote {}: print at 100% on A4 (check the 50 mm bar), cut each marker at the corner ticks leaving {:.0f} mm "
-        "of white, and stick marker N in corner N (0 = GO, then Jail, Free Parking, Go To Jail), each the right way "
-        "up as read from the GO side, its cut edges flush with the board's outer edges; marker side {:.1f} mm\n",
+        "wrote {}: print at 100% on A4 (check the 50 mm bar), cut each marker at the corner ticks leaving "
+        "{:.0f} mm "
+        "of white, and stick marker N in corner N (0 = GO, then Jail, Free Parking, Go To Jail), each the "
+        "right way "
+        "up as read from the GO side, its cut edges flush with the board's outer edges; marker side {:.1f} "
+        "mm\n",
         *out, sheet->margin_mm(), sheet->marker_mm());
     std::exit(0);
   });

@@ -8,8 +8,9 @@ namespace bb::vision {
 
 namespace {
 
-std::expected<Calibration, std::string> finish(const std::vector<Point2>& board, const std::vector<Point2>& image,
-                                               Calibration::Method method, int markers) {
+std::expected<Calibration, std::string> finish(const std::vector<Point2>& board,
+                                               const std::vector<Point2>& image, Calibration::Method method,
+                                               int markers) {
   auto h = Homography::fit(board, image);
   auto inv = h ? h->inverse() : std::nullopt;
   if (!h || !inv) return std::unexpected("the board's corners are degenerate in this view; move the camera");
@@ -41,11 +42,16 @@ cv::Point2d intersect(const cv::Vec4f& a, const cv::Vec4f& b) {
 BoardCalibrator::BoardCalibrator(MarkerLayout layout) : layout_(layout) {}
 
 std::expected<Calibration, std::string> BoardCalibrator::from_markers(const cv::Mat& frame) const {
-  const auto markers = detector_.detect(frame);
+  return fit_markers(detector_.detect(frame));
+}
+
+std::expected<Calibration, std::string> BoardCalibrator::fit_markers(
+    const std::vector<DetectedMarker>& markers) const {
   // Two markers leave most of the board to extrapolation from two small squares: not good enough.
   if (markers.size() < 3)
     return std::unexpected(
-        "fewer than three corner markers are visible; check that all four are stuck on and nothing covers them");
+        "fewer than three corner markers are visible; check that all four are stuck on and nothing covers "
+        "them");
   auto fit = [&](const std::vector<DetectedMarker>& use) {
     std::vector<Point2> board, image;
     for (const auto& m : use) {
@@ -74,12 +80,19 @@ std::expected<Calibration, std::string> BoardCalibrator::from_markers(const cv::
   // A marker stuck in the wrong corner or a stray printout shows as a poor fit: refuse rather than misplace
   // every space.
   if (c && c->fit_error_px > 2.0)
-    return std::unexpected("the corner markers do not agree with each other; check each is in its own corner");
+    return std::unexpected(
+        "the corner markers do not agree with each other; check each is in its own corner");
   return c;
 }
 
 std::expected<Calibration, std::string> BoardCalibrator::from_contour(
     const cv::Mat& frame, const std::optional<Calibration>& previous) const {
+  return contour(frame, previous, {});
+}
+
+std::expected<Calibration, std::string> BoardCalibrator::contour(
+    const cv::Mat& frame, const std::optional<Calibration>& previous,
+    const std::vector<DetectedMarker>& markers) const {
   cv::Mat gray, binary;
   if (frame.channels() == 3)
     cv::cvtColor(frame, gray, cv::COLOR_BGR2GRAY);
@@ -87,7 +100,8 @@ std::expected<Calibration, std::string> BoardCalibrator::from_contour(
     gray = frame.clone();
   cv::GaussianBlur(gray, gray, cv::Size(5, 5), 0);
   cv::threshold(gray, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
-  cv::morphologyEx(binary, binary, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(9, 9)));
+  cv::morphologyEx(binary, binary, cv::MORPH_CLOSE,
+                   cv::getStructuringElement(cv::MORPH_RECT, cv::Size(9, 9)));
   std::vector<std::vector<cv::Point>> contours;
   cv::findContours(binary, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
   const std::vector<cv::Point>* best = nullptr;
@@ -99,12 +113,18 @@ std::expected<Calibration, std::string> BoardCalibrator::from_contour(
       best = &c;
     }
   }
-  if (!best) return std::unexpected("no board-sized bright square is in view; check the camera points at the board");
+  if (!best)
+    return std::unexpected("no board-sized bright square is in view; check the camera points at the board");
   std::vector<cv::Point> hull, quad;
   cv::convexHull(*best, hull);
-  cv::approxPolyDP(hull, quad, 0.02 * cv::arcLength(hull, true), true);
+  // Corners notched by unreadable markers need a coarser polygon before the sides are refined.
+  for (double epsilon : {0.02, 0.03, 0.045, 0.06}) {
+    cv::approxPolyDP(hull, quad, epsilon * cv::arcLength(hull, true), true);
+    if (quad.size() <= 4) break;
+  }
   if (quad.size() != 4)
-    return std::unexpected("the board's outline is not a clear four-sided shape; stick the corner markers on");
+    return std::unexpected(
+        "the board's outline is not a clear four-sided shape; stick the corner markers on");
   // An outline on the frame's edge is the frame, not a board: the board must be wholly in view.
   for (const auto& p : quad)
     if (p.x < 3 || p.y < 3 || p.x > frame.cols - 4 || p.y > frame.rows - 4)
@@ -122,9 +142,11 @@ std::expected<Calibration, std::string> BoardCalibrator::from_contour(
       const cv::Point2d q = cv::Point2d(p) - a;
       const double t = q.dot(d) / len2;
       const double dist = std::abs(q.x * d.y - q.y * d.x) / std::sqrt(len2);
-      if (t > 0.15 && t < 0.85 && dist < 6) side.emplace_back(static_cast<float>(p.x), static_cast<float>(p.y));
+      if (t > 0.15 && t < 0.85 && dist < 6)
+        side.emplace_back(static_cast<float>(p.x), static_cast<float>(p.y));
     }
-    if (side.size() < 10) return std::unexpected("the board's edges are not clearly visible; improve the light");
+    if (side.size() < 10)
+      return std::unexpected("the board's edges are not clearly visible; improve the light");
     cv::fitLine(side, lines[s], cv::DIST_HUBER, 0, 0.01, 0.01);
   }
   std::array<Point2, 4> corners;
@@ -139,7 +161,20 @@ std::expected<Calibration, std::string> BoardCalibrator::from_contour(
     return std::atan2(a.y - centre.y, a.x - centre.x) < std::atan2(b.y - centre.y, b.x - centre.x);
   });
   size_t go = 0;
-  if (previous) {
+  if (!markers.empty()) {
+    // A marker too blurred or small to fit the board by itself still says which corner is which: its
+    // outer corner is the board's corner.
+    double best_cost = 1e18;
+    for (size_t g = 0; g < 4; ++g) {
+      double cost = 0;
+      for (const auto& m : markers) {
+        const Point2 outer = m.corners[static_cast<size_t>((m.id + 2) % 4)];
+        const Point2 c = corners[(g + static_cast<size_t>(m.id)) % 4];
+        cost += std::hypot(c.x - outer.x, c.y - outer.y);
+      }
+      if (cost < best_cost) best_cost = cost, go = g;
+    }
+  } else if (previous) {
     const Point2 prev = previous->image_corner(0);
     double best_d = 1e18;
     for (size_t i = 0; i < 4; ++i) {
@@ -159,11 +194,12 @@ std::expected<Calibration, std::string> BoardCalibrator::from_contour(
   return finish(board, image, Calibration::Method::contour, 0);
 }
 
-std::expected<Calibration, std::string> BoardCalibrator::calibrate(const cv::Mat& frame,
-                                                                   const std::optional<Calibration>& previous) const {
-  auto by_markers = from_markers(frame);
+std::expected<Calibration, std::string> BoardCalibrator::calibrate(
+    const cv::Mat& frame, const std::optional<Calibration>& previous) const {
+  const auto markers = detector_.detect(frame);
+  auto by_markers = fit_markers(markers);
   if (by_markers) return by_markers;
-  auto by_contour = from_contour(frame, previous);
+  auto by_contour = contour(frame, previous, markers);
   if (by_contour) return by_contour;
   return std::unexpected(by_markers.error() + "; and " + by_contour.error());
 }

@@ -45,6 +45,12 @@ class BoardCalibrator {
   const MarkerLayout& layout() const { return layout_; }
 
  private:
+  std::expected<Calibration, std::string> fit_markers(const std::vector<DetectedMarker>& markers) const;
+  // The outline, turned so that GO is where any marker seen (or else `previous`) says it is.
+  std::expected<Calibration, std::string> contour(const cv::Mat& frame,
+                                                  const std::optional<Calibration>& previous,
+                                                  const std::vector<DetectedMarker>& markers) const;
+
   MarkerLayout layout_;
   MarkerDetector detector_;
 };

@@ -18,17 +18,18 @@ BoardLayout classic_layout() {
                      red = 0xED1B24, yellow = 0xFEF200, green = 0x1FB25A, dark_blue = 0x0072BB;
   BoardLayout layout;
   layout.spaces_per_side = 10;
-  layout.names = {"GO",          "Old Kent Rd",  "Chest",         "Whitechapel", "Income Tax",   "Kings Cross",
-                  "Angel",       "Chance",       "Euston Rd",     "Pentonville", "Jail",         "Pall Mall",
-                  "Electric",    "Whitehall",    "Northumberland", "Marylebone", "Bow St",       "Chest",
-                  "Marlborough", "Vine St",      "Free Parking",  "Strand",      "Chance",       "Fleet St",
-                  "Trafalgar",   "Fenchurch",    "Leicester Sq",  "Coventry St", "Water Works",  "Piccadilly",
-                  "Go To Jail",  "Regent St",    "Oxford St",     "Chest",       "Bond St",      "Liverpool St",
-                  "Chance",      "Park Lane",    "Super Tax",     "Mayfair"};
-  layout.band_colours = {0,     brown, 0,     brown, 0,      0,      light_blue, 0,      light_blue, light_blue,
-                         0,     pink,  0,     pink,  pink,   0,      orange,     0,      orange,     orange,
-                         0,     red,   0,     red,   red,    0,      yellow,     yellow, 0,          yellow,
-                         0,     green, green, 0,     green,  0,      0,          dark_blue, 0,       dark_blue};
+  layout.names = {"GO",           "Old Kent Rd",  "Chest",       "Whitechapel", "Income Tax",
+                  "Kings Cross",  "Angel",        "Chance",      "Euston Rd",   "Pentonville",
+                  "Jail",         "Pall Mall",    "Electric",    "Whitehall",   "Northumberland",
+                  "Marylebone",   "Bow St",       "Chest",       "Marlborough", "Vine St",
+                  "Free Parking", "Strand",       "Chance",      "Fleet St",    "Trafalgar",
+                  "Fenchurch",    "Leicester Sq", "Coventry St", "Water Works", "Piccadilly",
+                  "Go To Jail",   "Regent St",    "Oxford St",   "Chest",       "Bond St",
+                  "Liverpool St", "Chance",       "Park Lane",   "Super Tax",   "Mayfair"};
+  layout.band_colours = {0, brown, 0,     brown, 0,     0, light_blue, 0,         light_blue, light_blue,
+                         0, pink,  0,     pink,  pink,  0, orange,     0,         orange,     orange,
+                         0, red,   0,     red,   red,   0, yellow,     yellow,    0,          yellow,
+                         0, green, green, 0,     green, 0, 0,          dark_blue, 0,          dark_blue};
   return layout;
 }
 

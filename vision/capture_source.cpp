@@ -1,7 +1,8 @@
 #include "vision/capture_source.h"
 
-#include <cctype>
 #include <fmt/format.h>
+
+#include <cctype>
 #include <opencv2/videoio.hpp>
 
 namespace bb::vision {
@@ -19,24 +20,28 @@ std::expected<std::unique_ptr<CaptureSource>, std::string> CaptureSource::open_v
                                                                                     Options options) {
   auto impl = std::make_unique<Impl>();
   const bool numeric = !device.empty() && std::all_of(device.begin(), device.end(), ::isdigit);
-  const bool ok = numeric ? impl->capture.open(std::stoi(device), cv::CAP_V4L2) : impl->capture.open(device, cv::CAP_V4L2);
+  const bool ok = numeric ? impl->capture.open(std::stoi(device), cv::CAP_V4L2)
+                          : impl->capture.open(device, cv::CAP_V4L2);
   if (!ok || !impl->capture.isOpened())
-    return std::unexpected(fmt::format(
-        "cannot open camera {} through V4L2; check it is plugged in (ls /dev/video*) and that the user is in the "
-        "'video' group. A Pi camera module needs SOURCE 'libcamera' instead",
-        device));
+    return std::unexpected(
+        fmt::format("cannot open camera {} through V4L2; check it is plugged in (ls /dev/video*) and that "
+                    "the user is in the "
+                    "'video' group. A Pi camera module needs SOURCE 'libcamera' instead",
+                    device));
   impl->capture.set(cv::CAP_PROP_FOURCC, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'));
   impl->capture.set(cv::CAP_PROP_FRAME_WIDTH, options.width);
   impl->capture.set(cv::CAP_PROP_FRAME_HEIGHT, options.height);
   impl->capture.set(cv::CAP_PROP_FPS, options.fps);
   // A driver-side queue would hand us old frames; one buffer keeps the newest.
   impl->capture.set(cv::CAP_PROP_BUFFERSIZE, 1);
-  return std::unique_ptr<CaptureSource>(new CaptureSource(std::move(impl), Kind::v4l2, "v4l2:" + device, options));
+  return std::unique_ptr<CaptureSource>(
+      new CaptureSource(std::move(impl), Kind::v4l2, "v4l2:" + device, options));
 }
 
 std::string CaptureSource::libcamera_pipeline(Options o) {
   return fmt::format(
-      "libcamerasrc ! video/x-raw,width={},height={},framerate={}/1 ! videoconvert ! video/x-raw,format=BGR ! "
+      "libcamerasrc ! video/x-raw,width={},height={},framerate={}/1 ! videoconvert ! video/x-raw,format=BGR "
+      "! "
       "appsink drop=true max-buffers=1 sync=false",
       o.width, o.height, o.fps);
 }
@@ -45,16 +50,21 @@ std::expected<std::unique_ptr<CaptureSource>, std::string> CaptureSource::open_l
   auto impl = std::make_unique<Impl>();
   if (!impl->capture.open(libcamera_pipeline(options), cv::CAP_GSTREAMER) || !impl->capture.isOpened())
     return std::unexpected(
-        "cannot open the Pi camera through GStreamer's libcamerasrc; install gstreamer1.0-libcamera and check "
+        "cannot open the Pi camera through GStreamer's libcamerasrc; install gstreamer1.0-libcamera and "
+        "check "
         "'libcamera-hello --list-cameras' sees it");
-  return std::unique_ptr<CaptureSource>(new CaptureSource(std::move(impl), Kind::gstreamer, "libcamera", options));
+  return std::unique_ptr<CaptureSource>(
+      new CaptureSource(std::move(impl), Kind::gstreamer, "libcamera", options));
 }
 
-std::expected<std::unique_ptr<CaptureSource>, std::string> CaptureSource::open_pipeline(const std::string& pipeline) {
+std::expected<std::unique_ptr<CaptureSource>, std::string> CaptureSource::open_pipeline(
+    const std::string& pipeline) {
   auto impl = std::make_unique<Impl>();
   if (!impl->capture.open(pipeline, cv::CAP_GSTREAMER) || !impl->capture.isOpened())
-    return std::unexpected("cannot start the GStreamer pipeline '" + pipeline + "'; try it with gst-launch-1.0 first");
-  return std::unique_ptr<CaptureSource>(new CaptureSource(std::move(impl), Kind::gstreamer, "gst", Options{}));
+    return std::unexpected("cannot start the GStreamer pipeline '" + pipeline +
+                           "'; try it with gst-launch-1.0 first");
+  return std::unique_ptr<CaptureSource>(
+      new CaptureSource(std::move(impl), Kind::gstreamer, "gst", Options{}));
 }
 
 std::expected<std::unique_ptr<CaptureSource>, std::string> CaptureSource::open_file(const std::string& path) {

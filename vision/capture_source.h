@@ -22,9 +22,11 @@ class CaptureSource : public FrameSource {
     int warm_up_frames = 45;  // frames with automatic exposure before it is locked
   };
 
-  static std::expected<std::unique_ptr<CaptureSource>, std::string> open_v4l2(const std::string& device, Options options);
+  static std::expected<std::unique_ptr<CaptureSource>, std::string> open_v4l2(const std::string& device,
+                                                                              Options options);
   static std::expected<std::unique_ptr<CaptureSource>, std::string> open_libcamera(Options options);
-  static std::expected<std::unique_ptr<CaptureSource>, std::string> open_pipeline(const std::string& pipeline);
+  static std::expected<std::unique_ptr<CaptureSource>, std::string> open_pipeline(
+      const std::string& pipeline);
   static std::expected<std::unique_ptr<CaptureSource>, std::string> open_file(const std::string& path);
   // The GStreamer pipeline used for the Pi camera modules.
   static std::string libcamera_pipeline(Options options);

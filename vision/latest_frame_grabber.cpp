@@ -55,8 +55,9 @@ LatestFrameGrabber::~LatestFrameGrabber() {
 
 FrameSource::Grab LatestFrameGrabber::grab(cv::Mat& frame) {
   std::unique_lock lock(impl_->mutex);
-  const bool ready = impl_->changed.wait_for(lock, std::chrono::milliseconds(impl_->timeout_ms),
-                                             [&] { return impl_->sequence > impl_->delivered || impl_->failed; });
+  const bool ready = impl_->changed.wait_for(lock, std::chrono::milliseconds(impl_->timeout_ms), [&] {
+    return impl_->sequence > impl_->delivered || impl_->failed;
+  });
   if (impl_->sequence > impl_->delivered) {
     impl_->latest.copyTo(frame);
     impl_->delivered = impl_->sequence;
@@ -64,8 +65,8 @@ FrameSource::Grab LatestFrameGrabber::grab(cv::Mat& frame) {
   }
   if (impl_->failed) return impl_->failure;
   (void)ready;
-  return {Status::lost, false, "no frame from " + impl_->camera->describe() + " for " +
-                                   std::to_string(impl_->timeout_ms) + " ms"};
+  return {Status::lost, false,
+          "no frame from " + impl_->camera->describe() + " for " + std::to_string(impl_->timeout_ms) + " ms"};
 }
 
 std::string LatestFrameGrabber::describe() const { return impl_->camera->describe(); }

@@ -57,7 +57,8 @@ std::vector<DetectedMarker> MarkerDetector::detect(const cv::Mat& frame) const {
   // ArUco fits lines to each marker's edges (robust to defocus); when the search ran on a shrunken frame,
   // the corners are refined again on the full image with a window matched to the marker's cell size.
   for (size_t i = 0; i < found.size() && scale < 1.0; ++i) {
-    std::vector<cv::Point2f> quad(all.begin() + static_cast<long>(i * 4), all.begin() + static_cast<long>(i * 4 + 4));
+    std::vector<cv::Point2f> quad(all.begin() + static_cast<long>(i * 4),
+                                  all.begin() + static_cast<long>(i * 4 + 4));
     double perimeter = 0;
     for (size_t k = 0; k < 4; ++k) perimeter += cv::norm(quad[k] - quad[(k + 1) % 4]);
     const int window = std::clamp(static_cast<int>(perimeter / 4 / cells_across() / 2), 2, 8);

@@ -1,10 +1,11 @@
 #include "vision/marker_sheet.h"
 
 #include <fmt/format.h>
+
+#include <array>
 #include <fstream>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
-#include <array>
 #include <sstream>
 #include <vector>
 
@@ -18,9 +19,7 @@ constexpr std::array<const char*, 4> corner_names{"GO corner", "Jail corner", "F
                                                   "Go To Jail corner"};
 
 // Where marker `id`'s black square starts on the page, in mm from the top-left.
-std::pair<double, double> marker_origin(int id) {
-  return {30.0 + (id % 2) * 90.0, 40.0 + (id / 2) * 110.0};
-}
+std::pair<double, double> marker_origin(int id) { return {30.0 + (id % 2) * 90.0, 40.0 + (id / 2) * 110.0}; }
 }  // namespace
 
 std::expected<void, std::string> MarkerSheet::write(const std::string& path) const {
@@ -41,10 +40,12 @@ std::expected<void, std::string> MarkerSheet::write_png(const std::string& path)
     marker.copyTo(page(cv::Rect(static_cast<int>(x * px), static_cast<int>(y * px), side, side)));
     // Cutting marks: short ticks pointing away from the cut square's corners. A closed outline this close
     // to the marker would be taken for the marker's own border by the detector.
-    const double m = margin_mm(), lo_x = x - m, lo_y = y - m, hi_x = x + marker_mm() + m, hi_y = y + marker_mm() + m;
+    const double m = margin_mm(), lo_x = x - m, lo_y = y - m, hi_x = x + marker_mm() + m,
+                 hi_y = y + marker_mm() + m;
     auto tick = [&](double x0, double y0, double x1, double y1) {
       cv::line(page, cv::Point(static_cast<int>(x0 * px), static_cast<int>(y0 * px)),
-               cv::Point(static_cast<int>(x1 * px), static_cast<int>(y1 * px)), cv::Scalar(0), std::max(1, dpi / 150));
+               cv::Point(static_cast<int>(x1 * px), static_cast<int>(y1 * px)), cv::Scalar(0),
+               std::max(1, dpi / 150));
     };
     for (const auto& [cx, cy, dx, dy] : std::array<std::array<double, 4>, 4>{
              {{lo_x, lo_y, -1, -1}, {hi_x, lo_y, 1, -1}, {hi_x, hi_y, 1, 1}, {lo_x, hi_y, -1, 1}}}) {
@@ -56,12 +57,14 @@ std::expected<void, std::string> MarkerSheet::write_png(const std::string& path)
                 cv::FONT_HERSHEY_SIMPLEX, px * 0.12, cv::Scalar(0), std::max(1, dpi / 150), cv::LINE_AA);
   }
   cv::line(page, cv::Point(static_cast<int>(30 * px), static_cast<int>(270 * px)),
-           cv::Point(static_cast<int>(80 * px), static_cast<int>(270 * px)), cv::Scalar(0), std::max(1, dpi / 100));
+           cv::Point(static_cast<int>(80 * px), static_cast<int>(270 * px)), cv::Scalar(0),
+           std::max(1, dpi / 100));
   cv::putText(page, fmt::format("50 mm at {} DPI: print at 100% (no fit to page)", dpi),
-              cv::Point(static_cast<int>(30 * px), static_cast<int>(278 * px)), cv::FONT_HERSHEY_SIMPLEX, px * 0.1,
-              cv::Scalar(0), std::max(1, dpi / 150), cv::LINE_AA);
+              cv::Point(static_cast<int>(30 * px), static_cast<int>(278 * px)), cv::FONT_HERSHEY_SIMPLEX,
+              px * 0.1, cv::Scalar(0), std::max(1, dpi / 150), cv::LINE_AA);
   std::vector<int> params{cv::IMWRITE_PNG_COMPRESSION, 9};
-  if (!cv::imwrite(path, page, params)) return std::unexpected("cannot write " + path + "; check the folder is writable");
+  if (!cv::imwrite(path, page, params))
+    return std::unexpected("cannot write " + path + "; check the folder is writable");
   return {};
 }
 
@@ -80,27 +83,29 @@ std::expected<void, std::string> MarkerSheet::write_pdf(const std::string& path)
       for (int c = 0; c < cells; ++c)
         if (bits.at<uint8_t>(r, c) < 128)
           content << fmt::format("{:.3f} {:.3f} {:.3f} {:.3f} re f\n", (x + c * cell_mm) * pt,
-                                 (page_h_mm - y - (r + 1) * cell_mm) * pt, cell_mm * pt + 0.01, cell_mm * pt + 0.01);
-    const double m = margin_mm(), lo_x = x - m, lo_y = y - m, hi_x = x + marker_mm() + m, hi_y = y + marker_mm() + m;
+                                 (page_h_mm - y - (r + 1) * cell_mm) * pt, cell_mm * pt + 0.01,
+                                 cell_mm * pt + 0.01);
+    const double m = margin_mm(), lo_x = x - m, lo_y = y - m, hi_x = x + marker_mm() + m,
+                 hi_y = y + marker_mm() + m;
     content << "0.3 w\n";
     for (const auto& [cx, cy, dx, dy] : std::array<std::array<double, 4>, 4>{
              {{lo_x, lo_y, -1, -1}, {hi_x, lo_y, 1, -1}, {hi_x, hi_y, 1, 1}, {lo_x, hi_y, -1, 1}}}) {
       content << fmt::format("{:.3f} {:.3f} m {:.3f} {:.3f} l S\n", (cx + dx) * pt, (page_h_mm - cy) * pt,
                              (cx + 5 * dx) * pt, (page_h_mm - cy) * pt);
-      content << fmt::format("{:.3f} {:.3f} m {:.3f} {:.3f} l S\n", cx * pt, (page_h_mm - cy - dy) * pt, cx * pt,
-                             (page_h_mm - cy - 5 * dy) * pt);
+      content << fmt::format("{:.3f} {:.3f} m {:.3f} {:.3f} l S\n", cx * pt, (page_h_mm - cy - dy) * pt,
+                             cx * pt, (page_h_mm - cy - 5 * dy) * pt);
     }
     content << fmt::format("BT /F1 10 Tf {:.3f} {:.3f} Td (marker {}: {}) Tj ET\n", (x - m) * pt,
-                           (page_h_mm - y - marker_mm() - m - 9) * pt, id, corner_names[static_cast<size_t>(id)]);
+                           (page_h_mm - y - marker_mm() - m - 9) * pt, id,
+                           corner_names[static_cast<size_t>(id)]);
   }
   content << fmt::format("1 w {:.3f} {:.3f} m {:.3f} {:.3f} l S\n", 30 * pt, (page_h_mm - 270) * pt, 80 * pt,
                          (page_h_mm - 270) * pt);
-  content << fmt::format("BT /F1 9 Tf {:.3f} {:.3f} Td (50 mm: print at 100%, no fit to page) Tj ET\n", 30 * pt,
-                         (page_h_mm - 278) * pt);
+  content << fmt::format("BT /F1 9 Tf {:.3f} {:.3f} Td (50 mm: print at 100%, no fit to page) Tj ET\n",
+                         30 * pt, (page_h_mm - 278) * pt);
   const std::string stream = content.str();
   std::vector<std::string> objects{
-      "<< /Type /Catalog /Pages 2 0 R >>",
-      "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+      "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
       fmt::format("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {:.2f} {:.2f}] /Contents 4 0 R "
                   "/Resources << /Font << /F1 5 0 R >> >> >>",
                   page_w_mm * pt, page_h_mm * pt),

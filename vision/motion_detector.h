@@ -13,8 +13,8 @@ namespace bb::vision {
 class MotionDetector {
  public:
   struct Settings {
-    int small_width = 160;          // frames are compared at this width
-    int pixel_threshold = 14;       // grey levels a small pixel must change by to count
+    int small_width = 160;             // frames are compared at this width
+    int pixel_threshold = 14;          // grey levels a small pixel must change by to count
     double changed_fraction = 0.0004;  // of small pixels (at least 2) for the frame to count as moving
   };
   MotionDetector();

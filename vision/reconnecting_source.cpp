@@ -11,7 +11,10 @@ ReconnectingSource::ReconnectingSource(Opener opener, Backoff backoff)
           [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); }) {}
 
 ReconnectingSource::ReconnectingSource(Opener opener, Backoff backoff, Clock clock, Sleep sleep)
-    : opener_(std::move(opener)), backoff_(backoff), clock_(std::move(clock)), sleep_(std::move(sleep)),
+    : opener_(std::move(opener)),
+      backoff_(backoff),
+      clock_(std::move(clock)),
+      sleep_(std::move(sleep)),
       wait_(backoff.first) {}
 
 FrameSource::Grab ReconnectingSource::grab(cv::Mat& frame) {
@@ -54,6 +57,8 @@ FrameSource::Grab ReconnectingSource::grab(cv::Mat& frame) {
   return {Status::lost, false, g.message};
 }
 
-std::string ReconnectingSource::describe() const { return source_ ? source_->describe() : "camera (reconnecting)"; }
+std::string ReconnectingSource::describe() const {
+  return source_ ? source_->describe() : "camera (reconnecting)";
+}
 
 }  // namespace bb::vision

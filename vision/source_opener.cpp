@@ -21,9 +21,10 @@ bool is_live_source(const std::string& spec) {
 std::expected<std::unique_ptr<FrameSource>, std::string> open_source(const std::string& spec,
                                                                      CaptureSource::Options options) {
   if (is_live_source(spec)) {
-    ReconnectingSource::Opener opener = [spec, options]() -> std::expected<std::unique_ptr<FrameSource>, std::string> {
+    ReconnectingSource::Opener opener =
+        [spec, options]() -> std::expected<std::unique_ptr<FrameSource>, std::string> {
       std::expected<std::unique_ptr<CaptureSource>, std::string> camera =
-          spec == "libcamera"       ? CaptureSource::open_libcamera(options)
+          spec == "libcamera"        ? CaptureSource::open_libcamera(options)
           : spec.starts_with("gst:") ? CaptureSource::open_pipeline(spec.substr(4))
                                      : CaptureSource::open_v4l2(spec, options);
       if (!camera) return std::unexpected(camera.error());
@@ -38,8 +39,9 @@ std::expected<std::unique_ptr<FrameSource>, std::string> open_source(const std::
     return std::unique_ptr<FrameSource>(std::move(*seq));
   }
   if (!std::filesystem::exists(spec, ec))
-    return std::unexpected("SOURCE '" + spec +
-                           "' is neither a camera (0, /dev/video0, libcamera), a folder of images nor a video file");
+    return std::unexpected(
+        "SOURCE '" + spec +
+        "' is neither a camera (0, /dev/video0, libcamera), a folder of images nor a video file");
   auto file = CaptureSource::open_file(spec);
   if (!file) return std::unexpected(file.error());
   return std::unique_ptr<FrameSource>(std::move(*file));

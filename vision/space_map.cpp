@@ -35,17 +35,25 @@ SpaceMap::Rect SpaceMap::nominal_rect(int space) const {
   const double c = corner_, w = width_;
   if (j == 0) {
     switch (side) {
-      case 0: return {1 - c, 1 - c, 1, 1};
-      case 1: return {0, 1 - c, c, 1};
-      case 2: return {0, 0, c, c};
-      default: return {1 - c, 0, 1, c};
+      case 0:
+        return {1 - c, 1 - c, 1, 1};
+      case 1:
+        return {0, 1 - c, c, 1};
+      case 2:
+        return {0, 0, c, c};
+      default:
+        return {1 - c, 0, 1, c};
     }
   }
   switch (side) {
-    case 0: return {1 - c - j * w, 1 - c, 1 - c - (j - 1) * w, 1};
-    case 1: return {0, 1 - c - j * w, c, 1 - c - (j - 1) * w};
-    case 2: return {c + (j - 1) * w, 0, c + j * w, c};
-    default: return {1 - c, c + (j - 1) * w, 1, c + j * w};
+    case 0:
+      return {1 - c - j * w, 1 - c, 1 - c - (j - 1) * w, 1};
+    case 1:
+      return {0, 1 - c - j * w, c, 1 - c - (j - 1) * w};
+    case 2:
+      return {c + (j - 1) * w, 0, c + j * w, c};
+    default:
+      return {1 - c, c + (j - 1) * w, 1, c + j * w};
   }
 }
 
@@ -53,10 +61,14 @@ Point2 SpaceMap::nominal_point(int space, double along, double depth) const {
   const Rect r = nominal_rect(space);
   const double lw = r.x1 - r.x0, lh = r.y1 - r.y0;
   switch (side_of(space)) {
-    case 0: return {r.x1 - along * lw, r.y1 - depth * lh};
-    case 1: return {r.x0 + depth * lw, r.y1 - along * lh};
-    case 2: return {r.x0 + along * lw, r.y0 + depth * lh};
-    default: return {r.x1 - depth * lw, r.y0 + along * lh};
+    case 0:
+      return {r.x1 - along * lw, r.y1 - depth * lh};
+    case 1:
+      return {r.x0 + depth * lw, r.y1 - along * lh};
+    case 2:
+      return {r.x0 + along * lw, r.y0 + depth * lh};
+    default:
+      return {r.x1 - depth * lw, r.y0 + along * lh};
   }
 }
 
@@ -118,7 +130,8 @@ std::expected<SpaceMap, std::string> SpaceMap::from_json(const std::string& text
     SpaceMap map(n, ratio, band);
     if (j.contains("grid")) {
       std::array<Point2, 4> g{};
-      for (size_t i = 0; i < 4; ++i) g[i] = {j["grid"].at(i).at(0).get<double>(), j["grid"].at(i).at(1).get<double>()};
+      for (size_t i = 0; i < 4; ++i)
+        g[i] = {j["grid"].at(i).at(0).get<double>(), j["grid"].at(i).at(1).get<double>()};
       map.set_grid(g);
     }
     return map;

@@ -19,7 +19,7 @@ class SpaceMap {
 
   int spaces_per_side() const { return spaces_per_side_; }
   int space_count() const { return 4 * spaces_per_side_; }
-  double space_width() const { return width_; }   // of an ordinary space, along its side
+  double space_width() const { return width_; }    // of an ordinary space, along its side
   double corner_depth() const { return corner_; }  // depth of the ring, and side of a corner square
 
   // The grid's corners (top-left, top-right, bottom-right, bottom-left) on the board: by default the

@@ -15,7 +15,7 @@ namespace bb::vision {
 
 namespace {
 
-constexpr int texture_side = 1000;  // board texture, pixels per board side
+constexpr int texture_side = 1000;    // board texture, pixels per board side
 constexpr double table_extent = 1.5;  // table texture covers [-extent, 1 + extent] board units
 constexpr int table_side = 500;
 constexpr double light_unit = 128;  // light map value for a gain of 1
@@ -33,7 +33,8 @@ cv::Matx33d to_matx(const Homography& h) { return cv::Matx33d(h.matrix().data())
 std::vector<cv::Point> to_texture(const std::array<Point2, 4>& poly) {
   std::vector<cv::Point> out;
   for (const auto& p : poly)
-    out.emplace_back(static_cast<int>(std::lround(p.x * texture_side)), static_cast<int>(std::lround(p.y * texture_side)));
+    out.emplace_back(static_cast<int>(std::lround(p.x * texture_side)),
+                     static_cast<int>(std::lround(p.y * texture_side)));
   return out;
 }
 
@@ -56,16 +57,27 @@ std::vector<Point2> shape_polygon(TokenShape shape, Point2 c, double r, double r
     for (int i = 0; i < n; ++i) unit.emplace_back(start + 2 * std::numbers::pi * i / n, 1.0);
   };
   switch (shape) {
-    case TokenShape::circle: regular(32, 0); break;
-    case TokenShape::square: regular(4, std::numbers::pi / 4); break;
-    case TokenShape::triangle: regular(3, -std::numbers::pi / 2); break;
-    case TokenShape::hexagon: regular(6, 0); break;
-    case TokenShape::pentagon: regular(5, -std::numbers::pi / 2); break;
+    case TokenShape::circle:
+      regular(32, 0);
+      break;
+    case TokenShape::square:
+      regular(4, std::numbers::pi / 4);
+      break;
+    case TokenShape::triangle:
+      regular(3, -std::numbers::pi / 2);
+      break;
+    case TokenShape::hexagon:
+      regular(6, 0);
+      break;
+    case TokenShape::pentagon:
+      regular(5, -std::numbers::pi / 2);
+      break;
     case TokenShape::diamond:
       for (int i = 0; i < 4; ++i) unit.emplace_back(i * std::numbers::pi / 2, i % 2 ? 0.7 : 1.0);
       break;
     case TokenShape::star:
-      for (int i = 0; i < 10; ++i) unit.emplace_back(-std::numbers::pi / 2 + i * std::numbers::pi / 5, i % 2 ? 0.5 : 1.0);
+      for (int i = 0; i < 10; ++i)
+        unit.emplace_back(-std::numbers::pi / 2 + i * std::numbers::pi / 5, i % 2 ? 0.5 : 1.0);
       break;
     case TokenShape::cross:
       for (int i = 0; i < 4; ++i) {
@@ -78,7 +90,8 @@ std::vector<Point2> shape_polygon(TokenShape shape, Point2 c, double r, double r
   }
   std::vector<Point2> out;
   const double rot = radians(rotation_deg);
-  for (const auto& [a, f] : unit) out.push_back({c.x + r * f * std::cos(a + rot), c.y + r * f * std::sin(a + rot)});
+  for (const auto& [a, f] : unit)
+    out.push_back({c.x + r * f * std::cos(a + rot), c.y + r * f * std::sin(a + rot)});
   return out;
 }
 
@@ -87,7 +100,8 @@ std::vector<Point2> ellipse_polygon(Point2 c, double ra, double rb, double angle
   for (int i = 0; i < 24; ++i) {
     const double t = 2 * std::numbers::pi * i / 24;
     const double x = ra * std::cos(t), y = rb * std::sin(t);
-    out.push_back({c.x + x * std::cos(angle) - y * std::sin(angle), c.y + x * std::sin(angle) + y * std::cos(angle)});
+    out.push_back(
+        {c.x + x * std::cos(angle) - y * std::sin(angle), c.y + x * std::sin(angle) + y * std::cos(angle)});
   }
   return out;
 }
@@ -135,7 +149,8 @@ void TableRenderer::Impl::draw_board() {
     const cv::Rect r = cv::boundingRect(outline);
     const int side = map.side_of(s);
     const bool corner = s % map.spaces_per_side() == 0;
-    cv::Mat patch(side % 2 ? r.width : r.height, side % 2 ? r.height : r.width, CV_8UC3, cv::Scalar(255, 255, 255));
+    cv::Mat patch(side % 2 ? r.width : r.height, side % 2 ? r.height : r.width, CV_8UC3,
+                  cv::Scalar(255, 255, 255));
     std::istringstream words(layout.names[static_cast<size_t>(s)]);
     std::vector<std::string> lines;
     for (std::string w; words >> w;) lines.push_back(w);
@@ -158,9 +173,10 @@ void TableRenderer::Impl::draw_board() {
   }
   // The centre: a title and the two card piles, as boards have.
   const double c = map.corner_depth();
-  cv::putText(b, "boardbank", cv::Point(texture_side * 36 / 100, texture_side / 2), cv::FONT_HERSHEY_TRIPLEX, 1.6,
-              bgr(0xB02020), 3, cv::LINE_AA);
-  const int lo = static_cast<int>((c + 0.08) * texture_side), hi = static_cast<int>((c + 0.22) * texture_side);
+  cv::putText(b, "boardbank", cv::Point(texture_side * 36 / 100, texture_side / 2), cv::FONT_HERSHEY_TRIPLEX,
+              1.6, bgr(0xB02020), 3, cv::LINE_AA);
+  const int lo = static_cast<int>((c + 0.08) * texture_side),
+            hi = static_cast<int>((c + 0.22) * texture_side);
   cv::rectangle(b, cv::Rect(lo, lo, hi - lo, (hi - lo) * 2 / 3), bgr(0x3070C0), 3, cv::LINE_AA);
   const int lo2 = texture_side - hi, hi2 = texture_side - lo;
   cv::rectangle(b, cv::Rect(lo2, lo2, hi2 - lo2, (hi2 - lo2) * 2 / 3), bgr(0xE08020), 3, cv::LINE_AA);
@@ -173,10 +189,11 @@ void TableRenderer::Impl::draw_board() {
     // White quiet zone from the board's corner to one inset beyond the marker on its inner sides.
     const double x0 = std::min(bc.x, corners[0].x - pad), x1 = std::max(bc.x, corners[2].x + pad);
     const double y0 = std::min(bc.y, corners[0].y - pad), y1 = std::max(bc.y, corners[2].y + pad);
-    cv::rectangle(board_with_markers,
-                  cv::Rect(cv::Point(static_cast<int>(x0 * texture_side), static_cast<int>(y0 * texture_side)),
-                           cv::Point(static_cast<int>(x1 * texture_side), static_cast<int>(y1 * texture_side))),
-                  cv::Scalar(255, 255, 255), cv::FILLED);
+    cv::rectangle(
+        board_with_markers,
+        cv::Rect(cv::Point(static_cast<int>(x0 * texture_side), static_cast<int>(y0 * texture_side)),
+                 cv::Point(static_cast<int>(x1 * texture_side), static_cast<int>(y1 * texture_side))),
+        cv::Scalar(255, 255, 255), cv::FILLED);
     const int side = static_cast<int>(std::lround(markers.size * texture_side));
     cv::Mat marker;
     MarkerDetector::draw(id, side, marker);
@@ -194,16 +211,19 @@ void TableRenderer::Impl::draw_board() {
   table = cv::Mat(table_side, table_side, CV_8UC3);
   for (int y = 0; y < table_side; ++y)
     for (int x = 0; x < table_side; ++x) {
-      const double g = 1.0 + 0.12 * grain.at<float>(y, x) + 0.05 * std::sin(x * 0.15 + 3 * grain.at<float>(y, x));
-      table.at<cv::Vec3b>(y, x) = cv::Vec3b(cv::saturate_cast<uchar>(45 * g), cv::saturate_cast<uchar>(85 * g),
-                                            cv::saturate_cast<uchar>(125 * g));
+      const double g =
+          1.0 + 0.12 * grain.at<float>(y, x) + 0.05 * std::sin(x * 0.15 + 3 * grain.at<float>(y, x));
+      table.at<cv::Vec3b>(y, x) =
+          cv::Vec3b(cv::saturate_cast<uchar>(45 * g), cv::saturate_cast<uchar>(85 * g),
+                    cv::saturate_cast<uchar>(125 * g));
     }
 }
 
 Homography TableRenderer::Impl::camera(const CameraPose& pose) const {
   const double f = pose.focal_factor * width;
   const double h = f / (pose.board_fraction * height);
-  const double yaw = radians(pose.yaw_deg), tilt = radians(pose.tilt_deg), dir = radians(pose.tilt_direction_deg);
+  const double yaw = radians(pose.yaw_deg), tilt = radians(pose.tilt_deg),
+               dir = radians(pose.tilt_direction_deg);
   // Camera axes in the world (x right, y down the board, z into the table), turned about the optical axis
   // by yaw, then tilted about a horizontal axis.
   cv::Matx33d axes(std::cos(yaw), -std::sin(yaw), 0, std::sin(yaw), std::cos(yaw), 0, 0, 0, 1);
@@ -223,9 +243,10 @@ Homography TableRenderer::Impl::camera(const CameraPose& pose) const {
   return Homography(m);
 }
 
-TableRenderer::TableRenderer(const BoardLayout& layout, const SpaceMap& map, std::vector<TokenLook> looks, int width,
-                             int height, MarkerLayout markers)
-    : impl_(std::make_unique<Impl>(Impl{layout, map, std::move(looks), width, height, markers, {}, {}, {}, {}, {}})) {
+TableRenderer::TableRenderer(const BoardLayout& layout, const SpaceMap& map, std::vector<TokenLook> looks,
+                             int width, int height, MarkerLayout markers)
+    : impl_(std::make_unique<Impl>(
+          Impl{layout, map, std::move(looks), width, height, markers, {}, {}, {}, {}, {}})) {
   assert(layout.problem().empty() && layout.spaces_per_side == map.spaces_per_side());
   assert(width >= 64 && height >= 48);
   impl_->draw_board();
@@ -261,7 +282,9 @@ Point2 TableRenderer::slot_position(int space, int slot, double jitter_along, do
                             std::clamp(s[1] + jitter_depth, 0.05, 0.95));
 }
 
-Point2 TableRenderer::straddle_position(int space) const { return impl_->map.point_in_space(space, 1.0, 0.4); }
+Point2 TableRenderer::straddle_position(int space) const {
+  return impl_->map.point_in_space(space, 1.0, 0.4);
+}
 
 void TableRenderer::render(const TableScene& scene, cv::Mat& out, RenderTruth* truth) const {
   const Impl& im = *impl_;
@@ -276,7 +299,8 @@ void TableRenderer::render(const TableScene& scene, cv::Mat& out, RenderTruth* t
                       cv::BORDER_REPLICATE);
   const Homography texture_to_board({1.0 / texture_side, 0, 0, 0, 1.0 / texture_side, 0, 0, 0, 1});
   cv::warpPerspective(scene.markers ? im.board_with_markers : im.board_plain, out,
-                      to_matx(texture_to_board.then(board_h)), size, cv::INTER_LINEAR, cv::BORDER_TRANSPARENT);
+                      to_matx(texture_to_board.then(board_h)), size, cv::INTER_LINEAR,
+                      cv::BORDER_TRANSPARENT);
 
   // Tokens: a soft shadow, the cap, a darker rim.
   const double r = 0.22 * im.map.space_width();
@@ -294,7 +318,8 @@ void TableRenderer::render(const TableScene& scene, cv::Mat& out, RenderTruth* t
     cv::Mat mask = cv::Mat::zeros(box.size(), CV_8U);
     std::vector<cv::Point> local = pts;
     for (auto& p : local) p -= cv::Point(box.x << subpixel_bits, box.y << subpixel_bits);
-    cv::fillPoly(mask, std::vector<std::vector<cv::Point>>{local}, cv::Scalar(255), cv::LINE_AA, subpixel_bits);
+    cv::fillPoly(mask, std::vector<std::vector<cv::Point>>{local}, cv::Scalar(255), cv::LINE_AA,
+                 subpixel_bits);
     cv::GaussianBlur(mask, mask, cv::Size(5, 5), 0);
     cv::Mat roi = out(box);
     for (int y = 0; y < roi.rows; ++y)
@@ -359,8 +384,9 @@ void TableRenderer::render(const TableScene& scene, cv::Mat& out, RenderTruth* t
       const double shade = 1.0 - scene.light.shadow_strength / (1.0 + std::exp(-d / 0.03));
       const double vignette = 1.0 - 0.25 * (u * u + v * v);
       const double k = shade * vignette * light_unit;
-      light.at<cv::Vec3b>(y, x) = cv::Vec3b(cv::saturate_cast<uchar>(gains[0] * k), cv::saturate_cast<uchar>(gains[1] * k),
-                                            cv::saturate_cast<uchar>(gains[2] * k));
+      light.at<cv::Vec3b>(y, x) =
+          cv::Vec3b(cv::saturate_cast<uchar>(gains[0] * k), cv::saturate_cast<uchar>(gains[1] * k),
+                    cv::saturate_cast<uchar>(gains[2] * k));
     }
   // Eight-bit arithmetic throughout: float images of a full frame cost more than the rest of the render.
   cv::resize(light, im.scratch, size, 0, 0, cv::INTER_LINEAR);
@@ -386,15 +412,16 @@ void TableRenderer::render(const TableScene& scene, cv::Mat& out, RenderTruth* t
 
   if (truth) {
     truth->board_to_image = board_h;
-    for (int k = 0; k < 4; ++k) truth->board_corners[static_cast<size_t>(k)] = board_h.apply(MarkerLayout::board_corner(k));
+    for (int k = 0; k < 4; ++k)
+      truth->board_corners[static_cast<size_t>(k)] = board_h.apply(MarkerLayout::board_corner(k));
   }
 }
 
 std::vector<TokenLook> default_token_looks(int count) {
-  static const std::vector<TokenLook> all{
-      {0xE01010, TokenShape::circle},  {0x1040F0, TokenShape::square},   {0x10C040, TokenShape::triangle},
-      {0xF0E020, TokenShape::star},    {0xE020E0, TokenShape::hexagon},  {0x10D0E0, TokenShape::diamond},
-      {0xFF8000, TokenShape::cross},   {0x7010B0, TokenShape::pentagon}};
+  static const std::vector<TokenLook> all{{0xE01010, TokenShape::circle},   {0x1040F0, TokenShape::square},
+                                          {0x10C040, TokenShape::triangle}, {0xF0E020, TokenShape::star},
+                                          {0xE020E0, TokenShape::hexagon},  {0x10D0E0, TokenShape::diamond},
+                                          {0xFF8000, TokenShape::cross},    {0x7010B0, TokenShape::pentagon}};
   assert(count >= 0 && count <= static_cast<int>(all.size()));
   return {all.begin(), all.begin() + count};
 }

@@ -28,8 +28,8 @@ struct RenderTruth {
 // hands, light and sensor effects.
 class TableRenderer {
  public:
-  TableRenderer(const BoardLayout& layout, const SpaceMap& map, std::vector<TokenLook> looks, int width, int height,
-                MarkerLayout markers = {});
+  TableRenderer(const BoardLayout& layout, const SpaceMap& map, std::vector<TokenLook> looks, int width,
+                int height, MarkerLayout markers = {});
   ~TableRenderer();
   TableRenderer(const TableRenderer&) = delete;
   TableRenderer& operator=(const TableRenderer&) = delete;

@@ -27,17 +27,17 @@ struct CameraPose {
 };
 
 struct Lighting {
-  double level = 1.0;            // 0.35 (dim evening) .. 1.3 (bright)
-  double temperature_k = 5500;   // 2700 (tungsten) .. 7500 (overcast daylight)
-  double shadow_strength = 0;    // 0 .. 0.6: a soft shadow (a person, a lamp) over part of the board
-  double shadow_angle_deg = 0;   // direction of the shadow's edge
-  double shadow_offset = 0.0;    // where the edge crosses the board, -0.5 .. 0.5 board units from the centre
+  double level = 1.0;           // 0.35 (dim evening) .. 1.3 (bright)
+  double temperature_k = 5500;  // 2700 (tungsten) .. 7500 (overcast daylight)
+  double shadow_strength = 0;   // 0 .. 0.6: a soft shadow (a person, a lamp) over part of the board
+  double shadow_angle_deg = 0;  // direction of the shadow's edge
+  double shadow_offset = 0.0;   // where the edge crosses the board, -0.5 .. 0.5 board units from the centre
 };
 
 struct Degradation {
-  double noise_sigma = 0;   // sensor noise, grey levels
-  double blur_sigma = 0;    // defocus or motion, pixels
-  int jpeg_quality = 0;     // 0 = none, else 1..100
+  double noise_sigma = 0;  // sensor noise, grey levels
+  double blur_sigma = 0;   // defocus or motion, pixels
+  int jpeg_quality = 0;    // 0 = none, else 1..100
 };
 
 // A hand and forearm reaching over the table: palm centred at `palm`, the arm leaving towards `from_deg`.
@@ -50,8 +50,8 @@ struct Hand {
 };
 
 struct TokenPlacement {
-  int token = 0;         // index into the looks
-  Point2 position;       // centre, board units
+  int token = 0;    // index into the looks
+  Point2 position;  // centre, board units
   double rotation_deg = 0;
 };
 

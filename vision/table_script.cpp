@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
-#include <numbers>
 #include <nlohmann/json.hpp>
+#include <numbers>
 #include <sstream>
 
 namespace bb::vision {
@@ -15,7 +15,8 @@ std::expected<std::vector<TableMove>, std::string> parse_moves(const std::string
   std::istringstream in(jsonl);
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos || line[line.find_first_not_of(" \t")] == '#') continue;
+    if (line.find_first_not_of(" \t\r") == std::string::npos || line[line.find_first_not_of(" \t")] == '#')
+      continue;
     try {
       const auto j = nlohmann::json::parse(line);
       const std::string token = j.at("token").get<std::string>();
@@ -23,8 +24,8 @@ std::expected<std::vector<TableMove>, std::string> parse_moves(const std::string
       int index = -1;
       if (token.size() > 1 && token[0] == 'T') index = std::atoi(token.c_str() + 1) - 1;
       if (index < 0 || index >= token_count)
-        return std::unexpected("line " + std::to_string(number) + ": token \"" + token + "\" is not one of T1..T" +
-                               std::to_string(token_count));
+        return std::unexpected("line " + std::to_string(number) + ": token \"" + token +
+                               "\" is not one of T1..T" + std::to_string(token_count));
       if (to < 0 || to >= space_count)
         return std::unexpected("line " + std::to_string(number) + ": space " + std::to_string(to) +
                                " is not on this board (0.." + std::to_string(space_count - 1) + ")");
@@ -52,25 +53,37 @@ std::vector<TableMove> random_moves(int token_count, int space_count, int count,
 }
 
 const std::vector<Condition>& all_conditions() {
-  static const std::vector<Condition> all{Condition::clean, Condition::tilt,   Condition::dim,   Condition::bright,
-                                          Condition::warm,  Condition::cold,   Condition::shadow, Condition::noise,
-                                          Condition::blur,  Condition::jpeg,   Condition::mixed};
+  static const std::vector<Condition> all{Condition::clean,  Condition::tilt,  Condition::dim,
+                                          Condition::bright, Condition::warm,  Condition::cold,
+                                          Condition::shadow, Condition::noise, Condition::blur,
+                                          Condition::jpeg,   Condition::mixed};
   return all;
 }
 
 const char* condition_name(Condition c) {
   switch (c) {
-    case Condition::clean: return "clean";
-    case Condition::tilt: return "tilt";
-    case Condition::dim: return "dim";
-    case Condition::bright: return "bright";
-    case Condition::warm: return "warm";
-    case Condition::cold: return "cold";
-    case Condition::shadow: return "shadow";
-    case Condition::noise: return "noise";
-    case Condition::blur: return "blur";
-    case Condition::jpeg: return "jpeg";
-    case Condition::mixed: return "mixed";
+    case Condition::clean:
+      return "clean";
+    case Condition::tilt:
+      return "tilt";
+    case Condition::dim:
+      return "dim";
+    case Condition::bright:
+      return "bright";
+    case Condition::warm:
+      return "warm";
+    case Condition::cold:
+      return "cold";
+    case Condition::shadow:
+      return "shadow";
+    case Condition::noise:
+      return "noise";
+    case Condition::blur:
+      return "blur";
+    case Condition::jpeg:
+      return "jpeg";
+    case Condition::mixed:
+      return "mixed";
   }
   return "?";
 }
@@ -85,8 +98,12 @@ TableScene scene_for(Condition c, const TableRenderer& renderer, std::mt19937_64
     s.camera.yaw_deg = uni(0, 360);
     s.camera.board_fraction = uni(0.58, 0.7);
     s.camera.aim = {0.5 + uni(-0.03, 0.03), 0.5 + uni(-0.03, 0.03)};
-    s.light.level = c == Condition::dim ? uni(0.35, 0.5) : c == Condition::bright ? uni(1.15, 1.3) : uni(0.85, 1.05);
-    s.light.temperature_k = c == Condition::warm ? uni(2700, 3300) : c == Condition::cold ? uni(6800, 7500) : uni(5000, 6000);
+    s.light.level = c == Condition::dim      ? uni(0.35, 0.5)
+                    : c == Condition::bright ? uni(1.15, 1.3)
+                                             : uni(0.85, 1.05);
+    s.light.temperature_k = c == Condition::warm   ? uni(2700, 3300)
+                            : c == Condition::cold ? uni(6800, 7500)
+                                                   : uni(5000, 6000);
     if (c == Condition::shadow) s.light.shadow_strength = uni(0.35, 0.55);
     s.light.shadow_angle_deg = uni(0, 360);
     s.light.shadow_offset = uni(-0.15, 0.15);
@@ -106,8 +123,8 @@ TableScene scene_for(Condition c, const TableRenderer& renderer, std::mt19937_64
     bool inside = true;
     for (int k = 0; k < 4; ++k) {
       const Point2 p = h.apply(MarkerLayout::board_corner(k));
-      inside &= p.x > 0.03 * renderer.width() && p.x < 0.97 * renderer.width() && p.y > 0.03 * renderer.height() &&
-                p.y < 0.97 * renderer.height();
+      inside &= p.x > 0.03 * renderer.width() && p.x < 0.97 * renderer.width() &&
+                p.y > 0.03 * renderer.height() && p.y < 0.97 * renderer.height();
     }
     if (inside || attempt > 50) {
       if (!inside) s.camera.board_fraction = 0.5, s.camera.tilt_deg = std::min(s.camera.tilt_deg, 15.0);
@@ -132,7 +149,8 @@ TableScript::TableScript(const TableRenderer& renderer, TableScene base, int tok
   }
 }
 
-TableScript::Frame TableScript::frame(const std::vector<Hand>& hands, int move_index, bool still, int hidden_token) {
+TableScript::Frame TableScript::frame(const std::vector<Hand>& hands, int move_index, bool still,
+                                      int hidden_token) {
   Frame f;
   f.scene = base_;
   f.scene.noise_seed = base_.noise_seed * 1000003ULL + ++frame_counter_;

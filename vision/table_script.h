@@ -41,12 +41,13 @@ class TableScript {
     bool still = false;      // nothing on the table moves in this frame
   };
   struct Settings {
-    int still_frames = 8;   // frames the table stays still after each move
+    int still_frames = 8;  // frames the table stays still after each move
     int opening_frames = 10;
-    bool hands = true;      // false: tokens jump between frames, as in a time-lapse
+    bool hands = true;  // false: tokens jump between frames, as in a time-lapse
   };
 
-  TableScript(const TableRenderer& renderer, TableScene base, int token_count, uint64_t seed, Settings settings);
+  TableScript(const TableRenderer& renderer, TableScene base, int token_count, uint64_t seed,
+              Settings settings);
   TableScript(const TableRenderer& renderer, TableScene base, int token_count, uint64_t seed);
 
   std::vector<Frame> opening();

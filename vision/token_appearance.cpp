@@ -15,7 +15,8 @@ std::string TokenAppearance::problem() const {
 std::string tokens_to_json(const std::vector<TokenAppearance>& tokens) {
   nlohmann::json j = nlohmann::json::array();
   for (const auto& t : tokens)
-    j.push_back({{"name", t.name}, {"mean", t.mean}, {"spread", t.spread}, {"area_px", t.area_px}, {"hu", t.hu}});
+    j.push_back(
+        {{"name", t.name}, {"mean", t.mean}, {"spread", t.spread}, {"area_px", t.area_px}, {"hu", t.hu}});
   return j.dump();
 }
 
@@ -34,7 +35,8 @@ std::expected<std::vector<TokenAppearance>, std::string> tokens_from_json(const 
     }
     return out;
   } catch (const std::exception& e) {
-    return std::unexpected(std::string("the stored tokens cannot be read (") + e.what() + "); learn them again");
+    return std::unexpected(std::string("the stored tokens cannot be read (") + e.what() +
+                           "); learn them again");
   }
 }
 

@@ -42,9 +42,9 @@ struct TokenLocator::Impl {
   SpaceMap map;
   Settings settings;
   MarkerLayout markers;
-  cv::Mat labels;           // CV_16S: space under each top-view pixel, -1 none
-  std::vector<int> ring;    // indices of pixels on a space
-  cv::Mat reference;        // CV_8UC3 top view of the empty board
+  cv::Mat labels;         // CV_16S: space under each top-view pixel, -1 none
+  std::vector<int> ring;  // indices of pixels on a space
+  cv::Mat reference;      // CV_8UC3 top view of the empty board
   std::vector<double> foreground_share;
   // Scratch, kept between frames to avoid allocation in the steady state.
   cv::Mat mask, blobs, stats, centroids, lsum, lcount, field;
@@ -65,7 +65,8 @@ cv::Vec3f TokenLocator::Impl::white_balance(const cv::Mat& top) const {
     for (int ch = 0; ch < 3; ++ch) ratios[static_cast<size_t>(ch)].push_back((c[ch] + 1.0) / (r[ch] + 1.0));
   }
   cv::Vec3f gain;
-  for (int ch = 0; ch < 3; ++ch) gain[ch] = static_cast<float>(std::clamp(median(ratios[static_cast<size_t>(ch)]), 0.1, 5.0));
+  for (int ch = 0; ch < 3; ++ch)
+    gain[ch] = static_cast<float>(std::clamp(median(ratios[static_cast<size_t>(ch)]), 0.1, 5.0));
   return gain;
 }
 
@@ -129,7 +130,8 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
     const cv::Vec3b p = top.at<cv::Vec3b>(i);
     for (int ch = 0; ch < 3; ++ch) channels[static_cast<size_t>(ch)].push_back(p[ch]);
   }
-  const cv::Vec3b paper(cv::saturate_cast<uchar>(median(channels[0])), cv::saturate_cast<uchar>(median(channels[1])),
+  const cv::Vec3b paper(cv::saturate_cast<uchar>(median(channels[0])),
+                        cv::saturate_cast<uchar>(median(channels[1])),
                         cv::saturate_cast<uchar>(median(channels[2])));
   const cv::Vec3f unit(1, 1, 1);
   const Features pf = features(paper, unit);
@@ -157,7 +159,8 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
   const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3));
   // Opening with a 5x5 disc breaks the thin necks between tokens standing close.
   cv::morphologyEx(candidate, candidate, cv::MORPH_CLOSE, kernel);
-  cv::morphologyEx(candidate, candidate, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+  cv::morphologyEx(candidate, candidate, cv::MORPH_OPEN,
+                   cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
   cv::Mat cc;
   const int n = cv::connectedComponents(candidate, cc, 8, CV_32S);
   const double w = im.map.space_width() * s;
@@ -201,15 +204,18 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
     }
     if (std::max(spread[0], spread[1]) > 0.06 && piece.size() >= 2 * min_area) {
       cv::Mat labels, centres;
-      cv::kmeans(samples, 2, labels, cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 20, 1e-3), 3,
+      cv::kmeans(samples, 2, labels,
+                 cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 20, 1e-3), 3,
                  cv::KMEANS_PP_CENTERS, centres);
       std::vector<int> a, b;
-      for (size_t k = 0; k < piece.size(); ++k) (labels.at<int>(static_cast<int>(k)) ? b : a).push_back(piece[k]);
+      for (size_t k = 0; k < piece.size(); ++k)
+        (labels.at<int>(static_cast<int>(k)) ? b : a).push_back(piece[k]);
       const Features ca{centres.at<float>(0, 0), centres.at<float>(0, 1), 0};
       const Features cb{centres.at<float>(1, 0), centres.at<float>(1, 1), 0};
       // Two tokens, not one token and its shading: clearly different colours, both of token size. Each
       // part loses the blend along the contact by an opening, and may fall into pieces.
-      if (chroma_distance(ca, cb) > 0.25 && std::min(a.size(), b.size()) >= std::max(min_area, 0.25 * count)) {
+      if (chroma_distance(ca, cb) > 0.25 &&
+          std::min(a.size(), b.size()) >= std::max(min_area, 0.25 * count)) {
         for (auto* part : {&a, &b}) {
           cv::Mat mask = cv::Mat::zeros(s, s, CV_8U), parts;
           for (int i : *part) mask.at<uint8_t>(i) = 255;
@@ -234,12 +240,14 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
     for (int i : piece) mask.at<uint8_t>(i) = 255;
     double hu[7];
     cv::HuMoments(cv::moments(mask, true), hu);
-    for (size_t c = 0; c < 7; ++c) f.look.hu[c] = hu[c] == 0 ? 0 : -std::copysign(1.0, hu[c]) * std::log10(std::abs(hu[c]));
+    for (size_t c = 0; c < 7; ++c)
+      f.look.hu[c] = hu[c] == 0 ? 0 : -std::copysign(1.0, hu[c]) * std::log10(std::abs(hu[c]));
     f.distance = std::hypot((cx / count + 0.5) / s - corner.x, (cy / count + 0.5) / s - corner.y);
     f.pixels = std::move(piece);
     found.push_back(std::move(f));
   }
-  std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.distance < b.distance; });
+  std::sort(found.begin(), found.end(),
+            [](const Found& a, const Found& b) { return a.distance < b.distance; });
 
   // Paint the tokens out of the reference: under them is the start space's paper.
   cv::Mat painted = cv::Mat::zeros(s, s, CV_8U);
@@ -261,7 +269,8 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
   return tokens;
 }
 
-std::vector<TokenObservation> TokenLocator::locate(const cv::Mat& top, const std::vector<TokenAppearance>& tokens) {
+std::vector<TokenObservation> TokenLocator::locate(const cv::Mat& top,
+                                                   const std::vector<TokenAppearance>& tokens) {
   Impl& im = *impl_;
   const int s = im.settings.top_side;
   assert(!im.reference.empty() && top.rows == s && top.cols == s && top.type() == CV_8UC3);
@@ -343,7 +352,9 @@ std::vector<TokenObservation> TokenLocator::locate(const cv::Mat& top, const std
   }
   for (int sp = 0; sp < spaces; ++sp)
     im.foreground_share[static_cast<size_t>(sp)] =
-        px_per_space[static_cast<size_t>(sp)] ? double(fg_per_space[static_cast<size_t>(sp)]) / px_per_space[static_cast<size_t>(sp)] : 0;
+        px_per_space[static_cast<size_t>(sp)]
+            ? double(fg_per_space[static_cast<size_t>(sp)]) / px_per_space[static_cast<size_t>(sp)]
+            : 0;
 
   std::vector<TokenObservation> out;
   for (size_t t = 0; t < tokens.size(); ++t) {
@@ -373,7 +384,8 @@ std::vector<TokenObservation> TokenLocator::locate(const cv::Mat& top, const std
     o.visible_fraction = total / area;
     std::vector<std::pair<double, int>> shares;
     for (int sp = 0; sp < spaces; ++sp)
-      if ((*best)[static_cast<size_t>(sp)] > 0) shares.emplace_back(double((*best)[static_cast<size_t>(sp)]) / total, sp);
+      if ((*best)[static_cast<size_t>(sp)] > 0)
+        shares.emplace_back(double((*best)[static_cast<size_t>(sp)]) / total, sp);
     std::sort(shares.rbegin(), shares.rend());
     o.space = shares.front().second;
     const double visibility = std::min(1.0, o.visible_fraction / 0.6);
@@ -386,7 +398,8 @@ std::vector<TokenObservation> TokenLocator::locate(const cv::Mat& top, const std
       int other = 0;
       for (int sp = 1; sp < spaces; ++sp)
         if ((*second)[static_cast<size_t>(sp)] > (*second)[static_cast<size_t>(other)]) other = sp;
-      if (std::find(o.candidates.begin(), o.candidates.end(), other) == o.candidates.end()) o.candidates.push_back(other);
+      if (std::find(o.candidates.begin(), o.candidates.end(), other) == o.candidates.end())
+        o.candidates.push_back(other);
     }
     out.push_back(o);
   }

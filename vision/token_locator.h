@@ -18,11 +18,11 @@ namespace bb::vision {
 // Where one token appears to be in one frame.
 struct TokenObservation {
   int token = -1;
-  bool visible = false;          // false: covered (a hand) or gone; says nothing about where it is
-  int space = -1;                // most likely space
-  double confidence = 0;         // 0..1: share of the token on that space, lowered when partly hidden
-  std::vector<int> candidates;   // spaces it touches, most likely first
-  double visible_fraction = 0;   // seen area over learned area
+  bool visible = false;         // false: covered (a hand) or gone; says nothing about where it is
+  int space = -1;               // most likely space
+  double confidence = 0;        // 0..1: share of the token on that space, lowered when partly hidden
+  std::vector<int> candidates;  // spaces it touches, most likely first
+  double visible_fraction = 0;  // seen area over learned area
 };
 
 // Looks at the board from above (a fixed top view warped through the calibration) and says where each

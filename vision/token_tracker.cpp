@@ -1,7 +1,8 @@
 #include "vision/token_tracker.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <opencv2/core.hpp>
@@ -95,7 +96,8 @@ std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t fr
     if (c) {
       const double shift = BoardCalibrator::corner_shift_px(*c, *calibration_);
       // A contour fit is rougher than the markers; only let it replace a marker fit on a clear move.
-      const bool rough = c->method == Calibration::Method::contour && calibration_->method == Calibration::Method::markers;
+      const bool rough =
+          c->method == Calibration::Method::contour && calibration_->method == Calibration::Method::markers;
       if (shift > settings_.bump_px * (rough ? 4 : 1)) {
         calibration_ = *c;
         TrackerEvent e = event(TrackerEvent::Kind::recalibrated, frame_index);
@@ -114,7 +116,8 @@ std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t fr
     auto learned_now = locator_.learn(top, settings_.start_space);
     learning_counts_.push_back(learned_now.size());
     if (learning_counts_.size() > static_cast<size_t>(settings_.agree_frames)) learning_counts_.pop_front();
-    const bool agreed = learning_counts_.size() == static_cast<size_t>(settings_.agree_frames) && !learned_now.empty() &&
+    const bool agreed = learning_counts_.size() == static_cast<size_t>(settings_.agree_frames) &&
+                        !learned_now.empty() &&
                         std::all_of(learning_counts_.begin(), learning_counts_.end(),
                                     [&](size_t n) { return n == learned_now.size(); });
     if (!agreed) return events;
@@ -145,7 +148,8 @@ std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t fr
   return events;
 }
 
-std::vector<TrackerEvent> TokenTracker::decide(const std::vector<TokenObservation>& seen, int64_t frame_index) {
+std::vector<TrackerEvent> TokenTracker::decide(const std::vector<TokenObservation>& seen,
+                                               int64_t frame_index) {
   std::vector<TrackerEvent> events;
   const double sure = settings_.locator.unsure_below;
   for (size_t t = 0; t < tokens_.size(); ++t) {
@@ -200,14 +204,16 @@ std::string TokenTracker::invariant_problem() const {
   }
   if (calibration_) {
     const Point2 centre = calibration_->image_to_board.apply(calibration_->board_to_image.apply({0.5, 0.5}));
-    if (std::abs(centre.x - 0.5) > 1e-6 || std::abs(centre.y - 0.5) > 1e-6) return "the calibration does not invert";
+    if (std::abs(centre.x - 0.5) > 1e-6 || std::abs(centre.y - 0.5) > 1e-6)
+      return "the calibration does not invert";
   }
   if (pending_.size() > static_cast<size_t>(settings_.agree_frames)) return "too many pending observations";
   return {};
 }
 
 std::expected<void, std::string> TokenTracker::save_setup(const std::string& json_path) const {
-  if (tokens_.empty()) return std::unexpected("no tokens have been learned yet; let the tracker see the start first");
+  if (tokens_.empty())
+    return std::unexpected("no tokens have been learned yet; let the tracker see the start first");
   nlohmann::json j;
   j["space_map"] = nlohmann::json::parse(map_.to_json());
   j["tokens"] = nlohmann::json::parse(tokens_to_json(tokens_));
@@ -234,9 +240,11 @@ std::expected<void, std::string> TokenTracker::load_setup(const std::string& jso
     auto tokens = tokens_from_json(j.at("tokens").dump());
     if (!tokens) return std::unexpected(tokens.error());
     auto positions = j.at("positions").get<std::vector<int>>();
-    if (positions.size() != tokens->size()) return std::unexpected("the stored set-up is incomplete; run it again");
+    if (positions.size() != tokens->size())
+      return std::unexpected("the stored set-up is incomplete; run it again");
     for (int p : positions)
-      if (p < 0 || p >= map_.space_count()) return std::unexpected("the stored set-up names a space the board lacks");
+      if (p < 0 || p >= map_.space_count())
+        return std::unexpected("the stored set-up names a space the board lacks");
     if (auto r = locator_.load_reference(json_path + ".reference.png"); !r) return r;
     tokens_ = std::move(*tokens);
     positions_ = std::move(positions);
@@ -244,7 +252,8 @@ std::expected<void, std::string> TokenTracker::load_setup(const std::string& jso
     dirty_ = true;
     return {};
   } catch (const std::exception& e) {
-    return std::unexpected(std::string("the stored set-up cannot be read (") + e.what() + "); run the set-up again");
+    return std::unexpected(std::string("the stored set-up cannot be read (") + e.what() +
+                           "); run the set-up again");
   }
 }
 

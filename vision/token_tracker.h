@@ -29,8 +29,8 @@ class TokenTracker {
   struct Settings {
     int still_frames = 2;
     int agree_frames = 3;
-    double bump_px = 2.5;     // corner shift that counts as the board or camera having moved
-    int start_space = 0;      // where the tokens stand when they are learned
+    double bump_px = 2.5;       // corner shift that counts as the board or camera having moved
+    int start_space = 0;        // where the tokens stand when they are learned
     int not_found_every = 150;  // frames between repeated "board not found" reports
     TokenLocator::Settings locator;
     MotionDetector::Settings motion;

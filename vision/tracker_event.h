@@ -24,8 +24,8 @@ struct TrackerEvent {
   double confidence = 0;
   std::vector<int> candidates;
   int64_t frame = 0;
-  int markers = 0;            // calibrated, recalibrated
-  double shift_px = 0;        // recalibrated: how far the board's corners moved in the image
+  int markers = 0;      // calibrated, recalibrated
+  double shift_px = 0;  // recalibrated: how far the board's corners moved in the image
   std::string detail;
 };
 

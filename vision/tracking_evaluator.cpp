@@ -1,8 +1,9 @@
 #include "vision/tracking_evaluator.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <numeric>
 #include <opencv2/core.hpp>
 
@@ -28,10 +29,11 @@ std::string TrackingScore::summary() const {
   if (!latency_frames.empty())
     mean_latency = std::accumulate(latency_frames.begin(), latency_frames.end(), 0.0) / latency_frames.size();
   return fmt::format(
-      "moves {:5d}  correct {:6.2f}%  unsure {:3d}  missed {:3d}  wrong {:3d}  false-moves {:3d}  occupancy {:7.3f}%  "
+      "moves {:5d}  correct {:6.2f}%  unsure {:3d}  missed {:3d}  wrong {:3d}  false-moves {:3d}  occupancy "
+      "{:7.3f}%  "
       "latency {:.1f} frames",
-      moves, 100 * move_accuracy(), moves_unsure, moves_missed, moves_wrong, false_moves, 100 * occupancy_accuracy(),
-      mean_latency);
+      moves, 100 * move_accuracy(), moves_unsure, moves_missed, moves_wrong, false_moves,
+      100 * occupancy_accuracy(), mean_latency);
 }
 
 std::vector<std::string> expected_names(const TableRenderer& renderer, int token_count) {
@@ -44,13 +46,14 @@ std::vector<std::string> expected_names(const TableRenderer& renderer, int token
   };
   std::sort(order.begin(), order.end(), [&](int a, int b) { return distance(a) < distance(b); });
   std::vector<std::string> names(static_cast<size_t>(token_count));
-  for (size_t rank = 0; rank < order.size(); ++rank) names[static_cast<size_t>(order[rank])] = fmt::format("T{}", rank + 1);
+  for (size_t rank = 0; rank < order.size(); ++rank)
+    names[static_cast<size_t>(order[rank])] = fmt::format("T{}", rank + 1);
   return names;
 }
 
 TrackingScore evaluate_game(const TableRenderer& renderer, const TableScene& base, int token_count,
-                            const std::vector<TableMove>& moves, uint64_t seed, TokenTracker::Settings settings,
-                            TableScript::Settings script_settings) {
+                            const std::vector<TableMove>& moves, uint64_t seed,
+                            TokenTracker::Settings settings, TableScript::Settings script_settings) {
   TrackingScore score;
   TableScript script(renderer, base, token_count, seed, script_settings);
   TokenTracker tracker(renderer.space_map(), settings);
@@ -63,13 +66,15 @@ TrackingScore evaluate_game(const TableRenderer& renderer, const TableScene& bas
   cv::Mat image;
   int64_t frame_index = 0;
   int learned_count = 0;
-  auto run = [&](const std::vector<TableScript::Frame>& frames, std::vector<TrackerEvent>& events, int64_t& first_still) {
+  auto run = [&](const std::vector<TableScript::Frame>& frames, std::vector<TrackerEvent>& events,
+                 int64_t& first_still) {
     bool previous_had_hand = true;
     first_still = -1;
     for (const auto& f : frames) {
       RenderTruth truth;
       renderer.render(f.scene, image, &truth);
-      if (first_still < 0 && f.scene.hands.empty() && previous_had_hand && frame_index > 0 && &f != &frames.front())
+      if (first_still < 0 && f.scene.hands.empty() && previous_had_hand && frame_index > 0 &&
+          &f != &frames.front())
         first_still = frame_index;
       previous_had_hand = !f.scene.hands.empty();
       auto e = tracker.process(image, frame_index);
@@ -77,7 +82,8 @@ TrackingScore evaluate_game(const TableRenderer& renderer, const TableScene& bas
         if (ev.kind == TrackerEvent::Kind::calibrated && score.calibration_error_px < 0) {
           double worst = 0;
           for (int k = 0; k < 4; ++k) {
-            const Point2 p = tracker.calibration()->image_corner(k), q = truth.board_corners[static_cast<size_t>(k)];
+            const Point2 p = tracker.calibration()->image_corner(k),
+                         q = truth.board_corners[static_cast<size_t>(k)];
             worst = std::max(worst, std::hypot(p.x - q.x, p.y - q.y));
           }
           score.calibration_error_px = worst;
@@ -119,15 +125,21 @@ TrackingScore evaluate_game(const TableRenderer& renderer, const TableScene& bas
       }
       if (e.kind == TrackerEvent::Kind::unsure && t == moves[m].token) unsure = true;
     }
-    if (correct && !wrong) ++score.moves_correct;
-    else if (wrong) ++score.moves_wrong;
-    else if (unsure) ++score.moves_unsure;
-    else ++score.moves_missed;
+    if (correct && !wrong)
+      ++score.moves_correct;
+    else if (wrong)
+      ++score.moves_wrong;
+    else if (unsure)
+      ++score.moves_unsure;
+    else
+      ++score.moves_missed;
     // Occupancy of every space, as the tracker now believes it.
     const int spaces = renderer.space_map().space_count();
     for (int s = 0; s < spaces; ++s) {
-      std::vector<bool> truth_here(static_cast<size_t>(token_count)), seen_here(static_cast<size_t>(token_count));
-      for (int t = 0; t < token_count; ++t) truth_here[static_cast<size_t>(t)] = script.truth()[static_cast<size_t>(t)] == s;
+      std::vector<bool> truth_here(static_cast<size_t>(token_count)),
+          seen_here(static_cast<size_t>(token_count));
+      for (int t = 0; t < token_count; ++t)
+        truth_here[static_cast<size_t>(t)] = script.truth()[static_cast<size_t>(t)] == s;
       for (size_t k = 0; k < tracker.tokens().size(); ++k) {
         const int t = index_of(tracker.tokens()[k].name);
         if (t >= 0) seen_here[static_cast<size_t>(t)] = tracker.positions()[k] == s;

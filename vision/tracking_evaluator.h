@@ -13,15 +13,15 @@ namespace bb::vision {
 // What a scripted game through the tracker scored against the renderer's exact truth.
 struct TrackingScore {
   int moves = 0;
-  int moves_correct = 0;     // a "moved" event naming the right token and the right space
-  int moves_unsure = 0;      // no move reported but an "unsure" question asked for that token
-  int moves_missed = 0;      // neither
-  int moves_wrong = 0;       // a "moved" event for the right token to a wrong space
-  int false_moves = 0;       // "moved" events for a token that was not moved
+  int moves_correct = 0;  // a "moved" event naming the right token and the right space
+  int moves_unsure = 0;   // no move reported but an "unsure" question asked for that token
+  int moves_missed = 0;   // neither
+  int moves_wrong = 0;    // a "moved" event for the right token to a wrong space
+  int false_moves = 0;    // "moved" events for a token that was not moved
   int spaces_checked = 0;
-  int spaces_correct = 0;    // per-space occupancy agreeing with the truth after each move settled
+  int spaces_correct = 0;  // per-space occupancy agreeing with the truth after each move settled
   int frames = 0;
-  bool learned = false;      // the tokens were learned at the start, all of them, in the expected order
+  bool learned = false;  // the tokens were learned at the start, all of them, in the expected order
   double calibration_error_px = -1;  // largest board-corner error at the first calibration
   std::vector<int> latency_frames;   // from the first still frame to the move's event
 
@@ -34,8 +34,8 @@ struct TrackingScore {
 // Plays `moves` on a rendered table through a fresh tracker, frame by frame, and scores it. `on_frame`
 // (optional) sees each rendered frame and the events, for the command line and for debugging.
 TrackingScore evaluate_game(const TableRenderer& renderer, const TableScene& base, int token_count,
-                            const std::vector<TableMove>& moves, uint64_t seed, TokenTracker::Settings settings,
-                            TableScript::Settings script_settings = {});
+                            const std::vector<TableMove>& moves, uint64_t seed,
+                            TokenTracker::Settings settings, TableScript::Settings script_settings = {});
 
 // The name the tracker should give each token: T1 for the one nearest the start space's outer corner.
 std::vector<std::string> expected_names(const TableRenderer& renderer, int token_count);

@@ -28,8 +28,8 @@ int main(int argc, char** argv) {
   const BoardLayout layout = classic_layout();
   const SpaceMap map(layout.spaces_per_side);
   TableRenderer renderer(layout, map, default_token_looks(token_count), width, height);
-  std::printf("vision accuracy: %d games x %d moves per condition, %d tokens, %dx%d, hands on every move\n", games,
-              moves_per_game, token_count, width, height);
+  std::printf("vision accuracy: %d games x %d moves per condition, %d tokens, %dx%d, hands on every move\n",
+              games, moves_per_game, token_count, width, height);
   TrackingScore total;
   const auto start = std::chrono::steady_clock::now();
   double worst_calibration = 0;
@@ -57,12 +57,15 @@ int main(int argc, char** argv) {
   std::vector<int> lat = total.latency_frames;
   std::sort(lat.begin(), lat.end());
   if (!lat.empty())
-    std::printf("still-to-event latency: median %d frames, 95th percentile %d frames (%.0f / %.0f ms at 30 fps)\n",
-                lat[lat.size() / 2], lat[lat.size() * 95 / 100], lat[lat.size() / 2] * 1000.0 / 30,
-                lat[lat.size() * 95 / 100] * 1000.0 / 30);
+    std::printf(
+        "still-to-event latency: median %d frames, 95th percentile %d frames (%.0f / %.0f ms at 30 fps)\n",
+        lat[lat.size() / 2], lat[lat.size() * 95 / 100], lat[lat.size() / 2] * 1000.0 / 30,
+        lat[lat.size() * 95 / 100] * 1000.0 / 30);
   std::printf("worst board-corner error at first calibration: %.2f px\n", worst_calibration);
-  std::printf("moves reported correctly: %.2f%% (aim 99.5%%); per-space occupancy: %.3f%% (aim 99.9%%); "
-              "false moved events: %d (aim 0); %d frames in %.0f s\n",
-              100 * total.move_accuracy(), 100 * total.occupancy_accuracy(), total.false_moves, total.frames, seconds);
+  std::printf(
+      "moves reported correctly: %.2f%% (aim 99.5%%); per-space occupancy: %.3f%% (aim 99.9%%); "
+      "false moved events: %d (aim 0); %d frames in %.0f s\n",
+      100 * total.move_accuracy(), 100 * total.occupancy_accuracy(), total.false_moves, total.frames,
+      seconds);
   return 0;
 }

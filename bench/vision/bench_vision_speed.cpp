@@ -1,15 +1,16 @@
 // Speed of the tracker per frame on one core, at 720p and 1080p: the steady state (the motion check that
 // runs on every frame), a deciding frame (motion check plus the top view and every token's space), a full
 // tracker step, and calibration from the markers. Then memory over a 10,000-frame run.
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <opencv2/core.hpp>
 #include <random>
 #include <string>
-#include <ctime>
-#include <unistd.h>
 
 #include "vision/board_calibrator.h"
 #include "vision/motion_detector.h"
@@ -86,12 +87,14 @@ void speed(int width, int height) {
     renderer.render(f.scene, image);
     tracker.process(image, n++);
   }
-  const double steady_ms = median_ms(60, [&](int i) { tracker.process(still[static_cast<size_t>(i % 2)], n++); });
+  const double steady_ms =
+      median_ms(60, [&](int i) { tracker.process(still[static_cast<size_t>(i % 2)], n++); });
 
   const BoardCalibrator calibrator;
   const double calibrate_ms = median_ms(30, [&](int) { (void)calibrator.from_markers(still[0]); });
   std::printf(
-      "%4dx%-4d  steady state (motion check) %6.2f ms | deciding frame (motion + top view + spaces) %6.2f ms | "
+      "%4dx%-4d  steady state (motion check) %6.2f ms | deciding frame (motion + top view + spaces) %6.2f ms "
+      "| "
       "tracker step on a still, decided scene %6.2f ms | calibration from markers %6.2f ms\n",
       width, height, motion_ms, decide_ms, steady_ms, calibrate_ms);
 }
@@ -125,9 +128,10 @@ void memory() {
     peak = std::max(peak, resident_kib());
   }
   const long at_10000 = resident_kib();
-  std::printf("memory over 10,000 frames (720p, a %zu-frame game looped, %d events): resident %ld KiB after 1,000 "
-              "frames, %ld KiB after 10,000 (growth %ld KiB), peak %ld KiB\n",
-              loop.size(), events, at_1000, at_10000, at_10000 - at_1000, peak);
+  std::printf(
+      "memory over 10,000 frames (720p, a %zu-frame game looped, %d events): resident %ld KiB after 1,000 "
+      "frames, %ld KiB after 10,000 (growth %ld KiB), peak %ld KiB\n",
+      loop.size(), events, at_1000, at_10000, at_10000 - at_1000, peak);
 }
 
 }  // namespace

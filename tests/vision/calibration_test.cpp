@@ -36,9 +36,10 @@ TEST(Calibration, MarkersGiveTheBoardCornersWithinTwoPixelsAtManyPoses) {
       RenderTruth truth;
       renderer().render(s, image, &truth);
       auto calibration = calibrator.from_markers(image);
-      ASSERT_TRUE(calibration.has_value()) << condition_name(c) << " pose " << i << ": " << calibration.error();
-      EXPECT_LT(corner_error(*calibration, truth), 2.0) << condition_name(c) << " pose " << i << " tilt "
-                                                        << s.camera.tilt_deg;
+      ASSERT_TRUE(calibration.has_value())
+          << condition_name(c) << " pose " << i << ": " << calibration.error();
+      EXPECT_LT(corner_error(*calibration, truth), 2.0)
+          << condition_name(c) << " pose " << i << " tilt " << s.camera.tilt_deg;
       EXPECT_EQ(calibration->method, Calibration::Method::markers);
       ++poses;
     }

@@ -23,14 +23,17 @@ TEST_P(ConditionTest, MovesAreReportedCorrectlyAndNothingElseMoves) {
   EXPECT_LT(score.calibration_error_px, c == Condition::blur ? 4.0 : 2.0);
   // Minimum accuracy per condition: every move right; the hardest (blur) may leave one as a question.
   const int allowed_unsure = c == Condition::blur || c == Condition::mixed ? 1 : 0;
-  EXPECT_GE(score.moves_correct, score.moves - allowed_unsure) << condition_name(c) << ": " << score.summary();
+  EXPECT_GE(score.moves_correct, score.moves - allowed_unsure)
+      << condition_name(c) << ": " << score.summary();
   EXPECT_EQ(score.moves_wrong, 0) << score.summary();
   EXPECT_EQ(score.false_moves, 0) << score.summary();
   EXPECT_GE(score.occupancy_accuracy(), allowed_unsure ? 0.97 : 1.0) << score.summary();
 }
 
 INSTANTIATE_TEST_SUITE_P(Generated, ConditionTest, ::testing::ValuesIn(all_conditions()),
-                         [](const ::testing::TestParamInfo<Condition>& p) { return std::string(condition_name(p.param)); });
+                         [](const ::testing::TestParamInfo<Condition>& p) {
+                           return std::string(condition_name(p.param));
+                         });
 
 TEST(Conditions, TokensLearnedInOrderFromTheCorner) {
   TokenTracker tracker(renderer().space_map(), {});

@@ -17,7 +17,8 @@ struct Table {
   TokenTracker tracker;
   Feeder feed;
   explicit Table(Condition c = Condition::clean, uint64_t seed = 21, int tokens = 4)
-      : script(renderer(tokens), scene(c, seed), tokens, seed), tracker(renderer(tokens).space_map(), {}),
+      : script(renderer(tokens), scene(c, seed), tokens, seed),
+        tracker(renderer(tokens).space_map(), {}),
         feed{renderer(tokens), tracker} {
     const auto events = feed.run(script.opening());
     EXPECT_EQ(count(events, TrackerEvent::Kind::learned), tokens);
@@ -97,7 +98,8 @@ TEST(Scenarios, TokenKnockedHalfOntoTheNextSpaceIsUnsureNotWrong) {
       EXPECT_EQ(c, (std::vector<int>{14, 15}));
       EXPECT_LT(e.confidence, 0.75);
     }
-  EXPECT_EQ(table.tracker.positions()[static_cast<size_t>(table.index(3))], 14);  // unchanged until the table says
+  EXPECT_EQ(table.tracker.positions()[static_cast<size_t>(table.index(3))],
+            14);  // unchanged until the table says
 }
 
 TEST(Scenarios, BoardBumpedTwoCentimetresIsRecalibratedAndKeepsEveryPosition) {

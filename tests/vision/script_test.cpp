@@ -6,7 +6,8 @@ using namespace bb::vision;
 using namespace bb::vision::testing;
 
 TEST(TableScript, MovesFileIsParsedWithClearErrors) {
-  auto moves = parse_moves("{\"token\": \"T1\", \"to\": 7}\n\n# comment\n{\"token\": \"T2\", \"to\": 39}\n", 2, 40);
+  auto moves =
+      parse_moves("{\"token\": \"T1\", \"to\": 7}\n\n# comment\n{\"token\": \"T2\", \"to\": 39}\n", 2, 40);
   ASSERT_TRUE(moves.has_value()) << moves.error();
   ASSERT_EQ(moves->size(), 2u);
   EXPECT_EQ((*moves)[1].token, 1);

@@ -71,7 +71,8 @@ TEST(ReconnectingSource, LossIsReportedOnceAndRetriesBackOff) {
   FlakyOpener opener{4};
   auto now = std::chrono::steady_clock::time_point{};
   std::vector<std::chrono::milliseconds> sleeps;
-  ReconnectingSource source([&] { return opener(); }, {std::chrono::milliseconds(100), std::chrono::milliseconds(400)},
+  ReconnectingSource source([&] { return opener(); },
+                            {std::chrono::milliseconds(100), std::chrono::milliseconds(400)},
                             [&] { return now; },
                             [&](std::chrono::milliseconds d) {
                               sleeps.push_back(d);
@@ -101,7 +102,9 @@ TEST(ReconnectingSource, LossIsReportedOnceAndRetriesBackOff) {
 TEST(ImageSequenceSource, ReadsAFolderInNameOrderThenEnds) {
   const auto dir = std::filesystem::temp_directory_path() / "bb_vision_sequence_test";
   std::filesystem::create_directories(dir);
-  for (int i : {2, 0, 1}) cv::imwrite((dir / ("frame_" + std::to_string(i) + ".png")).string(), cv::Mat(8, 8, CV_8UC3, cv::Scalar(i * 50)));
+  for (int i : {2, 0, 1})
+    cv::imwrite((dir / ("frame_" + std::to_string(i) + ".png")).string(),
+                cv::Mat(8, 8, CV_8UC3, cv::Scalar(i * 50)));
   auto source = open_source(dir.string(), {});
   ASSERT_TRUE(source.has_value()) << source.error();
   cv::Mat frame;

@@ -1,7 +1,8 @@
+#include "vision/space_map.h"
+
 #include <gtest/gtest.h>
 
 #include "vision/board_layout.h"
-#include "vision/space_map.h"
 
 using namespace bb::vision;
 
@@ -19,7 +20,7 @@ TEST(SpaceMap, ClassicBoardRunsAntiClockwiseFromGoInTheBottomRightCorner) {
   EXPECT_EQ(map.space_at({0.03, 0.97}), 10);
   EXPECT_EQ(map.space_at({0.03, 0.03}), 20);
   EXPECT_EQ(map.space_at({0.97, 0.03}), 30);
-  EXPECT_LT(map.centre(1).x, map.centre(0).x);   // bottom row runs to the left
+  EXPECT_LT(map.centre(1).x, map.centre(0).x);    // bottom row runs to the left
   EXPECT_LT(map.centre(11).y, map.centre(10).y);  // left column runs up
   EXPECT_EQ(map.space_at({0.5, 0.5}), -1);        // the board's centre is no space
   EXPECT_EQ(map.space_at({1.2, 0.5}), -1);

@@ -24,8 +24,8 @@ inline const TableRenderer& renderer(int tokens = 4) {
   if (!r) {
     cv::setNumThreads(1);
     const BoardLayout layout = classic_layout();
-    r = std::make_unique<TableRenderer>(layout, SpaceMap(layout.spaces_per_side), default_token_looks(tokens), test_width,
-                                        test_height);
+    r = std::make_unique<TableRenderer>(layout, SpaceMap(layout.spaces_per_side), default_token_looks(tokens),
+                                        test_width, test_height);
   }
   return *r;
 }
@@ -55,7 +55,8 @@ struct Feeder {
 };
 
 inline int count(const std::vector<TrackerEvent>& events, TrackerEvent::Kind kind) {
-  return static_cast<int>(std::count_if(events.begin(), events.end(), [&](const auto& e) { return e.kind == kind; }));
+  return static_cast<int>(
+      std::count_if(events.begin(), events.end(), [&](const auto& e) { return e.kind == kind; }));
 }
 
 // The tracker's index of the token the script calls `script_token`.
