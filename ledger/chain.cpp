@@ -9,6 +9,27 @@
 
 namespace bb::ledger {
 
+std::vector<StoredPosting> stored_postings(Database& db, std::int64_t game) {
+  Statement q = db.prepare(
+      "SELECT seq, input_seq, from_account, to_account, amount, memo, space, card FROM postings "
+      "WHERE game = ?1 ORDER BY seq");
+  q.bind(1, game);
+  std::vector<StoredPosting> list;
+  while (q.step()) {
+    StoredPosting p;
+    p.seq = q.column_int64(0);
+    p.input_seq = q.column_optional_int64(1);
+    p.from = q.column_int64(2);
+    p.to = q.column_int64(3);
+    p.amount = q.column_int64(4);
+    p.memo = q.column_text(5);
+    p.space = q.column_optional_int64(6);
+    p.card = q.column_optional_text(7);
+    list.push_back(std::move(p));
+  }
+  return list;
+}
+
 namespace {
 
 void add_postings(ChainHash& hash, const std::vector<StoredPosting>& postings) {
@@ -21,23 +42,8 @@ void add_postings(ChainHash& hash, const std::vector<StoredPosting>& postings) {
 
 // Every posting of one game, grouped by the input that made it (-1: the setup).
 std::map<std::int64_t, std::vector<StoredPosting>> postings_of(Database& db, std::int64_t game) {
-  Statement q = db.prepare(
-      "SELECT seq, input_seq, from_account, to_account, amount, memo, space, card FROM postings "
-      "WHERE game = ?1 ORDER BY seq");
-  q.bind(1, game);
   std::map<std::int64_t, std::vector<StoredPosting>> by_input;
-  while (q.step()) {
-    StoredPosting p;
-    p.seq = q.column_int64(0);
-    p.input_seq = q.column_optional_int64(1);
-    p.from = q.column_int64(2);
-    p.to = q.column_int64(3);
-    p.amount = q.column_int64(4);
-    p.memo = q.column_text(5);
-    p.space = q.column_optional_int64(6);
-    p.card = q.column_optional_text(7);
-    by_input[p.input_seq.value_or(-1)].push_back(std::move(p));
-  }
+  for (auto& p : stored_postings(db, game)) by_input[p.input_seq.value_or(-1)].push_back(std::move(p));
   return by_input;
 }
 

@@ -20,6 +20,9 @@ struct StoredPosting {
   std::optional<std::string> card;
 };
 
+// Every posting of one game as stored, in order: the one reader of the postings table.
+std::vector<StoredPosting> stored_postings(Database& db, std::int64_t game);
+
 struct StoredInput {
   std::int64_t seq = 0;
   std::string input_id;

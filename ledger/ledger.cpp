@@ -150,28 +150,6 @@ StoredPosting to_stored(const rules::Posting& p, std::optional<std::int64_t> inp
   return s;
 }
 
-std::vector<StoredPosting> stored_postings(Database& db, GameId game) {
-  Statement q = db.prepare(
-      "SELECT seq, input_seq, from_account, to_account, amount, memo, space, card FROM postings WHERE game = "
-      "?1 "
-      "ORDER BY seq");
-  q.bind(1, game);
-  std::vector<StoredPosting> list;
-  while (q.step()) {
-    StoredPosting p;
-    p.seq = q.column_int64(0);
-    p.input_seq = q.column_optional_int64(1);
-    p.from = q.column_int64(2);
-    p.to = q.column_int64(3);
-    p.amount = q.column_int64(4);
-    p.memo = q.column_text(5);
-    p.space = q.column_optional_int64(6);
-    p.card = q.column_optional_text(7);
-    list.push_back(std::move(p));
-  }
-  return list;
-}
-
 std::string describe(const StoredPosting& p) {
   return fmt::format("#{} {} -> {} {} {}", p.seq, p.from, p.to, p.amount, p.memo);
 }
