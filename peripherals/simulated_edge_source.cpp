@@ -13,6 +13,7 @@
 #include <charconv>
 #include <cstring>
 
+#include "peripherals/command_lines.h"
 #include "peripherals/edge_device.h"
 #include "peripherals/trace.h"
 #include "peripherals/trace_generator.h"
@@ -160,24 +161,14 @@ std::expected<void, std::string> SimulatedEdgeSource::command(std::string_view t
 }
 
 void SimulatedEdgeSource::read_input(std::vector<std::string>& errors) {
-  pollfd ready{input_fd_, POLLIN, 0};
-  if (poll(&ready, 1, 0) <= 0) return;
-  char buffer[4096];
-  const ssize_t got = read(input_fd_, buffer, sizeof buffer);
-  if (got <= 0) {
-    if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
-      input_closed_ = true;
-      epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, input_fd_, nullptr);
-    }
+  auto lines = read_command_lines(input_fd_, partial_line_);
+  if (!lines) {
+    input_closed_ = true;
+    epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, input_fd_, nullptr);
     return;
   }
-  partial_line_.append(buffer, static_cast<std::size_t>(got));
-  std::size_t newline = 0;
-  while ((newline = partial_line_.find('\n')) != std::string::npos) {
-    const std::string line = partial_line_.substr(0, newline);
-    partial_line_.erase(0, newline + 1);
+  for (const auto& line : *lines)
     if (auto done = command(line); !done) errors.push_back(done.error());
-  }
 }
 
 std::expected<std::vector<Edge>, std::string> SimulatedEdgeSource::read_edges() {
