@@ -27,6 +27,11 @@ void shuffle(std::vector<T>& v, std::uint64_t& s) {
   for (int i = static_cast<int>(v.size()) - 1; i > 0; --i) std::swap(v[i], v[random_below(s, i + 1)]);
 }
 
+bool is_jail_card(const Card& card) {
+  return std::any_of(card.effects.begin(), card.effects.end(),
+                     [](const Effect& e) { return e.kind == Effect::Kind::get_out_of_jail; });
+}
+
 bool is_ownable(const Space& sp) {
   return sp.kind == Space::Kind::property || sp.kind == Space::Kind::railroad ||
          sp.kind == Space::Kind::utility;
@@ -674,6 +679,19 @@ class Engine {
     push_front(std::move(auctions));
   }
 
+  // A Get Out of Jail card leaving a player's hand goes back to the bottom of its deck.
+  void return_jail_card(std::size_t deck) {
+    const auto& cards = ed.decks[deck].cards;
+    auto& order = g.decks_[deck].order;
+    for (std::size_t c = 0; c < cards.size(); ++c) {
+      if (is_jail_card(cards[c]) &&
+          std::count(order.begin(), order.end(), static_cast<int>(c)) < cards[c].copies) {
+        order.push_back(static_cast<int>(c));
+        return;
+      }
+    }
+  }
+
   void return_cards_to_decks(int p) {
     auto& pl = st.players[p];
     for (std::size_t d = 0; d < ed.decks.size(); ++d) {
@@ -681,19 +699,7 @@ class Engine {
                   : ed.decks[d].id == "chest" ? &pl.chest_cards
                                               : nullptr;
       if (!held) continue;
-      for (; *held > 0; --*held) {
-        const auto& cards = ed.decks[d].cards;
-        for (std::size_t c = 0; c < cards.size(); ++c) {
-          bool is_jail_card =
-              std::any_of(cards[c].effects.begin(), cards[c].effects.end(),
-                          [](const Effect& e) { return e.kind == Effect::Kind::get_out_of_jail; });
-          auto& order = g.decks_[d].order;
-          if (is_jail_card && std::count(order.begin(), order.end(), static_cast<int>(c)) < cards[c].copies) {
-            order.push_back(static_cast<int>(c));
-            break;
-          }
-        }
-      }
+      for (; *held > 0; --*held) return_jail_card(d);
     }
   }
 
@@ -1116,20 +1122,8 @@ class Engine {
     auto& pl = st.players[p];
     std::string deck_id = pl.chance_cards > 0 ? "chance" : "chest";
     (pl.chance_cards > 0 ? pl.chance_cards : pl.chest_cards)--;
-    for (std::size_t d = 0; d < ed.decks.size(); ++d) {
-      if (ed.decks[d].id != deck_id) continue;
-      const auto& cards = ed.decks[d].cards;
-      for (std::size_t c = 0; c < cards.size(); ++c) {
-        bool is_jail_card =
-            std::any_of(cards[c].effects.begin(), cards[c].effects.end(),
-                        [](const Effect& e) { return e.kind == Effect::Kind::get_out_of_jail; });
-        auto& order = g.decks_[d].order;
-        if (is_jail_card && std::count(order.begin(), order.end(), static_cast<int>(c)) < cards[c].copies) {
-          order.push_back(static_cast<int>(c));  // back to the bottom of its deck
-          return;
-        }
-      }
-    }
+    for (std::size_t d = 0; d < ed.decks.size(); ++d)
+      if (ed.decks[d].id == deck_id) return return_jail_card(d);
   }
 
   std::expected<void, std::string> handle(const Bid& in) {
@@ -1212,8 +1206,7 @@ class Engine {
     int index = order[pos];
     order.erase(order.begin() + static_cast<std::ptrdiff_t>(pos));
     const Card& card = deck.cards[index];
-    bool keep = std::any_of(card.effects.begin(), card.effects.end(),
-                            [](const Effect& e) { return e.kind == Effect::Kind::get_out_of_jail; });
+    bool keep = is_jail_card(card);
     if (keep) {
       (deck.id == "chance" ? st.players[p].chance_cards : st.players[p].chest_cards)++;
     } else {
@@ -1398,9 +1391,7 @@ class Engine {
     if (in.cards) {
       int available = pl.cards();
       for (std::size_t d = 0; d < ed.decks.size(); ++d)
-        for (int c : g.decks_[d].order)
-          for (const auto& e : ed.decks[d].cards[c].effects)
-            available += e.kind == Effect::Kind::get_out_of_jail;
+        for (int c : g.decks_[d].order) available += is_jail_card(ed.decks[d].cards[c]) ? 1 : 0;
       if (*in.cards < 0 || *in.cards > available)
         return Fail(fmt::format("only {} Get Out of Jail cards exist for {}", available, name(in.player)));
     }
@@ -1442,8 +1433,7 @@ class Engine {
       auto& order = g.decks_[d].order;
       for (std::size_t i = 0; i < order.size(); ++i) {
         const Card& c = ed.decks[d].cards[order[i]];
-        if (std::any_of(c.effects.begin(), c.effects.end(),
-                        [](const Effect& e) { return e.kind == Effect::Kind::get_out_of_jail; })) {
+        if (is_jail_card(c)) {
           order.erase(order.begin() + static_cast<std::ptrdiff_t>(i));
           (ed.decks[d].id == "chance" ? st.players[p].chance_cards : st.players[p].chest_cards)++;
           return;
@@ -1520,7 +1510,6 @@ std::string_view question_name(QuestionKind kind) {
   }
   return "?";
 }
-
 
 std::expected<Game, std::string> Game::start(std::shared_ptr<const Edition> edition, const Setup& setup) {
   if (!edition) return std::unexpected("no edition");
