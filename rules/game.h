@@ -4,6 +4,7 @@
 #include <expected>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rules/edition.h"
@@ -56,6 +57,18 @@ class Game {
 
   // A deterministic hash of the whole state, for signatures.
   std::uint64_t signature() const;
+
+  // Everything the engine holds, except what its keeper stores anyway (the inputs in effect and the journal of
+  // postings), as a self-describing JSON text. restore() with the same edition, setup, inputs and journal gives
+  // back a game equal to this one in every respect, including its card decks, its dice stream and the steps it
+  // still has to take, so a long game resumes without replaying its whole log. It is a cache, never history:
+  // a snapshot that does not fit (another engine format, another edition, another length) is refused with a
+  // message and the keeper replays the log instead.
+  std::string snapshot() const;
+  static std::expected<Game, std::string> restore(std::shared_ptr<const Edition> edition, const Setup& setup,
+                                                  std::string_view snapshot, std::vector<Input> inputs,
+                                                  std::vector<Posting> journal);
+  static constexpr int kSnapshotFormat = 1;
 
   // The engine's own machinery: what it still has to do before it needs the next input.
   struct Step {

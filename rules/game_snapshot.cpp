@@ -1,0 +1,316 @@
+// Game::snapshot and Game::restore: the engine's whole state as JSON, so that a keeper of a long game (the
+// ledger) can resume it without replaying every input. Pointers into the edition (the effect a pending step
+// will run, the card it came from) are written as indexes and found again in the same edition.
+#include <fmt/format.h>
+
+#include <cassert>
+#include <nlohmann/json.hpp>
+
+#include "rules/game.h"
+
+namespace bb::rules {
+
+using nlohmann::json;
+
+namespace {
+
+json player_json(const PlayerState& p) {
+  return json{{"name", p.name},
+              {"token", p.token},
+              {"card", p.card},
+              {"cash", p.cash},
+              {"position", p.position},
+              {"in_jail", p.in_jail},
+              {"jail_attempts", p.jail_attempts},
+              {"chance_cards", p.chance_cards},
+              {"chest_cards", p.chest_cards},
+              {"bankrupt", p.bankrupt},
+              {"passed_start", p.passed_start},
+              {"insured", p.insured},
+              {"insured_card", p.insured_card},
+              {"unclaimed_salary", p.unclaimed_salary}};
+}
+
+PlayerState player_from(const json& j) {
+  PlayerState p;
+  p.name = j.at("name").get<std::string>();
+  p.token = j.at("token").get<std::string>();
+  p.card = j.at("card").get<std::string>();
+  p.cash = j.at("cash").get<Money>();
+  p.position = j.at("position").get<int>();
+  p.in_jail = j.at("in_jail").get<bool>();
+  p.jail_attempts = j.at("jail_attempts").get<int>();
+  p.chance_cards = j.at("chance_cards").get<int>();
+  p.chest_cards = j.at("chest_cards").get<int>();
+  p.bankrupt = j.at("bankrupt").get<bool>();
+  p.passed_start = j.at("passed_start").get<bool>();
+  p.insured = j.at("insured").get<bool>();
+  p.insured_card = j.at("insured_card").get<bool>();
+  p.unclaimed_salary = j.at("unclaimed_salary").get<Money>();
+  return p;
+}
+
+json question_json(const Question& q) {
+  return json{{"player", q.player},     {"kind", static_cast<int>(q.kind)},
+              {"options", q.options},   {"space", q.space},
+              {"amount", q.amount},     {"percent", q.percent},
+              {"creditor", q.creditor}, {"deck", q.deck},
+              {"reason", q.reason},     {"memo", static_cast<int>(q.memo)},
+              {"card", q.card}};
+}
+
+template <typename Enum>
+Enum enum_from(const json& j, Enum last, const char* what) {
+  int v = j.get<int>();
+  if (v < 0 || v > static_cast<int>(last)) throw std::out_of_range(fmt::format("{} {} is unknown", what, v));
+  return static_cast<Enum>(v);
+}
+
+Question question_from(const json& j) {
+  Question q;
+  q.player = j.at("player").get<int>();
+  q.kind = enum_from(j.at("kind"), QuestionKind::roll, "question kind");
+  q.options = j.at("options").get<std::vector<std::string>>();
+  q.space = j.at("space").get<int>();
+  q.amount = j.at("amount").get<Money>();
+  q.percent = j.at("percent").get<int>();
+  q.creditor = j.at("creditor").get<int>();
+  q.deck = j.at("deck").get<std::string>();
+  q.reason = j.at("reason").get<std::string>();
+  q.memo = enum_from(j.at("memo"), Memo::seat, "memo");
+  q.card = j.at("card").get<std::string>();
+  return q;
+}
+
+// Where an effect lives in the edition: on a space ("space", s, e) or on a card ("card", deck, card, e).
+json effect_ref(const Edition& ed, const Game::Step& step) {
+  if (step.effect == nullptr) return nullptr;
+  if (step.card != nullptr) {
+    for (std::size_t d = 0; d < ed.decks.size(); ++d)
+      for (std::size_t c = 0; c < ed.decks[d].cards.size(); ++c) {
+        const Card& card = ed.decks[d].cards[c];
+        if (&card != step.card) continue;
+        for (std::size_t e = 0; e < card.effects.size(); ++e)
+          if (&card.effects[e] == step.effect) return json::array({"card", d, c, e});
+      }
+  } else {
+    for (std::size_t s = 0; s < ed.spaces.size(); ++s)
+      for (std::size_t e = 0; e < ed.spaces[s].on_land.size(); ++e)
+        if (&ed.spaces[s].on_land[e] == step.effect) return json::array({"space", s, e});
+  }
+  assert(false && "a pending step points at an effect outside its edition");
+  return nullptr;
+}
+
+template <typename T>
+const T& element(const std::vector<T>& v, const json& index, const char* what) {
+  auto i = index.get<std::size_t>();
+  if (i >= v.size()) throw std::out_of_range(fmt::format("{} {} is not in this edition", what, i));
+  return v[i];
+}
+
+json step_json(const Edition& ed, const Game::Step& s) {
+  return json::array({static_cast<int>(s.kind), static_cast<int>(s.roll), s.player, s.to, s.space, s.steps,
+                      s.multiplier, s.dice_multiplier, s.salary, s.from_dice, s.amount,
+                      static_cast<int>(s.memo), effect_ref(ed, s)});
+}
+
+Game::Step step_from(const Edition& ed, const json& j) {
+  if (!j.is_array() || j.size() != 13) throw std::out_of_range("a pending step has the wrong shape");
+  Game::Step s;
+  s.kind = enum_from(j[0], Game::Step::Kind::auction_lot, "step kind");
+  s.roll = enum_from(j[1], Game::Step::Roll::jail_attempt, "step roll");
+  s.player = j[2].get<int>();
+  s.to = j[3].get<int>();
+  s.space = j[4].get<int>();
+  s.steps = j[5].get<int>();
+  s.multiplier = j[6].get<int>();
+  s.dice_multiplier = j[7].get<int>();
+  s.salary = j[8].get<bool>();
+  s.from_dice = j[9].get<bool>();
+  s.amount = j[10].get<Money>();
+  s.memo = enum_from(j[11], Memo::seat, "memo");
+  const json& ref = j[12];
+  if (!ref.is_null()) {
+    const std::string where = ref.at(0).get<std::string>();
+    if (where == "card") {
+      const Deck& deck = element(ed.decks, ref.at(1), "deck");
+      const Card& card = element(deck.cards, ref.at(2), "card");
+      s.card = &card;
+      s.effect = &element(card.effects, ref.at(3), "card effect");
+    } else if (where == "space") {
+      const Space& space = element(ed.spaces, ref.at(1), "space");
+      s.effect = &element(space.on_land, ref.at(2), "space effect");
+    } else {
+      throw std::out_of_range(fmt::format("an effect on '{}' is unknown", where));
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string Game::snapshot() const {
+  const GameState& st = state_;
+  json state;
+  state["players"] = json::array();
+  for (const auto& p : st.players) state["players"].push_back(player_json(p));
+  state["spaces"] = json::array();
+  for (const auto& s : st.spaces)
+    state["spaces"].push_back(json::array({s.owner, s.houses, s.hotel, s.mortgaged}));
+  state["bank_houses"] = st.bank_houses;
+  state["bank_hotels"] = st.bank_hotels;
+  state["current"] = st.current;
+  state["pending"] = json::array();
+  for (const auto& q : st.pending) state["pending"].push_back(question_json(q));
+  if (st.auction) {
+    const Auction& a = *st.auction;
+    state["auction"] = json::array({static_cast<int>(a.item), a.space, a.high_bidder, a.high_bid, a.timer_s});
+  } else {
+    state["auction"] = nullptr;
+  }
+  state["dice"] = json::array({st.last_d1, st.last_d2});
+  state["doubles_in_row"] = st.doubles_in_row;
+  state["bankruptcies"] = st.bankruptcies;
+  state["turns"] = st.turns;
+  state["ended"] = st.ended;
+  state["winner"] = st.winner;
+  state["free_rides"] = json::array();
+  for (const auto& r : st.free_rides)
+    state["free_rides"].push_back(json::array({r.holder, r.owner, r.group, r.rides}));
+  state["house_credits"] = st.house_credits;
+  state["hotel_credits"] = st.hotel_credits;
+
+  json decks = json::array();
+  for (const auto& d : decks_) decks.push_back(d.order);
+  json steps = json::array();
+  for (const auto& s : steps_) steps.push_back(step_json(*edition_, s));
+  json ranges = json::array();
+  for (const auto& [begin, end] : postings_by_input_) {
+    ranges.push_back(begin);
+    ranges.push_back(end);
+  }
+  json out{{"format", kSnapshotFormat},
+           {"edition", edition_->id},
+           {"inputs", inputs_.size()},
+           {"postings", state_.postings.size()},
+           {"signature", fmt::format("{:016x}", signature())},
+           {"rng", rng_},
+           {"input_index", input_index_},
+           {"extra_roll_blocked", extra_roll_blocked_},
+           {"turn_doubles", turn_doubles_},
+           {"decks", std::move(decks)},
+           {"steps", std::move(steps)},
+           {"postings_by_input", std::move(ranges)},
+           {"state", std::move(state)}};
+  return out.dump();
+}
+
+std::expected<Game, std::string> Game::restore(std::shared_ptr<const Edition> edition, const Setup& setup,
+                                               std::string_view snapshot, std::vector<Input> inputs,
+                                               std::vector<Posting> journal) {
+  // A fresh start checks the setup against the edition and gives the rules in force; the rest is replaced.
+  auto started = Game::start(std::move(edition), setup);
+  if (!started) return std::unexpected(started.error());
+  Game g = std::move(*started);
+  const Edition& ed = *g.edition_;
+  json j = json::parse(snapshot, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return std::unexpected("the snapshot is not a JSON object");
+  try {
+    if (j.at("format").get<int>() != kSnapshotFormat) {
+      return std::unexpected(fmt::format("the snapshot has format {}, this engine writes format {}",
+                                         j.at("format").get<int>(), kSnapshotFormat));
+    }
+    if (j.at("edition").get<std::string>() != ed.id) {
+      return std::unexpected(fmt::format("the snapshot is of edition '{}', the game of '{}'",
+                                         j.at("edition").get<std::string>(), ed.id));
+    }
+    if (j.at("inputs").get<std::size_t>() != inputs.size() ||
+        j.at("postings").get<std::size_t>() != journal.size()) {
+      return std::unexpected(fmt::format(
+          "the snapshot was taken after {} inputs and {} postings; {} inputs and {} postings were given",
+          j.at("inputs").get<std::size_t>(), j.at("postings").get<std::size_t>(), inputs.size(),
+          journal.size()));
+    }
+    const json& sj = j.at("state");
+    GameState st;
+    for (const auto& p : sj.at("players")) st.players.push_back(player_from(p));
+    if (st.players.size() != setup.players.size())
+      return std::unexpected("the snapshot's players are not the setup's players");
+    for (std::size_t i = 0; i < st.players.size(); ++i)
+      if (st.players[i].name != setup.players[i].name)
+        return std::unexpected(fmt::format("the snapshot's player {} is '{}', the setup's '{}'", i,
+                                           st.players[i].name, setup.players[i].name));
+    for (const auto& s : sj.at("spaces")) {
+      st.spaces.push_back(
+          SpaceState{s.at(0).get<int>(), s.at(1).get<int>(), s.at(2).get<bool>(), s.at(3).get<bool>()});
+    }
+    if (st.spaces.size() != ed.spaces.size())
+      return std::unexpected("the snapshot's board is not the edition's board");
+    st.bank_houses = sj.at("bank_houses").get<int>();
+    st.bank_hotels = sj.at("bank_hotels").get<int>();
+    st.current = sj.at("current").get<int>();
+    for (const auto& q : sj.at("pending")) st.pending.push_back(question_from(q));
+    if (const json& a = sj.at("auction"); !a.is_null()) {
+      st.auction = Auction{enum_from(a.at(0), Auction::Item::hotel, "auction item"), a.at(1).get<int>(),
+                           a.at(2).get<int>(), a.at(3).get<Money>(), a.at(4).get<int>()};
+    }
+    st.last_d1 = sj.at("dice").at(0).get<int>();
+    st.last_d2 = sj.at("dice").at(1).get<int>();
+    st.doubles_in_row = sj.at("doubles_in_row").get<int>();
+    st.bankruptcies = sj.at("bankruptcies").get<int>();
+    st.turns = sj.at("turns").get<int>();
+    st.ended = sj.at("ended").get<bool>();
+    st.winner = sj.at("winner").get<int>();
+    for (const auto& r : sj.at("free_rides")) {
+      st.free_rides.push_back(GameState::FreeRide{r.at(0).get<int>(), r.at(1).get<int>(), r.at(2).get<int>(),
+                                                  r.at(3).get<int>()});
+    }
+    st.house_credits = sj.at("house_credits").get<std::vector<int>>();
+    st.hotel_credits = sj.at("hotel_credits").get<std::vector<int>>();
+    st.postings = std::move(journal);
+
+    std::vector<DeckState> decks;
+    for (const auto& d : j.at("decks")) decks.push_back(DeckState{d.get<std::vector<int>>()});
+    if (decks.size() != ed.decks.size()) return std::unexpected("the snapshot's decks are not the edition's");
+    for (std::size_t d = 0; d < decks.size(); ++d)
+      for (int c : decks[d].order)
+        if (c < 0 || c >= static_cast<int>(ed.decks[d].cards.size()))
+          return std::unexpected(
+              fmt::format("the snapshot's deck {} holds card {}, not in the edition", d, c));
+    std::deque<Step> steps;
+    for (const auto& s : j.at("steps")) steps.push_back(step_from(ed, s));
+    std::vector<std::pair<std::size_t, std::size_t>> ranges;
+    const json& rj = j.at("postings_by_input");
+    if (rj.size() != 2 * inputs.size())
+      return std::unexpected("the snapshot's posting ranges do not fit its inputs");
+    for (std::size_t i = 0; i < rj.size(); i += 2) {
+      auto begin = rj[i].get<std::size_t>(), end = rj[i + 1].get<std::size_t>();
+      if (begin > end || end > st.postings.size())
+        return std::unexpected(
+            fmt::format("the snapshot's postings of input {} lie outside the journal", i / 2));
+      ranges.emplace_back(begin, end);
+    }
+
+    g.state_ = std::move(st);
+    g.decks_ = std::move(decks);
+    g.steps_ = std::move(steps);
+    g.postings_by_input_ = std::move(ranges);
+    g.inputs_ = std::move(inputs);
+    g.rng_ = j.at("rng").get<std::uint64_t>();
+    g.input_index_ = j.at("input_index").get<int>();
+    g.extra_roll_blocked_ = j.at("extra_roll_blocked").get<bool>();
+    g.turn_doubles_ = j.at("turn_doubles").get<bool>();
+    if (auto problems = g.invariant_violations(); !problems.empty())
+      return std::unexpected(fmt::format("the restored game is inconsistent: {}", problems.front()));
+    if (fmt::format("{:016x}", g.signature()) != j.at("signature").get<std::string>())
+      return std::unexpected("the restored game does not match the snapshot's signature");
+  } catch (const json::exception& e) {
+    return std::unexpected(fmt::format("the snapshot is malformed: {}", e.what()));
+  } catch (const std::out_of_range& e) {
+    return std::unexpected(fmt::format("the snapshot is malformed: {}", e.what()));
+  }
+  return g;
+}
+
+}  // namespace bb::rules
