@@ -19,8 +19,9 @@ class SpaceMap {
 
   int spaces_per_side() const { return spaces_per_side_; }
   int space_count() const { return 4 * spaces_per_side_; }
-  double space_width() const { return width_; }    // of an ordinary space, along its side
-  double corner_depth() const { return corner_; }  // depth of the ring, and side of a corner square
+  double space_width() const { return width_; }          // of an ordinary space, along its side
+  double corner_depth() const { return corner_; }        // depth of the ring, and side of a corner square
+  double corner_ratio() const { return corner_ratio_; }  // a corner square's side over a space's width
 
   // The grid's corners (top-left, top-right, bottom-right, bottom-left) on the board: by default the
   // board's outer square; dragged at setup when the printed ring sits inside a margin.

@@ -237,6 +237,8 @@ std::expected<void, std::string> TokenTracker::load_setup(const std::string& jso
     if (!map) return std::unexpected(map.error());
     if (map->space_count() != map_.space_count())
       return std::unexpected("the stored set-up is for another board; run the set-up again");
+    // Only a grid, saved on the calibration screen before any token was learned: nothing learned yet.
+    if (!j.contains("tokens")) return {};
     auto tokens = tokens_from_json(j.at("tokens").dump());
     if (!tokens) return std::unexpected(tokens.error());
     auto positions = j.at("positions").get<std::vector<int>>();
