@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <opencv2/core.hpp>
@@ -34,29 +35,24 @@ TokenTracker::~TokenTracker() = default;
 
 void TokenTracker::camera_restarted() {
   motion_.reset();
+  unsettle();
+}
+
+void TokenTracker::unsettle() {
   still_count_ = 0;
   pending_.clear();
   learning_counts_.clear();
+  decided_.assign(tokens_.size(), false);
+  wavering_.assign(tokens_.size(), {});
   dirty_ = true;
 }
 
-std::string TokenTracker::signature(const std::vector<TokenObservation>& seen) const {
-  std::string s;
-  const double sure = settings_.locator.unsure_below;
-  for (const auto& o : seen) {
-    if (!o.visible) {
-      s += "h;";
-      continue;
-    }
-    if (o.confidence >= sure) {
-      s += fmt::format("{};", o.space);
-      continue;
-    }
-    std::vector<int> c = o.candidates;
-    std::sort(c.begin(), c.end());
-    s += fmt::format("?{};", fmt::join(c, ","));
-  }
-  return s;
+std::string TokenTracker::signature(const TokenObservation& o) const {
+  if (!o.visible) return "h";
+  if (o.confidence >= settings_.locator.unsure_below) return fmt::format("{}", o.space);
+  std::vector<int> c = o.candidates;
+  std::sort(c.begin(), c.end());
+  return fmt::format("?{}", fmt::join(c, ","));
 }
 
 std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t frame_index) {
@@ -81,34 +77,20 @@ std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t fr
   }
 
   if (motion_.moving(frame)) {
-    still_count_ = 0;
-    pending_.clear();
-    learning_counts_.clear();
-    dirty_ = true;
+    unsettle();
     return events;
   }
   ++still_count_;
   if (still_count_ < settings_.still_frames || !dirty_) return events;
 
-  if (still_count_ == settings_.still_frames) {
-    // The scene has just settled: was the board or the camera nudged?
-    auto c = calibrator_.calibrate(frame, calibration_);
-    if (c) {
-      const double shift = BoardCalibrator::corner_shift_px(*c, *calibration_);
-      // A contour fit is rougher than the markers; only let it replace a marker fit on a clear move.
-      const bool rough =
-          c->method == Calibration::Method::contour && calibration_->method == Calibration::Method::markers;
-      if (shift > settings_.bump_px * (rough ? 4 : 1)) {
-        calibration_ = *c;
-        TrackerEvent e = event(TrackerEvent::Kind::recalibrated, frame_index);
-        e.confidence = 1.0;
-        e.markers = c->markers_seen;
-        e.shift_px = shift;
-        e.detail = c->method == Calibration::Method::markers ? "markers" : "contour";
-        events.push_back(e);
-      }
-    }
+  if (tokens_.empty() && calibration_->markers_seen < MarkerLayout::count) {
+    // Before anything is learned a better fit costs nothing (the reference is not taken yet), and a fit
+    // from three markers can put the fourth corner 10 px off when the view is soft.
+    if (auto c = calibrator_.calibrate(frame, calibration_);
+        c && c->markers_seen > calibration_->markers_seen)
+      calibration_ = *c;
   }
+  if (still_count_ == settings_.still_frames) check_board(frame, frame_index, events);
 
   cv::Mat top;
   locator_.top_view(frame, *calibration_, top);
@@ -124,6 +106,9 @@ std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t fr
     tokens_ = std::move(learned_now);
     positions_.assign(tokens_.size(), settings_.start_space);
     reported_.assign(tokens_.size(), {});
+    decided_.assign(tokens_.size(), true);
+    wavering_.assign(tokens_.size(), {});
+    learned_with_markers_ = calibration_->markers_seen;
     for (const auto& t : tokens_) {
       TrackerEvent e = event(TrackerEvent::Kind::learned, frame_index, t.name);
       e.to = settings_.start_space;
@@ -136,61 +121,135 @@ std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t fr
   }
 
   auto seen = locator_.locate(top, tokens_);
-  pending_.push_back({signature(seen), std::move(seen)});
+  std::vector<std::string> signatures;
+  for (const auto& o : seen) signatures.push_back(signature(o));
+  for (size_t t = 0; t < seen.size(); ++t)
+    if (seen[t].visible)
+      for (int c : seen[t].candidates)
+        if (std::find(wavering_[t].begin(), wavering_[t].end(), c) == wavering_[t].end())
+          wavering_[t].push_back(c);
+  pending_.push_back({std::move(signatures), std::move(seen)});
   if (pending_.size() > static_cast<size_t>(settings_.agree_frames)) pending_.pop_front();
   if (pending_.size() < static_cast<size_t>(settings_.agree_frames)) return events;
-  for (const auto& p : pending_)
-    if (p.signature != pending_.back().signature) return events;
-  auto decided = decide(pending_.back().observations, frame_index);
-  events.insert(events.end(), decided.begin(), decided.end());
+  // Each token is decided once its own look agrees over the last frames: one token flickering between two
+  // readings (a soft edge on a boundary) must not hold up the others.
+  bool all_decided = true;
+  for (size_t t = 0; t < tokens_.size(); ++t) {
+    if (decided_[t]) continue;
+    bool agree = true;
+    for (const auto& p : pending_) agree &= p.signatures[t] == pending_.back().signatures[t];
+    if (agree) {
+      decide(t, pending_.back().observations[t], frame_index, events);
+      decided_[t] = true;
+    } else {
+      all_decided = false;
+    }
+  }
+  if (!all_decided && still_count_ >= settings_.still_frames + settings_.settle_limit_frames) {
+    // Still undecided after a long still look: never a guess. A token that was seen anywhere but its own
+    // space is a question for the table, with every space it was seen on.
+    for (size_t t = 0; t < tokens_.size(); ++t) {
+      if (decided_[t]) continue;
+      decided_[t] = true;
+      auto& seen_on = wavering_[t];
+      if (seen_on.empty() || (seen_on.size() == 1 && seen_on.front() == positions_[t])) continue;
+      TokenObservation o;
+      o.token = static_cast<int>(t);
+      o.visible = true;
+      o.space = seen_on.front();
+      o.confidence = 0.5;
+      o.candidates = seen_on;
+      decide(t, o, frame_index, events);
+    }
+    all_decided = true;
+  }
+  if (!all_decided) return events;
   pending_.clear();
   dirty_ = false;
   return events;
 }
 
-std::vector<TrackerEvent> TokenTracker::decide(const std::vector<TokenObservation>& seen,
-                                               int64_t frame_index) {
-  std::vector<TrackerEvent> events;
-  const double sure = settings_.locator.unsure_below;
-  for (size_t t = 0; t < tokens_.size(); ++t) {
-    const TokenObservation& o = seen[t];
-    const std::string& name = tokens_[t].name;
-    if (!o.visible) {
-      if (reported_[t] != "hidden") {
-        TrackerEvent e = event(TrackerEvent::Kind::hidden, frame_index, name);
-        e.from = positions_[t];
-        events.push_back(e);
-      }
-      reported_[t] = "hidden";
-      continue;
+void TokenTracker::check_board(const cv::Mat& frame, int64_t frame_index, std::vector<TrackerEvent>& events) {
+  // The scene has just settled: was the board or the camera nudged? The markers in view are compared with
+  // where the calibration puts them; a fresh fit is made only when most of them moved, because a fit from
+  // fewer markers than the current one (a marker too soft to read this time) is worse, not newer.
+  const auto markers = detector_.detect(frame);
+  std::vector<double> offsets;
+  for (const auto& m : markers) {
+    const auto expected = calibrator_.layout().corners(m.id);
+    double sum = 0;
+    for (size_t k = 0; k < 4; ++k) {
+      const Point2 p = calibration_->board_to_image.apply(expected[k]);
+      sum += std::hypot(p.x - m.corners[k].x, p.y - m.corners[k].y);
     }
-    if (o.confidence >= sure) {
-      if (o.space != positions_[t]) {
-        TrackerEvent e = event(TrackerEvent::Kind::moved, frame_index, name);
-        e.from = positions_[t];
-        e.to = o.space;
-        e.confidence = o.confidence;
-        events.push_back(e);
-      }
-      positions_[t] = o.space;
-      reported_[t].clear();
-      continue;
-    }
-    // Unsure: a question only when it could have moved; a blurred look at its own space is no news.
-    if (o.candidates.size() == 1 && o.candidates.front() == positions_[t]) continue;
-    std::vector<int> sorted = o.candidates;
-    std::sort(sorted.begin(), sorted.end());
-    const std::string key = fmt::format("unsure {}", fmt::join(sorted, ","));
-    if (reported_[t] == key) continue;
-    reported_[t] = key;
-    TrackerEvent e = event(TrackerEvent::Kind::unsure, frame_index, name);
-    e.from = positions_[t];
-    e.to = o.space;
-    e.confidence = o.confidence;
-    e.candidates = o.candidates;
-    events.push_back(e);
+    offsets.push_back(sum / 4);
   }
-  return events;
+  std::sort(offsets.begin(), offsets.end());
+  const bool readable = offsets.size() >= 2;
+  const bool moved = readable && offsets[(offsets.size() - 1) / 2] > settings_.bump_px;
+  // With four markers at learning the reference is true to the board, so a fit from more markers than the
+  // current one (after a bump seen through a soft view) brings the two closer.
+  const bool better = readable && !moved && learned_with_markers_ == MarkerLayout::count &&
+                      static_cast<int>(markers.size()) > calibration_->markers_seen;
+  if (readable && !moved && !better) return;
+  auto c = calibrator_.calibrate(frame, calibration_);
+  if (!c) return;
+  const double shift = BoardCalibrator::corner_shift_px(*c, *calibration_);
+  if (better) {
+    if (c->markers_seen > calibration_->markers_seen) calibration_ = *c;
+    return;
+  }
+  // Without readable markers only the outline is left, which is rougher: only a clear move counts.
+  const bool rough =
+      c->method == Calibration::Method::contour && calibration_->method == Calibration::Method::markers;
+  if (shift <= settings_.bump_px * (rough ? 4 : 1)) return;
+  calibration_ = *c;
+  TrackerEvent e = event(TrackerEvent::Kind::recalibrated, frame_index);
+  e.confidence = 1.0;
+  e.markers = c->markers_seen;
+  e.shift_px = shift;
+  e.detail = c->method == Calibration::Method::markers ? "markers" : "contour";
+  events.push_back(e);
+}
+
+void TokenTracker::decide(size_t t, const TokenObservation& o, int64_t frame_index,
+                          std::vector<TrackerEvent>& events) {
+  const double sure = settings_.locator.unsure_below;
+  const std::string& name = tokens_[t].name;
+  if (!o.visible) {
+    if (reported_[t] != "hidden") {
+      TrackerEvent e = event(TrackerEvent::Kind::hidden, frame_index, name);
+      e.from = positions_[t];
+      events.push_back(e);
+    }
+    reported_[t] = "hidden";
+    return;
+  }
+  if (o.confidence >= sure) {
+    if (o.space != positions_[t]) {
+      TrackerEvent e = event(TrackerEvent::Kind::moved, frame_index, name);
+      e.from = positions_[t];
+      e.to = o.space;
+      e.confidence = o.confidence;
+      events.push_back(e);
+    }
+    positions_[t] = o.space;
+    reported_[t].clear();
+    return;
+  }
+  // Unsure: a question only when it could have moved; a blurred look at its own space is no news.
+  if (o.candidates.size() == 1 && o.candidates.front() == positions_[t]) return;
+  std::vector<int> sorted = o.candidates;
+  std::sort(sorted.begin(), sorted.end());
+  const std::string key = fmt::format("unsure {}", fmt::join(sorted, ","));
+  if (reported_[t] == key) return;
+  reported_[t] = key;
+  TrackerEvent e = event(TrackerEvent::Kind::unsure, frame_index, name);
+  e.from = positions_[t];
+  e.to = o.space;
+  e.confidence = o.confidence;
+  e.candidates = o.candidates;
+  events.push_back(e);
 }
 
 std::string TokenTracker::invariant_problem() const {
@@ -208,6 +267,11 @@ std::string TokenTracker::invariant_problem() const {
       return "the calibration does not invert";
   }
   if (pending_.size() > static_cast<size_t>(settings_.agree_frames)) return "too many pending observations";
+  if (decided_.size() != tokens_.size() || wavering_.size() != tokens_.size())
+    return "settling state and tokens differ in number";
+  for (const auto& p : pending_)
+    if (p.signatures.size() != tokens_.size() || p.observations.size() != tokens_.size())
+      return "a pending observation does not cover every token";
   return {};
 }
 
@@ -251,7 +315,8 @@ std::expected<void, std::string> TokenTracker::load_setup(const std::string& jso
     tokens_ = std::move(*tokens);
     positions_ = std::move(positions);
     reported_.assign(tokens_.size(), {});
-    dirty_ = true;
+    learned_with_markers_ = MarkerLayout::count;  // a stored set-up is trusted as made
+    unsettle();
     return {};
   } catch (const std::exception& e) {
     return std::unexpected(std::string("the stored set-up cannot be read (") + e.what() +

@@ -32,6 +32,8 @@ class TokenTracker {
     double bump_px = 2.5;       // corner shift that counts as the board or camera having moved
     int start_space = 0;        // where the tokens stand when they are learned
     int not_found_every = 150;  // frames between repeated "board not found" reports
+    // Still frames after which a token whose look keeps changing is asked about instead of waited for.
+    int settle_limit_frames = 24;
     TokenLocator::Settings locator;
     MotionDetector::Settings motion;
   };
@@ -59,15 +61,19 @@ class TokenTracker {
 
  private:
   struct Pending {
-    std::string signature;
+    std::vector<std::string> signatures;  // per token: its space, "?" and candidates, or "h"
     std::vector<TokenObservation> observations;
   };
-  std::vector<TrackerEvent> decide(const std::vector<TokenObservation>& seen, int64_t frame_index);
-  std::string signature(const std::vector<TokenObservation>& seen) const;
+  void decide(size_t token, const TokenObservation& seen, int64_t frame_index,
+              std::vector<TrackerEvent>& events);
+  std::string signature(const TokenObservation& seen) const;
+  void check_board(const cv::Mat& frame, int64_t frame_index, std::vector<TrackerEvent>& events);
+  void unsettle();  // something moved: every token is to be decided again once the scene is still
 
   SpaceMap map_;
   Settings settings_;
   BoardCalibrator calibrator_;
+  MarkerDetector detector_;
   MotionDetector motion_;
   TokenLocator locator_;
   std::optional<Calibration> calibration_;
@@ -75,6 +81,9 @@ class TokenTracker {
   std::vector<int> positions_;
   std::vector<std::string> reported_;  // per token: the last question or absence reported, to say it once
   std::deque<Pending> pending_;
+  std::vector<bool> decided_;               // per token: decided since the scene last moved
+  std::vector<std::vector<int>> wavering_;  // per token: every space it was seen on since then
+  int learned_with_markers_ = 0;            // markers behind the calibration the reference was taken with
   std::deque<size_t> learning_counts_;
   int still_count_ = 0;
   bool dirty_ = true;  // something moved since the last decision
