@@ -185,7 +185,8 @@ void Canvas::draw(const Frame& frame) {
         SDL_Texture* tex = SDL_CreateTextureFromSurface(r, s);
         if (tex) {
           const SDL_Rect dst{op.rect.x, op.rect.y, op.rect.w, op.rect.h};
-          SDL_RenderCopy(r, tex, nullptr, &dst);
+          const SDL_Rect src{op.source.x, op.source.y, op.source.w, op.source.h};
+          SDL_RenderCopy(r, tex, op.source.w > 0 && op.source.h > 0 ? &src : nullptr, &dst);
           SDL_DestroyTexture(tex);
         }
         SDL_FreeSurface(s);

@@ -45,13 +45,18 @@ void DevicesScreen::build(FrameBuilder& fb, UiContext& ui) {
     fb.paragraph(cam.inset(l.s(16)), "No camera picture. The bank works without it: move tokens by the dice.",
                  FontFace::regular, l.font_body, Palette::muted, Align::centre);
   }
+  // Three buttons under the picture: find the board again, drag the space grid onto it, sounds.
+  const int bw = (cam.w - 2 * l.pad) / 3;
+  const int by = l.height - l.pad - l.button_h;
   fb.button(
-      "devices.recalibrate", {cam.x, l.height - l.pad - l.button_h, cam.w / 2 - l.pad / 2, l.button_h},
-      "Recalibrate", Palette::primary, [&ui] { ui.emit(Recalibrate{}); }, snap.camera != nullptr,
-      "The camera is not connected");
+      "devices.recalibrate", {cam.x, by, bw, l.button_h}, "Recalibrate", Palette::primary,
+      [&ui] { ui.emit(Recalibrate{}); }, snap.camera != nullptr, "The camera is not connected");
+  fb.button(
+      "devices.grid", {cam.x + bw + l.pad, by, bw, l.button_h}, "Adjust grid", Palette::panel_light,
+      [&ui] { ui.go(ScreenId::calibration); }, snap.calibration != nullptr,
+      "The camera has not found the board yet: tap Recalibrate first");
   const bool sound = ui.settings().sound;
-  fb.button("devices.sound",
-            {cam.x + cam.w / 2 + l.pad / 2, l.height - l.pad - l.button_h, cam.w / 2 - l.pad / 2, l.button_h},
+  fb.button("devices.sound", {cam.x + 2 * (bw + l.pad), by, cam.w - 2 * (bw + l.pad), l.button_h},
             sound ? "Sounds: on" : "Sounds: off", sound ? Palette::accept : Palette::panel_light, [&ui] {
               ui.mutable_settings().sound = !ui.settings().sound;
               ui.emit(SetSound{ui.settings().sound});

@@ -26,6 +26,7 @@ struct DrawOp {
   Align align = Align::left;
   TextSize text_size;  // as measured when laid out
   int image = -1;      // image: index into Frame::images
+  Rect source;         // image: the part of the image shown, in image pixels (empty: all of it)
   int layer = 0;       // 0: the screen; 1: a dialog over it
 };
 

@@ -50,11 +50,12 @@ void FrameBuilder::circle(Rect square, Colour c) {
   frame_.ops.push_back(std::move(op));
 }
 
-void FrameBuilder::image(Rect r, const Image& img) {
+void FrameBuilder::image(Rect r, const Image& img, Rect source) {
   frame_.images.push_back(img);
   DrawOp op;
   op.kind = DrawOp::Kind::image;
   op.rect = r;
+  op.source = source;
   op.image = static_cast<int>(frame_.images.size()) - 1;
   op.layer = layer_;
   frame_.ops.push_back(std::move(op));

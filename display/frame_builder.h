@@ -23,7 +23,8 @@ class FrameBuilder {
   void outline(Rect r, Colour c, int thickness = 2);
   void line(int x1, int y1, int x2, int y2, Colour c, int thickness = 1);
   void circle(Rect square, Colour c);
-  void image(Rect r, const Image& image);
+  // Draws `image` (or its `source` part, in image pixels) scaled into `r`.
+  void image(Rect r, const Image& image, Rect source = {});
 
   // One line of text in `box`, vertically centred. Returns what was drawn.
   TextSize text(Rect box, const std::string& s, FontFace face, int px, Colour c, Align align = Align::left,

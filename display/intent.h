@@ -1,8 +1,10 @@
 #pragma once
+#include <array>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "display/snapshot.h"
 #include "rules/input.h"
 
 namespace bb::display {
@@ -23,8 +25,16 @@ struct SetSound {
   bool on = true;
 };
 struct Recalibrate {};
+// The space grid as dragged onto the printed board on the calibration screen: its corners (top-left,
+// top-right, bottom-right, bottom-left) in board units; the caller stores it with the set-up.
+struct SaveSpaceGrid {
+  std::array<BoardPoint, 4> corners;
+};
+// The calibration screen was left without saving.
+struct CancelCalibration {};
 
-using Intent = std::variant<ApplyInput, StartGame, ResumeGame, SetSound, Recalibrate>;
+using Intent =
+    std::variant<ApplyInput, StartGame, ResumeGame, SetSound, Recalibrate, SaveSpaceGrid, CancelCalibration>;
 
 // Short sounds the screen asks for; the caller plays them (or not, by the setting).
 enum class Cue { tap, payment, refused };

@@ -81,7 +81,7 @@ void LedgerScreen::build(FrameBuilder& fb, UiContext& ui) {
       });
   fb.button(
       "ledger.undo", {3 * l.pad + 2 * fw, fy, fw, l.button_h}, "Undo last\u2026", Palette::danger,
-      [this, &ui] { start_correction(ui); }, !game->inputs().empty(), "Nothing to undo yet");
+      [this, &ui] { start_correction(ui); }, game->input_count() > 0, "Nothing to undo yet");
 
   // The postings, newest first.
   std::vector<const rules::Posting*> shown;

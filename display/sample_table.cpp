@@ -24,7 +24,7 @@ std::expected<rules::Outcome, std::string> SampleTable::apply(const rules::Input
 
 std::expected<rules::Outcome, std::string> SampleTable::apply(const rules::Input& input,
                                                               const std::string& reason) {
-  const int last = static_cast<int>(game_->inputs().size()) - 1;
+  const int last = static_cast<int>(game_->input_count()) - 1;
   auto out = apply(input);
   if (out && std::holds_alternative<rules::Undo>(input) && !reason.empty()) undo_reasons[last] = reason;
   return out;
@@ -38,6 +38,7 @@ Snapshot SampleTable::snapshot() const {
   s.seen_positions = seen_positions;
   s.devices = devices;
   s.camera = camera.get();
+  s.calibration = calibration.get();
   s.editions = editions;
   s.unfinished_game = unfinished_game;
   s.undo_reasons = undo_reasons;
@@ -165,6 +166,87 @@ std::shared_ptr<CameraView> SampleTable::synthetic_camera(int spaces) {
   return cam;
 }
 
+std::array<BoardPoint, 4> SampleTable::synthetic_printed_corners() {
+  // Printed boards leave a white margin, a little wider at the bottom here, as if the print were off.
+  return {BoardPoint{0.03, 0.028}, BoardPoint{0.972, 0.03}, BoardPoint{0.968, 0.962},
+          BoardPoint{0.032, 0.966}};
+}
+
+std::shared_ptr<CalibrationView> SampleTable::synthetic_top_view(int spaces) {
+  auto cal = std::make_shared<CalibrationView>();
+  cal->width = cal->height = 464;
+  cal->spaces_per_side = std::max(3, spaces / 4);
+  cal->rgb.assign(static_cast<std::size_t>(cal->width * cal->height * 3), 0);
+  const auto printed = synthetic_printed_corners();
+  const double n = cal->spaces_per_side, ratio = cal->corner_ratio;
+  const double w = 1.0 / (2.0 * ratio + (n - 1)), c = ratio * w;
+  const double range = cal->view_max - cal->view_min;
+  static const unsigned char bands[8][3] = {{150, 84, 60}, {170, 220, 240}, {214, 60, 150}, {245, 150, 30},
+                                            {225, 30, 40}, {250, 230, 20},  {30, 170, 80},  {20, 90, 180}};
+  for (int y = 0; y < cal->height; ++y)
+    for (int x = 0; x < cal->width; ++x) {
+      auto* px = &cal->rgb[static_cast<std::size_t>((y * cal->width + x) * 3)];
+      const double u = cal->view_min + (x + 0.5) / cal->width * range;
+      const double v = cal->view_min + (y + 0.5) / cal->height * range;
+      const int grain = ((x * 7 + y * 3) % 17);
+      unsigned char r = static_cast<unsigned char>(120 + grain),
+                    g = static_cast<unsigned char>(80 + grain / 2),
+                    b = 50;  // the wooden table
+      if (u >= 0 && u < 1 && v >= 0 && v < 1) {
+        r = 226, g = 236, b = 222;  // the board
+        // Where the point sits on the printed ring (bilinear is close enough for a near-square print).
+        const double top = printed[0].y + (printed[1].y - printed[0].y) * u;
+        const double bottom = printed[3].y + (printed[2].y - printed[3].y) * u;
+        const double left = printed[0].x + (printed[3].x - printed[0].x) * v;
+        const double right = printed[1].x + (printed[2].x - printed[1].x) * v;
+        const double s = (u - left) / (right - left), t = (v - top) / (bottom - top);
+        const double line = 0.0035;
+        if (s >= -line && s <= 1 + line && t >= -line && t <= 1 + line) {
+          const bool ring = s < c || s > 1 - c || t < c || t > 1 - c;
+          auto near = [&](double a, double at) { return std::abs(a - at) < line; };
+          bool dark = near(s, 0) || near(s, 1) || near(t, 0) || near(t, 1);
+          if (ring) {
+            dark = dark || (near(s, c) && t >= c && t <= 1 - c) || (near(s, 1 - c) && t >= c && t <= 1 - c) ||
+                   (near(t, c) && s >= c && s <= 1 - c) || (near(t, 1 - c) && s >= c && s <= 1 - c);
+            // Borders between spaces, and a colour band along the inner edge of some of them.
+            const bool across_top = t<c, across_bottom = t> 1 - c;
+            const double along = across_top || across_bottom ? s : t;
+            const double depth = across_top      ? t / c
+                                 : across_bottom ? (1 - t) / c
+                                 : s < c         ? s / c
+                                                 : (1 - s) / c;
+            if (along > c && along < 1 - c) {
+              const double k = (along - c) / w;
+              dark = dark || std::abs(k - std::round(k)) * w < line;
+              const int space = static_cast<int>(k);
+              const int side = across_bottom ? 0 : s < c ? 1 : across_top ? 2 : 3;
+              if (depth > 0.78 && (space % 3) != 1) {
+                const auto* band = bands[(side * 2 + space / 5) % 8];
+                r = band[0], g = band[1], b = band[2];
+              }
+            }
+          }
+          if (dark) r = g = b = 30;
+        }
+        // The corner markers, stuck on the board's own corners.
+        const double m = 0.07, inset = 0.008;
+        const bool marker_x = (u > inset && u < inset + m) || (u > 1 - inset - m && u < 1 - inset);
+        const bool marker_y = (v > inset && v < inset + m) || (v > 1 - inset - m && v < 1 - inset);
+        if (marker_x && marker_y) {
+          // A pattern like an ArUco marker's: a black border, cells inside.
+          const double lx = u < 0.5 ? u - inset : u - (1 - inset - m),
+                       ly = v < 0.5 ? v - inset : v - (1 - inset - m);
+          const int cell_x = static_cast<int>(lx / (m / 6)), cell_y = static_cast<int>(ly / (m / 6));
+          const bool inner = cell_x > 0 && cell_x < 5 && cell_y > 0 && cell_y < 5;
+          const bool white = inner && (cell_x * 5 + cell_y * 3 + static_cast<int>(u * 2) * 2) % 3 == 0;
+          r = g = b = white ? 240 : 10;
+        }
+      }
+      px[0] = r, px[1] = g, px[2] = b;
+    }
+  return cal;
+}
+
 std::expected<SampleTable, std::string> SampleTable::start(const std::string& name,
                                                            const std::string& editions_dir,
                                                            const std::vector<std::string>& players,
@@ -183,6 +265,7 @@ std::expected<SampleTable, std::string> SampleTable::start(const std::string& na
   SampleTable t(name, std::move(*game));
   t.devices = healthy_devices();
   t.camera = synthetic_camera(static_cast<int>(shared->spaces.size()));
+  t.calibration = synthetic_top_view(static_cast<int>(shared->spaces.size()));
   t.editions = {shared};
   for (std::size_t i = 0; i < players.size(); ++i) t.seen_positions.push_back(0);
   return t;
@@ -289,6 +372,7 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
       "Camera", DeviceStatus::State::missing, "No picture from the camera for 40 s",
       "Check the camera's ribbon cable, then tap Recalibrate. Until then move tokens by the dice."};
   six->camera.reset();
+  six->calibration.reset();
   six->seen_positions.clear();
   out.push_back(std::move(*six));
 #undef BB_TRY

@@ -31,6 +31,7 @@ class SampleTable {
   const GameHistory& history() const { return history_; }
   std::vector<DeviceStatus> devices;
   std::shared_ptr<CameraView> camera;
+  std::shared_ptr<CalibrationView> calibration;
   std::vector<int> colours;
   std::vector<int> seen_positions;
   std::vector<std::shared_ptr<const rules::Edition>> editions;
@@ -46,6 +47,11 @@ class SampleTable {
                                                        std::uint64_t seed);
   static std::vector<DeviceStatus> healthy_devices();
   static std::shared_ptr<CameraView> synthetic_camera(int spaces);
+  // A top view of a board whose printed ring sits a little inside the board's edge (as most printed boards
+  // do), under the default grid: what the calibration screen shows before the corners are dragged.
+  static std::shared_ptr<CalibrationView> synthetic_top_view(int spaces);
+  // Where synthetic_top_view printed the ring's corners, in board units.
+  static std::array<BoardPoint, 4> synthetic_printed_corners();
 
  private:
   std::string name_;

@@ -38,6 +38,8 @@ const char* screen_name(ScreenId s) {
       return "setup";
     case ScreenId::devices:
       return "devices";
+    case ScreenId::calibration:
+      return "calibration";
   }
   return "screen";
 }
@@ -51,9 +53,9 @@ std::expected<std::vector<std::string>, std::string> ScreenGallery::render(const
   auto tables = SampleTable::samples(options.editions_dir);
   if (!tables) return std::unexpected(tables.error());
   std::vector<std::string> written;
-  const std::vector<ScreenId> all = {ScreenId::home,  ScreenId::auction, ScreenId::properties,
-                                     ScreenId::trade, ScreenId::ledger,  ScreenId::charts,
-                                     ScreenId::board, ScreenId::setup,   ScreenId::devices};
+  const std::vector<ScreenId> all = {
+      ScreenId::home,   ScreenId::auction, ScreenId::properties, ScreenId::trade,   ScreenId::ledger,
+      ScreenId::charts, ScreenId::board,   ScreenId::setup,      ScreenId::devices, ScreenId::calibration};
   // Dialogs and selections worth seeing, reached by tapping as a player would.
   const std::vector<std::pair<std::string, std::vector<std::string>>> extras = {
       {"developed", {"home.option.buy"}},
@@ -66,6 +68,7 @@ std::expected<std::vector<std::string>, std::string> ScreenGallery::render(const
       {"fresh", {"nav.setup", "setup.add", "name.key.Z", "name.key.O", "name.key.E"}},
       {"developed", {"nav.trade", "trade.0.space.1", "trade.1.cash"}},
       {"long-ledger", {"nav.charts", "charts.heat"}},
+      {"fresh", {"nav.devices", "devices.grid", "calibration.corner.2"}},
   };
   auto open_screen = [&]() -> std::expected<std::unique_ptr<TouchScreen>, std::string> {
     TouchScreen::Options o;

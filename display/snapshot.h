@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -40,6 +41,28 @@ struct CameraView {
   std::vector<Cell> grid;
 };
 
+// A point on the board in board units: the board's outer square is [0,1]^2 seen from above, x to the right,
+// y down, GO in the bottom-right corner (as vision's SpaceMap has it).
+struct BoardPoint {
+  double x = 0, y = 0;
+  bool operator==(const BoardPoint&) const = default;
+};
+
+// For the calibration screen: the camera's picture turned into a top view of the board, and the space grid
+// that is drawn over it and dragged onto the printed board.
+struct CalibrationView {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgb;  // width*height*3; shows board units view_min..view_max across and down
+  double view_min = -0.08;
+  double view_max = 1.08;
+  int spaces_per_side = 10;
+  double corner_ratio = 1.6;  // a corner square's side over an ordinary space's width
+  // The grid's corners (top-left, top-right, bottom-right, bottom-left) as stored, and where Reset puts them.
+  std::array<BoardPoint, 4> grid{BoardPoint{0, 0}, BoardPoint{1, 0}, BoardPoint{1, 1}, BoardPoint{0, 1}};
+  std::array<BoardPoint, 4> default_grid{BoardPoint{0, 0}, BoardPoint{1, 0}, BoardPoint{1, 1},
+                                         BoardPoint{0, 1}};
+};
+
 // Everything a screen draws: read-only. The game is held by const pointer, so the display cannot change it;
 // the caller applies intents and hands over a new snapshot with a new version.
 struct Snapshot {
@@ -49,6 +72,7 @@ struct Snapshot {
   std::vector<int> seen_positions;  // where the camera sees each player's token, -1 unknown
   std::vector<DeviceStatus> devices;
   const CameraView* camera = nullptr;
+  const CalibrationView* calibration = nullptr;  // the top view for the calibration screen, when there is one
   std::vector<std::shared_ptr<const rules::Edition>> editions;  // for setup
   bool unfinished_game = false;
   // Why the banker took inputs back, by the index of the input taken back (from the ledger).

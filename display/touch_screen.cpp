@@ -70,18 +70,35 @@ std::vector<Intent> TouchScreen::pump() {
       case SDL_QUIT:
         quit_ = true;
         break;
+      case SDL_FINGERDOWN:
+      case SDL_FINGERMOTION:
       case SDL_FINGERUP: {
         ensure_built();
         const int x = static_cast<int>(e.tfinger.x * static_cast<float>(canvas_->width()));
         const int y = static_cast<int>(e.tfinger.y * static_cast<float>(canvas_->height()));
-        ui_.tap(x, y);
+        if (e.type == SDL_FINGERDOWN)
+          ui_.press(x, y);
+        else if (e.type == SDL_FINGERMOTION)
+          ui_.drag(x, y);
+        else if (!ui_.release(x, y))
+          ui_.tap(x, y);
         break;
       }
-      case SDL_MOUSEBUTTONUP:
-        // A touch also arrives as a synthesised click; take it only from a real mouse.
+      // A touch also arrives as synthesised mouse events; take them only from a real mouse.
+      case SDL_MOUSEBUTTONDOWN:
         if (e.button.which != SDL_TOUCH_MOUSEID && e.button.button == SDL_BUTTON_LEFT) {
           ensure_built();
-          ui_.tap(e.button.x, e.button.y);
+          ui_.press(e.button.x, e.button.y);
+        }
+        break;
+      case SDL_MOUSEMOTION:
+        if (e.motion.which != SDL_TOUCH_MOUSEID && (e.motion.state & SDL_BUTTON_LMASK) != 0)
+          ui_.drag(e.motion.x, e.motion.y);
+        break;
+      case SDL_MOUSEBUTTONUP:
+        if (e.button.which != SDL_TOUCH_MOUSEID && e.button.button == SDL_BUTTON_LEFT) {
+          ensure_built();
+          if (!ui_.release(e.button.x, e.button.y)) ui_.tap(e.button.x, e.button.y);
         }
         break;
       case SDL_WINDOWEVENT:

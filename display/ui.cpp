@@ -7,6 +7,7 @@
 
 #include "display/auction_screen.h"
 #include "display/board_screen.h"
+#include "display/calibration_screen.h"
 #include "display/charts_screen.h"
 #include "display/confirm_dialog.h"
 #include "display/devices_screen.h"
@@ -52,6 +53,9 @@ View& Ui::screen_view(ScreenId id) {
         break;
       case ScreenId::devices:
         slot = std::make_unique<DevicesScreen>();
+        break;
+      case ScreenId::calibration:
+        slot = std::make_unique<CalibrationScreen>();
         break;
     }
   }
@@ -113,6 +117,31 @@ void Ui::tap(int x, int y) {
   dirty_ = true;
 }
 
+void Ui::press(int x, int y) {
+  if (dirty_ && layout_) rebuild();
+  dragging_ = nullptr;
+  if (dialog_) return;  // dialogs take taps only
+  View& view = screen_view(screen_);
+  if (view.on_press(x, y, *this)) {
+    dragging_ = &view;
+    dirty_ = true;
+  }
+}
+
+void Ui::drag(int x, int y) {
+  if (!dragging_) return;
+  dragging_->on_drag(x, y, *this);
+  dirty_ = true;
+}
+
+bool Ui::release(int x, int y) {
+  if (!dragging_) return false;
+  View* view = std::exchange(dragging_, nullptr);
+  view->on_release(x, y, *this);
+  dirty_ = true;
+  return true;
+}
+
 void Ui::card(const std::string& uid, int player) {
   if (dirty_ && layout_) rebuild();
   message_.clear();
@@ -140,6 +169,7 @@ bool Ui::needs_redraw(std::uint64_t now_ms, std::uint64_t snapshot_version) cons
 
 void Ui::go(ScreenId screen) {
   screen_ = screen;
+  dragging_ = nullptr;
   dirty_ = true;
 }
 

@@ -27,6 +27,11 @@ class Ui : public UiContext {
   const Frame& frame() const { return *frame_; }
   // A finger lifted at (x, y) on the last frame.
   void tap(int x, int y);
+  // A finger put down, moved and lifted: a screen that follows drags (the calibration handles) takes them.
+  // release() returns whether a drag took the lift; if not, the lift is a tap.
+  void press(int x, int y);
+  void drag(int x, int y);
+  bool release(int x, int y);
   // A card was tapped on the reader: `player` is its owner in this game, -1 for a card nobody has registered.
   void card(const std::string& uid, int player);
   std::vector<Intent> take_intents();
@@ -67,6 +72,7 @@ class Ui : public UiContext {
   std::unique_ptr<Frame> frame_;
   std::map<ScreenId, std::unique_ptr<View>> screens_;
   std::unique_ptr<View> dialog_;
+  View* dragging_ = nullptr;  // the view following a finger, between press and release
   std::vector<std::unique_ptr<View>>
       retired_;  // closed dialogs, kept until the frame that points at them is gone
   ScreenId screen_ = ScreenId::home;

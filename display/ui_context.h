@@ -11,7 +11,7 @@
 
 namespace bb::display {
 
-enum class ScreenId { home, auction, properties, trade, ledger, charts, board, setup, devices };
+enum class ScreenId { home, auction, properties, trade, ledger, charts, board, setup, devices, calibration };
 
 // A request to confirm something that moves money, with who may confirm it by card.
 struct Confirmation {

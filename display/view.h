@@ -14,6 +14,11 @@ class View {
   // A player's card was tapped while this view is showing (player -1: a card nobody has registered).
   // Returns whether the view used the tap.
   virtual bool on_card(const std::string& /*uid*/, int /*player*/, UiContext& /*ui*/) { return false; }
+  // A finger put down at (x, y) on the last frame. A view that wants to follow the finger (a drag) returns
+  // true: it then gets the moves and the lift instead of a tap.
+  virtual bool on_press(int /*x*/, int /*y*/, UiContext& /*ui*/) { return false; }
+  virtual void on_drag(int /*x*/, int /*y*/, UiContext& /*ui*/) {}
+  virtual void on_release(int /*x*/, int /*y*/, UiContext& /*ui*/) {}
 };
 
 }  // namespace bb::display

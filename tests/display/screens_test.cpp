@@ -12,9 +12,9 @@
 namespace bb::display {
 namespace {
 
-const std::vector<ScreenId> kScreens = {ScreenId::home,  ScreenId::auction, ScreenId::properties,
-                                        ScreenId::trade, ScreenId::ledger,  ScreenId::charts,
-                                        ScreenId::board, ScreenId::setup,   ScreenId::devices};
+const std::vector<ScreenId> kScreens = {
+    ScreenId::home,   ScreenId::auction, ScreenId::properties, ScreenId::trade,   ScreenId::ledger,
+    ScreenId::charts, ScreenId::board,   ScreenId::setup,      ScreenId::devices, ScreenId::calibration};
 
 std::unique_ptr<FontSet>& fonts() {
   static std::unique_ptr<FontSet> f = [] {
