@@ -58,7 +58,7 @@ std::string TokenTracker::signature(const TokenObservation& o) const {
 std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t frame_index) {
   std::vector<TrackerEvent> events;
   if (!calibration_) {
-    auto c = calibrator_.calibrate(frame, std::nullopt);
+    auto c = fit_board(frame, std::nullopt);
     if (!c) {
       if (frame_index - last_not_found_ >= settings_.not_found_every) {
         last_not_found_ = frame_index;
@@ -86,8 +86,7 @@ std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t fr
   if (tokens_.empty() && calibration_->markers_seen < MarkerLayout::count) {
     // Before anything is learned a better fit costs nothing (the reference is not taken yet), and a fit
     // from three markers can put the fourth corner 10 px off when the view is soft.
-    if (auto c = calibrator_.calibrate(frame, calibration_);
-        c && c->markers_seen > calibration_->markers_seen)
+    if (auto c = fit_board(frame, calibration_); c && c->markers_seen > calibration_->markers_seen)
       calibration_ = *c;
   }
   if (still_count_ == settings_.still_frames) check_board(frame, frame_index, events);
@@ -169,6 +168,50 @@ std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t fr
   return events;
 }
 
+std::expected<Calibration, std::string> TokenTracker::fit_board(
+    const cv::Mat& frame, const std::optional<Calibration>& previous) const {
+  auto c = calibrator_.calibrate(frame, previous);
+  if (c && c->method == Calibration::Method::markers && c->markers_seen == MarkerLayout::count) return c;
+  // Fewer than four markers readable (a soft view): a fit from three small squares can put the missing
+  // corner 5-13 px off, and the outline alone is a few pixels off everywhere. Together they agree with the
+  // truth to 2-3 px: the markers pin the shape, the outline pins the far corner.
+  const auto markers = detector_.detect(frame);
+  if (markers.size() < 2) return c;
+  auto outline = calibrator_.from_contour(frame, c ? std::optional<Calibration>(*c) : previous);
+  if (!outline) return c;
+  std::vector<Point2> board, image;
+  for (const auto& m : markers) {
+    const auto expected = calibrator_.layout().corners(m.id);
+    for (size_t k = 0; k < 4; ++k) {
+      board.push_back(expected[k]);
+      image.push_back(m.corners[k]);
+    }
+  }
+  for (int k = 0; k < MarkerLayout::count; ++k) {
+    board.push_back(MarkerLayout::board_corner(k));
+    image.push_back(outline->image_corner(k));
+  }
+  const auto h = Homography::fit(board, image);
+  const auto inverse = h ? h->inverse() : std::nullopt;
+  if (!h || !inverse) return c;
+  double sum = 0, worst_marker = 0;
+  for (size_t i = 0; i < board.size(); ++i) {
+    const Point2 p = h->apply(board[i]);
+    const double d = std::hypot(p.x - image[i].x, p.y - image[i].y);
+    sum += d * d;
+    if (i < 4 * markers.size()) worst_marker = std::max(worst_marker, d);
+  }
+  // An outline that disagrees with the markers (the table's edge taken for the board's) is not used.
+  if (worst_marker > 4.0) return c;
+  Calibration joint;
+  joint.board_to_image = *h;
+  joint.image_to_board = *inverse;
+  joint.method = Calibration::Method::markers;
+  joint.markers_seen = static_cast<int>(markers.size());
+  joint.fit_error_px = std::sqrt(sum / static_cast<double>(board.size()));
+  return joint;
+}
+
 void TokenTracker::check_board(const cv::Mat& frame, int64_t frame_index, std::vector<TrackerEvent>& events) {
   // The scene has just settled: was the board or the camera nudged? The markers in view are compared with
   // where the calibration puts them; a fresh fit is made only when most of them moved, because a fit from
@@ -192,7 +235,7 @@ void TokenTracker::check_board(const cv::Mat& frame, int64_t frame_index, std::v
   const bool better = readable && !moved && learned_with_markers_ == MarkerLayout::count &&
                       static_cast<int>(markers.size()) > calibration_->markers_seen;
   if (readable && !moved && !better) return;
-  auto c = calibrator_.calibrate(frame, calibration_);
+  auto c = fit_board(frame, calibration_);
   if (!c) return;
   const double shift = BoardCalibrator::corner_shift_px(*c, *calibration_);
   if (better) {

@@ -67,6 +67,8 @@ class TokenTracker {
   void decide(size_t token, const TokenObservation& seen, int64_t frame_index,
               std::vector<TrackerEvent>& events);
   std::string signature(const TokenObservation& seen) const;
+  std::expected<Calibration, std::string> fit_board(const cv::Mat& frame,
+                                                    const std::optional<Calibration>& previous) const;
   void check_board(const cv::Mat& frame, int64_t frame_index, std::vector<TrackerEvent>& events);
   void unsettle();  // something moved: every token is to be decided again once the scene is still
 
