@@ -1,5 +1,6 @@
-// The vision verbs: `track` (camera, video or image folder -> JSON lines of token events), `render-table`
-// (synthetic frames or a video of a scripted game, with its truth) and `markers` (the printable sheet).
+// The vision verbs: `track` (camera, video or image folder -> JSON lines of token events), `calibrate` (the
+// space grid dragged onto the printed board, stored with the set-up), `render-table` (synthetic frames or a
+// video of a scripted game, with its truth) and `markers` (the printable sheet).
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
@@ -11,13 +12,17 @@
 #include <nlohmann/json.hpp>
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 #include <sstream>
 
 #include "daemon/commands.h"
+#include "display/touch_screen.h"
+#include "vision/board_calibrator.h"
 #include "vision/board_layout.h"
 #include "vision/marker_sheet.h"
 #include "vision/source_opener.h"
+#include "vision/space_grid_file.h"
 #include "vision/table_renderer.h"
 #include "vision/table_script.h"
 #include "vision/token_tracker.h"
@@ -139,17 +144,14 @@ int run_track(const TrackOptions& o) {
     return 2;
   }
   vi::SpaceMap map(layout->spaces_per_side);
-  // A stored set-up carries the space map as adjusted at set-up.
-  if (!o.setup.empty() && std::filesystem::exists(o.setup)) {
-    std::ifstream in(o.setup);
-    std::stringstream text;
-    text << in.rdbuf();
-    try {
-      auto stored = vi::SpaceMap::from_json(nlohmann::json::parse(text.str()).at("space_map").dump());
-      if (stored && stored->space_count() == map.space_count()) map = *stored;
-    } catch (const std::exception&) {
-      // load_setup below reports what is wrong with the file.
+  // A stored set-up carries the space map as adjusted on the calibration screen.
+  if (!o.setup.empty()) {
+    auto stored = vi::SpaceGridFile::load(o.setup);
+    if (!stored) {
+      fmt::print(stderr, "boardbank track: {}\n", stored.error());
+      return 2;
     }
+    if (*stored && (*stored)->space_count() == map.space_count()) map = **stored;
   }
   vi::TokenTracker::Settings settings;
   settings.start_space = o.start_space;
@@ -165,7 +167,8 @@ int run_track(const TrackOptions& o) {
       fmt::print(stderr, "boardbank track: {}\n", r.error());
       return 2;
     }
-    saved = true;
+    // A file holding only the grid from the calibration screen still wants the learned tokens.
+    saved = tracker.learned();
   }
   vi::CaptureSource::Options capture;
   capture.width = o.width;
@@ -206,6 +209,146 @@ int run_track(const TrackOptions& o) {
     ++index;
   }
   print_line(Json{{"t", "end"}, {"frames", index}});
+  return 0;
+}
+
+struct CalibrateOptions {
+  std::string source;
+  std::string setup;
+  std::string edition = "classic";
+  std::string size = "800x480";
+  std::string screenshot;
+  bool fullscreen = false;
+  int tries = 90;  // frames looked at for the markers (a live camera settles its exposure first)
+};
+
+// The camera's picture turned into a top view of the board: board units view_min..view_max across `side`
+// pixels, pixel centres at (i + 0.5) / side.
+void top_view(const cv::Mat& frame, const vi::Calibration& calibration, display::CalibrationView& view,
+              int side) {
+  const double range = view.view_max - view.view_min;
+  const double step = range / side;
+  const cv::Matx33d top_to_board(step, 0, view.view_min + 0.5 * step, 0, step, view.view_min + 0.5 * step, 0,
+                                 0, 1);
+  const auto& m = calibration.board_to_image.matrix();
+  const cv::Matx33d board_to_image(m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]);
+  cv::Mat top, rgb;
+  cv::warpPerspective(frame, top, cv::Mat(board_to_image * top_to_board), cv::Size(side, side),
+                      cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_CONSTANT, cv::Scalar(40, 40, 40));
+  cv::cvtColor(top, rgb, frame.channels() == 1 ? cv::COLOR_GRAY2RGB : cv::COLOR_BGR2RGB);
+  view.width = view.height = side;
+  view.rgb.assign(rgb.data, rgb.data + static_cast<size_t>(side) * static_cast<size_t>(side) * 3);
+}
+
+int run_calibrate(const CalibrateOptions& o) {
+  auto fail = [](const std::string& m) {
+    fmt::print(stderr, "boardbank calibrate: {}\n", m);
+    return 2;
+  };
+  auto layout = layout_from_edition(o.edition);
+  if (!layout) return fail(layout.error());
+  int width = 0, height = 0;
+  if (std::sscanf(o.size.c_str(), "%dx%d", &width, &height) != 2 || width < 640 || height < 400 ||
+      width > 4096 || height > 4096)
+    return fail("--size must be like 800x480 (at least 640x400)");
+  vi::SpaceMap map(layout->spaces_per_side);
+  auto stored = vi::SpaceGridFile::load(o.setup);
+  if (!stored) return fail(stored.error());
+  if (*stored) {
+    if ((*stored)->space_count() != map.space_count())
+      return fail(o.setup + " is for a board with another number of spaces; use another --setup file");
+    map = **stored;
+  }
+
+  auto source = vi::open_source(o.source, vi::CaptureSource::Options{});
+  if (!source) return fail(source.error());
+  const vi::BoardCalibrator calibrator;
+  cv::Mat frame, last;
+  std::optional<vi::Calibration> calibration;
+  std::string why = "no picture came from " + o.source;
+  for (int tried = 0; tried < o.tries && !calibration;) {
+    const auto g = (*source)->grab(frame);
+    using Status = vi::FrameSource::Status;
+    if (g.status == Status::end) break;
+    if (g.status != Status::frame) {
+      if (g.status == Status::lost) why = g.message;
+      continue;
+    }
+    ++tried;
+    frame.copyTo(last);
+    auto c = calibrator.from_markers(frame);
+    if (c)
+      calibration = *c;
+    else
+      why = c.error();
+  }
+  if (!calibration) {
+    // The outline alone can be wrong by a quarter turn or a margin; say so rather than guess silently.
+    std::expected<vi::Calibration, std::string> outline = std::unexpected(why);
+    if (!last.empty()) outline = calibrator.from_contour(last, std::nullopt);
+    if (!outline)
+      return fail(fmt::format(
+          "the board was not found: {}. Stick the four corner markers on (boardbank markers prints them), "
+          "make sure all four are in view and lit evenly, then run calibrate again",
+          why));
+    fmt::print(stderr,
+               "boardbank calibrate: the corner markers were not found ({}); the top view comes from the "
+               "board's outline, which may be turned or cropped. Stick the markers on for a reliable view\n",
+               why);
+    calibration = *outline;
+  }
+
+  display::CalibrationView view;
+  view.spaces_per_side = map.spaces_per_side();
+  view.corner_ratio = map.corner_ratio();
+  for (size_t k = 0; k < 4; ++k) view.grid[k] = {map.grid()[k].x, map.grid()[k].y};
+  top_view(last, *calibration, view, 720);
+  display::Snapshot snapshot;
+  snapshot.calibration = &view;
+  snapshot.version = 1;
+
+  display::TouchScreen::Options options;
+  options.width = width;
+  options.height = height;
+  options.window = o.screenshot.empty();
+  options.fullscreen = o.fullscreen;
+  auto screen = display::TouchScreen::open(options);
+  if (!screen) return fail(screen.error());
+  (*screen)->show(snapshot);
+  (*screen)->ui().go(display::ScreenId::calibration);
+  if (!o.screenshot.empty()) {
+    if (auto r = (*screen)->save_png(o.screenshot); !r) return fail(r.error());
+    fmt::print("wrote {} ({} markers, fit {:.2f} px)\n", o.screenshot, calibration->markers_seen,
+               calibration->fit_error_px);
+    return 0;
+  }
+  fmt::print("drag the four corners onto the printed board's corners, then Save (Cancel leaves)\n");
+  while (!(*screen)->quit_requested()) {
+    for (const auto& intent : (*screen)->pump()) {
+      if (const auto* save = std::get_if<display::SaveSpaceGrid>(&intent)) {
+        std::array<vi::Point2, 4> corners;
+        for (size_t k = 0; k < 4; ++k) corners[k] = {save->corners[k].x, save->corners[k].y};
+        map.set_grid(corners);
+        if (auto r = vi::SpaceGridFile::save(o.setup, map); !r) return fail(r.error());
+        fmt::print(
+            "saved the grid to {}: ({:.3f}, {:.3f}) ({:.3f}, {:.3f}) ({:.3f}, {:.3f}) ({:.3f}, {:.3f})\n",
+            o.setup, corners[0].x, corners[0].y, corners[1].x, corners[1].y, corners[2].x, corners[2].y,
+            corners[3].x, corners[3].y);
+        return 0;
+      }
+      if (std::holds_alternative<display::CancelCalibration>(intent)) {
+        fmt::print("cancelled: nothing saved\n");
+        return 0;
+      }
+    }
+    if ((*screen)->ui().screen() != display::ScreenId::calibration) {
+      fmt::print("left the calibration screen: nothing saved\n");
+      return 0;
+    }
+    (*screen)->draw_if_needed();
+    (*screen)->wait(100);
+  }
+  fmt::print("window closed: nothing saved\n");
   return 0;
 }
 
@@ -347,6 +490,28 @@ void add_vision_commands(CLI::App& app) {
                    "confidence under which a position is a question")
       ->check(CLI::Range(0.3, 0.99));
   track->callback([track_opts] { std::exit(run_track(*track_opts)); });
+
+  auto cal_opts = std::make_shared<CalibrateOptions>();
+  auto* calibrate = app.add_subcommand(
+      "calibrate",
+      "Drag the space grid onto the printed board (touchscreen or mouse) and store it in the set-up file");
+  calibrate
+      ->add_option(
+          "SOURCE", cal_opts->source,
+          "0 or /dev/videoN (USB webcam), libcamera (Pi camera module), gst:PIPELINE, a video file, or "
+          "a folder of images")
+      ->required();
+  calibrate
+      ->add_option("--setup", cal_opts->setup,
+                   "set-up file (as `track --setup`): the grid is written into it, created if missing")
+      ->required();
+  calibrate->add_option("--edition", cal_opts->edition,
+                        "edition id (editions/ID.toml) or file: the board's spaces");
+  calibrate->add_option("--size", cal_opts->size, "window size, e.g. 800x480");
+  calibrate->add_flag("--fullscreen", cal_opts->fullscreen, "fill the screen (the Pi's touchscreen)");
+  calibrate->add_option("--screenshot", cal_opts->screenshot,
+                        "render the screen once to this PNG and exit (no window, nothing saved)");
+  calibrate->callback([cal_opts] { std::exit(run_calibrate(*cal_opts)); });
 
   auto render_opts = std::make_shared<RenderOptions>();
   auto* render = app.add_subcommand(
