@@ -1587,7 +1587,11 @@ std::expected<Outcome, std::string> Game::apply(const Input& input) {
   Outcome outcome;
   outcome.first_posting = state_.postings.size();
   if (std::holds_alternative<Undo>(input)) {
-    if (inputs_.empty()) return std::unexpected("there is nothing to undo");
+    if (input_count() == 0) return std::unexpected("there is nothing to undo");
+    if (!has_history()) {
+      return std::unexpected(
+          "this game was restored from a snapshot without its earlier inputs: replay it from its log to undo");
+    }
     auto rebuilt = Game::start(edition_, setup_);
     assert(rebuilt);
     for (std::size_t i = 0; i + 1 < inputs_.size(); ++i) {
@@ -1614,7 +1618,7 @@ std::expected<Outcome, std::string> Game::apply(const Input& input) {
     outcome.events.push_back(Event{Event::Kind::undone, kNobody, -1, -1, -1, 0, 0, nullptr});
     return outcome;
   }
-  input_index_ = static_cast<int>(inputs_.size());
+  input_index_ = static_cast<int>(input_count());
   Engine e(*this, &outcome);
   // Validation happens before any change inside each handler, so a refused input leaves the state as it was.
   auto result = std::visit([&](const auto& in) { return e.handle(in); }, input);

@@ -3,6 +3,7 @@
 #include <deque>
 #include <expected>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,8 +34,13 @@ class Game {
   std::shared_ptr<const Edition> edition_ptr() const { return edition_; }
   const Rules& rules() const { return rules_; }
   const Setup& setup() const { return setup_; }
-  // Inputs in effect (undone ones removed), in order.
+  // Inputs in effect (undone ones removed), in order. A game restored from a snapshot without its history holds
+  // only the inputs applied since; input_count() is always the whole game's.
   const std::vector<Input>& inputs() const { return inputs_; }
+  std::size_t input_count() const { return history_offset_ + inputs_.size(); }
+  // False for a game restored from a snapshot without the inputs before it: it plays on, but an undo (which
+  // rebuilds the game from its first input) needs the game restored or replayed with its history.
+  bool has_history() const { return history_offset_ == 0; }
 
   // Worth as the edition values it at the end of a short or time-limit game (mortgaged lots at half).
   Money worth(int player) const;
@@ -58,16 +64,17 @@ class Game {
   // A deterministic hash of the whole state, for signatures.
   std::uint64_t signature() const;
 
-  // Everything the engine holds, except what its keeper stores anyway (the inputs in effect and the journal of
-  // postings), as a self-describing JSON text. restore() with the same edition, setup, inputs and journal gives
+  // Everything the engine holds, except what its keeper stores anyway (the inputs and the journal of postings),
+  // as a self-describing JSON text of a few kilobytes. restore() with the same edition, setup and journal gives
   // back a game equal to this one in every respect, including its card decks, its dice stream and the steps it
-  // still has to take, so a long game resumes without replaying its whole log. It is a cache, never history:
-  // a snapshot that does not fit (another engine format, another edition, another length) is refused with a
-  // message and the keeper replays the log instead.
+  // still has to take, so a long game resumes without replaying its log. Given the inputs in effect too
+  // (`history`), the restored game can also undo. It is a cache, never history: a snapshot that does not fit
+  // (another engine format, another edition, another length, a state that breaks an invariant) is refused with
+  // a message and the keeper replays the log instead.
   std::string snapshot() const;
   static std::expected<Game, std::string> restore(std::shared_ptr<const Edition> edition, const Setup& setup,
-                                                  std::string_view snapshot, std::vector<Input> inputs,
-                                                  std::vector<Posting> journal);
+                                                  std::string_view snapshot, std::vector<Posting> journal,
+                                                  std::optional<std::vector<Input>> history = std::nullopt);
   static constexpr int kSnapshotFormat = 1;
 
   // The engine's own machinery: what it still has to do before it needs the next input.
@@ -101,7 +108,8 @@ class Game {
   Setup setup_;
   GameState state_;
   std::vector<Input> inputs_;
-  std::vector<std::pair<std::size_t, std::size_t>> postings_by_input_;  // [begin, end) in the journal
+  std::size_t history_offset_ = 0;  // inputs_[0] is the game's input number history_offset_
+  std::vector<std::pair<std::size_t, std::size_t>> postings_by_input_;  // [begin, end) in the journal, by inputs_
   std::vector<DeckState> decks_;
   std::deque<Step> steps_;
   std::uint64_t rng_ = 0;

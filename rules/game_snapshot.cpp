@@ -148,6 +148,38 @@ Game::Step step_from(const Edition& ed, const json& j) {
   return s;
 }
 
+// Which postings each input in effect made, found again in the journal (the engine keeps this as it goes; a
+// snapshot need not carry it). A posting names the input that made it; an undo's compensating postings name
+// the input they take back, so an input's postings are the last run of its own after its last undo.
+std::expected<std::vector<std::pair<std::size_t, std::size_t>>, std::string> postings_by_input(
+    const std::vector<Posting>& journal, std::size_t input_count) {
+  const std::size_t none = journal.size() + 1;
+  std::vector<std::pair<std::size_t, std::size_t>> ranges(input_count, {none, none});
+  for (std::size_t k = 0; k < journal.size(); ++k) {
+    const Posting& p = journal[k];
+    if (p.input < 0) continue;  // the setup's
+    const auto i = static_cast<std::size_t>(p.input);
+    if (i >= ranges.size()) ranges.resize(i + 1, {none, none});  // an input since undone
+    auto& [begin, end] = ranges[i];
+    if (p.memo == Memo::undo) {
+      begin = end = none;
+    } else if (begin != none && end == k) {
+      end = k + 1;
+    } else {
+      begin = k;
+      end = k + 1;
+    }
+  }
+  for (std::size_t i = input_count; i < ranges.size(); ++i)
+    if (ranges[i].first != none)
+      return std::unexpected(
+          fmt::format("the journal holds postings of input {}, after the snapshot's last", i));
+  ranges.resize(input_count);
+  for (auto& [begin, end] : ranges)
+    if (begin == none) begin = end = journal.size();  // it made no postings
+  return ranges;
+}
+
 }  // namespace
 
 std::string Game::snapshot() const {
@@ -185,14 +217,9 @@ std::string Game::snapshot() const {
   for (const auto& d : decks_) decks.push_back(d.order);
   json steps = json::array();
   for (const auto& s : steps_) steps.push_back(step_json(*edition_, s));
-  json ranges = json::array();
-  for (const auto& [begin, end] : postings_by_input_) {
-    ranges.push_back(begin);
-    ranges.push_back(end);
-  }
   json out{{"format", kSnapshotFormat},
            {"edition", edition_->id},
-           {"inputs", inputs_.size()},
+           {"inputs", input_count()},
            {"postings", state_.postings.size()},
            {"signature", fmt::format("{:016x}", signature())},
            {"rng", rng_},
@@ -201,14 +228,13 @@ std::string Game::snapshot() const {
            {"turn_doubles", turn_doubles_},
            {"decks", std::move(decks)},
            {"steps", std::move(steps)},
-           {"postings_by_input", std::move(ranges)},
            {"state", std::move(state)}};
   return out.dump();
 }
 
 std::expected<Game, std::string> Game::restore(std::shared_ptr<const Edition> edition, const Setup& setup,
-                                               std::string_view snapshot, std::vector<Input> inputs,
-                                               std::vector<Posting> journal) {
+                                               std::string_view snapshot, std::vector<Posting> journal,
+                                               std::optional<std::vector<Input>> history) {
   // A fresh start checks the setup against the edition and gives the rules in force; the rest is replaced.
   auto started = Game::start(std::move(edition), setup);
   if (!started) return std::unexpected(started.error());
@@ -225,12 +251,14 @@ std::expected<Game, std::string> Game::restore(std::shared_ptr<const Edition> ed
       return std::unexpected(fmt::format("the snapshot is of edition '{}', the game of '{}'",
                                          j.at("edition").get<std::string>(), ed.id));
     }
-    if (j.at("inputs").get<std::size_t>() != inputs.size() ||
-        j.at("postings").get<std::size_t>() != journal.size()) {
-      return std::unexpected(fmt::format(
-          "the snapshot was taken after {} inputs and {} postings; {} inputs and {} postings were given",
-          j.at("inputs").get<std::size_t>(), j.at("postings").get<std::size_t>(), inputs.size(),
-          journal.size()));
+    const auto input_count = j.at("inputs").get<std::size_t>();
+    if (j.at("postings").get<std::size_t>() != journal.size()) {
+      return std::unexpected(fmt::format("the snapshot was taken after {} postings; {} postings were given",
+                                         j.at("postings").get<std::size_t>(), journal.size()));
+    }
+    if (history && history->size() != input_count) {
+      return std::unexpected(fmt::format("the snapshot was taken after {} inputs; {} inputs were given",
+                                         input_count, history->size()));
     }
     const json& sj = j.at("state");
     GameState st;
@@ -281,22 +309,23 @@ std::expected<Game, std::string> Game::restore(std::shared_ptr<const Edition> ed
     std::deque<Step> steps;
     for (const auto& s : j.at("steps")) steps.push_back(step_from(ed, s));
     std::vector<std::pair<std::size_t, std::size_t>> ranges;
-    const json& rj = j.at("postings_by_input");
-    if (rj.size() != 2 * inputs.size())
-      return std::unexpected("the snapshot's posting ranges do not fit its inputs");
-    for (std::size_t i = 0; i < rj.size(); i += 2) {
-      auto begin = rj[i].get<std::size_t>(), end = rj[i + 1].get<std::size_t>();
-      if (begin > end || end > st.postings.size())
-        return std::unexpected(
-            fmt::format("the snapshot's postings of input {} lie outside the journal", i / 2));
-      ranges.emplace_back(begin, end);
+    if (history) {
+      auto found = postings_by_input(st.postings, input_count);
+      if (!found) return std::unexpected(found.error());
+      ranges = std::move(*found);
     }
 
     g.state_ = std::move(st);
     g.decks_ = std::move(decks);
     g.steps_ = std::move(steps);
     g.postings_by_input_ = std::move(ranges);
-    g.inputs_ = std::move(inputs);
+    if (history) {
+      g.inputs_ = std::move(*history);
+      g.history_offset_ = 0;
+    } else {
+      g.inputs_.clear();
+      g.history_offset_ = input_count;
+    }
     g.rng_ = j.at("rng").get<std::uint64_t>();
     g.input_index_ = j.at("input_index").get<int>();
     g.extra_roll_blocked_ = j.at("extra_roll_blocked").get<bool>();

@@ -496,7 +496,7 @@ std::string state_summary(const Game& game) {
   const GameState& st = game.state();
   const Edition& ed = game.edition();
   std::string out;
-  out += fmt::format("{}: {} inputs, {} postings, {} turns{}\n", ed.name, game.inputs().size(),
+  out += fmt::format("{}: {} inputs, {} postings, {} turns{}\n", ed.name, game.input_count(),
                      st.postings.size(), st.turns, st.ended ? ", ended" : "");
   std::vector<int> order(st.players.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);

@@ -28,8 +28,11 @@ rules::Setup setup_for(const std::string& edition_id, std::uint64_t seed, int pl
   return setup;
 }
 
-Game restored_copy(const Game& g) {
-  auto r = Game::restore(g.edition_ptr(), g.setup(), g.snapshot(), g.inputs(), g.state().postings);
+// A copy through snapshot and restore; `with_history`: given the inputs in effect too, so it can undo.
+Game restored_copy(const Game& g, bool with_history = false) {
+  auto r = with_history
+               ? Game::restore(g.edition_ptr(), g.setup(), g.snapshot(), g.state().postings, g.inputs())
+               : Game::restore(g.edition_ptr(), g.setup(), g.snapshot(), g.state().postings);
   if (!r) throw std::runtime_error("restore refused: " + r.error());
   return std::move(*r);
 }
@@ -78,8 +81,9 @@ TEST(Snapshot, RestoredGamesPlayOnExactlyAsTheOriginal) {
       auto snap = nlohmann::json::parse(original->snapshot());
       with_steps += !snap["steps"].empty();
       with_questions += !original->state().pending.empty();
-      Game copy = restored_copy(*original);
+      Game copy = restored_copy(*original, point % 2 == 0);
       ASSERT_EQ(copy.snapshot(), original->snapshot()) << "seed " << seed << " at " << at;
+      ASSERT_EQ(copy.input_count(), original->input_count());
       ASSERT_EQ(state_to_json(copy), state_to_json(*original));
       // Play the rest of the recorded game through both.
       for (std::size_t i = at; i < played.size(); ++i) {
@@ -124,21 +128,40 @@ TEST(Snapshot, EveryPointOfOneGameWithBotsDecidingAfterTheRestore) {
   play_in_lockstep(*game, copy, rest, "seed 99 tail");
 }
 
+// With its history, a restored game undoes exactly as the original, also across undos made before the
+// snapshot (the postings of each input are found again in the journal). Without it, it says what to do.
 TEST(Snapshot, UndoAfterARestoreUndoesTheSameInput) {
   auto classic = edition("classic");
   rules::Setup setup = setup_for("classic", 5, 3);
   auto game = Game::start(classic, setup);
   ASSERT_TRUE(game);
   Bot bot(5);
-  for (int i = 0; i < 150; ++i) ASSERT_TRUE(game->apply(bot.next(*game)));
-  Game copy = restored_copy(*game);
-  for (int k = 0; k < 3; ++k) {
+  for (int i = 0; i < 140; ++i) {
+    ASSERT_TRUE(game->apply(bot.next(*game)));
+    if (i % 17 == 16) {
+      ASSERT_TRUE(game->apply(Undo{}));  // corrections along the way
+    }
+    if (i % 41 == 40) {
+      ASSERT_TRUE(game->apply(Undo{}));
+      ASSERT_TRUE(game->apply(Undo{}));
+    }
+  }
+  Game copy = restored_copy(*game, true);
+  Game without = restored_copy(*game, false);
+  auto refused = without.apply(Undo{});
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().find("replay it from its log"), std::string::npos) << refused.error();
+  // Back to the very start, through inputs that were themselves made again after an undo.
+  for (int k = 0; game->input_count() > 0; ++k) {
     auto a = game->apply(Undo{});
     auto b = copy.apply(Undo{});
     ASSERT_TRUE(a && b);
     ASSERT_EQ(state_to_json(copy), state_to_json(*game)) << "undo " << k;
     ASSERT_EQ(copy.snapshot(), game->snapshot());
   }
+  // And it plays on in step after the undos.
+  Bot rest(77);
+  play_in_lockstep(*game, copy, rest, "after undos");
 }
 
 TEST(Snapshot, AComposedEditionWithFaresSweepstakesAndFreeRidesRoundTrips) {
@@ -213,7 +236,7 @@ TEST(Snapshot, ASnapshotThatDoesNotFitIsRefusedWithAReason) {
   const std::string good = game->snapshot();
   auto refuse = [&](const std::string& snap, std::vector<Input> inputs, std::vector<Posting> journal,
                     const std::string& expected) {
-    auto r = Game::restore(game->edition_ptr(), setup, snap, std::move(inputs), std::move(journal));
+    auto r = Game::restore(game->edition_ptr(), setup, snap, std::move(journal), std::move(inputs));
     ASSERT_FALSE(r) << "accepted a snapshot that should be refused (" << expected << ")";
     EXPECT_NE(r.error().find(expected), std::string::npos) << r.error();
   };
@@ -239,7 +262,8 @@ TEST(Snapshot, ASnapshotThatDoesNotFitIsRefusedWithAReason) {
          }),
          inputs, journal, "space effect 9");
   // And the good one restores.
-  EXPECT_TRUE(Game::restore(game->edition_ptr(), setup, good, inputs, journal));
+  EXPECT_TRUE(Game::restore(game->edition_ptr(), setup, good, journal, inputs));
+  EXPECT_TRUE(Game::restore(game->edition_ptr(), setup, good, journal));
 }
 
 }  // namespace
