@@ -39,6 +39,7 @@ ledger::LedgerOptions options_from(const LedgerArgs& args) {
   options.path = args.db.empty() ? config->path : args.db;
   options.backup_dir = args.backup_dir.empty() ? config->backup_dir : args.backup_dir;
   options.keep_backups = config->keep_backups;
+  options.resume_budget_ms = config->resume_budget_ms;
   // Scheduled backups belong to the daemon's long run; a command-line call backs up only when asked.
   options.backup_every_minutes = 0;
   options.edition_dirs = bb::daemon::edition_dirs();

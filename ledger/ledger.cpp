@@ -5,6 +5,7 @@
 #include <cassert>
 #include <ctime>
 #include <filesystem>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -12,6 +13,7 @@
 
 #include "ledger/backup_store.h"
 #include "ledger/chain.h"
+#include "ledger/chain_hash.h"
 #include "ledger/names.h"
 #include "ledger/schema.h"
 #include "ledger/sql_error.h"
@@ -33,6 +35,7 @@ struct Ledger::LiveGame {
   std::set<int> accounts;                // accounts that have a row
   std::map<int, rules::Money> balances;  // what the stored postings add up to, kept alongside the file
   std::vector<std::string> differences;  // from the last rebuild: non-empty refuses further inputs
+  std::int64_t last_snapshot_seq = -1;   // the input the newest stored snapshot follows (-1: none)
 };
 
 // The statements of the hot path, prepared once.
@@ -47,13 +50,18 @@ struct Ledger::Prepared {
             "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")),
         insert_account(db.prepare("INSERT OR IGNORE INTO accounts(game, account, name) VALUES (?1, ?2, ?3)")),
         game_total(db.prepare("SELECT coalesce(sum(balance), 0) FROM accounts WHERE game = ?1")),
-        finish_game(db.prepare("UPDATE games SET finished_at = ?2 WHERE id = ?1 AND finished_at IS NULL")) {}
+        finish_game(db.prepare("UPDATE games SET finished_at = ?2 WHERE id = ?1 AND finished_at IS NULL")),
+        insert_snapshot(db.prepare(
+            "INSERT INTO snapshots(game, last_seq, body, hash, made_at) VALUES (?1, ?2, ?3, ?4, ?5)")),
+        drop_snapshots_before(db.prepare("DELETE FROM snapshots WHERE game = ?1 AND last_seq < ?2")) {}
   Statement find_input;
   Statement insert_input;
   Statement insert_posting;
   Statement insert_account;
   Statement game_total;
   Statement finish_game;
+  Statement insert_snapshot;
+  Statement drop_snapshots_before;
 };
 
 namespace {
@@ -185,10 +193,111 @@ struct Rebuilt {
   std::map<int, rules::Money> stored_balances;
   std::vector<std::string> differences;
   double replay_ms = 0;
+  std::int64_t from_snapshot = 0;  // inputs covered by the snapshot restored (0: replayed from the start)
+  std::int64_t last_snapshot_seq = -1;
+  std::string snapshot_note;
 };
 
+rules::Posting from_stored(const StoredPosting& s, int engine_input) {
+  rules::Posting p;
+  p.seq = s.seq;
+  p.from = static_cast<int>(s.from);
+  p.to = static_cast<int>(s.to);
+  p.amount = s.amount;
+  p.memo = Names::memo_from(s.memo).value_or(rules::Memo::space);
+  p.space = static_cast<int>(s.space.value_or(-1));
+  p.card = s.card.value_or("");
+  p.input = engine_input;
+  return p;
+}
+
+struct StoredSnapshot {
+  std::int64_t last_seq = -1;
+  std::string body;
+  std::string hash;
+};
+
+std::string snapshot_hash(const std::string& input_chain, const std::string& body) {
+  return ChainHash(input_chain).add(body).hex();
+}
+
+std::optional<StoredSnapshot> newest_snapshot(Database& db, GameId id) {
+  Statement q =
+      db.prepare("SELECT last_seq, body, hash FROM snapshots WHERE game = ?1 ORDER BY last_seq DESC LIMIT 1");
+  q.bind(1, id);
+  if (!q.step()) return std::nullopt;
+  return StoredSnapshot{q.column_int64(0), q.column_text(1), q.column_text(2)};
+}
+
+struct LogRow {
+  std::int64_t seq = 0;
+  std::string input_id;
+  std::string kind;
+  std::string body;  // left empty before `bodies_from` (a snapshot covers those inputs)
+  std::string chain;
+};
+
+std::vector<LogRow> read_log(Database& db, GameId id, std::int64_t bodies_from) {
+  std::vector<LogRow> log;
+  Statement q = db.prepare(
+      "SELECT seq, input_id, kind, CASE WHEN seq >= ?2 THEN body ELSE '' END, chain FROM inputs WHERE game = "
+      "?1 "
+      "ORDER BY seq");
+  q.bind(1, id).bind(2, bodies_from);
+  while (q.step()) {
+    log.push_back(
+        {q.column_int64(0), q.column_text(1), q.column_text(2), q.column_text(3), q.column_text(4)});
+  }
+  return log;
+}
+
+// The engine after the first `count` inputs of the log, restored from `snap` instead of replayed. The engine
+// gets the journal of postings, each tagged with the engine's index of the input that made it (an undo takes
+// back the last input in effect). Without `history` those inputs are not even parsed, and an undo later needs
+// a full replay; with it (the log's bodies read), the restored game can undo. Errors say why the snapshot
+// cannot be used.
+std::expected<rules::Game, std::string> restore_from(const StoredSnapshot& snap,
+                                                     const std::vector<LogRow>& log,
+                                                     const std::vector<StoredPosting>& stored,
+                                                     const std::shared_ptr<const rules::Edition>& edition,
+                                                     const rules::Setup& setup,
+                                                     const std::vector<std::string>& names, bool history) {
+  const auto count = static_cast<std::size_t>(snap.last_seq + 1);
+  if (count > log.size() || log[count - 1].seq != snap.last_seq)
+    return std::unexpected("it is of an input the log does not hold");
+  if (snapshot_hash(log[count - 1].chain, snap.body) != snap.hash)
+    return std::unexpected("its hash does not match (damaged)");
+  std::vector<int> engine_input(count);
+  int in_effect = 0;
+  std::vector<rules::Input> inputs;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (log[i].kind == "undo") {
+      if (in_effect == 0) return std::unexpected(fmt::format("input {} undoes nothing", i));
+      engine_input[i] = --in_effect;
+      if (history) inputs.pop_back();
+    } else {
+      engine_input[i] = in_effect++;
+      if (history) {
+        auto input = rules::parse_input(log[i].body, names, *edition);
+        if (!input) return std::unexpected(fmt::format("input {} no longer parses: {}", i, input.error()));
+        inputs.push_back(std::move(*input));
+      }
+    }
+  }
+  std::vector<rules::Posting> journal;
+  for (const StoredPosting& p : stored) {
+    if (p.input_seq && *p.input_seq >= static_cast<std::int64_t>(count)) break;
+    journal.push_back(
+        from_stored(p, p.input_seq ? engine_input[static_cast<std::size_t>(*p.input_seq)] : -1));
+  }
+  if (history) return rules::Game::restore(edition, setup, snap.body, std::move(journal), std::move(inputs));
+  return rules::Game::restore(edition, setup, snap.body, std::move(journal));
+}
+
+// `use_snapshot`: start from the newest stored snapshot when it fits (resume); otherwise replay every input
+// and compare any stored snapshot with the replay at its point (the full check).
 std::expected<Rebuilt, LedgerError> rebuild(Database& db, GameId id, EditionCache& editions,
-                                            const std::vector<std::string>& dirs) {
+                                            const std::vector<std::string>& dirs, bool use_snapshot) {
   Rebuilt out;
   Statement g = db.prepare("SELECT setup, chain, finished_at FROM games WHERE id = ?1");
   g.bind(1, id);
@@ -213,41 +322,81 @@ std::expected<Rebuilt, LedgerError> rebuild(Database& db, GameId id, EditionCach
   }
   for (const auto& p : setup->players) out.names.push_back(p.name);
 
-  std::vector<StoredPosting> expected;
-  for (const rules::Posting& p : game->state().postings) expected.push_back(to_stored(p, std::nullopt));
+  std::optional<StoredSnapshot> snap = out.finished ? std::nullopt : newest_snapshot(db, id);
+  if (snap) out.last_snapshot_seq = snap->last_seq;
+  std::vector<LogRow> log = read_log(db, id, snap && use_snapshot ? snap->last_seq + 1 : 0);
+  std::vector<StoredPosting> stored = stored_postings(db, id);
+  // An undo among the inputs after the snapshot rebuilds the game from its first input: the restored engine
+  // then needs the inputs before the snapshot too.
+  bool history = snap && use_snapshot && std::any_of(log.begin(), log.end(), [&](const LogRow& row) {
+                   return row.seq > snap->last_seq && row.kind == "undo";
+                 });
+  if (history) log = read_log(db, id, 0);
 
-  Statement q = db.prepare("SELECT seq, input_id, body, chain FROM inputs WHERE game = ?1 ORDER BY seq");
-  q.bind(1, id);
-  while (q.step()) {
-    std::int64_t seq = q.column_int64(0);
-    std::string body = q.column_text(2);
-    out.chain = q.column_text(3);
-    if (seq != out.inputs) {
+  std::vector<StoredPosting> expected;
+  std::size_t first = 0;  // the first input to replay
+  if (snap && use_snapshot) {
+    auto restored = restore_from(*snap, log, stored, *edition, *setup, out.names, history);
+    if (restored) {
+      *game = std::move(*restored);
+      first = static_cast<std::size_t>(snap->last_seq + 1);
+      out.from_snapshot = static_cast<std::int64_t>(first);
+      out.inputs = out.from_snapshot;
+      for (const StoredPosting& p : stored) {
+        if (p.input_seq && *p.input_seq >= out.from_snapshot) break;
+        expected.push_back(p);
+      }
+      if (!log.empty()) out.chain = log[first - 1].chain;
+    } else {
+      out.snapshot_note =
+          fmt::format("the snapshot after input {} was not used ({}); the whole log was replayed",
+                      snap->last_seq, restored.error());
+      if (!history) log = read_log(db, id, 0);
+    }
+  }
+  if (first == 0) {
+    for (const rules::Posting& p : game->state().postings) expected.push_back(to_stored(p, std::nullopt));
+  }
+
+  for (std::size_t i = first; i < log.size(); ++i) {
+    const LogRow& row = log[i];
+    out.chain = row.chain;
+    if (row.seq != out.inputs) {
       out.differences.push_back(fmt::format("input {} is missing from the log", out.inputs));
       break;
     }
-    auto input = rules::parse_input(body, out.names, **edition);
+    auto input = rules::parse_input(row.body, out.names, **edition);
     if (!input) {
       out.differences.push_back(
-          fmt::format("input {} (id {}) no longer parses: {}", seq, q.column_text(1), input.error()));
+          fmt::format("input {} (id {}) no longer parses: {}", row.seq, row.input_id, input.error()));
       break;
     }
     auto outcome = game->apply(*input);
     if (!outcome) {
       out.differences.push_back(
-          fmt::format("input {} (id {}) is refused on replay: {}", seq, q.column_text(1), outcome.error()));
+          fmt::format("input {} (id {}) is refused on replay: {}", row.seq, row.input_id, outcome.error()));
       break;
     }
     const auto& postings = game->state().postings;
-    for (std::size_t i = outcome->first_posting; i < postings.size(); ++i)
-      expected.push_back(to_stored(postings[i], seq));
+    for (std::size_t k = outcome->first_posting; k < postings.size(); ++k)
+      expected.push_back(to_stored(postings[k], row.seq));
     ++out.inputs;
+    if (snap && !use_snapshot && row.seq == snap->last_seq) {
+      // The full check: the stored snapshot must be the state the replay reaches (unless an engine of another
+      // snapshot format wrote it, which resume simply does not use).
+      auto format = nlohmann::json::parse(snap->body, nullptr, false);
+      bool same_format = format.is_object() && format.value("format", 0) == rules::Game::kSnapshotFormat;
+      if (snapshot_hash(row.chain, snap->body) != snap->hash) {
+        out.differences.push_back(fmt::format("the snapshot stored after input {} is damaged", row.seq));
+      } else if (same_format && game->snapshot() != snap->body) {
+        out.differences.push_back(fmt::format(
+            "the snapshot stored after input {} is not the state the replay reaches there", row.seq));
+      }
+    }
   }
-  q.reset();
   out.replay_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
 
-  std::vector<StoredPosting> stored = stored_postings(db, id);
   if (stored.size() != expected.size()) {
     out.differences.push_back(
         fmt::format("the file holds {} postings, the replay makes {}", stored.size(), expected.size()));
@@ -413,7 +562,7 @@ std::expected<std::vector<std::string>, LedgerError> Ledger::inspect(const std::
     if (replay && version >= 2 && problems.empty()) {
       EditionCache editions;
       for (const std::string& id : db.query_column("SELECT id FROM games ORDER BY id")) {
-        auto rebuilt = rebuild(db, std::stoll(id), editions, options.edition_dirs);
+        auto rebuilt = rebuild(db, std::stoll(id), editions, options.edition_dirs, false);
         if (!rebuilt) {
           problems.push_back(fmt::format("game {}: {}", id, rebuilt.error().message));
           continue;
@@ -551,19 +700,50 @@ std::expected<Ledger::LiveGame*, LedgerError> Ledger::live(GameId id) {
 }
 
 std::expected<ResumeReport, LedgerError> Ledger::resume(GameId id) {
+  return resume(id, options_.resume_budget_ms > 0);
+}
+
+std::expected<ResumeReport, LedgerError> Ledger::resume(GameId id, bool use_snapshot) {
   games_.erase(id);
   try {
-    auto rebuilt = rebuild(db_, id, editions_, options_.edition_dirs);
+    auto rebuilt = rebuild(db_, id, editions_, options_.edition_dirs, use_snapshot);
     if (!rebuilt) return std::unexpected(rebuilt.error());
-    ResumeReport report{id, rebuilt->inputs, rebuilt->replay_ms, rebuilt->differences};
+    ResumeReport report;
+    report.game = id;
+    report.inputs = rebuilt->inputs;
+    report.replay_ms = rebuilt->replay_ms;
+    report.from_snapshot = rebuilt->from_snapshot;
+    report.replayed = rebuilt->inputs - rebuilt->from_snapshot;
+    report.snapshot_note = rebuilt->snapshot_note;
+    report.differences = rebuilt->differences;
+    // How fast this machine replays, for the snapshot cadence (a few inputs tell nothing).
+    if (report.replayed >= 200)
+      replay_ms_per_input_ = report.replay_ms / static_cast<double>(report.replayed);
     auto g = std::make_unique<LiveGame>(std::move(*rebuilt->game), std::move(rebuilt->names));
     g->next_seq = rebuilt->inputs;
     g->chain = rebuilt->chain;
     g->finished = rebuilt->finished;
     g->differences = std::move(rebuilt->differences);
+    g->last_snapshot_seq = rebuilt->last_snapshot_seq;
     for (const auto& [account, balance] : rebuilt->stored_balances) g->accounts.insert(account);
     g->balances = std::move(rebuilt->stored_balances);
+    LiveGame& live_game = *g;
     games_[id] = std::move(g);
+    // A resume slower than the budget (or one whose snapshot could not be used) leaves a fresh snapshot, so
+    // that the next one is quick. It is only a cache: failing to write it changes nothing else.
+    bool slow = options_.resume_budget_ms > 0 && report.replay_ms > options_.resume_budget_ms;
+    bool unusable = !report.snapshot_note.empty() && options_.resume_budget_ms > 0;
+    if ((slow || unusable) && !live_game.finished && live_game.differences.empty() &&
+        live_game.next_seq > 0) {
+      try {
+        Transaction transaction(db_);
+        store_snapshot(id, live_game);
+        transaction.commit();
+      } catch (const SqlError& e) {
+        if (!report.snapshot_note.empty()) report.snapshot_note += "; ";
+        report.snapshot_note += fmt::format("a new snapshot could not be written ({})", e.what());
+      }
+    }
     return report;
   } catch (const SqlError& e) {
     return std::unexpected(storage_error(e, fmt::format("reading game {}", id)));
@@ -611,6 +791,14 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
   try {
     auto found = live(id);
     if (!found) return std::unexpected(found.error());
+    if (std::holds_alternative<rules::Undo>(input) && !(*found)->game.has_history()) {
+      // The engine undoes by replaying the game without its last input, so it needs the inputs the snapshot
+      // it was restored from let it skip: replay the whole log once.
+      auto full = resume(id, false);
+      if (!full) return std::unexpected(full.error());
+      found = live(id);
+      if (!found) return std::unexpected(found.error());
+    }
     LiveGame& g = **found;
     std::string body = rules::input_to_json(input, g.names);
 
@@ -697,7 +885,13 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
           ps.bind_null(8);
         ps.bind(9, p.card).run();
       }
-      if (ended) sql_->finish_game.bind(1, id).bind(2, row.recorded_at).run();
+      if (ended) {
+        sql_->finish_game.bind(1, id).bind(2, row.recorded_at).run();
+        // A finished game is never resumed: its snapshots are no longer needed.
+        sql_->drop_snapshots_before.bind(1, id).bind(2, row.seq + 1).run();
+      } else if (row.seq - g.last_snapshot_seq >= snapshot_interval()) {
+        store_snapshot(id, g, row.seq, chain);
+      }
       if (!postings.empty()) {
         sql_->game_total.bind(1, id);
         sql_->game_total.step();
@@ -715,6 +909,11 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
       return std::unexpected(storage_error(e, fmt::format("the {} (id {})", kind, meta.id)));
     }
 
+    if (ended) {
+      g.last_snapshot_seq = -1;
+    } else if (row.seq - g.last_snapshot_seq >= snapshot_interval()) {
+      g.last_snapshot_seq = row.seq;
+    }
     g.next_seq++;
     g.chain = chain;
     g.finished = ended;
@@ -741,6 +940,26 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
   } catch (const SqlError& e) {
     return std::unexpected(storage_error(e, fmt::format("input {}", meta.id)));
   }
+}
+
+std::int64_t Ledger::snapshot_interval() const {
+  if (options_.snapshot_every_inputs > 0) return options_.snapshot_every_inputs;
+  if (options_.resume_budget_ms <= 0) return std::numeric_limits<std::int64_t>::max();
+  // Half the budget for replaying the inputs after the newest snapshot; the rest is reading and checking.
+  double inputs = options_.resume_budget_ms / 2 / replay_ms_per_input_;
+  return std::clamp<std::int64_t>(static_cast<std::int64_t>(inputs), 100, 1'000'000);
+}
+
+void Ledger::store_snapshot(GameId id, const LiveGame& g, std::int64_t last_seq, const std::string& chain) {
+  std::string body = g.game.snapshot();
+  sql_->insert_snapshot.bind(1, id).bind(2, last_seq).bind(3, body).bind(4, snapshot_hash(chain, body));
+  sql_->insert_snapshot.bind(5, now_text()).run();
+  sql_->drop_snapshots_before.bind(1, id).bind(2, last_seq).run();
+}
+
+void Ledger::store_snapshot(GameId id, LiveGame& g) {
+  store_snapshot(id, g, g.next_seq - 1, g.chain);
+  g.last_snapshot_seq = g.next_seq - 1;
 }
 
 void Ledger::forget(GameId id) { games_.erase(id); }

@@ -88,6 +88,15 @@ class Ledger {
   std::map<GameId, std::unique_ptr<LiveGame>> games_;
   std::map<std::string, std::shared_ptr<const rules::Edition>> editions_;
   std::chrono::system_clock::time_point last_backup_{};
+  // How long replaying one input takes here, measured at the last resume that replayed enough inputs to tell.
+  // Until then, a Raspberry Pi 4's figure (about eight times this project's development machine's).
+  double replay_ms_per_input_ = 0.025;
+  std::expected<ResumeReport, LedgerError> resume(GameId game, bool use_snapshot);
+  std::int64_t snapshot_interval() const;
+  // Stores the engine's snapshot after input `last_seq` (whose chain hash is `chain`) and drops older ones.
+  // Inside the caller's transaction.
+  void store_snapshot(GameId id, const LiveGame& g, std::int64_t last_seq, const std::string& chain);
+  void store_snapshot(GameId id, LiveGame& g);  // after the game's newest stored input
 };
 
 }  // namespace bb::ledger

@@ -68,7 +68,10 @@ struct AccountBalance {
 struct ResumeReport {
   GameId game = 0;
   std::int64_t inputs = 0;
-  double replay_ms = 0;
+  double replay_ms = 0;                  // rebuilding it: restoring the snapshot, if any, and replaying the rest
+  std::int64_t from_snapshot = 0;        // inputs covered by the snapshot it was restored from (0: none used)
+  std::int64_t replayed = 0;             // inputs replayed through the engine
+  std::string snapshot_note;             // why a stored snapshot was not used, or could not be written
   std::vector<std::string> differences;  // empty: the replay gives exactly the stored balances and postings
 };
 
@@ -79,6 +82,11 @@ struct LedgerOptions {
   int keep_backups = 10;
   int backup_every_minutes = 0;  // 0: only at the end of each game and on request
   std::string vfs;               // a registered SQLite VFS name (tests inject faults); empty: the default
+  // Resuming a game should take no longer than this. The ledger stores a snapshot of the engine often enough
+  // that replaying the inputs after the newest one takes about half of it, judged by how fast this machine
+  // replayed at the last resume; 0 turns snapshots off (every resume replays the whole log).
+  double resume_budget_ms = 100;
+  int snapshot_every_inputs = 0;  // a snapshot every this many inputs instead (tests, benchmarks); 0: by time
 };
 
 }  // namespace bb::ledger

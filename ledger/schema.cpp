@@ -146,8 +146,26 @@ BEGIN SELECT RAISE(ABORT, 'a game must carry its chain hash'); END;
 )sql");
 }
 
+// Version 4: snapshots of the engine, so that a long game resumes from the newest one plus the inputs after
+// it instead of replaying its whole log. A snapshot is a cache, not history: it is checked against its hash
+// and the stored postings when used, replaced by a newer one, and dropped when its game finishes.
+void to_version_4(Database& db) {
+  db.exec(R"sql(
+CREATE TABLE snapshots(
+  game     INTEGER NOT NULL REFERENCES games(id),
+  last_seq INTEGER NOT NULL CHECK(last_seq >= 0),  -- the engine's state after this input of the log
+  body     TEXT NOT NULL CHECK(json_valid(body)),  -- Game::snapshot()
+  hash     TEXT NOT NULL CHECK(length(hash) = 16), -- over the input's chain hash and the body
+  made_at  TEXT NOT NULL,
+  PRIMARY KEY(game, last_seq),
+  FOREIGN KEY(game, last_seq) REFERENCES inputs(game, seq)
+) WITHOUT ROWID;
+)sql");
+}
+
 const std::vector<std::function<void(Database&)>>& migrations() {
-  static const std::vector<std::function<void(Database&)>> steps = {to_version_1, to_version_2, to_version_3};
+  static const std::vector<std::function<void(Database&)>> steps = {to_version_1, to_version_2, to_version_3,
+                                                                    to_version_4};
   return steps;
 }
 
@@ -156,7 +174,7 @@ const std::vector<std::function<void(Database&)>>& migrations() {
 void Schema::migrate(Database& db) { migrate_to(db, kCurrentVersion); }
 
 void Schema::migrate_to(Database& db, int version) {
-  static_assert(kCurrentVersion == 3);
+  static_assert(kCurrentVersion == 4);
   if (static_cast<int>(migrations().size()) != kCurrentVersion)
     throw std::logic_error("one migration per version");
   int from = db.user_version();

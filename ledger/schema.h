@@ -10,7 +10,7 @@ class Database;
 // forward migration, run in its own transaction; a file is never moved backwards.
 class Schema {
  public:
-  static constexpr int kCurrentVersion = 3;
+  static constexpr int kCurrentVersion = 4;
 
   // Brings `db` (new, or made by any earlier version) to kCurrentVersion. Throws SqlError; a file made by a
   // newer boardbank is refused (std::runtime_error) and left untouched.

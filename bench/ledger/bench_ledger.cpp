@@ -59,6 +59,33 @@ Played play(const std::shared_ptr<const bb::rules::Edition>& edition, std::uint6
   return p;
 }
 
+// A marathon: nobody ever buys (every first landing goes to an auction nobody bids in), so nobody pays rent
+// and the game never ends; the longest game a table could ever produce, for the resume figures.
+Played marathon(const std::shared_ptr<const bb::rules::Edition>& edition, std::uint64_t seed, int inputs) {
+  Played p{bb::ledger::testing::RandomDriver::setup(seed, 4), {}};
+  auto game = bb::rules::Game::start(edition, p.setup);
+  bb::rules::Bot bot(seed);
+  while (static_cast<int>(p.inputs.size()) < inputs) {
+    const auto& st = game->state();
+    bb::rules::Input input = bot.next(*game);
+    if (st.auction) {
+      input = bb::rules::Close{};
+    } else if (!st.pending.empty() && st.pending.front().kind == bb::rules::QuestionKind::buy) {
+      input = bb::rules::Choose{st.pending.front().player, "auction"};
+    }
+    if (!game->apply(input)) {
+      fmt::print(stderr, "bench_ledger: the marathon driver is stuck\n");
+      std::exit(1);
+    }
+    if (game->state().ended) {
+      fmt::print(stderr, "bench_ledger: the marathon ended after {} inputs\n", p.inputs.size());
+      std::exit(1);
+    }
+    p.inputs.push_back(std::move(input));
+  }
+  return p;
+}
+
 LedgerOptions options(const std::string& path, const std::string& vfs = "") {
   LedgerOptions o;
   o.path = path;
@@ -223,6 +250,61 @@ int main() {
       "{:.1f} ms (aim: under 200 ms)\n",
       times[times.size() / 2], replay_ms);
   (void)game;
+
+  // 4. Resume of one very long game, from the newest snapshot (as the ledger does) and from the start.
+  // Lengths one short of a snapshot point: the worst case, the most inputs to replay after the newest one.
+  for (int length : {9999, 99999}) {
+    std::string long_db = dir + fmt::format("/marathon-{}.db", length);
+    remove_db(long_db);
+    Played g = marathon(edition, 7, length);
+    std::int64_t snapshots = 0;
+    {
+      LedgerOptions o = options(long_db, FaultVfs::kName);  // written without fsync to save time
+      auto ledger_db = Ledger::open(o);
+      auto id = ledger_db->start_game(g.setup);
+      for (std::size_t i = 0; i < g.inputs.size(); ++i) {
+        if (!ledger_db->record(*id, g.inputs[i], {fmt::format("touch:{}", i), "touch", "bench", "bench"})) {
+          fmt::print(stderr, "bench_ledger: the marathon was refused at input {}\n", i);
+          return 1;
+        }
+      }
+    }
+    {
+      sqlite3* db = nullptr;
+      sqlite3_open(long_db.c_str(), &db);
+      sqlite3_stmt* q = nullptr;
+      sqlite3_prepare_v2(db, "SELECT count(*), coalesce(max(length(body)), 0) FROM snapshots", -1, &q,
+                         nullptr);
+      if (sqlite3_step(q) == SQLITE_ROW) snapshots = sqlite3_column_int64(q, 1);
+      sqlite3_finalize(q);
+      sqlite3_close(db);
+    }
+    for (bool use_snapshot : {true, false}) {
+      LedgerOptions o = options(long_db);
+      if (!use_snapshot) o.resume_budget_ms = 0;
+      std::vector<double> total;
+      bb::ledger::ResumeReport last;
+      for (int round = 0; round < 3; ++round) {
+        auto start = Clock::now();
+        auto ledger_db = Ledger::open(o);
+        auto report = ledger_db->resume(*ledger_db->newest_unfinished_game());
+        total.push_back(seconds_since(start) * 1000);
+        if (!report || !report->differences.empty()) {
+          fmt::print(stderr, "bench_ledger: the marathon does not resume cleanly\n");
+          return 1;
+        }
+        last = *report;
+      }
+      std::sort(total.begin(), total.end());
+      fmt::print(
+          "ledger: resume of a {}-input game {}: {:.1f} ms (open, check, read, rebuild), rebuild {:.1f} ms, "
+          "{} inputs replayed{}\n",
+          length, use_snapshot ? "from its newest snapshot" : "replaying the whole log", total[1],
+          last.replay_ms, last.replayed,
+          use_snapshot ? fmt::format(" (snapshot {:.0f} KiB)", snapshots / 1024.0) : "");
+    }
+    remove_db(long_db);
+  }
   std::error_code ec;
   fs::remove_all(dir, ec);
   return 0;

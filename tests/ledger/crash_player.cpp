@@ -2,6 +2,7 @@
 // each acknowledged input on stdout as it is stored, and can be made to SIGKILL itself at its Nth write.
 //
 //   ledger_crash_player SCRIPT DB [--kill-at N] [--torn] [--phase play|checkpoint|backup] [--backup-dir DIR]
+//                       [--snapshot-every N]
 //
 // Output lines: "ACK <line> <id>" once an input is durably stored (or found stored), then "WRITES <n>" and
 // "STATE <state json>" when it ran to the end. Writes go straight to the file descriptor, so that what was
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
   bool torn = false;
   std::string phase = "play";
   std::string backup_dir;
+  int snapshot_every = 0;
   for (int i = 3; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--kill-at" && i + 1 < argc)
@@ -60,6 +62,8 @@ int main(int argc, char** argv) {
       phase = argv[++i];
     else if (arg == "--backup-dir" && i + 1 < argc)
       backup_dir = argv[++i];
+    else if (arg == "--snapshot-every" && i + 1 < argc)
+      snapshot_every = std::atoi(argv[++i]);
     else
       die("unknown argument " + arg);
   }
@@ -80,6 +84,7 @@ int main(int argc, char** argv) {
     options.path = db;
     options.edition_dirs = {EDITIONS_DIR};
     options.backup_dir = backup_dir;
+    options.snapshot_every_inputs = snapshot_every;
     auto ledger = bb::ledger::Ledger::open(options);
     if (!ledger) die(ledger.error().message);
     auto result = bb::ledger::ScriptReplay::run(

@@ -27,10 +27,14 @@ struct Baseline {
   std::string state;
 };
 
+// Every run stores a resume snapshot each kSnapshotEvery inputs, so that kills land in snapshot writes too
+// and the runs that finish a killed game resume it from a snapshot.
+constexpr const char* kSnapshotEvery = "5";
+
 Baseline uninterrupted(const TempDir& dir, const std::string& script, const std::string& phase) {
   std::string db = dir.file("baseline-" + phase + ".db");
-  ChildResult run =
-      run_child(CRASH_PLAYER, {script, db, "--phase", phase, "--backup-dir", dir.file("bb-" + phase)});
+  ChildResult run = run_child(CRASH_PLAYER, {script, db, "--phase", phase, "--backup-dir",
+                                             dir.file("bb-" + phase), "--snapshot-every", kSnapshotEvery});
   EXPECT_EQ(run.exit_code, 0) << run.out;
   Baseline b{std::stoll(line_value(run.out, "WRITES")), line_value(run.out, "STATE")};
   EXPECT_GT(b.writes, 0);
@@ -52,8 +56,9 @@ void check_after_kill(const TempDir& dir, const std::string& script, const std::
                       bool torn, const Baseline& baseline, bool finish_again) {
   std::string db = dir.file(fmt::format("kill-{}-{}.db", phase, n));
   std::string backups = dir.file(fmt::format("backups-{}-{}", phase, n));
-  std::vector<std::string> args = {script,    db,    "--kill-at",    std::to_string(n),
-                                   "--phase", phase, "--backup-dir", backups};
+  std::vector<std::string> args = {
+      script,         db,      "--kill-at",        std::to_string(n), "--phase", phase,
+      "--backup-dir", backups, "--snapshot-every", kSnapshotEvery};
   if (torn) args.push_back("--torn");
   ChildResult run = run_child(CRASH_PLAYER, args);
   ASSERT_TRUE(run.killed || run.exit_code == 0) << "write " << n << ": " << run.out;
@@ -83,7 +88,8 @@ void check_after_kill(const TempDir& dir, const std::string& script, const std::
     EXPECT_TRUE(problems->empty()) << b << ": " << (*problems)[0];
   }
   if (finish_again) {
-    ChildResult again = run_child(CRASH_PLAYER, {script, db, "--phase", phase, "--backup-dir", backups});
+    ChildResult again = run_child(CRASH_PLAYER, {script, db, "--phase", phase, "--backup-dir", backups,
+                                                 "--snapshot-every", kSnapshotEvery});
     ASSERT_EQ(again.exit_code, 0) << again.out;
     EXPECT_EQ(line_value(again.out, "STATE"), baseline.state);
   }

@@ -238,10 +238,17 @@ TEST(LedgerConfigFile, ReadsTheLedgerTable) {
   EXPECT_EQ(config->path, "/srv/bank.db");
   EXPECT_EQ(config->backup_dir, "/srv/backups");
   EXPECT_EQ(config->backup_every_minutes, 15);
+  EXPECT_EQ(config->resume_budget_ms, 100);  // not in the file: the default
   EXPECT_EQ(config->keep_backups, 5);
   EXPECT_TRUE(LedgerConfig::load(dir.file("missing.toml")).has_value());
   write_file(dir.file("bad.toml"), "[ledger\n");
   EXPECT_FALSE(LedgerConfig::load(dir.file("bad.toml")).has_value());
+  write_file(dir.file("budget.toml"), "[ledger]\nresume_budget_ms = 250\n");
+  EXPECT_EQ(LedgerConfig::load(dir.file("budget.toml"))->resume_budget_ms, 250);
+  write_file(dir.file("negative.toml"), "[ledger]\nresume_budget_ms = -1\n");
+  auto negative = LedgerConfig::load(dir.file("negative.toml"));
+  ASSERT_FALSE(negative.has_value());
+  EXPECT_NE(negative.error().find("resume_budget_ms"), std::string::npos);
 }
 
 }  // namespace

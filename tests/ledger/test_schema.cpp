@@ -18,27 +18,66 @@ using testing::TempDir;
 constexpr const char* kSetup =
     R"({"setup":{"edition":"classic","players":[{"name":"Ann","token":"car"},{"name":"Bob","token":"dog"}],"options":{},"seed":7}})";
 
-// The rows an earlier release would have written for a short game: starting cash, one rent, one undo.
+// The rows an earlier release would have written for a short game: starting cash, one rent, one undo. From
+// version 3 on, every row carries its chain hash, made as that release made it.
 void write_game_as_of(Database& db, int version) {
-  db.exec(fmt::format(
-      "INSERT INTO games(id, edition, setup, origin, started_at) VALUES (1, 'classic', '{}', 'table', "
-      "'2026-01-01T10:00:00.000Z')",
-      kSetup));
+  StoredGame game{1, "classic", kSetup, "table", "2026-01-01T10:00:00.000Z"};
+  std::vector<StoredPosting> setup_postings = {
+      {1, std::nullopt, -1, 0, 1500, "start_cash", std::nullopt, std::nullopt},
+      {2, std::nullopt, -1, 1, 1500, "start_cash", std::nullopt, std::nullopt}};
+  std::vector<StoredInput> inputs = {
+      {0, "dice:1", "dice", "roll", R"({"t":"roll","dice":[1,2]})", R"({"events":[]})", std::nullopt,
+       std::nullopt, "2026-01-01T10:00:01.000Z"},
+      {1, "touch:2", "touch", "undo", R"({"t":"undo"})", R"({"events":[]})", "pin", "wrong dice",
+       "2026-01-01T10:00:02.000Z"}};
+  std::vector<std::vector<StoredPosting>> input_postings = {{{3, 0, 0, 1, 20, "rent", 3, std::nullopt}},
+                                                            {{4, 1, 1, 0, 20, "undo", 3, std::nullopt}}};
+  const bool chained = version >= 3;
+  std::string chain = Chain::game_hash(game, setup_postings);
+  Statement g = db.prepare(chained ? "INSERT INTO games(id, edition, setup, origin, started_at, chain) "
+                                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+                                   : "INSERT INTO games(id, edition, setup, origin, started_at) "
+                                     "VALUES (?1, ?2, ?3, ?4, ?5)");
+  g.bind(1, game.id).bind(2, game.edition).bind(3, game.setup).bind(4, game.origin).bind(5, game.started_at);
+  if (chained) g.bind(6, chain);
+  g.run();
   if (version >= 2) {
     db.exec("INSERT INTO accounts(game, account, name) VALUES (1, -1, 'bank'), (1, 0, 'Ann'), (1, 1, 'Bob')");
   }
-  db.exec(R"sql(
-    INSERT INTO inputs(game, seq, input_id, source, kind, body, outcome, authorised_by, reason, recorded_at) VALUES
-      (1, 0, 'dice:1', 'dice', 'roll', '{"t":"roll","dice":[1,2]}', '{"events":[]}', NULL, NULL,
-       '2026-01-01T10:00:01.000Z'),
-      (1, 1, 'touch:2', 'touch', 'undo', '{"t":"undo"}', '{"events":[]}', 'pin', 'wrong dice',
-       '2026-01-01T10:00:02.000Z');
-    INSERT INTO postings(game, seq, input_seq, from_account, to_account, amount, memo, space, card) VALUES
-      (1, 1, NULL, -1, 0, 1500, 'start_cash', NULL, NULL),
-      (1, 2, NULL, -1, 1, 1500, 'start_cash', NULL, NULL),
-      (1, 3, 0, 0, 1, 20, 'rent', 3, NULL),
-      (1, 4, 1, 1, 0, 20, 'undo', 3, NULL);
-  )sql");
+  auto insert_postings = [&](const std::vector<StoredPosting>& postings) {
+    for (const StoredPosting& p : postings) {
+      Statement q = db.prepare(
+          "INSERT INTO postings(game, seq, input_seq, from_account, to_account, amount, memo, space, card) "
+          "VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, NULL)");
+      q.bind(1, p.seq);
+      if (p.input_seq)
+        q.bind(2, *p.input_seq);
+      else
+        q.bind_null(2);
+      q.bind(3, p.from).bind(4, p.to).bind(5, p.amount).bind(6, p.memo);
+      if (p.space)
+        q.bind(7, *p.space);
+      else
+        q.bind_null(7);
+      q.run();
+    }
+  };
+  insert_postings(setup_postings);
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const StoredInput& in = inputs[i];
+    chain = Chain::input_hash(chain, in, input_postings[i]);
+    Statement q = db.prepare(
+        chained
+            ? "INSERT INTO inputs(game, seq, input_id, source, kind, body, outcome, authorised_by, reason, "
+              "recorded_at, chain) VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+            : "INSERT INTO inputs(game, seq, input_id, source, kind, body, outcome, authorised_by, reason, "
+              "recorded_at) VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+    q.bind(1, in.seq).bind(2, in.input_id).bind(3, in.source).bind(4, in.kind).bind(5, in.body);
+    q.bind(6, in.outcome).bind(7, in.authorised_by).bind(8, in.reason).bind(9, in.recorded_at);
+    if (chained) q.bind(10, chain);
+    q.run();
+    insert_postings(input_postings[i]);
+  }
 }
 
 class MigrationFrom : public ::testing::TestWithParam<int> {};
