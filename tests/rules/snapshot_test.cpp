@@ -136,12 +136,12 @@ TEST(Snapshot, UndoAfterARestoreUndoesTheSameInput) {
   auto game = Game::start(classic, setup);
   ASSERT_TRUE(game);
   Bot bot(5);
-  for (int i = 0; i < 140; ++i) {
+  for (int i = 0; i < 80; ++i) {
     ASSERT_TRUE(game->apply(bot.next(*game)));
-    if (i % 17 == 16) {
+    if (i % 9 == 8) {
       ASSERT_TRUE(game->apply(Undo{}));  // corrections along the way
     }
-    if (i % 41 == 40) {
+    if (i % 23 == 22) {
       ASSERT_TRUE(game->apply(Undo{}));
       ASSERT_TRUE(game->apply(Undo{}));
     }
