@@ -33,10 +33,15 @@ class BoardCalibrator {
   explicit BoardCalibrator(MarkerLayout layout = {});
 
   std::expected<Calibration, std::string> from_markers(const cv::Mat& frame) const;
+  // From the markers found near where `previous` put them (all four needed); an error when they are not
+  // all there, and the caller searches the whole frame.
+  std::expected<Calibration, std::string> from_markers_near(const cv::Mat& frame,
+                                                            const Calibration& previous) const;
   // `previous` resolves which corner is GO (the outer square alone has four-fold symmetry); without it,
   // GO is taken to be the corner lowest-right in the image.
   std::expected<Calibration, std::string> from_contour(const cv::Mat& frame,
                                                        const std::optional<Calibration>& previous) const;
+  // Looks near `previous`'s markers first, then searches the whole frame for markers, then the outline.
   std::expected<Calibration, std::string> calibrate(const cv::Mat& frame,
                                                     const std::optional<Calibration>& previous) const;
 
