@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -266,7 +267,9 @@ int run_calibrate(const CalibrateOptions& o) {
   cv::Mat frame, last;
   std::optional<vi::Calibration> calibration;
   std::string why = "no picture came from " + o.source;
-  for (int tried = 0; tried < o.tries && !calibration;) {
+  // A live camera that never delivers (gone, or busy elsewhere) is given up on after a while.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  for (int tried = 0; tried < o.tries && !calibration && std::chrono::steady_clock::now() < deadline;) {
     const auto g = (*source)->grab(frame);
     using Status = vi::FrameSource::Status;
     if (g.status == Status::end) break;

@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <opencv2/videoio.hpp>
+
+#include "vision/libcamera_controls.h"
 
 namespace bb::vision {
 
@@ -38,23 +42,38 @@ std::expected<std::unique_ptr<CaptureSource>, std::string> CaptureSource::open_v
       new CaptureSource(std::move(impl), Kind::v4l2, "v4l2:" + device, options));
 }
 
-std::string CaptureSource::libcamera_pipeline(Options o) {
+std::string CaptureSource::libcamera_pipeline(Options o, const std::string& source_element) {
   return fmt::format(
-      "libcamerasrc ! video/x-raw,width={},height={},framerate={}/1 ! videoconvert ! video/x-raw,format=BGR "
-      "! "
+      "{} ! video/x-raw,width={},height={},framerate={}/1 ! videoconvert ! video/x-raw,format=BGR ! "
       "appsink drop=true max-buffers=1 sync=false",
-      o.width, o.height, o.fps);
+      source_element, o.width, o.height, o.fps);
 }
 
 std::expected<std::unique_ptr<CaptureSource>, std::string> CaptureSource::open_libcamera(Options options) {
+  // OpenCV cannot change a playing pipeline: the warm-up runs first, on its own, and the capture pipeline
+  // starts with the settled exposure and white balance fixed, where this libcamerasrc offers the controls.
+  const auto offered = LibcameraControls::probe();
+  std::optional<LibcameraControls::Settled> settled;
+  std::string settle_error;
+  if (offered.can_lock_exposure() || offered.can_lock_white_balance()) {
+    auto s =
+        LibcameraControls::settle(options.width, options.height, options.fps,
+                                  options.warm_up_frames / static_cast<double>(std::max(1, options.fps)));
+    if (s)
+      settled = *s;
+    else
+      settle_error = s.error();
+  }
   auto impl = std::make_unique<Impl>();
-  if (!impl->capture.open(libcamera_pipeline(options), cv::CAP_GSTREAMER) || !impl->capture.isOpened())
+  const auto pipeline = libcamera_pipeline(options, LibcameraControls::source_element(offered, settled));
+  if (!impl->capture.open(pipeline, cv::CAP_GSTREAMER) || !impl->capture.isOpened())
     return std::unexpected(
         "cannot open the Pi camera through GStreamer's libcamerasrc; install gstreamer1.0-libcamera and "
-        "check "
-        "'libcamera-hello --list-cameras' sees it");
-  return std::unique_ptr<CaptureSource>(
+        "check 'libcamera-hello --list-cameras' sees it");
+  std::unique_ptr<CaptureSource> source(
       new CaptureSource(std::move(impl), Kind::gstreamer, "libcamera", options));
+  source->report_lock(LibcameraControls::lock_report(offered, settled, settle_error));
+  return source;
 }
 
 std::expected<std::unique_ptr<CaptureSource>, std::string> CaptureSource::open_pipeline(
@@ -63,8 +82,12 @@ std::expected<std::unique_ptr<CaptureSource>, std::string> CaptureSource::open_p
   if (!impl->capture.open(pipeline, cv::CAP_GSTREAMER) || !impl->capture.isOpened())
     return std::unexpected("cannot start the GStreamer pipeline '" + pipeline +
                            "'; try it with gst-launch-1.0 first");
-  return std::unique_ptr<CaptureSource>(
+  std::unique_ptr<CaptureSource> source(
       new CaptureSource(std::move(impl), Kind::gstreamer, "gst", Options{}));
+  source->report_lock(
+      "white balance and exposure as the pipeline sets them (a running GStreamer pipeline cannot be changed "
+      "through OpenCV; set libcamerasrc's properties in it)");
+  return source;
 }
 
 std::expected<std::unique_ptr<CaptureSource>, std::string> CaptureSource::open_file(const std::string& path) {
@@ -82,16 +105,22 @@ FrameSource::Grab CaptureSource::grab(cv::Mat& frame) {
     return {Status::lost, false, "camera " + name_ + " stopped delivering frames"};
   }
   ++frames_;
-  if (kind_ != Kind::file && frames_ == options_.warm_up_frames) {
+  if (kind_ == Kind::v4l2 && frames_ == options_.warm_up_frames) {
     // Lock what the driver lets us lock; a camera that refuses still works, with drifting colours.
     const bool wb = impl_->capture.set(cv::CAP_PROP_AUTO_WB, 0);
     const bool exposure = impl_->capture.set(cv::CAP_PROP_AUTO_EXPOSURE, 1);  // V4L2: 1 = manual
-    lock_report_ = fmt::format("white balance {}, exposure {}", wb ? "locked" : "not lockable by this driver",
-                               exposure ? "locked" : "not lockable by this driver");
+    report_lock(fmt::format("white balance {}, exposure {}", wb ? "locked" : "not lockable by this driver",
+                            exposure ? "locked" : "not lockable by this driver"));
   }
   return {Status::frame, false, {}};
 }
 
 std::string CaptureSource::describe() const { return name_; }
+
+void CaptureSource::report_lock(std::string report) {
+  lock_report_ = std::move(report);
+  // Said once per opening, where the owner reads the camera's messages.
+  fmt::print(stderr, "camera {}: {}\n", name_, lock_report_);
+}
 
 }  // namespace bb::vision

@@ -11,7 +11,7 @@ namespace bb::vision {
 // A cv::VideoCapture: a USB webcam through V4L2, a Pi camera module through a libcamerasrc GStreamer
 // pipeline (plain V4L2 capture does not work with those on bookworm), or a video file. A live camera's
 // automatic white balance and exposure are locked after a warm-up where the driver allows it, so that the
-// board's colours stay put while hands come and go.
+// board's colours stay put while hands come and go (docs/vision.md says what is locked on which source).
 class CaptureSource : public FrameSource {
  public:
   enum class Kind { v4l2, gstreamer, file };
@@ -28,18 +28,21 @@ class CaptureSource : public FrameSource {
   static std::expected<std::unique_ptr<CaptureSource>, std::string> open_pipeline(
       const std::string& pipeline);
   static std::expected<std::unique_ptr<CaptureSource>, std::string> open_file(const std::string& path);
-  // The GStreamer pipeline used for the Pi camera modules.
-  static std::string libcamera_pipeline(Options options);
+  // The GStreamer pipeline used for the Pi camera modules; `source_element` is libcamerasrc with any fixed
+  // controls (LibcameraControls::source_element).
+  static std::string libcamera_pipeline(Options options, const std::string& source_element = "libcamerasrc");
 
   ~CaptureSource() override;
   Grab grab(cv::Mat& frame) override;
   std::string describe() const override;
-  // What the warm-up lock achieved ("locked", or why not), once it has happened.
+  // What the warm-up lock achieved ("locked", or why not), once it has happened: after the warm-up frames
+  // on V4L2, at opening on libcamera (whose warm-up runs before the capture starts). Also printed once.
   const std::string& lock_report() const { return lock_report_; }
 
  private:
   struct Impl;
   CaptureSource(std::unique_ptr<Impl> impl, Kind kind, std::string name, Options options);
+  void report_lock(std::string report);
   std::unique_ptr<Impl> impl_;
   Kind kind_;
   std::string name_;
