@@ -25,6 +25,7 @@ const Reference kReferences[] = {
     {"auction", ScreenId::auction, "auction-auction.png"},
     {"long-ledger", ScreenId::ledger, "ledger-long-ledger.png"},
     {"debt", ScreenId::board, "board-debt.png"},
+    {"fresh", ScreenId::calibration, "calibration-fresh.png"},
 };
 
 // Share of pixels that differ by more than `threshold` in any channel.
