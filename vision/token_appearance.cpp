@@ -1,8 +1,17 @@
 #include "vision/token_appearance.h"
 
+#include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 namespace bb::vision {
+
+double shape_distance(const ShapeFeatures& a, const ShapeFeatures& b) {
+  // Scales: about twice the frame-to-frame scatter of one token's features at 720p, sharp or blurred (the
+  // spread varies by 1-2%, the fill by 0.03, the elongation by 0.05-0.1).
+  return std::abs(a.spread - b.spread) / (0.04 * std::max({a.spread, b.spread, 1e-3})) +
+         std::abs(a.elongation - b.elongation) / 0.2 + std::abs(a.fill - b.fill) / 0.08;
+}
 
 std::string TokenAppearance::problem() const {
   if (name.empty()) return "a token has no name";
@@ -15,8 +24,12 @@ std::string TokenAppearance::problem() const {
 std::string tokens_to_json(const std::vector<TokenAppearance>& tokens) {
   nlohmann::json j = nlohmann::json::array();
   for (const auto& t : tokens)
-    j.push_back(
-        {{"name", t.name}, {"mean", t.mean}, {"spread", t.spread}, {"area_px", t.area_px}, {"hu", t.hu}});
+    j.push_back({{"name", t.name},
+                 {"mean", t.mean},
+                 {"spread", t.spread},
+                 {"area_px", t.area_px},
+                 {"hu", t.hu},
+                 {"shape", {t.shape.spread, t.shape.elongation, t.shape.fill}}});
   return j.dump();
 }
 
@@ -30,6 +43,8 @@ std::expected<std::vector<TokenAppearance>, std::string> tokens_from_json(const 
       t.spread = j.at("spread").get<std::array<double, 3>>();
       t.area_px = j.at("area_px").get<double>();
       t.hu = j.value("hu", std::array<double, 7>{});
+      const auto shape = j.value("shape", std::array<double, 3>{});  // absent in older set-ups
+      t.shape = {shape[0], shape[1], shape[2]};
       if (auto p = t.problem(); !p.empty()) return std::unexpected(p);
       out.push_back(t);
     }

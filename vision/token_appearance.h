@@ -7,6 +7,19 @@
 
 namespace bb::vision {
 
+// A token's outline in the top view, as numbers that do not change when it is turned: how spread out its
+// pixels are for their number (the first Hu moment), how elongated (smaller over larger axis) and how much
+// of its enclosing circle it fills. A disc, a square, a triangle and a star differ clearly in the last.
+struct ShapeFeatures {
+  double spread = 0;
+  double elongation = 0;
+  double fill = 0;
+
+  bool known() const { return fill > 0; }
+};
+// 0 for the same outline; about 1 is a clear difference.
+double shape_distance(const ShapeFeatures& a, const ShapeFeatures& b);
+
 // A token as the camera learned it at setup: its colour (chromaticity and brightness relative to the light
 // at setup, so it survives dimmer or warmer light), its size and its shape in the top view.
 struct TokenAppearance {
@@ -14,7 +27,8 @@ struct TokenAppearance {
   std::array<double, 3> mean{};  // red and green chromaticity, brightness 0..1
   std::array<double, 3> spread{};
   double area_px = 0;          // pixels in the top view when fully visible
-  std::array<double, 7> hu{};  // shape (log Hu moments), to tell tokens of one colour apart
+  std::array<double, 7> hu{};  // log Hu moments of the outline found at setup
+  ShapeFeatures shape;         // the outline as locate() sees it, to tell tokens of one colour apart
 
   std::string problem() const;  // empty when usable
 };

@@ -4,6 +4,7 @@
 #include <cassert>
 #include <cmath>
 #include <map>
+#include <numbers>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -29,6 +30,38 @@ inline Features features(const cv::Vec3b& p, const cv::Vec3f& gain) {
   return {r / s, g / s, (b + g + r) / (3 * 255.0)};
 }
 
+// Two tokens whose colours the per-pixel match cannot keep apart: within about two spreads on every axis.
+bool alike(const TokenAppearance& a, const TokenAppearance& b) {
+  double d = 0;
+  for (size_t c = 0; c < 3; ++c) {
+    const double z = (a.mean[c] - b.mean[c]) / (a.spread[c] + b.spread[c]);
+    d += z * z;
+  }
+  return d < 4.0;
+}
+
+ShapeFeatures shape_of(const std::vector<int>& pixels, int side, Point2* centre) {
+  const double n = static_cast<double>(pixels.size());
+  double cx = 0, cy = 0;
+  for (int i : pixels) cx += i % side, cy += i / side;
+  cx /= n;
+  cy /= n;
+  double xx = 0, yy = 0, xy = 0, reach = 0;
+  for (int i : pixels) {
+    const double dx = i % side - cx, dy = i / side - cy;
+    xx += dx * dx, yy += dy * dy, xy += dx * dy;
+    reach = std::max(reach, dx * dx + dy * dy);
+  }
+  // Pixels are squares: each adds 1/12 to its own second moment, and reaches half a pixel further.
+  xx = xx / n + 1.0 / 12, yy = yy / n + 1.0 / 12, xy /= n;
+  const double root = std::sqrt((xx - yy) * (xx - yy) + 4 * xy * xy);
+  const double major = (xx + yy + root) / 2, minor = (xx + yy - root) / 2;
+  const double radius = std::sqrt(reach) + 0.5;
+  *centre = {cx, cy};
+  return {(xx + yy) / n, major > 0 ? std::max(0.0, minor) / major : 1.0,
+          n / (std::numbers::pi * radius * radius)};
+}
+
 double median(std::vector<double>& v) {
   if (v.empty()) return 1.0;
   auto mid = v.begin() + static_cast<long>(v.size() / 2);
@@ -37,6 +70,14 @@ double median(std::vector<double>& v) {
 }
 
 }  // namespace
+
+// The pixels of one colour group within one foreground blob.
+struct Tally {
+  std::vector<int> per_space;  // pixels on each space
+  std::vector<int> pixels;     // top-view indices
+  ShapeFeatures shape;
+  Point2 centre;
+};
 
 struct TokenLocator::Impl {
   SpaceMap map;
@@ -49,10 +90,21 @@ struct TokenLocator::Impl {
   // Scratch, kept between frames to avoid allocation in the steady state.
   cv::Mat mask, blobs, stats, centroids, lsum, lcount, field;
   std::vector<float> ratio;
+  std::vector<int> last_spaces;  // of the current locate() call, empty when unknown
   std::vector<uint8_t> chroma_fg;
 
   cv::Vec3f white_balance(const cv::Mat& top) const;
+  // locate(); with `near` (top-view pixels per token) tokens of one colour are told apart by position
+  // instead of outline, for measuring them at setup.
+  std::vector<TokenObservation> find(const cv::Mat& top, const std::vector<TokenAppearance>& tokens,
+                                     const std::vector<Point2>* near);
   int token_at(const Features& f, const std::vector<TokenAppearance>& tokens) const;
+  TokenObservation observe(int token, const Tally& blob, double area) const;
+  std::vector<Tally> split_by_colour(const Tally& tally, int side) const;
+  void ask_between(TokenObservation& o, const Tally& other) const;
+  void assign_by_outline(const std::vector<size_t>& members, const std::vector<Tally*>& blobs,
+                         const std::vector<TokenAppearance>& tokens, const std::vector<Point2>* near,
+                         std::vector<TokenObservation>& out) const;
 };
 
 cv::Vec3f TokenLocator::Impl::white_balance(const cv::Mat& top) const {
@@ -174,6 +226,7 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
     TokenAppearance look;
     double distance;
     std::vector<int> pixels;
+    Point2 centre;  // top-view pixels
   };
   std::vector<Found> found;
   const Point2 corner = im.map.point_in_space(start_space, 0, 0);
@@ -243,6 +296,7 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
     for (size_t c = 0; c < 7; ++c)
       f.look.hu[c] = hu[c] == 0 ? 0 : -std::copysign(1.0, hu[c]) * std::log10(std::abs(hu[c]));
     f.distance = std::hypot((cx / count + 0.5) / s - corner.x, (cy / count + 0.5) / s - corner.y);
+    f.centre = {cx / count, cy / count};
     f.pixels = std::move(piece);
     found.push_back(std::move(f));
   }
@@ -252,26 +306,40 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
   // Paint the tokens out of the reference: under them is the start space's paper.
   cv::Mat painted = cv::Mat::zeros(s, s, CV_8U);
   std::vector<TokenAppearance> tokens;
+  std::vector<Point2> centres;
   for (size_t k = 0; k < found.size(); ++k) {
     found[k].look.name = "T" + std::to_string(k + 1);
     tokens.push_back(found[k].look);
+    centres.push_back(found[k].centre);
     for (int i : found[k].pixels) painted.at<uint8_t>(i) = 255;
   }
   cv::dilate(painted, painted, kernel, cv::Point(-1, -1), 2);
   im.reference.setTo(cv::Scalar(paper[0], paper[1], paper[2]), painted);
 
-  // Measure each token's area the way locate() will see it, so visibility compares like with like.
+  // Measure each token's area and outline the way locate() will see them, so that visibility and shape
+  // compare like with like. Tokens of one colour are told apart here by where they stand.
   if (!tokens.empty()) {
-    const auto seen = locate(top, tokens);
-    for (size_t k = 0; k < tokens.size(); ++k)
+    const auto seen = im.find(top, tokens, &centres);
+    for (size_t k = 0; k < tokens.size(); ++k) {
       if (seen[k].visible_fraction > 0.3) tokens[k].area_px *= seen[k].visible_fraction;
+      tokens[k].shape = seen[k].shape;
+    }
   }
   return tokens;
 }
 
 std::vector<TokenObservation> TokenLocator::locate(const cv::Mat& top,
-                                                   const std::vector<TokenAppearance>& tokens) {
-  Impl& im = *impl_;
+                                                   const std::vector<TokenAppearance>& tokens,
+                                                   const std::vector<int>& last_spaces) {
+  assert(last_spaces.empty() || last_spaces.size() == tokens.size());
+  impl_->last_spaces = last_spaces;
+  return impl_->find(top, tokens, nullptr);
+}
+
+std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
+                                                       const std::vector<TokenAppearance>& tokens,
+                                                       const std::vector<Point2>* near) {
+  Impl& im = *this;
   const int s = im.settings.top_side;
   assert(!im.reference.empty() && top.rows == s && top.cols == s && top.type() == CV_8UC3);
   const cv::Vec3f gain = im.white_balance(top);
@@ -330,9 +398,19 @@ std::vector<TokenObservation> TokenLocator::locate(const cv::Mat& top,
   cv::morphologyEx(im.mask, im.mask, cv::MORPH_CLOSE, kernel);
   cv::connectedComponentsWithStats(im.mask, im.blobs, im.stats, im.centroids, 8, CV_32S);
 
-  // Pass 3: each foreground pixel to the token it matches; count per (token, blob) and per space.
+  // Pass 3: each foreground pixel to the token it matches; tokens alike in colour count as one group, whose
+  // pixels are gathered per blob and told apart by outline afterwards.
   const int spaces = im.map.space_count();
-  std::map<std::pair<int, int>, std::vector<int>> by_blob;  // (token, blob) -> pixels per space, total last
+  std::vector<int> group(tokens.size());
+  for (size_t t = 0; t < tokens.size(); ++t) {
+    group[t] = static_cast<int>(t);
+    for (size_t u = 0; u < t; ++u)
+      if (alike(tokens[t], tokens[u])) {
+        group[t] = group[u];
+        break;
+      }
+  }
+  std::map<std::pair<int, int>, Tally> by_blob;  // (group, blob)
   std::vector<int> fg_per_space(static_cast<size_t>(spaces), 0), px_per_space(static_cast<size_t>(spaces), 0);
   for (size_t k = 0; k < ring_size; ++k) {
     const int i = im.ring[k];
@@ -345,10 +423,10 @@ std::vector<TokenObservation> TokenLocator::locate(const cv::Mat& top,
     f.i /= mean_gain * im.field.at<float>(i);
     const int t = im.token_at(f, tokens);
     if (t < 0) continue;
-    auto& counts = by_blob[{t, im.blobs.at<int>(i)}];
-    if (counts.empty()) counts.assign(static_cast<size_t>(spaces) + 1, 0);
-    ++counts[static_cast<size_t>(space)];
-    ++counts.back();
+    auto& tally = by_blob[{group[static_cast<size_t>(t)], im.blobs.at<int>(i)}];
+    if (tally.per_space.empty()) tally.per_space.assign(static_cast<size_t>(spaces), 0);
+    ++tally.per_space[static_cast<size_t>(space)];
+    tally.pixels.push_back(i);
   }
   for (int sp = 0; sp < spaces; ++sp)
     im.foreground_share[static_cast<size_t>(sp)] =
@@ -356,54 +434,190 @@ std::vector<TokenObservation> TokenLocator::locate(const cv::Mat& top,
             ? double(fg_per_space[static_cast<size_t>(sp)]) / px_per_space[static_cast<size_t>(sp)]
             : 0;
 
-  std::vector<TokenObservation> out;
-  for (size_t t = 0; t < tokens.size(); ++t) {
-    TokenObservation o;
-    o.token = static_cast<int>(t);
-    const double area = tokens[t].area_px;
-    const std::vector<int>* best = nullptr;
-    const std::vector<int>* second = nullptr;
-    for (auto it = by_blob.lower_bound({static_cast<int>(t), 0});
-         it != by_blob.end() && it->first.first == static_cast<int>(t); ++it) {
-      const int count = it->second.back();
-      // Too small is noise; far too large is a sleeve or a hand of the token's colour.
-      if (count < std::max(6.0, 0.25 * area) || count > 3.0 * area) continue;
-      if (!best || count > best->back()) {
-        second = best;
-        best = &it->second;
-      } else if (!second || count > second->back()) {
-        second = &it->second;
+  std::vector<TokenObservation> out(tokens.size());
+  for (size_t t = 0; t < tokens.size(); ++t) out[t].token = static_cast<int>(t);
+  for (size_t first = 0; first < tokens.size(); ++first) {
+    if (group[first] != static_cast<int>(first)) continue;
+    std::vector<size_t> members;
+    double smallest = 1e18, largest = 0;
+    for (size_t t = first; t < tokens.size(); ++t)
+      if (group[t] == static_cast<int>(first)) {
+        members.push_back(t);
+        smallest = std::min(smallest, tokens[t].area_px);
+        largest = std::max(largest, tokens[t].area_px);
       }
+    // Too small is noise; far too large is a sleeve or a hand of the token's colour (or, for a group,
+    // two of its tokens touching).
+    std::vector<Tally*> found;
+    std::vector<Tally> parts;  // a group's blobs split where its own colour does not connect
+    parts.reserve(64);
+    for (auto it = by_blob.lower_bound({static_cast<int>(first), 0});
+         it != by_blob.end() && it->first.first == static_cast<int>(first); ++it) {
+      if (members.size() > 1) {
+        // Two tokens of one look standing close share a foreground blob through their shadows and rims;
+        // their own colour seldom touches.
+        for (auto& part : split_by_colour(it->second, s))
+          if (parts.size() < parts.capacity()) parts.push_back(std::move(part));
+        continue;
+      }
+      const double count = static_cast<double>(it->second.pixels.size());
+      if (count < std::max(6.0, 0.25 * smallest) || count > 3.0 * largest) continue;
+      found.push_back(&it->second);
     }
-    if (!best) {
-      out.push_back(o);
+    for (Tally& part : parts) {
+      const double count = static_cast<double>(part.pixels.size());
+      if (count >= std::max(6.0, 0.25 * smallest) && count <= 2.6 * largest) found.push_back(&part);
+    }
+    std::sort(found.begin(), found.end(),
+              [](const Tally* a, const Tally* b) { return a->pixels.size() > b->pixels.size(); });
+    for (Tally* b : found) b->shape = shape_of(b->pixels, s, &b->centre);
+    if (members.size() == 1) {
+      const size_t t = members.front();
+      if (found.empty()) continue;
+      out[t] = observe(static_cast<int>(t), *found.front(), tokens[t].area_px);
+      if (found.size() > 1 && found[1]->pixels.size() >= 0.5 * found.front()->pixels.size())
+        ask_between(out[t], *found[1]);  // two places look like this token
       continue;
     }
-    const int total = best->back();
-    o.visible = true;
-    o.visible_fraction = total / area;
-    std::vector<std::pair<double, int>> shares;
-    for (int sp = 0; sp < spaces; ++sp)
-      if ((*best)[static_cast<size_t>(sp)] > 0)
-        shares.emplace_back(double((*best)[static_cast<size_t>(sp)]) / total, sp);
-    std::sort(shares.rbegin(), shares.rend());
-    o.space = shares.front().second;
-    const double visibility = std::min(1.0, o.visible_fraction / 0.6);
-    o.confidence = shares.front().first * visibility;
-    for (const auto& [share, sp] : shares)
-      if (share >= 0.15) o.candidates.push_back(sp);
-    if (second && second->back() >= 0.5 * total) {
-      // Two places look like this token: a question for the table, never a guess.
-      o.confidence = std::min(o.confidence, 0.5);
-      int other = 0;
-      for (int sp = 1; sp < spaces; ++sp)
-        if ((*second)[static_cast<size_t>(sp)] > (*second)[static_cast<size_t>(other)]) other = sp;
-      if (std::find(o.candidates.begin(), o.candidates.end(), other) == o.candidates.end())
-        o.candidates.push_back(other);
-    }
-    out.push_back(o);
+    assign_by_outline(members, found, tokens, near, out);
   }
   return out;
+}
+
+void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
+                                           const std::vector<Tally*>& all_blobs,
+                                           const std::vector<TokenAppearance>& tokens,
+                                           const std::vector<Point2>* near,
+                                           std::vector<TokenObservation>& out) const {
+  // Every way of giving the group's tokens to its largest found (or to none: covered), scored by outline
+  // (or, at setup, by position). A blob twice a token's size is two of them touching and may take two,
+  // with no say about which is which. The best way is taken for each token whose blob no nearly as good
+  // way changes; the others become questions between the found those ways give them.
+  const size_t n = members.size();
+  const std::vector<Tally*> found(all_blobs.begin(),
+                                  all_blobs.begin() + static_cast<long>(std::min(all_blobs.size(), n + 2)));
+  double mean_area = 0;
+  for (size_t m : members) mean_area += tokens[m].area_px / static_cast<double>(n);
+  // In shape_distance's units; the size of a blob against the learned area counts too (a token's area
+  // varies by 3-10% between frames).
+  constexpr double absent_cost = 6.0, pair_cost = 3.0, margin = 3.0, size_scale = 0.12, stay_bonus = 2.0;
+  auto cost = [&](size_t m, const Tally& b) {
+    const double count = static_cast<double>(b.pixels.size());
+    const double size = std::abs(std::log(count / tokens[m].area_px)) / size_scale;
+    if (near) {
+      // At setup only the blob where the token stands is it (the areas learned so far are of a stricter
+      // mask, so size says nothing yet).
+      const Point2 p = (*near)[m];
+      const double off = std::hypot(p.x - b.centre.x, p.y - b.centre.y);
+      return off > 5.0 ? 1e6 : off / 4.0;
+    }
+    if (count > 1.6 * mean_area) return pair_cost;
+    // Usually one token moves at a time: the others' blobs are still on their spaces.
+    const bool stayed = !last_spaces.empty() && b.per_space[static_cast<size_t>(last_spaces[m])] * 2 >
+                                                    static_cast<int>(b.pixels.size());
+    const double prior = stayed ? -stay_bonus : 0.0;
+    if (!tokens[m].shape.known()) return prior;  // an old set-up without outlines: only where it stood
+    return shape_distance(tokens[m].shape, b.shape) + size + prior;
+  };
+  std::vector<int> choice(n, -1), best_choice(n, -1);
+  std::vector<int> used(found.size(), 0);
+  std::vector<double> best_with(n * (found.size() + 1), 1e18);  // per token and blob (last: none)
+  double best = 1e18;
+  auto search = [&](auto&& self, size_t i, double total) -> void {
+    if (i == n) {
+      if (total < best) best = total, best_choice = choice;
+      for (size_t k = 0; k < n; ++k) {
+        const size_t slot = choice[k] < 0 ? found.size() : static_cast<size_t>(choice[k]);
+        double& b = best_with[k * (found.size() + 1) + slot];
+        b = std::min(b, total);
+      }
+      return;
+    }
+    choice[i] = -1;
+    self(self, i + 1, total + absent_cost);
+    for (size_t b = 0; b < found.size(); ++b) {
+      const int capacity = !near && found[b]->pixels.size() > 1.6 * mean_area ? 2 : 1;
+      if (used[b] >= capacity) continue;
+      ++used[b];
+      choice[i] = static_cast<int>(b);
+      self(self, i + 1, total + cost(members[i], *found[b]));
+      --used[b];
+    }
+    choice[i] = -1;
+  };
+  search(search, 0, 0.0);
+  for (size_t k = 0; k < n; ++k) {
+    const size_t t = members[k];
+    if (best_choice[k] < 0) continue;  // covered, or gone
+    const Tally& mine = *found[static_cast<size_t>(best_choice[k])];
+    out[t] = observe(static_cast<int>(t), mine, tokens[t].area_px);
+    const bool shared = mine.pixels.size() > 1.6 * mean_area;
+    if (shared) out[t].visible_fraction = std::min(1.0, out[t].visible_fraction / 2);
+    for (size_t b = 0; b < found.size(); ++b) {
+      if (static_cast<int>(b) == best_choice[k]) continue;
+      if (best_with[k * (found.size() + 1) + b] < best + margin) ask_between(out[t], *found[b]);
+    }
+    // A token whose outline could not be learned (it touched another of its look at setup) makes every
+    // answer in its group a guess, unless a token simply stayed where it was.
+    bool unknown_outline = false;
+    for (size_t m : members) unknown_outline |= !tokens[m].shape.known();
+    const bool stayed = !last_spaces.empty() && out[t].space == last_spaces[t];
+    if (best_with[k * (found.size() + 1) + found.size()] < best + margin ||
+        (!near && unknown_outline && !stayed)) {
+      // The blob might as well be another of the same look, this token being covered or elsewhere.
+      out[t].confidence = std::min(out[t].confidence, 0.5);
+      if (!last_spaces.empty() && std::find(out[t].candidates.begin(), out[t].candidates.end(),
+                                            last_spaces[t]) == out[t].candidates.end())
+        out[t].candidates.push_back(last_spaces[t]);
+    }
+  }
+}
+
+std::vector<Tally> TokenLocator::Impl::split_by_colour(const Tally& tally, int side) const {
+  int x0 = side, y0 = side, x1 = 0, y1 = 0;
+  for (int i : tally.pixels) {
+    x0 = std::min(x0, i % side), x1 = std::max(x1, i % side);
+    y0 = std::min(y0, i / side), y1 = std::max(y1, i / side);
+  }
+  cv::Mat local = cv::Mat::zeros(y1 - y0 + 1, x1 - x0 + 1, CV_8U), labels_here;
+  for (int i : tally.pixels) local.at<uint8_t>(i / side - y0, i % side - x0) = 255;
+  const int n = cv::connectedComponents(local, labels_here, 8, CV_32S);
+  std::vector<Tally> parts(static_cast<size_t>(std::max(0, n - 1)));
+  for (auto& p : parts) p.per_space.assign(tally.per_space.size(), 0);
+  for (int i : tally.pixels) {
+    Tally& p = parts[static_cast<size_t>(labels_here.at<int>(i / side - y0, i % side - x0) - 1)];
+    p.pixels.push_back(i);
+    ++p.per_space[static_cast<size_t>(labels.at<int16_t>(i))];
+  }
+  return parts;
+}
+
+TokenObservation TokenLocator::Impl::observe(int token, const Tally& blob, double area) const {
+  TokenObservation o;
+  o.token = token;
+  const double total = static_cast<double>(blob.pixels.size());
+  o.visible = true;
+  o.visible_fraction = total / area;
+  o.shape = blob.shape;
+  std::vector<std::pair<double, int>> shares;
+  for (size_t sp = 0; sp < blob.per_space.size(); ++sp)
+    if (blob.per_space[sp] > 0) shares.emplace_back(blob.per_space[sp] / total, static_cast<int>(sp));
+  std::sort(shares.rbegin(), shares.rend());
+  o.space = shares.front().second;
+  const double visibility = std::min(1.0, o.visible_fraction / 0.6);
+  o.confidence = shares.front().first * visibility;
+  for (const auto& [share, sp] : shares)
+    if (share >= 0.15) o.candidates.push_back(sp);
+  return o;
+}
+
+void TokenLocator::Impl::ask_between(TokenObservation& o, const Tally& other) const {
+  // Two places look like this token: a question for the table, never a guess.
+  o.confidence = std::min(o.confidence, 0.5);
+  const auto most = std::max_element(other.per_space.begin(), other.per_space.end());
+  const int where = static_cast<int>(most - other.per_space.begin());
+  if (std::find(o.candidates.begin(), o.candidates.end(), where) == o.candidates.end())
+    o.candidates.push_back(where);
 }
 
 std::expected<void, std::string> TokenLocator::save_reference(const std::string& png_path) const {

@@ -23,6 +23,7 @@ struct TokenObservation {
   double confidence = 0;        // 0..1: share of the token on that space, lowered when partly hidden
   std::vector<int> candidates;  // spaces it touches, most likely first
   double visible_fraction = 0;  // seen area over learned area
+  ShapeFeatures shape;          // the outline seen
 };
 
 // Looks at the board from above (a fixed top view warped through the calibration) and says where each
@@ -49,7 +50,10 @@ class TokenLocator {
   // reference (with the tokens painted out) and learns each token, named T1.. from the one nearest the
   // start space's outer corner.
   std::vector<TokenAppearance> learn(const cv::Mat& top, int start_space);
-  std::vector<TokenObservation> locate(const cv::Mat& top, const std::vector<TokenAppearance>& tokens);
+  // `last_spaces` (optional, per token) is where each token was last decided to be: among tokens of one
+  // colour, a blob still on a token's own space is more likely that token than another of the same look.
+  std::vector<TokenObservation> locate(const cv::Mat& top, const std::vector<TokenAppearance>& tokens,
+                                       const std::vector<int>& last_spaces = {});
 
   bool has_reference() const;
   std::expected<void, std::string> save_reference(const std::string& png_path) const;

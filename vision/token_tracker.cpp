@@ -119,7 +119,7 @@ std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t fr
     return events;
   }
 
-  auto seen = locator_.locate(top, tokens_);
+  auto seen = locator_.locate(top, tokens_, positions_);
   std::vector<std::string> signatures;
   for (const auto& o : seen) signatures.push_back(signature(o));
   for (size_t t = 0; t < seen.size(); ++t)
