@@ -100,6 +100,26 @@ TEST_F(CalibrationDrag, DraggedCornersAreSavedInBoardUnits) {
   }
 }
 
+TEST_F(CalibrationDrag, AHeldCornerIsShownEnlarged) {
+  auto enlarged = [this] {
+    int n = 0;
+    for (const auto& op : harness_->frame().ops) n += op.kind == DrawOp::Kind::image && op.source.w > 0;
+    return n;
+  };
+  EXPECT_EQ(enlarged(), 0);
+  EXPECT_TRUE(harness_->frame().shows("Hold a corner"));
+  const Target* handle = harness_->frame().find("calibration.corner.3");
+  ASSERT_NE(handle, nullptr);
+  const auto x = static_cast<float>(handle->rect.cx()), y = static_cast<float>(handle->rect.cy());
+  finger(SDL_FINGERDOWN, x, y);
+  finger(SDL_FINGERMOTION, x + 10, y - 10);
+  pump();
+  EXPECT_EQ(enlarged(), 1);  // the picture around the held corner, beside the board
+  finger(SDL_FINGERUP, x + 10, y - 10);
+  pump();
+  EXPECT_TRUE(saves().empty());
+}
+
 TEST_F(CalibrationDrag, ResetPutsTheGridBackAndCancelSavesNothing) {
   drag_corner(2, {0.9, 0.85});
   harness_->tap("calibration.reset");
