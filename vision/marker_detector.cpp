@@ -4,7 +4,15 @@
 #include <cmath>
 #include <cstdlib>
 #include <opencv2/aruco.hpp>
+#include <opencv2/core/version.hpp>
 #include <opencv2/imgproc.hpp>
+
+// OpenCV 4.7 moved ArUco detection into a detector object (cv::aruco::ArucoDetector, dictionaries by value,
+// generateImageMarker); 4.6 (Debian 12) has the free functions of the contrib module. This file is the only
+// one that knows.
+#if CV_VERSION_MAJOR > 4 || (CV_VERSION_MAJOR == 4 && CV_VERSION_MINOR >= 7)
+#define BOARDBANK_ARUCO_DETECTOR_OBJECT 1
+#endif
 
 namespace bb::vision {
 
@@ -21,29 +29,43 @@ constexpr double near_margin = 1.0;
 }  // namespace
 
 struct MarkerDetector::Impl {
+#ifdef BOARDBANK_ARUCO_DETECTOR_OBJECT
+  cv::aruco::Dictionary dictionary = cv::aruco::getPredefinedDictionary(dictionary_name);
+#else
   cv::Ptr<cv::aruco::Dictionary> dictionary = cv::aruco::getPredefinedDictionary(dictionary_name);
-  cv::Ptr<cv::aruco::DetectorParameters> parameters = cv::aruco::DetectorParameters::create();
-  cv::Ptr<cv::aruco::DetectorParameters> near_parameters = cv::aruco::DetectorParameters::create();
-  cv::Ptr<cv::aruco::DetectorParameters> search_parameters = cv::aruco::DetectorParameters::create();
+#endif
+  cv::aruco::DetectorParameters parameters;
+  cv::aruco::DetectorParameters near_parameters;
+  cv::aruco::DetectorParameters search_parameters;
+
+  void detect(const cv::Mat& gray, const cv::aruco::DetectorParameters& with,
+              std::vector<std::vector<cv::Point2f>>& corners, std::vector<int>& ids) const {
+#ifdef BOARDBANK_ARUCO_DETECTOR_OBJECT
+    cv::aruco::ArucoDetector(dictionary, with).detectMarkers(gray, corners, ids);
+#else
+    cv::aruco::detectMarkers(gray, dictionary, corners, ids,
+                             cv::makePtr<cv::aruco::DetectorParameters>(with));
+#endif
+  }
 };
 
 MarkerDetector::MarkerDetector() : impl_(std::make_unique<Impl>()) {
   // Fewer threshold passes than the default: the markers are large and the light is indoor-even.
-  impl_->parameters->adaptiveThreshWinSizeMin = 5;
-  impl_->parameters->adaptiveThreshWinSizeMax = 35;
-  impl_->parameters->adaptiveThreshWinSizeStep = 10;
-  impl_->parameters->minMarkerPerimeterRate = 0.015;
+  impl_->parameters.adaptiveThreshWinSizeMin = 5;
+  impl_->parameters.adaptiveThreshWinSizeMax = 35;
+  impl_->parameters.adaptiveThreshWinSizeStep = 10;
+  impl_->parameters.minMarkerPerimeterRate = 0.015;
   // Soft (defocused) corners need a looser polygon fit.
-  impl_->parameters->polygonalApproxAccuracyRate = 0.05;
-  impl_->parameters->cornerRefinementMethod = cv::aruco::CORNER_REFINE_CONTOUR;
-  *impl_->near_parameters = *impl_->parameters;
-  *impl_->search_parameters = *impl_->parameters;
+  impl_->parameters.polygonalApproxAccuracyRate = 0.05;
+  impl_->parameters.cornerRefinementMethod = cv::aruco::CORNER_REFINE_CONTOUR;
+  impl_->near_parameters = impl_->parameters;
+  impl_->search_parameters = impl_->parameters;
   // The quick search: two threshold passes and no small squares (at 640 pixels wide a marker's side is at
   // least a dozen pixels); tuned on the calibration poses of the tests for the same markers found.
-  impl_->search_parameters->adaptiveThreshWinSizeMin = 9;
-  impl_->search_parameters->adaptiveThreshWinSizeMax = 19;
-  impl_->search_parameters->adaptiveThreshWinSizeStep = 10;
-  impl_->search_parameters->minMarkerPerimeterRate = 0.04;
+  impl_->search_parameters.adaptiveThreshWinSizeMin = 9;
+  impl_->search_parameters.adaptiveThreshWinSizeMax = 19;
+  impl_->search_parameters.adaptiveThreshWinSizeStep = 10;
+  impl_->search_parameters.minMarkerPerimeterRate = 0.04;
 }
 
 MarkerDetector::~MarkerDetector() = default;
@@ -70,16 +92,17 @@ std::vector<DetectedMarker> MarkerDetector::find(const cv::Mat& gray, double exp
                                                  bool search) const {
   std::vector<std::vector<cv::Point2f>> corners;
   std::vector<int> ids;
-  auto parameters = search ? impl_->search_parameters : impl_->parameters;
   if (expected_side > 0) {
     // In a window around one marker, only a square of about the marker's size is worth decoding: the
     // board's print and the table's grain make many small candidates that would each be read in vain.
-    parameters = impl_->near_parameters;
+    cv::aruco::DetectorParameters near = impl_->near_parameters;
     const double longest = std::max(gray.cols, gray.rows);
-    parameters->minMarkerPerimeterRate = 0.5 * 4 * expected_side / longest;
-    parameters->maxMarkerPerimeterRate = 2.0 * 4 * expected_side / longest;
+    near.minMarkerPerimeterRate = 0.5 * 4 * expected_side / longest;
+    near.maxMarkerPerimeterRate = 2.0 * 4 * expected_side / longest;
+    impl_->detect(gray, near, corners, ids);
+  } else {
+    impl_->detect(gray, search ? impl_->search_parameters : impl_->parameters, corners, ids);
   }
-  cv::aruco::detectMarkers(gray, impl_->dictionary, corners, ids, parameters);
   std::vector<DetectedMarker> found;
   for (size_t i = 0; i < ids.size(); ++i) {
     if (ids[i] < 0 || ids[i] > 3) continue;
@@ -187,7 +210,12 @@ std::vector<DetectedMarker> MarkerDetector::detect(const cv::Mat& frame) const {
 }
 
 void MarkerDetector::draw(int id, int side_pixels, cv::Mat& out) {
+#ifdef BOARDBANK_ARUCO_DETECTOR_OBJECT
+  cv::aruco::generateImageMarker(cv::aruco::getPredefinedDictionary(dictionary_name), id, side_pixels, out,
+                                 1);
+#else
   cv::aruco::drawMarker(cv::aruco::getPredefinedDictionary(dictionary_name), id, side_pixels, out, 1);
+#endif
 }
 
 int MarkerDetector::cells_across() { return 4 + 2; }
