@@ -302,7 +302,7 @@ void TableRenderer::render(const TableScene& scene, cv::Mat& out, RenderTruth* t
                       to_matx(texture_to_board.then(board_h)), size, cv::INTER_LINEAR,
                       cv::BORDER_TRANSPARENT);
 
-  // Tokens: a soft shadow, the cap, a darker rim.
+  // Tokens: a soft shadow, a darker rim, the top, and a stuck-on cap if the family added one.
   const double r = 0.22 * im.map.space_width();
   auto fill = [&](const std::vector<Point2>& poly, const Homography& h, const cv::Scalar& colour) {
     const auto pts = to_image(h, poly);
@@ -337,6 +337,7 @@ void TableRenderer::render(const TableScene& scene, cv::Mat& out, RenderTruth* t
     darken(shifted(poly, 0.15 * r, 0.25 * r), board_h, 0.45);
     fill(poly, board_h, bgr(look.colour, 0.45));
     fill(shape_polygon(look.shape, t.position, r * 0.86, t.rotation_deg), board_h, bgr(look.colour));
+    if (look.cap) fill(ellipse_polygon(t.position, 0.4 * r, 0.4 * r, 0), board_h, bgr(look.cap));
     if (truth) truth->token_spaces.push_back(im.map.space_at(t.position));
   }
 

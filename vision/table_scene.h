@@ -9,10 +9,12 @@ namespace bb::vision {
 
 enum class TokenShape { circle, square, triangle, star, hexagon, diamond, cross, pentagon };
 
-// How a synthetic token looks: a flat cap of one colour and shape with a dark rim.
+// How a synthetic token looks: a flat top of one colour and shape with a dark rim, and optionally a small
+// round cap of another colour stuck on it (what a family adds to tokens that look alike).
 struct TokenLook {
   uint32_t colour = 0xFF0000;  // 0xRRGGBB
   TokenShape shape = TokenShape::circle;
+  uint32_t cap = 0;  // 0xRRGGBB of a small round cap stuck on top, 0 for none
 };
 // Up to eight looks chosen to differ from each other, from the board's bands and from skin.
 std::vector<TokenLook> default_token_looks(int count);

@@ -13,6 +13,13 @@ double shape_distance(const ShapeFeatures& a, const ShapeFeatures& b) {
          std::abs(a.elongation - b.elongation) / 0.2 + std::abs(a.fill - b.fill) / 0.08;
 }
 
+double cap_distance(const CapFeatures& a, const CapFeatures& b) {
+  if (a.present() != b.present()) return 3.0;
+  if (!a.present()) return 0.0;
+  const double dr = a.r - b.r, dg = a.g - b.g;
+  return (std::abs(dr) + std::abs(dg) + std::abs(dr + dg)) / 0.08;
+}
+
 std::string TokenAppearance::problem() const {
   if (name.empty()) return "a token has no name";
   if (area_px <= 0) return "token " + name + " has no size; learn the tokens again";
@@ -29,7 +36,8 @@ std::string tokens_to_json(const std::vector<TokenAppearance>& tokens) {
                  {"spread", t.spread},
                  {"area_px", t.area_px},
                  {"hu", t.hu},
-                 {"shape", {t.shape.spread, t.shape.elongation, t.shape.fill}}});
+                 {"shape", {t.shape.spread, t.shape.elongation, t.shape.fill}},
+                 {"cap", {t.cap.share, t.cap.r, t.cap.g}}});
   return j.dump();
 }
 
@@ -45,6 +53,8 @@ std::expected<std::vector<TokenAppearance>, std::string> tokens_from_json(const 
       t.hu = j.value("hu", std::array<double, 7>{});
       const auto shape = j.value("shape", std::array<double, 3>{});  // absent in older set-ups
       t.shape = {shape[0], shape[1], shape[2]};
+      const auto cap = j.value("cap", std::array<double, 3>{});
+      t.cap = {cap[0], cap[1], cap[2]};
       if (auto p = t.problem(); !p.empty()) return std::unexpected(p);
       out.push_back(t);
     }

@@ -20,6 +20,17 @@ struct ShapeFeatures {
 // 0 for the same outline; about 1 is a clear difference.
 double shape_distance(const ShapeFeatures& a, const ShapeFeatures& b);
 
+// A small cap of another colour stuck on a token (optional): the share of the token's area it covers and
+// its chromaticity (red, green), measured inside the token's outline.
+struct CapFeatures {
+  double share = 0;
+  double r = 0, g = 0;
+
+  bool present() const { return share >= 0.06; }
+};
+// 0 for the same cap (or none on either); about 1 is a clear difference, a cap against none is 3.
+double cap_distance(const CapFeatures& a, const CapFeatures& b);
+
 // A token as the camera learned it at setup: its colour (chromaticity and brightness relative to the light
 // at setup, so it survives dimmer or warmer light), its size and its shape in the top view.
 struct TokenAppearance {
@@ -29,6 +40,7 @@ struct TokenAppearance {
   double area_px = 0;          // pixels in the top view when fully visible
   std::array<double, 7> hu{};  // log Hu moments of the outline found at setup
   ShapeFeatures shape;         // the outline as locate() sees it, to tell tokens of one colour apart
+  CapFeatures cap;             // likewise for a cap, when the family stuck one on
 
   std::string problem() const;  // empty when usable
 };

@@ -76,6 +76,7 @@ struct Tally {
   std::vector<int> per_space;  // pixels on each space
   std::vector<int> pixels;     // top-view indices
   ShapeFeatures shape;
+  CapFeatures cap;
   Point2 centre;
 };
 
@@ -101,6 +102,7 @@ struct TokenLocator::Impl {
   int token_at(const Features& f, const std::vector<TokenAppearance>& tokens) const;
   TokenObservation observe(int token, const Tally& blob, double area) const;
   std::vector<Tally> split_by_colour(const Tally& tally, int side) const;
+  CapFeatures cap_of(const Tally& blob, const cv::Mat& top, const cv::Vec3f& gain) const;
   void ask_between(TokenObservation& o, const Tally& other) const;
   void assign_by_outline(const std::vector<size_t>& members, const std::vector<Tally*>& blobs,
                          const std::vector<TokenAppearance>& tokens, const std::vector<Point2>* near,
@@ -233,6 +235,7 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
   static constexpr std::array<double, 3> floor{0.02, 0.02, 0.08};
   // Tokens that touch form one blob of two colours: split such blobs by colour until each is one token.
   std::vector<std::vector<int>> queue(pieces.begin() + 1, pieces.end());
+  std::vector<int> caps;  // pixels of caps stuck on the tokens
   while (!queue.empty()) {
     std::vector<int> piece = std::move(queue.back());
     queue.pop_back();
@@ -265,6 +268,20 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
         (labels.at<int>(static_cast<int>(k)) ? b : a).push_back(piece[k]);
       const Features ca{centres.at<float>(0, 0), centres.at<float>(0, 1), 0};
       const Features cb{centres.at<float>(1, 0), centres.at<float>(1, 1), 0};
+      // A cap: a smaller patch of another colour in the middle. The token is learned from its body's
+      // colour; the cap is measured later, inside the outline, and painted out of the reference here.
+      const auto& small = a.size() < b.size() ? a : b;
+      const auto& large = a.size() < b.size() ? b : a;
+      double sx = 0, sy = 0;
+      for (int i : small) sx += i % s, sy += i / s;
+      const double n_small = std::max<double>(1.0, static_cast<double>(small.size()));
+      const double off = std::hypot(sx / n_small - cx / count, sy / n_small - cy / count);
+      if (chroma_distance(ca, cb) > 0.25 && small.size() < 0.45 * count &&
+          off < 0.35 * std::sqrt(count / std::numbers::pi) && large.size() >= min_area) {
+        caps.insert(caps.end(), small.begin(), small.end());
+        queue.push_back(large);
+        continue;
+      }
       // Two tokens, not one token and its shading: clearly different colours, both of token size. Each
       // part loses the blend along the contact by an opening, and may fall into pieces.
       if (chroma_distance(ca, cb) > 0.25 &&
@@ -300,6 +317,23 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
     f.pixels = std::move(piece);
     found.push_back(std::move(f));
   }
+  // A cap that came apart from its token's body is a piece in the middle of a larger one: not a token.
+  for (size_t k = 0; k < found.size();) {
+    bool cap = false;
+    for (size_t o = 0; o < found.size() && !cap; ++o) {
+      const double own = static_cast<double>(found[k].pixels.size()),
+                   other = static_cast<double>(found[o].pixels.size());
+      cap = o != k && other > 1.5 * own &&
+            std::hypot(found[k].centre.x - found[o].centre.x, found[k].centre.y - found[o].centre.y) <
+                0.6 * std::sqrt(other / std::numbers::pi);
+    }
+    if (!cap) {
+      ++k;
+      continue;
+    }
+    caps.insert(caps.end(), found[k].pixels.begin(), found[k].pixels.end());
+    found.erase(found.begin() + static_cast<long>(k));
+  }
   std::sort(found.begin(), found.end(),
             [](const Found& a, const Found& b) { return a.distance < b.distance; });
 
@@ -313,6 +347,7 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
     centres.push_back(found[k].centre);
     for (int i : found[k].pixels) painted.at<uint8_t>(i) = 255;
   }
+  for (int i : caps) painted.at<uint8_t>(i) = 255;
   cv::dilate(painted, painted, kernel, cv::Point(-1, -1), 2);
   im.reference.setTo(cv::Scalar(paper[0], paper[1], paper[2]), painted);
 
@@ -323,6 +358,7 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
     for (size_t k = 0; k < tokens.size(); ++k) {
       if (seen[k].visible_fraction > 0.3) tokens[k].area_px *= seen[k].visible_fraction;
       tokens[k].shape = seen[k].shape;
+      tokens[k].cap = seen[k].cap;
     }
   }
   return tokens;
@@ -470,7 +506,10 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
     }
     std::sort(found.begin(), found.end(),
               [](const Tally* a, const Tally* b) { return a->pixels.size() > b->pixels.size(); });
-    for (Tally* b : found) b->shape = shape_of(b->pixels, s, &b->centre);
+    for (Tally* b : found) {
+      b->shape = shape_of(b->pixels, s, &b->centre);
+      if (members.size() > 1) b->cap = im.cap_of(*b, top, chroma_gain);
+    }
     if (members.size() == 1) {
       const size_t t = members.front();
       if (found.empty()) continue;
@@ -517,7 +556,7 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
                                                     static_cast<int>(b.pixels.size());
     const double prior = stayed ? -stay_bonus : 0.0;
     if (!tokens[m].shape.known()) return prior;  // an old set-up without outlines: only where it stood
-    return shape_distance(tokens[m].shape, b.shape) + size + prior;
+    return shape_distance(tokens[m].shape, b.shape) + cap_distance(tokens[m].cap, b.cap) + size + prior;
   };
   std::vector<int> choice(n, -1), best_choice(n, -1);
   std::vector<int> used(found.size(), 0);
@@ -573,6 +612,33 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
   }
 }
 
+CapFeatures TokenLocator::Impl::cap_of(const Tally& blob, const cv::Mat& top, const cv::Vec3f& gain) const {
+  // A cap is foreground of another colour in the middle of the token's own colour.
+  const int side = top.cols;
+  const double n = static_cast<double>(blob.pixels.size());
+  const double reach = 0.55 * std::sqrt(n / std::numbers::pi);
+  const int x0 = std::max(0, static_cast<int>(blob.centre.x - reach)),
+            x1 = std::min(side - 1, static_cast<int>(blob.centre.x + reach + 1));
+  const int y0 = std::max(0, static_cast<int>(blob.centre.y - reach)),
+            y1 = std::min(side - 1, static_cast<int>(blob.centre.y + reach + 1));
+  if (x1 < x0 || y1 < y0) return {};
+  cv::Mat own = cv::Mat::zeros(y1 - y0 + 1, x1 - x0 + 1, CV_8U);
+  for (int i : blob.pixels) {
+    const int x = i % side, y = i / side;
+    if (x >= x0 && x <= x1 && y >= y0 && y <= y1) own.at<uint8_t>(y - y0, x - x0) = 1;
+  }
+  double r = 0, g = 0, count = 0;
+  for (int y = y0; y <= y1; ++y)
+    for (int x = x0; x <= x1; ++x) {
+      if (std::hypot(x - blob.centre.x, y - blob.centre.y) > reach) continue;
+      if (own.at<uint8_t>(y - y0, x - x0) || !mask.at<uint8_t>(y, x)) continue;
+      const Features f = features(top.at<cv::Vec3b>(y, x), gain);
+      r += f.r, g += f.g, ++count;
+    }
+  if (count == 0) return {};
+  return {count / n, r / count, g / count};
+}
+
 std::vector<Tally> TokenLocator::Impl::split_by_colour(const Tally& tally, int side) const {
   int x0 = side, y0 = side, x1 = 0, y1 = 0;
   for (int i : tally.pixels) {
@@ -599,6 +665,7 @@ TokenObservation TokenLocator::Impl::observe(int token, const Tally& blob, doubl
   o.visible = true;
   o.visible_fraction = total / area;
   o.shape = blob.shape;
+  o.cap = blob.cap;
   std::vector<std::pair<double, int>> shares;
   for (size_t sp = 0; sp < blob.per_space.size(); ++sp)
     if (blob.per_space[sp] > 0) shares.emplace_back(blob.per_space[sp] / total, static_cast<int>(sp));

@@ -24,6 +24,7 @@ struct TokenObservation {
   std::vector<int> candidates;  // spaces it touches, most likely first
   double visible_fraction = 0;  // seen area over learned area
   ShapeFeatures shape;          // the outline seen
+  CapFeatures cap;              // a cap seen inside it (tokens of one colour only)
 };
 
 // Looks at the board from above (a fixed top view warped through the calibration) and says where each
