@@ -2,7 +2,6 @@
 // space grid dragged onto the printed board, stored with the set-up), `render-table` (synthetic frames or a
 // video of a scripted game, with its truth) and `markers` (the printable sheet).
 #include <fmt/format.h>
-#include <toml++/toml.h>
 
 #include <CLI/CLI.hpp>
 #include <atomic>
@@ -18,7 +17,9 @@
 #include <sstream>
 
 #include "daemon/commands.h"
+#include "daemon/paths.h"
 #include "display/touch_screen.h"
+#include "rules/edition.h"
 #include "vision/board_calibrator.h"
 #include "vision/board_layout.h"
 #include "vision/marker_sheet.h"
@@ -39,49 +40,32 @@ using Json = nlohmann::ordered_json;
 std::atomic<bool> stop_tracking{false};
 extern "C" void on_track_interrupt(int) { stop_tracking = true; }
 
-// The board of an edition file: names in board order and the colour band of each property's group.
+// The board of an edition, read by the rules engine's own loader (so a bad file is refused with its line):
+// names in board order and the colour band of each street's group.
 std::expected<vi::BoardLayout, std::string> layout_from_edition(const std::string& id) {
-  namespace fs = std::filesystem;
-  fs::path path = id;
-  if (id.find('/') == std::string::npos && path.extension() != ".toml")
-    path = fs::path(BOARDBANK_EDITIONS_DIR) / (id + ".toml");
-  std::error_code ec;
-  if (!fs::exists(path, ec)) {
-    if (id == "classic") return vi::classic_layout();
-    return std::unexpected("no edition '" + id + "' (looked for " + path.string() +
-                           "); use --edition classic");
+  auto edition = bb::rules::load_edition(id, bb::daemon::edition_dirs());
+  if (!edition) return std::unexpected(edition.error().what());
+  if (edition->spaces.empty() || edition->spaces.size() % 4 != 0) {
+    return std::unexpected(fmt::format(
+        "edition '{}' has {} spaces: the camera needs a square board, the same number of spaces on "
+        "each side",
+        id, edition->spaces.size()));
   }
-  try {
-    const toml::table edition = toml::parse_file(path.string());
-    std::map<std::string, uint32_t> colours;
-    if (const auto* groups = edition["group"].as_array())
-      for (const auto& g : *groups)
-        if (const auto* t = g.as_table()) {
-          const std::string gid = (*t)["id"].value_or(std::string{});
-          const std::string hex = (*t)["colour"].value_or(std::string{});
-          if (!gid.empty() && hex.size() == 7 && hex[0] == '#')
-            colours[gid] = std::stoul(hex.substr(1), nullptr, 16);
-        }
-    vi::BoardLayout layout;
-    const auto* spaces = edition["space"].as_array();
-    if (!spaces || spaces->size() % 4 != 0)
-      return std::unexpected(path.string() + ": the board needs [[space]] entries, a multiple of four");
-    layout.spaces_per_side = static_cast<int>(spaces->size() / 4);
-    for (const auto& s : *spaces) {
-      const auto* t = s.as_table();
-      layout.names.push_back(t ? (*t)["name"].value_or(std::string{"?"}) : "?");
-      const std::string type = t ? (*t)["type"].value_or(std::string{}) : "";
-      const std::string group = t ? (*t)["group"].value_or(std::string{}) : "";
-      // Only streets carry a printed colour band; stations and utilities have their own pictures.
-      layout.band_colours.push_back(type == "property" && colours.count(group) ? colours[group] : 0);
+  vi::BoardLayout layout;
+  layout.spaces_per_side = static_cast<int>(edition->spaces.size() / 4);
+  for (const auto& space : edition->spaces) {
+    layout.names.push_back(space.name);
+    uint32_t band = 0;
+    // Only streets carry a printed colour band; stations and utilities have their own pictures.
+    if (space.kind == bb::rules::Space::Kind::property && space.group_index >= 0) {
+      const std::string& hex = edition->groups[static_cast<std::size_t>(space.group_index)].colour;
+      if (hex.size() == 7 && hex[0] == '#')
+        band = static_cast<uint32_t>(std::stoul(hex.substr(1), nullptr, 16));
     }
-    if (auto p = layout.problem(); !p.empty()) return std::unexpected(path.string() + ": " + p);
-    return layout;
-  } catch (const toml::parse_error& e) {
-    return std::unexpected(path.string() + ": " + std::string(e.description()));
-  } catch (const std::exception& e) {
-    return std::unexpected(path.string() + ": " + e.what());
+    layout.band_colours.push_back(band);
   }
+  if (auto p = layout.problem(); !p.empty()) return std::unexpected(fmt::format("edition '{}': {}", id, p));
+  return layout;
 }
 
 Json to_json(const vi::TrackerEvent& e) {
