@@ -1,0 +1,155 @@
+// Telling tokens apart beyond their colour: tokens of one colour by their outline, tokens of one look by a
+// cap stuck on them, and several tokens on one space of which one leaves.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "vision_test_support.h"
+
+using namespace bb::vision;
+using namespace bb::vision::testing;
+
+namespace {
+
+// A renderer per set of looks, built once (drawing the board texture is the slow part).
+const TableRenderer& renderer_for(const std::string& key, const std::vector<TokenLook>& looks) {
+  static std::map<std::string, std::unique_ptr<TableRenderer>> cache;
+  auto& r = cache[key];
+  if (!r) {
+    cv::setNumThreads(1);
+    const BoardLayout layout = classic_layout();
+    r = std::make_unique<TableRenderer>(layout, SpaceMap(layout.spaces_per_side), looks, test_width,
+                                        test_height);
+  }
+  return *r;
+}
+
+// Two red tokens and two blue ones, each pair of different shapes.
+const TableRenderer& twins() {
+  return renderer_for("twins", {{0xE01010, TokenShape::circle},
+                                {0xE01010, TokenShape::triangle},
+                                {0x1040F0, TokenShape::square},
+                                {0x1040F0, TokenShape::star}});
+}
+
+// Three red discs told apart only by a cap (blue, yellow, none), and a green triangle.
+const TableRenderer& capped() {
+  return renderer_for("capped", {{0xE01010, TokenShape::circle, 0x1040F0},
+                                 {0xE01010, TokenShape::circle, 0xF0E020},
+                                 {0xE01010, TokenShape::circle},
+                                 {0x10C040, TokenShape::triangle}});
+}
+
+TableScene scene_of(const TableRenderer& r, Condition c, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  return scene_for(c, r, rng);
+}
+
+TEST(Identity, TokensOfOneColourAreToldApartByShape) {
+  const TableRenderer& r = twins();
+  TrackingScore total;
+  for (uint64_t seed : {3u, 4u}) {
+    const auto moves = random_moves(4, 40, 8, seed);
+    const TrackingScore score =
+        evaluate_game(r, scene_of(r, Condition::clean, 40 + seed), 4, moves, seed, TokenTracker::Settings{});
+    ASSERT_TRUE(score.learned);
+    total.add(score);
+  }
+  // Minimum accuracy at the tests' small frames (tokens about 11 pixels across): at most one question in
+  // sixteen moves, and never a wrong name.
+  EXPECT_GE(total.moves_correct, total.moves - 1) << total.summary();
+  EXPECT_EQ(total.moves_wrong, 0) << total.summary();
+  EXPECT_EQ(total.false_moves, 0) << total.summary();
+}
+
+TEST(Identity, TokensOfOneColourUnderBlurAreQuestionsNeverWrongMoves) {
+  // A soft view rounds a triangle towards a disc: the tracker may have to ask, but never names the wrong
+  // one of the pair.
+  const TableRenderer& r = twins();
+  const auto moves = random_moves(4, 40, 8, 6);
+  const TrackingScore score =
+      evaluate_game(r, scene_of(r, Condition::blur, 46), 4, moves, 6, TokenTracker::Settings{});
+  ASSERT_TRUE(score.learned);
+  EXPECT_EQ(score.moves_wrong, 0) << score.summary();
+  EXPECT_EQ(score.false_moves, 0) << score.summary();
+}
+
+TEST(Identity, ACapTellsTokensOfOneLookApart) {
+  const TableRenderer& r = capped();
+  const auto moves = random_moves(4, 40, 8, 7);
+  const TrackingScore score =
+      evaluate_game(r, scene_of(r, Condition::clean, 47), 4, moves, 7, TokenTracker::Settings{});
+  ASSERT_TRUE(score.learned);
+  EXPECT_EQ(score.moves_correct, score.moves) << score.summary();
+  EXPECT_EQ(score.false_moves, 0) << score.summary();
+}
+
+TEST(Identity, CapsAreStoredWithTheTokens) {
+  TokenAppearance t;
+  t.name = "T1";
+  t.spread = {0.02, 0.02, 0.08};
+  t.area_px = 100;
+  t.shape = {0.17, 0.9, 0.6};
+  t.cap = {0.3, 0.2, 0.2};
+  const auto back = tokens_from_json(tokens_to_json({t}));
+  ASSERT_TRUE(back.has_value()) << back.error();
+  EXPECT_DOUBLE_EQ((*back)[0].cap.share, 0.3);
+  EXPECT_DOUBLE_EQ((*back)[0].shape.fill, 0.6);
+  EXPECT_GT(cap_distance(t.cap, CapFeatures{}), 1.0);
+  EXPECT_EQ(cap_distance(CapFeatures{}, CapFeatures{}), 0.0);
+}
+
+struct Game {
+  const TableRenderer& r;
+  TableScript script;
+  TokenTracker tracker;
+  Feeder feed;
+  Game(const TableRenderer& used, uint64_t seed)
+      : r(used),
+        script(used, scene_of(used, Condition::clean, seed), 4, seed),
+        tracker(used.space_map(), {}),
+        feed{used, tracker} {
+    EXPECT_EQ(count(feed.run(script.opening()), TrackerEvent::Kind::learned), 4);
+  }
+  int index(int script_token) { return tracker_index(tracker, r, script_token); }
+  int at(int script_token) { return tracker.positions()[static_cast<size_t>(index(script_token))]; }
+};
+
+TEST(Identity, ThreeTokensOnOneSpaceAndOneLeaves) {
+  Game game(renderer(), 31);
+  for (int t = 0; t < 3; ++t) {
+    const auto events = game.feed.run(game.script.play({t, 6}, t));
+    ASSERT_EQ(count(events, TrackerEvent::Kind::moved), 1) << "token " << t;
+  }
+  for (int t = 0; t < 3; ++t) EXPECT_EQ(game.at(t), 6) << "token " << t;
+  const auto events = game.feed.run(game.script.play({1, 11}, 3));
+  ASSERT_EQ(count(events, TrackerEvent::Kind::moved), 1);
+  for (const auto& e : events)
+    if (e.kind == TrackerEvent::Kind::moved) {
+      EXPECT_EQ(e.token, game.tracker.tokens()[static_cast<size_t>(game.index(1))].name);
+      EXPECT_EQ(e.from, 6);
+      EXPECT_EQ(e.to, 11);
+    }
+  EXPECT_EQ(game.at(0), 6);
+  EXPECT_EQ(game.at(2), 6);
+  EXPECT_EQ(game.at(3), 0);
+}
+
+TEST(Identity, TwoTokensOfOneColourShareASpaceAndTheRightOneLeaves) {
+  Game game(twins(), 33);
+  game.feed.run(game.script.play({0, 9}, 0));  // the red disc
+  game.feed.run(game.script.play({1, 9}, 1));  // the red triangle
+  EXPECT_EQ(game.at(0), 9);
+  EXPECT_EQ(game.at(1), 9);
+  const auto events = game.feed.run(game.script.play({1, 14}, 2));
+  ASSERT_EQ(count(events, TrackerEvent::Kind::moved), 1);
+  for (const auto& e : events)
+    if (e.kind == TrackerEvent::Kind::moved) {
+      EXPECT_EQ(e.token, game.tracker.tokens()[static_cast<size_t>(game.index(1))].name);
+      EXPECT_EQ(e.to, 14);
+    }
+  EXPECT_EQ(game.at(0), 9);
+  EXPECT_EQ(game.at(1), 14);
+}
+
+}  // namespace
