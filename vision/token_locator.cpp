@@ -528,13 +528,17 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
                                            const std::vector<TokenAppearance>& tokens,
                                            const std::vector<Point2>* near,
                                            std::vector<TokenObservation>& out) const {
-  // Every way of giving the group's tokens to its largest found (or to none: covered), scored by outline
+  // Every way of giving the group's tokens to its largest blobs (or to none: covered), scored by outline
   // (or, at setup, by position). A blob twice a token's size is two of them touching and may take two,
   // with no say about which is which. The best way is taken for each token whose blob no nearly as good
-  // way changes; the others become questions between the found those ways give them.
+  // way changes; the others become questions between the blobs those ways give them. The ways grow as
+  // (blobs + 1) to the power of tokens: beyond five look-alikes only the two largest blobs are weighed
+  // and every answer is a question.
   const size_t n = members.size();
-  const std::vector<Tally*> found(all_blobs.begin(),
-                                  all_blobs.begin() + static_cast<long>(std::min(all_blobs.size(), n + 2)));
+  const bool too_many = n > 5;
+  const std::vector<Tally*> found(
+      all_blobs.begin(),
+      all_blobs.begin() + static_cast<long>(std::min(all_blobs.size(), too_many ? 2 : n + 2)));
   double mean_area = 0;
   for (size_t m : members) mean_area += tokens[m].area_px / static_cast<double>(n);
   // In shape_distance's units; the size of a blob against the learned area counts too (a token's area
@@ -602,7 +606,7 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
     for (size_t m : members) unknown_outline |= !tokens[m].shape.known();
     const bool stayed = !last_spaces.empty() && out[t].space == last_spaces[t];
     if (best_with[k * (found.size() + 1) + found.size()] < best + margin ||
-        (!near && unknown_outline && !stayed)) {
+        (!near && (unknown_outline || too_many) && !stayed)) {
       // The blob might as well be another of the same look, this token being covered or elsewhere.
       out[t].confidence = std::min(out[t].confidence, 0.5);
       if (!last_spaces.empty() && std::find(out[t].candidates.begin(), out[t].candidates.end(),

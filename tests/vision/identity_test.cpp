@@ -84,6 +84,21 @@ TEST(Identity, ACapTellsTokensOfOneLookApart) {
   EXPECT_EQ(score.false_moves, 0) << score.summary();
 }
 
+TEST(Identity, SixTokensOfOneColourAreNeverMisnamed) {
+  // Beyond five look-alikes the tracker no longer weighs every way of naming them: it asks.
+  const TableRenderer& r = renderer_for("six", {{0x10C040, TokenShape::circle},
+                                                {0x10C040, TokenShape::square},
+                                                {0x10C040, TokenShape::triangle},
+                                                {0x10C040, TokenShape::star},
+                                                {0x10C040, TokenShape::hexagon},
+                                                {0x10C040, TokenShape::cross}});
+  const auto moves = random_moves(6, 40, 4, 8);
+  const TrackingScore score =
+      evaluate_game(r, scene_of(r, Condition::clean, 48), 6, moves, 8, TokenTracker::Settings{});
+  EXPECT_EQ(score.moves_wrong, 0) << score.summary();
+  EXPECT_EQ(score.false_moves, 0) << score.summary();
+}
+
 TEST(Identity, CapsAreStoredWithTheTokens) {
   TokenAppearance t;
   t.name = "T1";
