@@ -16,6 +16,7 @@ void TrackingScore::add(const TrackingScore& o) {
   moves_missed += o.moves_missed;
   moves_wrong += o.moves_wrong;
   false_moves += o.false_moves;
+  late_answers += o.late_answers;
   spaces_checked += o.spaces_checked;
   spaces_correct += o.spaces_correct;
   frames += o.frames;
@@ -29,10 +30,10 @@ std::string TrackingScore::summary() const {
   if (!latency_frames.empty())
     mean_latency = std::accumulate(latency_frames.begin(), latency_frames.end(), 0.0) / latency_frames.size();
   return fmt::format(
-      "moves {:5d}  correct {:6.2f}%  unsure {:3d}  missed {:3d}  wrong {:3d}  false-moves {:3d}  occupancy "
-      "{:7.3f}%  "
-      "latency {:.1f} frames",
-      moves, 100 * move_accuracy(), moves_unsure, moves_missed, moves_wrong, false_moves,
+      "moves {:5d}  correct {:6.2f}%  unsure {:3d}  missed {:3d}  wrong {:3d}  false-moves {:3d}  late {:3d} "
+      " "
+      "occupancy {:7.3f}%  latency {:.1f} frames",
+      moves, 100 * move_accuracy(), moves_unsure, moves_missed, moves_wrong, false_moves, late_answers,
       100 * occupancy_accuracy(), mean_latency);
 }
 
@@ -105,6 +106,7 @@ TrackingScore evaluate_game(const TableRenderer& renderer, const TableScene& bas
     score.moves_missed = score.moves;
     return score;
   }
+  std::vector<bool> asked(static_cast<size_t>(token_count), false);  // an "unsure" is open for the token
   for (size_t m = 0; m < moves.size(); ++m) {
     std::vector<TrackerEvent> events;
     int64_t first_still = -1;
@@ -119,10 +121,15 @@ TrackingScore evaluate_game(const TableRenderer& renderer, const TableScene& bas
           if (first_still >= 0) score.latency_frames.push_back(static_cast<int>(e.frame - first_still));
         } else if (t == moves[m].token) {
           wrong = true;
+        } else if (t >= 0 && asked[static_cast<size_t>(t)] &&
+                   e.to == script.truth()[static_cast<size_t>(t)]) {
+          ++score.late_answers;
         } else {
           ++score.false_moves;
         }
+        if (t >= 0) asked[static_cast<size_t>(t)] = false;
       }
+      if (e.kind == TrackerEvent::Kind::unsure && t >= 0) asked[static_cast<size_t>(t)] = true;
       if (e.kind == TrackerEvent::Kind::unsure && t == moves[m].token) unsure = true;
     }
     if (correct && !wrong)
