@@ -106,7 +106,6 @@ TrackingScore evaluate_game(const TableRenderer& renderer, const TableScene& bas
     score.moves_missed = score.moves;
     return score;
   }
-  std::vector<bool> asked(static_cast<size_t>(token_count), false);  // an "unsure" is open for the token
   for (size_t m = 0; m < moves.size(); ++m) {
     std::vector<TrackerEvent> events;
     int64_t first_still = -1;
@@ -121,15 +120,12 @@ TrackingScore evaluate_game(const TableRenderer& renderer, const TableScene& bas
           if (first_still >= 0) score.latency_frames.push_back(static_cast<int>(e.frame - first_still));
         } else if (t == moves[m].token) {
           wrong = true;
-        } else if (t >= 0 && asked[static_cast<size_t>(t)] &&
-                   e.to == script.truth()[static_cast<size_t>(t)]) {
+        } else if (t >= 0 && e.to == script.truth()[static_cast<size_t>(t)]) {
           ++score.late_answers;
         } else {
           ++score.false_moves;
         }
-        if (t >= 0) asked[static_cast<size_t>(t)] = false;
       }
-      if (e.kind == TrackerEvent::Kind::unsure && t >= 0) asked[static_cast<size_t>(t)] = true;
       if (e.kind == TrackerEvent::Kind::unsure && t == moves[m].token) unsure = true;
     }
     if (correct && !wrong)

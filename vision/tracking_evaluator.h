@@ -18,8 +18,9 @@ struct TrackingScore {
   int moves_missed = 0;   // neither
   int moves_wrong = 0;    // a "moved" event for the right token to a wrong space
   int false_moves = 0;    // "moved" events for a token that was not moved
-  // "moved" events for a token not moved in this move, putting it where it truly is, after the tracker had
-  // asked about it: a late answer to its own question, not counted as false.
+  // "moved" events for a token not moved in this move that put it where it truly is: an earlier move
+  // reported one still period late (after a question, or after its look kept changing), not counted as
+  // false. A false move puts a token where it is not.
   int late_answers = 0;
   int spaces_checked = 0;
   int spaces_correct = 0;  // per-space occupancy agreeing with the truth after each move settled
