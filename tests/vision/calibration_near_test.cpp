@@ -13,15 +13,6 @@ using namespace bb::vision::testing;
 
 namespace {
 
-double corner_error(const Calibration& c, const RenderTruth& truth) {
-  double worst = 0;
-  for (int k = 0; k < 4; ++k) {
-    const Point2 p = c.image_corner(k), q = truth.board_corners[static_cast<size_t>(k)];
-    worst = std::max(worst, std::hypot(p.x - q.x, p.y - q.y));
-  }
-  return worst;
-}
-
 TEST(CalibrationNear, TheMarkersWhereTheyWereGiveTheSameCornersAtManyPoses) {
   const BoardCalibrator calibrator;
   cv::Mat image;

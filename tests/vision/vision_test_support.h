@@ -3,9 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <opencv2/core.hpp>
 #include <random>
 
+#include "vision/board_calibrator.h"
 #include "vision/board_layout.h"
 #include "vision/space_map.h"
 #include "vision/table_renderer.h"
@@ -28,6 +31,16 @@ inline const TableRenderer& renderer(int tokens = 4) {
                                         test_width, test_height);
   }
   return *r;
+}
+
+// The largest distance between a calibration's board corners and the renderer's true ones, in pixels.
+inline double corner_error(const Calibration& c, const RenderTruth& truth) {
+  double worst = 0;
+  for (int k = 0; k < 4; ++k) {
+    const Point2 p = c.image_corner(k), q = truth.board_corners[static_cast<size_t>(k)];
+    worst = std::max(worst, std::hypot(p.x - q.x, p.y - q.y));
+  }
+  return worst;
 }
 
 inline TableScene scene(Condition c, uint64_t seed) {
