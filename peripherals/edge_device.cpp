@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "peripherals/epoll_watch.h"
+
 namespace bb::peripherals {
 
 Nanoseconds monotonic_now() {
@@ -41,14 +43,10 @@ std::expected<std::unique_ptr<EdgeDevice>, std::string> EdgeDevice::create(
   if (device->epoll_fd_ < 0 || device->timer_fd_ < 0) {
     return std::unexpected(fmt::format("cannot create the device's event fds: {}", std::strerror(errno)));
   }
-  for (const int watched : {device->source_->fd(), device->timer_fd_}) {
-    epoll_event interest{};
-    interest.events = EPOLLIN;
-    interest.data.fd = watched;
-    if (epoll_ctl(device->epoll_fd_, EPOLL_CTL_ADD, watched, &interest) != 0) {
-      return std::unexpected(fmt::format("cannot watch the device's source: {}", std::strerror(errno)));
-    }
-  }
+  if (auto watching = watch_readable(device->epoll_fd_, {device->source_->fd(), device->timer_fd_},
+                                     "the device's source");
+      !watching)
+    return std::unexpected(watching.error());
   const auto levels = device->source_->initial_levels();
   for (std::size_t line = 0; line < levels.size() && static_cast<int>(line) < device->decoder_->line_count();
        ++line) {

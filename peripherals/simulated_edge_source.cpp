@@ -15,6 +15,7 @@
 
 #include "peripherals/command_lines.h"
 #include "peripherals/edge_device.h"
+#include "peripherals/epoll_watch.h"
 #include "peripherals/trace.h"
 #include "peripherals/trace_generator.h"
 #include "peripherals/wiegand_decoder.h"
@@ -70,14 +71,8 @@ std::expected<std::unique_ptr<SimulatedEdgeSource>, std::string> SimulatedEdgeSo
     source->inject(source->dice_.report(monotonic_now() + 100 * kMicrosecond, 0, 0));
   }
   if (input_fd >= 0) watched.push_back(input_fd);
-  for (const int fd : watched) {
-    epoll_event interest{};
-    interest.events = EPOLLIN;
-    interest.data.fd = fd;
-    if (epoll_ctl(source->epoll_fd_, EPOLL_CTL_ADD, fd, &interest) != 0) {
-      return std::unexpected(fmt::format("cannot watch the simulator's input: {}", std::strerror(errno)));
-    }
-  }
+  if (auto watching = watch_readable(source->epoll_fd_, watched, "the simulator's input"); !watching)
+    return std::unexpected(watching.error());
   return source;
 }
 

@@ -12,6 +12,7 @@
 
 #include "peripherals/command_lines.h"
 #include "peripherals/edge_device.h"
+#include "peripherals/epoll_watch.h"
 
 namespace bb::peripherals {
 
@@ -44,14 +45,8 @@ std::expected<std::unique_ptr<SimulatedRc522Device>, std::string> SimulatedRc522
     return std::unexpected(fmt::format("epoll_create1 failed: {}", std::strerror(errno)));
   std::vector<int> watched{device->reader_->fd()};
   if (input_fd >= 0) watched.push_back(input_fd);
-  for (const int fd : watched) {
-    epoll_event interest{};
-    interest.events = EPOLLIN;
-    interest.data.fd = fd;
-    if (epoll_ctl(device->epoll_fd_, EPOLL_CTL_ADD, fd, &interest) != 0) {
-      return std::unexpected(fmt::format("cannot watch the simulator's input: {}", std::strerror(errno)));
-    }
-  }
+  if (auto watching = watch_readable(device->epoll_fd_, watched, "the simulator's input"); !watching)
+    return std::unexpected(watching.error());
   return device;
 }
 
