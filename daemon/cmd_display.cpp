@@ -1,11 +1,11 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <memory>
 #include <string>
 
 #include "daemon/commands.h"
+#include "daemon/window_size.h"
 #include "display/screen_gallery.h"
 
 namespace bb::daemon {
@@ -20,11 +20,10 @@ void add_display_commands(CLI::App& app) {
   cmd->add_option("--editions", options->editions_dir, "folder holding the editions");
   cmd->add_option("--fonts", options->font_dir, "folder holding DejaVuSans.ttf (default: Debian's)");
   cmd->callback([options, size] {
-    int w = 0, h = 0;
-    if (std::sscanf(size->c_str(), "%dx%d", &w, &h) != 2 || w < 320 || h < 240 || w > 4096 || h > 4096)
-      throw CLI::ValidationError("--size", "give the size as WIDTHxHEIGHT, for example 800x480");
-    options->width = w;
-    options->height = h;
+    const auto window = parse_window_size(*size, 320, 240);
+    if (!window) throw CLI::ValidationError("--size", "give the size as WIDTHxHEIGHT, for example 800x480");
+    options->width = window->width;
+    options->height = window->height;
     auto files = display::ScreenGallery::render(*options);
     if (!files) {
       fmt::print(stderr, "boardbank screens: {}\n", files.error());

@@ -18,6 +18,7 @@
 
 #include "daemon/commands.h"
 #include "daemon/paths.h"
+#include "daemon/window_size.h"
 #include "display/touch_screen.h"
 #include "rules/edition.h"
 #include "vision/board_calibrator.h"
@@ -232,10 +233,9 @@ int run_calibrate(const CalibrateOptions& o) {
   };
   auto layout = layout_from_edition(o.edition);
   if (!layout) return fail(layout.error());
-  int width = 0, height = 0;
-  if (std::sscanf(o.size.c_str(), "%dx%d", &width, &height) != 2 || width < 640 || height < 400 ||
-      width > 4096 || height > 4096)
-    return fail("--size must be like 800x480 (at least 640x400)");
+  const auto window = bb::daemon::parse_window_size(o.size, 640, 400);
+  if (!window) return fail("--size must be like 800x480 (at least 640x400)");
+  const int width = window->width, height = window->height;
   vi::SpaceMap map(layout->spaces_per_side);
   auto stored = vi::SpaceGridFile::load(o.setup);
   if (!stored) return fail(stored.error());
@@ -360,10 +360,9 @@ int run_render(const RenderOptions& o) {
   };
   auto layout = layout_from_edition(o.edition);
   if (!layout) return fail(layout.error());
-  int width = 0, height = 0;
-  if (std::sscanf(o.size.c_str(), "%dx%d", &width, &height) != 2 || width < 160 || height < 120 ||
-      width > 4096 || height > 4096)
-    return fail("--size must be like 1280x720 (160x120 to 4096x4096)");
+  const auto window = bb::daemon::parse_window_size(o.size, 160, 120);
+  if (!window) return fail("--size must be like 1280x720 (160x120 to 4096x4096)");
+  const int width = window->width, height = window->height;
   if (o.tokens < 1 || o.tokens > 6) return fail("--tokens must be 1..6");
   std::optional<vi::Condition> condition;
   for (vi::Condition c : vi::all_conditions())
