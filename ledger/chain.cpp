@@ -9,11 +9,15 @@
 
 namespace bb::ledger {
 
-std::vector<StoredPosting> stored_postings(Database& db, std::int64_t game) {
+std::vector<StoredPosting> stored_postings(Database& db, std::int64_t game,
+                                           std::optional<std::int64_t> input_seq) {
   Statement q = db.prepare(
-      "SELECT seq, input_seq, from_account, to_account, amount, memo, space, card FROM postings "
-      "WHERE game = ?1 ORDER BY seq");
+      input_seq ? "SELECT seq, input_seq, from_account, to_account, amount, memo, space, card FROM postings "
+                  "WHERE game = ?1 AND input_seq = ?2 ORDER BY seq"
+                : "SELECT seq, input_seq, from_account, to_account, amount, memo, space, card FROM postings "
+                  "WHERE game = ?1 ORDER BY seq");
   q.bind(1, game);
+  if (input_seq) q.bind(2, *input_seq);
   std::vector<StoredPosting> list;
   while (q.step()) {
     StoredPosting p;

@@ -20,8 +20,10 @@ struct StoredPosting {
   std::optional<std::string> card;
 };
 
-// Every posting of one game as stored, in order: the one reader of the postings table.
-std::vector<StoredPosting> stored_postings(Database& db, std::int64_t game);
+// Every posting of one game as stored, in order, or only those of the input at `input_seq`: the one reader of
+// the postings table.
+std::vector<StoredPosting> stored_postings(Database& db, std::int64_t game,
+                                           std::optional<std::int64_t> input_seq = std::nullopt);
 
 struct StoredInput {
   std::int64_t seq = 0;

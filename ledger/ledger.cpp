@@ -237,6 +237,14 @@ struct LogRow {
   std::string chain;
 };
 
+// Is there an undo in the game's log after input `seq`?
+bool undo_after(Database& db, GameId id, std::int64_t seq) {
+  Statement q =
+      db.prepare("SELECT EXISTS(SELECT 1 FROM inputs WHERE game = ?1 AND seq > ?2 AND kind = 'undo')");
+  q.bind(1, id).bind(2, seq);
+  return q.step() && q.column_int64(0) != 0;
+}
+
 std::vector<LogRow> read_log(Database& db, GameId id, std::int64_t bodies_from) {
   std::vector<LogRow> log;
   Statement q = db.prepare(
@@ -324,16 +332,17 @@ std::expected<Rebuilt, LedgerError> rebuild(Database& db, GameId id, EditionCach
 
   std::optional<StoredSnapshot> snap = out.finished ? std::nullopt : newest_snapshot(db, id);
   if (snap) out.last_snapshot_seq = snap->last_seq;
-  std::vector<LogRow> log = read_log(db, id, snap && use_snapshot ? snap->last_seq + 1 : 0);
-  std::vector<StoredPosting> stored = stored_postings(db, id);
   // An undo among the inputs after the snapshot rebuilds the game from its first input: the restored engine
   // then needs the inputs before the snapshot too.
-  bool history = snap && use_snapshot && std::any_of(log.begin(), log.end(), [&](const LogRow& row) {
-                   return row.seq > snap->last_seq && row.kind == "undo";
-                 });
-  if (history) log = read_log(db, id, 0);
+  const bool history = snap && use_snapshot && undo_after(db, id, snap->last_seq);
+  const bool skip_bodies = snap && use_snapshot && !history;
+  std::vector<LogRow> log = read_log(db, id, skip_bodies ? snap->last_seq + 1 : 0);
+  std::vector<StoredPosting> stored = stored_postings(db, id);
 
+  // What the replay posts, to be compared with the stored postings from `compared_from` on (the postings of
+  // a restored snapshot's inputs are the stored ones).
   std::vector<StoredPosting> expected;
+  std::size_t compared_from = 0;
   std::size_t first = 0;  // the first input to replay
   if (snap && use_snapshot) {
     auto restored = restore_from(*snap, log, stored, *edition, *setup, out.names, history);
@@ -342,16 +351,13 @@ std::expected<Rebuilt, LedgerError> rebuild(Database& db, GameId id, EditionCach
       first = static_cast<std::size_t>(snap->last_seq + 1);
       out.from_snapshot = static_cast<std::int64_t>(first);
       out.inputs = out.from_snapshot;
-      for (const StoredPosting& p : stored) {
-        if (p.input_seq && *p.input_seq >= out.from_snapshot) break;
-        expected.push_back(p);
-      }
+      compared_from = game->state().postings.size();
       if (!log.empty()) out.chain = log[first - 1].chain;
     } else {
       out.snapshot_note =
           fmt::format("the snapshot after input {} was not used ({}); the whole log was replayed",
                       snap->last_seq, restored.error());
-      if (!history) log = read_log(db, id, 0);
+      if (skip_bodies) log = read_log(db, id, 0);
     }
   }
   if (first == 0) {
@@ -397,14 +403,14 @@ std::expected<Rebuilt, LedgerError> rebuild(Database& db, GameId id, EditionCach
   out.replay_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
 
-  if (stored.size() != expected.size()) {
-    out.differences.push_back(
-        fmt::format("the file holds {} postings, the replay makes {}", stored.size(), expected.size()));
+  if (stored.size() != compared_from + expected.size()) {
+    out.differences.push_back(fmt::format("the file holds {} postings, the replay makes {}", stored.size(),
+                                          compared_from + expected.size()));
   }
-  for (std::size_t i = 0; i < std::min(stored.size(), expected.size()); ++i) {
-    if (!same(stored[i], expected[i])) {
+  for (std::size_t i = compared_from; i < std::min(stored.size(), compared_from + expected.size()); ++i) {
+    if (!same(stored[i], expected[i - compared_from])) {
       out.differences.push_back(fmt::format("posting {} differs: stored {}, replay {}", i,
-                                            describe(stored[i]), describe(expected[i])));
+                                            describe(stored[i]), describe(expected[i - compared_from])));
       break;
     }
   }
@@ -764,22 +770,8 @@ std::expected<Recorded, LedgerError> Ledger::stored_outcome(GameId game, std::in
   recorded.events = events_from_json(outcome.value("events", nlohmann::json::array()), edition);
   recorded.game_over = outcome.value("game_over", false);
   int engine_input = outcome.value("engine_input", -1);
-  Statement q = db_.prepare(
-      "SELECT seq, from_account, to_account, amount, memo, space, card FROM postings WHERE game = ?1 AND "
-      "input_seq = ?2 ORDER BY seq");
-  q.bind(1, game).bind(2, seq);
-  while (q.step()) {
-    rules::Posting p;
-    p.seq = q.column_int64(0);
-    p.from = static_cast<int>(q.column_int64(1));
-    p.to = static_cast<int>(q.column_int64(2));
-    p.amount = q.column_int64(3);
-    p.memo = Names::memo_from(q.column_text(4)).value_or(rules::Memo::space);
-    p.space = static_cast<int>(q.column_optional_int64(5).value_or(-1));
-    p.card = q.column_optional_text(6).value_or("");
-    p.input = engine_input;
-    recorded.postings.push_back(std::move(p));
-  }
+  for (const StoredPosting& p : stored_postings(db_, game, seq))
+    recorded.postings.push_back(from_stored(p, engine_input));
   return recorded;
 }
 
@@ -856,6 +848,7 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
     if (!meta.reason.empty()) row.reason = meta.reason;
     row.recorded_at = now_text();
     std::string chain = Chain::input_hash(g.chain, row, postings);
+    const bool snapshot_due = !ended && row.seq - g.last_snapshot_seq >= snapshot_interval();
 
     try {
       Transaction transaction(db_);
@@ -889,7 +882,7 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
         sql_->finish_game.bind(1, id).bind(2, row.recorded_at).run();
         // A finished game is never resumed: its snapshots are no longer needed.
         sql_->drop_snapshots_before.bind(1, id).bind(2, row.seq + 1).run();
-      } else if (row.seq - g.last_snapshot_seq >= snapshot_interval()) {
+      } else if (snapshot_due) {
         store_snapshot(id, g, row.seq, chain);
       }
       if (!postings.empty()) {
@@ -911,7 +904,7 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
 
     if (ended) {
       g.last_snapshot_seq = -1;
-    } else if (row.seq - g.last_snapshot_seq >= snapshot_interval()) {
+    } else if (snapshot_due) {
       g.last_snapshot_seq = row.seq;
     }
     g.next_seq++;
