@@ -1,6 +1,7 @@
 #include "peripherals/command_lines.h"
 
 #include <poll.h>
+#include <sys/epoll.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -24,6 +25,19 @@ std::optional<std::vector<std::string>> read_command_lines(int fd, std::string& 
     partial.erase(0, newline + 1);
   }
   return lines;
+}
+
+bool run_command_lines(int fd, int epoll_fd, std::string& partial,
+                       const std::function<std::expected<void, std::string>(std::string_view)>& command,
+                       std::vector<std::string>& errors) {
+  auto lines = read_command_lines(fd, partial);
+  if (!lines) {
+    epoll_ctl(epoll_fd, EPOLL_CTL_DEL, fd, nullptr);
+    return false;
+  }
+  for (const auto& line : *lines)
+    if (auto done = command(line); !done) errors.push_back(done.error());
+  return true;
 }
 
 }  // namespace bb::peripherals

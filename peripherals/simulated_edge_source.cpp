@@ -155,17 +155,6 @@ std::expected<void, std::string> SimulatedEdgeSource::command(std::string_view t
   return {};
 }
 
-void SimulatedEdgeSource::read_input(std::vector<std::string>& errors) {
-  auto lines = read_command_lines(input_fd_, partial_line_);
-  if (!lines) {
-    input_closed_ = true;
-    epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, input_fd_, nullptr);
-    return;
-  }
-  for (const auto& line : *lines)
-    if (auto done = command(line); !done) errors.push_back(done.error());
-}
-
 std::expected<std::vector<Edge>, std::string> SimulatedEdgeSource::read_edges() {
   std::uint64_t count = 0;
   while (read(wake_fd_, &count, sizeof count) > 0) {
@@ -181,7 +170,10 @@ std::expected<std::vector<Edge>, std::string> SimulatedEdgeSource::read_edges() 
   std::uint64_t expirations = 0;
   [[maybe_unused]] const auto released = read(release_fd_, &expirations, sizeof expirations);
   std::vector<std::string> errors;
-  if (input_fd_ >= 0 && !input_closed_) read_input(errors);
+  if (input_fd_ >= 0 && !input_closed_) {
+    input_closed_ = !run_command_lines(
+        input_fd_, epoll_fd_, partial_line_, [this](std::string_view line) { return command(line); }, errors);
+  }
   std::stable_sort(queue_.begin(), queue_.end(),
                    [](const Edge& a, const Edge& b) { return a.ts_ns < b.ts_ns; });
   const Nanoseconds now = monotonic_now();

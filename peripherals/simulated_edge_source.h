@@ -41,7 +41,6 @@ class SimulatedEdgeSource final : public EdgeSource {
  private:
   explicit SimulatedEdgeSource(std::string device) : device_(std::move(device)) {}
   std::expected<std::vector<Edge>, std::string> command_edges(std::string_view text, Nanoseconds at);
-  void read_input(std::vector<std::string>& errors);
   // Like hardware, edges are handed over only once their time has passed; this arms the wake-up for the next.
   void arm_release();
 

@@ -76,20 +76,12 @@ std::expected<void, std::string> SimulatedRc522Device::command(std::string_view 
       text));
 }
 
-void SimulatedRc522Device::read_input(std::vector<std::string>& errors) {
-  auto lines = read_command_lines(input_fd_, partial_line_);
-  if (!lines) {
-    input_closed_ = true;
-    epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, input_fd_, nullptr);
-    return;
-  }
-  for (const auto& line : *lines)
-    if (auto done = command(line); !done) errors.push_back(done.error());
-}
-
 std::vector<PeripheralEvent> SimulatedRc522Device::read_events() {
   std::vector<std::string> errors;
-  if (input_fd_ >= 0 && !input_closed_) read_input(errors);
+  if (input_fd_ >= 0 && !input_closed_) {
+    input_closed_ = !run_command_lines(
+        input_fd_, epoll_fd_, partial_line_, [this](std::string_view line) { return command(line); }, errors);
+  }
   std::vector<PeripheralEvent> events;
   for (auto& error : errors) {
     events.push_back(

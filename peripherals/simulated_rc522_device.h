@@ -34,7 +34,6 @@ class SimulatedRc522Device final : public Device {
 
  private:
   SimulatedRc522Device() = default;
-  void read_input(std::vector<std::string>& errors);
 
   std::unique_ptr<Rc522Device> reader_;
   FakeMfrc522* chip_ = nullptr;                    // owned by reader_
