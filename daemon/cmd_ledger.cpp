@@ -90,6 +90,11 @@ void show(const LedgerArgs& args) {
   std::cout << fmt::format("game {} ({}), started {}, {}\n", id, summary->edition, summary->started_at,
                            summary->finished_at ? "finished " + *summary->finished_at : "in play");
   std::cout << fmt::format("{} inputs\n", summary->inputs);
+  if (game && !game->state().winners.empty()) {
+    std::vector<std::string> names;
+    for (int w : game->state().winners) names.push_back(game->account_name(w));
+    std::cout << fmt::format("won by {}{}\n", fmt::join(names, " and "), names.size() > 1 ? ": a tie" : "");
+  }
   rules::Money total = 0;
   for (const auto& b : *balances) {
     std::cout << fmt::format("  {:<16} {:>14}\n", b.name, money(b.balance));

@@ -16,7 +16,7 @@ bool ownable(const Space& sp) {
 std::optional<Input> raise_money(const Game& g, int p) {
   const auto& st = g.state();
   for (int s = static_cast<int>(st.spaces.size()) - 1; s >= 0; --s)
-    if (st.spaces[s].owner == p && !g.why_not_sell(p, s)) return Sell{p, s};
+    if (st.spaces[s].owner == p && !g.why_not_sell(p, s)) return Sell{p, s, true};  // bots accept group sales
   for (int s = 0; s < static_cast<int>(st.spaces.size()); ++s)
     if (st.spaces[s].owner == p && !g.why_not_mortgage(p, s)) return Mortgage{p, s};
   return std::nullopt;

@@ -54,6 +54,7 @@ const std::vector<std::pair<std::string_view, RuleField>>& rule_fields() {
       {"forced_move_back", &Rules::forced_move_back},
       {"salary_must_be_claimed", &Rules::salary_must_be_claimed},
       {"lots_trade_with_houses", &Rules::lots_trade_with_houses},
+      {"hotel_sale_needs_houses", &Rules::hotel_sale_needs_houses},
   };
   return fields;
 }

@@ -135,6 +135,9 @@ struct Rules {
   bool leave_jail_next_turn = false;
   int forced_move_back = 0;
   bool salary_must_be_claimed = false;
+  // The stricter reading of selling a hotel: it is sold back only for the houses that replace it, so the
+  // sale waits until the bank has them. Off: all hotels of the group may be sold at once (docs/editions.md).
+  bool hotel_sale_needs_houses = false;
   bool lots_trade_with_houses =
       false;  // FINANCE (Parker): a lot changes hands with its houses on it  // FINANCE (1932): a salary not
               // claimed within the turn is forfeit       // FINANCE (Parker): a rival on the space you land

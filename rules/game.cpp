@@ -725,18 +725,22 @@ class Engine {
     st.pending.clear();
     st.auction.reset();
     g.steps_.clear();
-    int best = kNobody;
+    // "The richest player wins": when the richest are equal in worth, they share the win.
     Money best_worth = -1;
+    st.winners.clear();
     for (int p = 0; p < static_cast<int>(st.players.size()); ++p) {
       if (!active(p)) continue;
       Money w = g.worth(p);
       if (w > best_worth) {
         best_worth = w;
-        best = p;
+        st.winners.clear();
       }
+      if (w == best_worth) st.winners.push_back(p);
     }
-    st.winner = best;
-    event(Event::Kind::game_over, best);
+    st.winner = st.winners.size() == 1 ? st.winners.front() : kNobody;
+    if (st.winners.empty()) event(Event::Kind::game_over, kNobody);
+    for (int p : st.winners)
+      event(Event::Kind::game_over, p, -1, -1, -1, best_worth, static_cast<int>(st.winners.size()));
   }
 
   // ---------------------------------------------------------------- building rules
@@ -811,72 +815,104 @@ class Engine {
   }
 
   std::optional<std::string> why_not_sell(int p, int s) const {
-    if (!active(p)) return fmt::format("{} is not in the game", name(p));
-    const SpaceState& ss = st.spaces[s];
-    if (ss.owner != p) return fmt::format("{} does not own {}", name(p), space_name(s));
-    if (ss.houses == 0 && !ss.hotel) return fmt::format("{} has no buildings to sell", space_name(s));
-    if (r.even_building && !ss.hotel)
-      for (int m : ed.members_of(ed.spaces[s].group_index))
-        if (level(m) > ss.houses) return fmt::format("sell evenly: {} has more buildings", space_name(m));
+    auto plan = sale_plan(p, s);
+    if (!plan) return plan.error();
     return std::nullopt;
   }
 
-  void sell(int p, int s) {
-    SpaceState& ss = st.spaces[s];
-    Money cost = ed.spaces[s].house_cost;
-    if (!ss.hotel) {
-      --ss.houses;
-      ++st.bank_houses;
-      post(kBank, p, cost / 2, Memo::sell_building, s);
-      event(Event::Kind::sold, p, -1, -1, s);
-      return;
-    }
-    if (st.bank_houses >= r.houses_for_hotel) {
-      ss.hotel = false;
-      ss.houses = r.houses_for_hotel;
-      st.bank_houses -= r.houses_for_hotel;
-      ++st.bank_hotels;
-      post(kBank, p, cost / 2, Memo::sell_building, s);
-      event(Event::Kind::sold, p, -1, -1, s, r.houses_for_hotel, 1);
-      return;
-    }
-    // Building shortage: the bank lacks the houses to put back. Every hotel of the group comes down at once
-    // to the highest even level the bank's houses allow; what cannot be put back is sold to the bank at half
-    // price.
+  // What selling one building on lot s does, lot by lot. A house is sold for half its price. A hotel is sold
+  // for half its price too and the bank puts the houses it replaced back on the lot ("one hotel equals five
+  // houses"). When the bank lacks those houses, "all hotels on one color-group may be sold at once": every
+  // hotel of the group comes down to what the houses already in the bank allow, and any lot more than one
+  // house above that comes down too, so the group stays even. Houses only ever leave a lot: the houses a sale
+  // returns are never put back on another lot (docs/editions.md).
+  std::expected<SalePlan, std::string> sale_plan(int p, int s) const {
+    if (!active(p)) return Fail(fmt::format("{} is not in the game", name(p)));
+    const SpaceState& ss = st.spaces[s];
+    if (ss.owner != p) return Fail(fmt::format("{} does not own {}", name(p), space_name(s)));
+    if (ss.houses == 0 && !ss.hotel) return Fail(fmt::format("{} has no buildings to sell", space_name(s)));
     const auto& members = ed.members_of(ed.spaces[s].group_index);
-    int target = 0;
-    for (int h = r.houses_for_hotel; h >= 0; --h) {
-      int need = 0;
-      for (int m : members) {
-        const SpaceState& ms = st.spaces[m];
-        if (ms.owner != p) continue;
-        int cap = std::min(h + 1, r.max_houses);
-        need += ms.hotel ? h : std::min(ms.houses, cap) - ms.houses;
-      }
-      if (need <= st.bank_houses) {
-        target = h;
-        break;
-      }
+    if (r.even_building && !ss.hotel)
+      for (int m : members)
+        if (level(m) > ss.houses)
+          return Fail(fmt::format("sell evenly: {} has more buildings", space_name(m)));
+    Money half = ed.spaces[s].house_cost / 2;
+    SalePlan plan;
+    plan.player = p;
+    plan.space = s;
+    plan.bank_houses_before = plan.bank_houses_after = st.bank_houses;
+    auto add = [&](int lot, int houses_after, Money refund) {
+      const SpaceState& ls = st.spaces[lot];
+      plan.lots.push_back(LotSale{lot, ls.houses, ls.hotel, houses_after, refund});
+      plan.total += refund;
+      plan.bank_houses_after += ls.houses - houses_after;
+    };
+    if (!ss.hotel) {
+      add(s, ss.houses - 1, half);
+      return plan;
     }
-    Money refund = 0;
-    for (int m : members) {
-      SpaceState& ms = st.spaces[m];
+    int replace = std::min(r.houses_for_hotel, r.max_houses);
+    if (st.bank_houses >= replace) {
+      add(s, replace, half);
+      return plan;
+    }
+    if (r.hotel_sale_needs_houses)
+      return Fail(fmt::format(
+          "the bank has {} and the hotel on {} comes down to {} houses: wait until the bank has them (this "
+          "edition sells a hotel only for its houses)",
+          st.bank_houses == 0   ? std::string("no houses")
+          : st.bank_houses == 1 ? std::string("1 house")
+                                : fmt::format("{} houses", st.bank_houses),
+          space_name(s), replace));
+    if (!r.even_building) {
+      int keep = st.bank_houses;
+      add(s, keep, (r.houses_for_hotel + 1 - keep) * half);
+      return plan;
+    }
+    // The bank's houses go to the former hotel lots as evenly as they can, one more on the chosen lot
+    // first; lots without a hotel keep at most one house more than the lowest of those.
+    int hotels = 0;
+    for (int m : members) hotels += st.spaces[m].owner == p && st.spaces[m].hotel ? 1 : 0;
+    int base = st.bank_houses / hotels, extra = st.bank_houses % hotels;
+    std::vector<int> order = {s};
+    for (int m : members)
+      if (m != s) order.push_back(m);
+    for (int m : order) {
+      const SpaceState& ms = st.spaces[m];
       if (ms.owner != p) continue;
+      Money lot_half = ed.spaces[m].house_cost / 2;
       if (ms.hotel) {
-        refund += (r.houses_for_hotel + 1 - target) * cost / 2;
-        ms.hotel = false;
-        ms.houses = target;
-        st.bank_houses -= target;
-        ++st.bank_hotels;
-      } else if (ms.houses > target + 1) {
-        int sold = ms.houses - (target + 1);
-        refund += sold * cost / 2;
-        ms.houses -= sold;
-        st.bank_houses += sold;
+        int houses = base + (extra > 0 ? 1 : 0);
+        extra -= extra > 0 ? 1 : 0;
+        add(m, houses, (r.houses_for_hotel + 1 - houses) * lot_half);
+      } else if (ms.houses > base + 1) {
+        add(m, base + 1, (ms.houses - (base + 1)) * lot_half);
       }
     }
-    post(kBank, p, refund, Memo::sell_building, s);
-    event(Event::Kind::sold, p, -1, -1, s, target, 2);
+    return plan;
+  }
+
+  void sell(int p, int s) {
+    SalePlan plan = *sale_plan(p, s);
+    bool group_sale =
+        plan.lots.size() > 1 ||
+        (st.spaces[s].hotel && plan.lots[0].houses_after != std::min(r.houses_for_hotel, r.max_houses));
+    for (const LotSale& lot : plan.lots) {
+      SpaceState& ls = st.spaces[lot.space];
+      if (ls.hotel) {
+        ls.hotel = false;
+        ++st.bank_hotels;
+        st.bank_houses -= lot.houses_after;
+      } else {
+        st.bank_houses += ls.houses - lot.houses_after;
+      }
+      ls.houses = lot.houses_after;
+      post(kBank, p, lot.refund, Memo::sell_building, lot.space);
+      if (group_sale)
+        event(Event::Kind::sold, p, lot.hotel_before ? 1 : 0, -1, lot.space, lot.houses_after, 2);
+      else
+        event(Event::Kind::sold, p, -1, -1, lot.space, lot.houses_after, lot.hotel_before ? 1 : 0);
+    }
   }
 
   std::optional<std::string> why_not_mortgage(int p, int s) const {
@@ -1240,7 +1276,21 @@ class Engine {
     if (auto e = check_player(in.player)) return Fail(*e);
     if (auto e = check_space(in.space)) return Fail(*e);
     if (st.ended) return Fail("the game has ended");
-    if (auto why = why_not_sell(in.player, in.space)) return Fail(*why);
+    auto plan = sale_plan(in.player, in.space);
+    if (!plan) return Fail(plan.error());
+    if (plan->changes_other_lots() && !in.whole_group) {
+      std::vector<std::string> others;
+      for (const LotSale& lot : plan->lots)
+        if (lot.space != in.space) others.push_back(space_name(lot.space));
+      std::string lots;
+      for (std::size_t i = 0; i < others.size(); ++i)
+        lots += (i == 0 ? "" : i + 1 == others.size() ? " and " : ", ") + others[i];
+      return Fail(
+          fmt::format("the bank has too few houses to replace the hotel on {}: selling it sells the group's "
+                      "hotels at once "
+                      "and changes {} too ({} in all); confirm the whole sale to go ahead",
+                      space_name(in.space), lots, money(plan->total)));
+    }
     sell(in.player, in.space);
     return {};
   }
@@ -1703,15 +1753,20 @@ std::string Game::describe(const Event& e) const {
     case Event::Kind::built:
       return fmt::format("{} builds a {} on {}", who(e.player), e.detail == 1 ? "hotel" : "house",
                          where(e.space));
-    case Event::Kind::sold:
+    case Event::Kind::sold: {
+      auto houses = [](Money n) {
+        return n == 0   ? std::string("no houses")
+               : n == 1 ? std::string("1 house")
+                        : fmt::format("{} houses", n);
+      };
       if (e.detail == 1)
-        return fmt::format("{} sells the hotel on {} for {} houses", who(e.player), where(e.space), e.amount);
+        return fmt::format("{} sells the hotel on {} for {}", who(e.player), where(e.space),
+                           houses(e.amount));
       if (e.detail == 2)
-        return fmt::format(
-            "The bank has too few houses: {}'s hotels on the {} group come down to {} houses each",
-            who(e.player), ed.groups[static_cast<std::size_t>(ed.spaces[e.space].group_index)].name,
-            e.amount);
+        return fmt::format("{} sells the {} on {}: {} left", who(e.player), e.from == 1 ? "hotel" : "houses",
+                           where(e.space), houses(e.amount));
       return fmt::format("{} sells a house on {}", who(e.player), where(e.space));
+    }
     case Event::Kind::mortgaged:
       return fmt::format("{} mortgages {} for {}", who(e.player), where(e.space), ed.format_money(e.amount));
     case Event::Kind::unmortgaged:
@@ -1721,9 +1776,15 @@ std::string Game::describe(const Event& e) const {
     case Event::Kind::bankrupt:
       return fmt::format("{} is bankrupt; everything goes to {}", who(e.player),
                          e.to == kBank ? "the bank" : who(e.to));
-    case Event::Kind::game_over:
-      return e.player == kNobody ? std::string("The game is over")
-                                 : fmt::format("The game is over: {} wins", who(e.player));
+    case Event::Kind::game_over: {
+      if (e.player == kNobody) return std::string("The game is over");
+      if (e.detail <= 1) return fmt::format("The game is over: {} wins", who(e.player));
+      std::string others;
+      for (int w : state_.winners)
+        if (w != e.player) others += (others.empty() ? "" : " and ") + who(w);
+      if (others.empty()) return fmt::format("The game is over: {} shares the win in a tie", who(e.player));
+      return fmt::format("The game is over: a tie, {} shares the win with {}", who(e.player), others);
+    }
     case Event::Kind::turn:
       return fmt::format("{}'s turn", who(e.player));
     case Event::Kind::undone:
@@ -1758,6 +1819,17 @@ std::optional<std::string> Game::why_not_sell(int player, int space) const {
   if (auto err = e.check_player(player)) return err;
   return e.why_not_sell(player, space);
 }
+std::expected<SalePlan, std::string> Game::sale_plan(int player, int space) const {
+  Engine e(const_cast<Game&>(*this), nullptr);
+  if (auto err = e.check_space(space)) return std::unexpected(*err);
+  if (auto err = e.check_player(player)) return std::unexpected(*err);
+  return e.sale_plan(player, space);
+}
+
+bool SalePlan::changes_other_lots() const {
+  return std::any_of(lots.begin(), lots.end(), [&](const LotSale& lot) { return lot.space != space; });
+}
+
 std::optional<std::string> Game::why_not_mortgage(int player, int space) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   if (auto err = e.check_space(space)) return err;
@@ -1873,6 +1945,10 @@ std::vector<std::string> Game::invariant_violations() const {
   for (const auto& q : st.pending)
     if (q.player < 0 || q.player >= n || st.players[q.player].bankrupt)
       bad.push_back("a question is pending for a player out of the game");
+  for (int w : st.winners)
+    if (w < 0 || w >= n) bad.push_back("a winner is not a player of this game");
+  if (st.winner != (st.winners.size() == 1 ? st.winners.front() : kNobody))
+    bad.push_back("the winner and the list of winners disagree");
   if (!st.ended && (st.current < 0 || st.current >= n || st.players[st.current].bankrupt))
     bad.push_back("the current player is not in the game");
   return bad;
@@ -1906,6 +1982,8 @@ std::uint64_t Game::signature() const {
   mix(st.turns);
   mix(st.ended);
   mix(st.winner);
+  if (st.winners.size() > 1)
+    for (int w : st.winners) mix(w);  // a shared win; a single winner is already in `winner`
   mix(static_cast<std::int64_t>(st.postings.size()));
   for (const auto& p : st.postings) {
     mix(p.from);

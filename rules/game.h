@@ -20,6 +20,28 @@ struct Outcome {
   std::vector<Event> events;
 };
 
+// What selling back one building would do, lot by lot, before anything is posted: the screens show it and
+// the player confirms it. Usually one lot (a house, or a hotel for houses); a hotel sold when the bank lacks
+// the houses to replace it takes every hotel of the group (and the houses the even-building rule then
+// demands) at once.
+struct LotSale {
+  int space = -1;
+  int houses_before = 0;
+  bool hotel_before = false;
+  int houses_after = 0;  // never more than before on a lot that had no hotel: houses never move between lots
+  Money refund = 0;      // half the price of what is sold on this lot
+};
+struct SalePlan {
+  int player = 0;
+  int space = 0;  // the lot the player chose
+  std::vector<LotSale> lots;
+  Money total = 0;
+  int bank_houses_before = 0;
+  int bank_houses_after = 0;
+  // True when the sale changes a lot other than the one chosen: it needs Sell::whole_group.
+  bool changes_other_lots() const;
+};
+
 // A game of one edition. Pure and deterministic: the same edition, setup and inputs give the same state, bit
 // for bit. apply() either accepts an input (and returns what followed) or refuses it with a message and
 // leaves the state exactly as it was.
@@ -54,6 +76,8 @@ class Game {
   // Legality, for the screens: why a build/sell/mortgage/unmortgage would be refused (nullopt: allowed).
   std::optional<std::string> why_not_build(int player, int space) const;
   std::optional<std::string> why_not_sell(int player, int space) const;
+  // What a sell of that lot would do, lot by lot, or why it is refused.
+  std::expected<SalePlan, std::string> sale_plan(int player, int space) const;
   std::optional<std::string> why_not_mortgage(int player, int space) const;
   std::optional<std::string> why_not_unmortgage(int player, int space) const;
 

@@ -207,6 +207,7 @@ std::string Game::snapshot() const {
   state["turns"] = st.turns;
   state["ended"] = st.ended;
   state["winner"] = st.winner;
+  state["winners"] = st.winners;
   state["free_rides"] = json::array();
   for (const auto& r : st.free_rides)
     state["free_rides"].push_back(json::array({r.holder, r.owner, r.group, r.rides}));
@@ -290,6 +291,11 @@ std::expected<Game, std::string> Game::restore(std::shared_ptr<const Edition> ed
     st.turns = sj.at("turns").get<int>();
     st.ended = sj.at("ended").get<bool>();
     st.winner = sj.at("winner").get<int>();
+    // Snapshots written before shared wins existed name the one winner only.
+    if (sj.contains("winners"))
+      st.winners = sj.at("winners").get<std::vector<int>>();
+    else if (st.winner != kNobody)
+      st.winners = {st.winner};
     for (const auto& r : sj.at("free_rides")) {
       st.free_rides.push_back(GameState::FreeRide{r.at(0).get<int>(), r.at(1).get<int>(), r.at(2).get<int>(),
                                                   r.at(3).get<int>()});

@@ -34,6 +34,10 @@ struct Build {
 struct Sell {
   int player = 0;
   int space = 0;
+  // Confirms a sale that changes other lots of the group too (a hotel sold when the bank lacks the houses to
+  // replace it: Game::sale_plan lists every lot). Without it such a sale is refused, so one tap never
+  // changes lots the player did not see.
+  bool whole_group = false;
 };
 struct Mortgage {
   int player = 0;

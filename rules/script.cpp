@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "rules/game.h"
@@ -232,7 +233,11 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     auto s = space_field(j, "space", edition);
     if (!s) return Fail(s.error());
     if (t == "build") return Build{*p, *s, j.value("hotel", false)};
-    if (t == "sell") return Sell{*p, *s};
+    if (t == "sell") {
+      if (j.contains("group") && !j["group"].is_boolean())
+        return Fail("\"group\" must be true or false (true confirms a sale that changes other lots too)");
+      return Sell{*p, *s, j.value("group", false)};
+    }
     if (t == "mortgage") return Mortgage{*p, *s};
     return Unmortgage{*p, *s};
   }
@@ -357,8 +362,11 @@ std::string input_to_json(const Input& input, const std::vector<std::string>& na
           if (in.hotel) b["hotel"] = true;
           return b;
         }
-        if constexpr (std::is_same_v<T, Sell>)
-          return {{"t", "sell"}, {"player", nm(in.player)}, {"space", in.space}};
+        if constexpr (std::is_same_v<T, Sell>) {
+          json sj = {{"t", "sell"}, {"player", nm(in.player)}, {"space", in.space}};
+          if (in.whole_group) sj["group"] = true;
+          return sj;
+        }
         if constexpr (std::is_same_v<T, Mortgage>)
           return {{"t", "mortgage"}, {"player", nm(in.player)}, {"space", in.space}};
         if constexpr (std::is_same_v<T, Unmortgage>)
@@ -411,6 +419,9 @@ json state_json(const Game& game) {
   j["edition"] = ed.id;
   j["ended"] = st.ended;
   j["winner"] = st.winner == kNobody ? json(nullptr) : json(st.players[st.winner].name);
+  json winners = json::array();
+  for (int w : st.winners) winners.push_back(st.players[w].name);
+  j["winners"] = winners;
   j["current"] = st.ended ? json(nullptr) : json(st.players[st.current].name);
   json pending = json::array();
   for (const auto& q : st.pending) {
@@ -507,7 +518,10 @@ std::string state_summary(const Game& game) {
     for (const auto& ss : st.spaces) owned += ss.owner == p ? 1 : 0;
     out += fmt::format("  {:<12} cash {:>10}  worth {:>10}  properties {:>2}{}{}\n", pl.name,
                        ed.format_money(pl.cash), ed.format_money(game.worth(p)), owned,
-                       pl.bankrupt ? "  bankrupt" : "", st.winner == p ? "  WINNER" : "");
+                       pl.bankrupt ? "  bankrupt" : "",
+                       std::find(st.winners.begin(), st.winners.end(), p) == st.winners.end() ? ""
+                       : st.winners.size() > 1 ? "  WINNER (tie)"
+                                               : "  WINNER");
   }
   Money bank = 0;
   for (const auto& p : st.postings) {

@@ -131,12 +131,14 @@ struct Event {
   };
   Kind kind = Kind::turn;
   int player = kNobody;
-  int from = -1;   // moved, jailed: where the token was
+  int from = -1;   // moved, jailed: where the token was; sold (group sale): 1 when the lot had a hotel
   int to = -1;     // moved, jailed: where it is now; bankrupt: the creditor account; traded: the other player
   int space = -1;  // the property concerned
-  Money amount = 0;  // bought, mortgaged, auction_won: the price; sold: houses left on a broken-down hotel
-  int detail = 0;    // moved: 1 = jumped straight there; built/sold: 1 = a hotel, 2 = shortage breakdown;
-                     // auction_*: 0 a property, 1 a house, 2 a hotel
+  Money amount = 0;  // bought, mortgaged, auction_won: the price; sold: houses left on the lot
+  int detail = 0;    // moved: 1 = jumped straight there; built/sold: 1 = a hotel, 2 = one lot of a group
+                     // sale (a hotel sold when the bank lacks the houses to replace it); auction_*: 0 a
+                     // property, 1 a house, 2 a hotel; game_over: how many players share the win (1: one
+                     // winner; more: a tie, one game_over event per winner)
   const Card* card = nullptr;  // card_drawn
 };
 
@@ -158,7 +160,8 @@ struct GameState {
   int bankruptcies = 0;
   int turns = 0;  // completed turns
   bool ended = false;
-  int winner = kNobody;
+  int winner = kNobody;      // the one winner; kNobody while playing, and when the win is shared (a tie)
+  std::vector<int> winners;  // everyone who won, in turn order: one player, or several who tie on worth
   struct FreeRide {
     int holder = 0;  // who stops for free
     int owner = 0;   // on whose properties

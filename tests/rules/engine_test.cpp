@@ -439,7 +439,9 @@ TEST(Buildings, SellBackAtHalfPriceEvenlyAndAHotelAsFiveHouses) {
   EXPECT_EQ(g.cash("Ann"), 1625);
 }
 
-TEST(Buildings, HotelBrokenDownWhenTheBankHasTooFewHouses) {
+// "All hotels on one color-group may be sold at once." The bank holds only 2 houses: the hotels come down
+// to the houses the bank already has, one each; the sale is shown lot by lot and must be confirmed.
+TEST(Buildings, HotelSoldWhenTheBankHasTooFewHousesIsAConfirmedGroupSale) {
   ScriptedGame g(kTwoPlayers);
   // 30 houses on the board and two hotels on the dark blues: the bank holds only 2 houses.
   g.ok(R"({"t": "adopt", "player": "Bob", "spaces": [{"space": 31, "houses": 4}, {"space": 32, "houses": 4},
@@ -448,8 +450,23 @@ TEST(Buildings, HotelBrokenDownWhenTheBankHasTooFewHouses) {
   g.ok(
       R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 37, "hotel": true}, {"space": 39, "hotel": true}]})");
   EXPECT_EQ(g.dump()["bank"]["houses"], 2);
-  g.ok(R"({"t": "sell", "player": "Ann", "space": 39})");
-  // Both hotels come down to one house each (the two the bank had); 4 house-equivalents sold per hotel.
+  auto plan = g.game().sale_plan(0, 39);
+  ASSERT_TRUE(plan) << plan.error();
+  ASSERT_EQ(plan->lots.size(), 2u);
+  EXPECT_TRUE(plan->changes_other_lots());
+  EXPECT_EQ(plan->lots[0].space, 39);  // the chosen lot first
+  EXPECT_TRUE(plan->lots[0].hotel_before);
+  EXPECT_EQ(plan->lots[0].houses_after, 1);
+  EXPECT_EQ(plan->lots[0].refund, 4 * 100);
+  EXPECT_EQ(plan->lots[1].space, 37);
+  EXPECT_EQ(plan->lots[1].houses_after, 1);
+  EXPECT_EQ(plan->total, 800);
+  EXPECT_EQ(plan->bank_houses_after, 0);
+  // One tap on Boardwalk must not change Park Place unseen.
+  std::string why = g.send(R"({"t": "sell", "player": "Ann", "space": 39})");
+  EXPECT_NE(why.find("changes Park Place too ($800 in all)"), std::string::npos) << why;
+  auto out = g.game().apply(Sell{0, 39, true});
+  ASSERT_TRUE(out) << out.error();
   EXPECT_FALSE(g.space(39)["hotel"]);
   EXPECT_FALSE(g.space(37)["hotel"]);
   EXPECT_EQ(g.space(39)["houses"], 1);
@@ -457,6 +474,43 @@ TEST(Buildings, HotelBrokenDownWhenTheBankHasTooFewHouses) {
   EXPECT_EQ(g.dump()["bank"]["houses"], 0);
   EXPECT_EQ(g.dump()["bank"]["hotels"], 12);
   EXPECT_EQ(g.cash("Ann"), 1500 + 2 * 4 * 100);
+  // Exactly what the plan said, one posting and one event per lot.
+  ASSERT_EQ(out->events.size(), 2u);
+  EXPECT_EQ(g.game().describe(out->events[0]), "Ann sells the hotel on Boardwalk: 1 house left");
+  EXPECT_EQ(g.game().state().postings.size() - out->first_posting, 2u);
+}
+
+TEST(Buildings, AHotelSoldWithHousesInTheBankTouchesOnlyItsLot) {
+  ScriptedGame g(kTwoPlayers);
+  g.ok(
+      R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 37, "hotel": true}, {"space": 39, "hotel": true}]})");
+  auto plan = g.game().sale_plan(0, 39);
+  ASSERT_TRUE(plan);
+  ASSERT_EQ(plan->lots.size(), 1u);
+  EXPECT_FALSE(plan->changes_other_lots());
+  EXPECT_EQ(plan->lots[0].houses_after, 4);
+  EXPECT_EQ(plan->total, 100);
+  EXPECT_EQ(g.send(R"({"t": "sell", "player": "Ann", "space": 39})"), "");
+}
+
+// The stricter reading as an edition switch: the sale waits until the bank has the houses.
+TEST(Buildings, StrictHotelSaleWaitsForTheBanksHouses) {
+  ScriptedGame g(
+      R"({"setup": {"edition": "classic", "players": ["Ann", "Bob"], "options": {"strict_hotel_sale": true}, "seed": 7}})");
+  g.ok(R"({"t": "adopt", "player": "Bob", "spaces": [{"space": 31, "houses": 4}, {"space": 32, "houses": 4},
+          {"space": 34, "houses": 4}, {"space": 26, "houses": 4}, {"space": 27, "houses": 4}, {"space": 29, "houses": 4},
+          {"space": 21, "houses": 2}, {"space": 23, "houses": 2}, {"space": 24, "houses": 2}]})");
+  g.ok(
+      R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 37, "hotel": true}, {"space": 39, "hotel": true}]})");
+  auto why = g.game().why_not_sell(0, 39);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("the bank has 2 houses"), std::string::npos) << *why;
+  EXPECT_NE(g.send(R"({"t": "sell", "player": "Ann", "space": 39, "group": true})"), "");
+  g.ok(R"({"t": "sell", "player": "Bob", "space": 31})");
+  g.ok(R"({"t": "sell", "player": "Bob", "space": 32})");
+  g.ok(R"({"t": "sell", "player": "Ann", "space": 39})");
+  EXPECT_EQ(g.space(39)["houses"], 4);
+  EXPECT_TRUE(g.space(37)["hotel"]);
 }
 
 TEST(Mortgages, MortgageForTheValueLiftForValuePlusTenPercent) {
@@ -608,6 +662,36 @@ TEST(TimeLimit, EndNamesTheRichestPlayer) {
   EXPECT_TRUE(g.dump()["ended"]);
   EXPECT_EQ(g.dump()["winner"], "Bob");
   EXPECT_NE(g.send(R"({"t": "roll", "dice": [1, 2]})"), "");
+}
+
+// "THE RICHEST SLIDER WINS!": when the richest are equal, they share the win. Each winner has a game_over
+// event (the ledger keeps them), and the words say it is a tie.
+TEST(TimeLimit, EqualRichestPlayersShareTheWin) {
+  ScriptedGame g(
+      R"({"setup": {"edition": "classic", "players": ["Ann", "Bob", "Cleo"], "options": {"time_limit": true}, "seed": 9}})");
+  g.ok(R"({"t": "adopt", "player": "Ann", "cash": 4000, "spaces": []})");
+  Money ann = g.game().worth(0);
+  Money bob_cash = ann - (g.game().worth(1) - g.cash("Bob"));
+  g.ok(fmt::format(R"({{"t": "adopt", "player": "Bob", "cash": {}}})", bob_cash));
+  ASSERT_EQ(g.game().worth(1), ann);
+  auto out = g.game().apply(End{});
+  ASSERT_TRUE(out);
+  EXPECT_EQ(g.dump()["winner"], nullptr);
+  EXPECT_EQ(g.dump()["winners"], nlohmann::json::array({"Ann", "Bob"}));
+  ASSERT_EQ(out->events.size(), 2u);
+  EXPECT_EQ(out->events[0].kind, Event::Kind::game_over);
+  EXPECT_EQ(out->events[0].player, 0);
+  EXPECT_EQ(out->events[0].detail, 2);
+  EXPECT_EQ(out->events[0].amount, ann);
+  EXPECT_EQ(out->events[1].player, 1);
+  EXPECT_EQ(g.game().describe(out->events[0]), "The game is over: a tie, Ann shares the win with Bob");
+  EXPECT_NE(state_summary(g.game()).find("WINNER (tie)"), std::string::npos);
+  // A snapshot keeps the shared win.
+  auto restored = Game::restore(g.game().edition_ptr(), g.game().setup(), g.game().snapshot(),
+                                g.game().state().postings);
+  ASSERT_TRUE(restored) << restored.error();
+  EXPECT_EQ(restored->state().winners, (std::vector<int>{0, 1}));
+  EXPECT_EQ(restored->signature(), g.game().signature());
 }
 
 TEST(Setup, UnknownOptionIsAnError) {
