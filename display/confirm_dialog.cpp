@@ -10,21 +10,33 @@ namespace bb::display {
 
 void ConfirmDialog::build(FrameBuilder& fb, UiContext& ui) {
   const auto& l = fb.layout();
-  const Rect p = Widgets::dialog(fb, l.s(600), l.s(300));
+  // Lines under the question (each lot of a sale) make the dialog taller; the question and buttons keep
+  // their places.
+  const int line_h = l.s(30);
+  const int lines_h = static_cast<int>(request_.details.size()) * line_h;
+  const Rect p = Widgets::dialog(fb, l.s(600), l.s(300) + lines_h + (lines_h > 0 ? l.s(8) : 0));
   const int pad = l.s(16);
   fb.paragraph({p.x + pad, p.y + pad, p.w - 2 * pad, l.s(100)}, request_.question, FontFace::bold,
                l.font_large, Palette::text, Align::centre);
+  int below = p.y + pad + l.s(100);
+  if (!request_.details.empty()) {
+    fb.fill({p.x + pad, below, p.w - 2 * pad, lines_h + l.s(8)}, Palette::panel_light);
+    for (std::size_t i = 0; i < request_.details.size(); ++i)
+      fb.text({p.x + pad + l.s(10), below + l.s(4) + static_cast<int>(i) * line_h, p.w - 2 * pad - l.s(20), line_h},
+              request_.details[i], FontFace::regular, l.font_body, Palette::text, Align::left, l.font_small);
+    below += lines_h + l.s(8);
+  }
   const bool by_card = ui.cards_confirm() && request_.payer >= 0;
   if (by_card) {
     const auto* game = ui.snapshot().game;
     const std::string who = game ? game->account_name(request_.payer) : "Player";
-    const Rect hint{p.x + pad, p.y + pad + l.s(108), p.w - 2 * pad, l.s(40)};
+    const Rect hint{p.x + pad, below + l.s(8), p.w - 2 * pad, l.s(40)};
     fb.fill(hint, Widgets::player_colour(ui.snapshot(), request_.payer));
     fb.text(hint.inset(l.s(4)), fmt::format("{}, tap your card to confirm", who), FontFace::bold, l.font_body,
             Palette::text_on(Widgets::player_colour(ui.snapshot(), request_.payer)), Align::centre);
   }
   if (!ui.message().empty())
-    fb.text({p.x + pad, p.y + pad + l.s(152), p.w - 2 * pad, l.s(30)}, ui.message(), FontFace::bold,
+    fb.text({p.x + pad, below + l.s(52), p.w - 2 * pad, l.s(30)}, ui.message(), FontFace::bold,
             l.font_small, Palette::highlight, Align::centre);
   const bool by_card_only = ui.cards_confirm() && request_.payer >= 0;
   const int bw = (p.w - 3 * pad) / 2;

@@ -95,7 +95,10 @@ int HomeScreen::build_players(FrameBuilder& fb, UiContext& ui) {
     const int name_h = rows == 1 ? l.s(34) : l.s(28);
     Widgets::player_badge(fb, {inner_x, r.y + l.s(6) + (name_h - badge) / 2, badge, badge}, snap, i);
     std::string tag;
-    if (p.bankrupt)
+    const std::string standing = st.ended ? Wording::standing(game, i) : std::string();
+    if (!standing.empty())
+      tag = standing;  // "winner", "tie" or "bankrupt" once the game is over
+    else if (p.bankrupt)
       tag = "bankrupt";
     else if (p.in_jail)
       tag = "in jail";
@@ -107,7 +110,8 @@ int HomeScreen::build_players(FrameBuilder& fb, UiContext& ui) {
             p.name, FontFace::bold, l.font_body, Palette::text, Align::left, l.s(14));
     if (!tag.empty())
       fb.text({r.right() - l.s(8) - tag_w, r.y + l.s(6), tag_w, name_h}, tag, FontFace::bold, l.font_small,
-              turn ? Palette::highlight : Palette::muted, Align::right, l.s(12));
+              turn || standing == "winner" || standing == "tie" ? Palette::highlight : Palette::muted,
+              Align::right, l.s(12));
     const int money_top = r.y + l.s(6) + name_h;
     fb.text({inner_x, money_top, inner_w, r.bottom() - money_top - l.s(4)}, Wording::money(game, p.cash),
             FontFace::bold, rows == 1 ? l.font_huge + l.s(6) : l.font_huge,
@@ -140,6 +144,10 @@ void HomeScreen::build_dice_and_news(FrameBuilder& fb, UiContext& ui, int top, i
   const Rect news{l.pad * 2 + left_w, top, l.width - 3 * l.pad - left_w, h};
   fb.fill(news, Palette::panel);
   const int line_h = l.s(30);
+  if (st.ended) {
+    build_standings(fb, ui, news, line_h);
+    return;
+  }
   int y = news.y + l.s(4);
   if (!ui.message().empty()) {
     fb.text({news.x + l.s(10), y, news.w - l.s(20), line_h}, ui.message(), FontFace::bold, l.font_body,
@@ -157,6 +165,52 @@ void HomeScreen::build_dice_and_news(FrameBuilder& fb, UiContext& ui, int top, i
   if (postings.empty())
     fb.text({news.x + l.s(10), y, news.w - l.s(20), line_h}, "No payments yet", FontFace::regular,
             l.font_body, Palette::muted);
+}
+
+// The final standings: every player by worth as the edition values it, the winners marked, a tie said.
+void HomeScreen::build_standings(FrameBuilder& fb, UiContext& ui, Rect panel, int line_h) {
+  const auto& l = fb.layout();
+  const auto& game = *ui.snapshot().game;
+  const auto& st = game.state();
+  std::vector<int> order;
+  for (int p = 0; p < static_cast<int>(st.players.size()); ++p) order.push_back(p);
+  // Winners first, then the others still in the game by worth, the bankrupt last.
+  auto rank = [&](int p) {
+    const std::string s = Wording::standing(game, p);
+    return s == "winner" || s == "tie" ? 0 : s == "bankrupt" ? 2 : 1;
+  };
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    if (rank(a) != rank(b)) return rank(a) < rank(b);
+    return game.worth(a) > game.worth(b);
+  });
+  int y = panel.y + l.s(4);
+  fb.text({panel.x + l.s(10), y, panel.w - l.s(20), line_h},
+          st.winners.size() > 1 ? "Final standings: a tie" : "Final standings", FontFace::bold, l.font_body,
+          Palette::text);
+  y += line_h;
+  const int money_w = l.s(130), tag_w = l.s(110);
+  int place = 0;
+  for (std::size_t k = 0; k < order.size() && y + line_h <= panel.bottom(); ++k) {
+    const int p = order[k];
+    const auto& pl = st.players[static_cast<std::size_t>(p)];
+    // Equal winners share first place.
+    if (k == 0 || rank(p) != 0) place = static_cast<int>(k) + 1;
+    const std::string standing = Wording::standing(game, p);
+    const bool won = standing == "winner" || standing == "tie";
+    const Colour colour = won ? Palette::highlight : pl.bankrupt ? Palette::muted : Palette::text;
+    const int x = panel.x + l.s(10);
+    fb.text({x, y, l.s(34), line_h}, pl.bankrupt ? "-" : fmt::format("{}.", place), FontFace::bold,
+            l.font_body, colour);
+    fb.fill({x + l.s(36), y + l.s(6), l.s(8), line_h - l.s(12)}, Widgets::player_colour(ui.snapshot(), p));
+    fb.text({x + l.s(50), y, panel.w - l.s(80) - money_w - tag_w, line_h}, pl.name, FontFace::bold, l.font_body,
+            colour, Align::left, l.s(12));
+    fb.text({panel.right() - l.s(10) - tag_w - money_w, y, money_w, line_h},
+            pl.bankrupt ? std::string() : Wording::money(game, game.worth(p)), FontFace::regular, l.font_body,
+            colour, Align::right);
+    fb.text({panel.right() - l.s(10) - tag_w, y, tag_w, line_h}, standing, FontFace::bold, l.font_small, colour,
+            Align::right);
+    y += line_h;
+  }
 }
 
 void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bottom) {
@@ -180,7 +234,7 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
   int who = st.current;
 
   if (st.ended) {
-    text = st.winner >= 0 ? fmt::format("Game over: {} wins!", game.account_name(st.winner)) : "Game over";
+    text = Wording::game_over(game);
     choices.push_back(
         {"home.charts", "See the charts", Palette::primary, [&ui] { ui.go(ScreenId::charts); }});
   } else if (st.auction) {

@@ -162,10 +162,16 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
          {fmt::format("{}: build a {} on {} for {}?", who, hotel_next ? "hotel" : "house", sp.name,
                       Wording::money(*game, sp.house_cost)),
           "Build", player, ApplyInput{rules::Build{player, space}, {}, -1}, nullptr});
-  action("props.sell", 1, 0, "Sell building", sell_no,
-         {fmt::format("{}: sell a building on {} to the bank for {}?", who, sp.name,
-                      Wording::money(*game, sp.house_cost / 2)),
-          "Sell", player, ApplyInput{rules::Sell{player, space}, {}, -1}, nullptr});
+  // The sale question says what is sold on every lot and for how much before anything is posted; a sale
+  // that takes the group's hotels at once goes out confirmed for the whole group.
+  const auto sale = game->sale_plan(player, space);
+  Confirmation sell_request{"", "Sell", player, ApplyInput{rules::Sell{player, space}, {}, -1}, nullptr};
+  if (sale) {
+    sell_request.question = Wording::sale_question(*game, *sale);
+    sell_request.details = Wording::sale_lines(*game, *sale);
+    sell_request.action.input = rules::Sell{player, space, sale->changes_other_lots()};
+  }
+  action("props.sell", 1, 0, "Sell building", sell_no, sell_request);
   action("props.mortgage", 0, 1, "Mortgage", mortgage_no,
          {fmt::format("{}: mortgage {} for {}?", who, sp.name, Wording::money(*game, sp.mortgage)),
           "Mortgage", player, ApplyInput{rules::Mortgage{player, space}, {}, -1}, nullptr});

@@ -353,6 +353,48 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
   debt->seen_positions = {39, 0, 0, 0};
   out.push_back(std::move(*debt));
 
+  // A hotel sale when the bank has no houses: Ann's light blues stand at 4 houses, a hotel and a hotel, and
+  // Bob's houses have emptied the bank, so selling a hotel takes the group's hotels at once.
+  auto shortage = start("shortage", editions_dir, four, 19);
+  if (!shortage) return std::unexpected(shortage.error());
+  {
+    using rules::AdoptSpace;
+    BB_TRY(must(*shortage, rules::Adopt{0,
+                                        860,
+                                        std::nullopt,
+                                        std::nullopt,
+                                        std::nullopt,
+                                        {AdoptSpace{6, 4}, AdoptSpace{8, 0, true}, AdoptSpace{9, 0, true}}}));
+    BB_TRY(must(*shortage, rules::Adopt{1,
+                                        420,
+                                        std::nullopt,
+                                        std::nullopt,
+                                        std::nullopt,
+                                        {AdoptSpace{31, 4}, AdoptSpace{32, 4}, AdoptSpace{34, 4}, AdoptSpace{26, 4},
+                                         AdoptSpace{27, 4}, AdoptSpace{29, 4}, AdoptSpace{16, 2}, AdoptSpace{18, 1},
+                                         AdoptSpace{19, 1}}}));
+  }
+  out.push_back(std::move(*shortage));
+
+  // A time-limit game ended in a tie: Ann and Cleo are both worth $2,500 (Cleo's mortgaged railroad at half).
+  auto tie = start("tie", editions_dir, four, 31);
+  if (!tie) return std::unexpected(tie.error());
+  {
+    using rules::AdoptSpace;
+    const auto none = std::nullopt;
+    BB_TRY(must(*tie, rules::Adopt{0, 1640, none, none, none, {AdoptSpace{16, 1}, AdoptSpace{18, 1}, AdoptSpace{19, 1}}}));
+    BB_TRY(must(*tie, rules::Adopt{1, 1320, none, none, none, {AdoptSpace{37}}}));
+    BB_TRY(must(*tie, rules::Adopt{2,
+                                   2050,
+                                   none,
+                                   none,
+                                   none,
+                                   {AdoptSpace{5}, AdoptSpace{15, 0, false, true}, AdoptSpace{12}}}));
+    BB_TRY(must(*tie, rules::Adopt{3, 900, none, none, none, {}}));
+    BB_TRY(must(*tie, rules::End{}));
+  }
+  out.push_back(std::move(*tie));
+
   // A long ledger: a few hundred inputs of play.
   auto long_game = start("long-ledger", editions_dir, four, 23);
   if (!long_game) return std::unexpected(long_game.error());

@@ -39,7 +39,8 @@ class SampleTable {
   std::map<int, std::string> undo_reasons;
 
   // The sample states every screen is shown in: a fresh game; houses, hotels and mortgages; an auction;
-  // a debt; a long ledger; six players with long names.
+  // a debt; a hotel sale with no houses in the bank; a game ended in a tie; a long ledger; six players with
+  // long names.
   static std::expected<std::vector<SampleTable>, std::string> samples(const std::string& editions_dir);
   static std::expected<SampleTable, std::string> start(const std::string& name,
                                                        const std::string& editions_dir,

@@ -69,6 +69,7 @@ std::expected<std::vector<std::string>, std::string> ScreenGallery::render(const
       {"developed", {"nav.trade", "trade.0.space.1", "trade.1.cash"}},
       {"long-ledger", {"nav.charts", "charts.heat"}},
       {"fresh", {"nav.devices", "devices.grid", "calibration.corner.2"}},
+      {"shortage", {"nav.properties", "props.space.9", "props.sell"}},
   };
   auto open_screen = [&]() -> std::expected<std::unique_ptr<TouchScreen>, std::string> {
     TouchScreen::Options o;

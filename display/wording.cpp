@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace bb::display {
 
 using rules::Memo;
@@ -15,6 +17,61 @@ std::string Wording::space_name(const rules::Game& game, int space) {
   const auto& spaces = game.edition().spaces;
   if (space < 0 || static_cast<std::size_t>(space) >= spaces.size()) return "?";
   return spaces[static_cast<std::size_t>(space)].name;
+}
+
+std::string Wording::game_over(const rules::Game& game) {
+  const auto& winners = game.state().winners;
+  if (winners.empty()) return "Game over";
+  if (winners.size() == 1) return fmt::format("Game over: {} wins!", game.account_name(winners.front()));
+  std::string names;
+  for (std::size_t i = 0; i < winners.size(); ++i)
+    names += (i == 0 ? "" : i + 1 == winners.size() ? " and " : ", ") + game.account_name(winners[i]);
+  return fmt::format("Game over: a tie between {}!", names);
+}
+
+std::string Wording::standing(const rules::Game& game, int player) {
+  const auto& st = game.state();
+  if (std::find(st.winners.begin(), st.winners.end(), player) != st.winners.end())
+    return st.winners.size() > 1 ? "tie" : "winner";
+  if (player >= 0 && static_cast<std::size_t>(player) < st.players.size() &&
+      st.players[static_cast<std::size_t>(player)].bankrupt)
+    return "bankrupt";
+  return "";
+}
+
+namespace {
+std::string lot_level(int houses, bool hotel) {
+  if (hotel) return "hotel";
+  if (houses == 0) return "no houses";
+  return houses == 1 ? std::string("1 house") : fmt::format("{} houses", houses);
+}
+}  // namespace
+
+std::string Wording::sale_question(const rules::Game& game, const rules::SalePlan& plan) {
+  const std::string who = game.account_name(plan.player);
+  const std::string lot = space_name(game, plan.space);
+  const std::string total = money(game, plan.total);
+  if (plan.changes_other_lots()) {
+    const auto& sp = game.edition().spaces[static_cast<std::size_t>(plan.space)];
+    const auto* group = game.edition().group(sp.group);
+    return fmt::format("{}: the bank has too few houses. Sell the {} hotels at once, for {}?", who,
+                       group ? group->name : std::string("group's"), total);
+  }
+  if (plan.lots.size() == 1 && plan.lots.front().hotel_before)
+    return fmt::format("{}: sell the hotel on {} to the bank for {}? It comes down to {}.", who, lot, total,
+                       lot_level(plan.lots.front().houses_after, false));
+  return fmt::format("{}: sell a house on {} to the bank for {}?", who, lot, total);
+}
+
+std::vector<std::string> Wording::sale_lines(const rules::Game& game, const rules::SalePlan& plan) {
+  std::vector<std::string> lines;
+  if (!plan.changes_other_lots()) return lines;
+  for (const auto& lot : plan.lots)
+    lines.push_back(fmt::format("{}: {} \u2192 {}, {}", space_name(game, lot.space),
+                                lot_level(lot.houses_before, lot.hotel_before), lot_level(lot.houses_after, false),
+                                money(game, lot.refund)));
+  lines.push_back(fmt::format("{} receives {} in all", game.account_name(plan.player), money(game, plan.total)));
+  return lines;
 }
 
 std::string Wording::posting(const rules::Game& game, const rules::Posting& p) {

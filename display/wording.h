@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <vector>
 
 #include "rules/game.h"
 
@@ -15,6 +16,15 @@ class Wording {
   // "Buy", "Auction", "Pay $50"
   static std::string option(const rules::Game& game, const rules::Question& q, const std::string& option);
   static std::string space_name(const rules::Game& game, int space);
+  // "Game over: Ann wins!", "Game over: a tie between Ann and Bob!"
+  static std::string game_over(const rules::Game& game);
+  // A player's place at the end: "winner", "tie" (one of several equal winners), "bankrupt" or "".
+  static std::string standing(const rules::Game& game, int player);
+  // The sale question: "Ann: sell a house on Baltic Avenue to the bank for $25?"; for a sale that takes the
+  // group's hotels at once it says so, and sale_lines lists every lot: "Oriental Avenue: 4 houses -> 1
+  // house, $75".
+  static std::string sale_question(const rules::Game& game, const rules::SalePlan& plan);
+  static std::vector<std::string> sale_lines(const rules::Game& game, const rules::SalePlan& plan);
   static std::string money(const rules::Game& game, rules::Money amount);
 };
 

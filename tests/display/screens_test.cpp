@@ -117,6 +117,20 @@ TEST(Screens, HomeSaysWhatIsOwedAndWhy) {
   EXPECT_NE(buy.find("home.option.auction"), nullptr);
 }
 
+// Issue 16: a game that ends with the richest equal says "tie" on the end screen and in the standings.
+TEST(Screens, AGameEndedInATieSaysTieInTheStandings) {
+  const Layout layout = Layout::for_window(800, 480);
+  Ui ui;
+  const auto& f = ui.build(testing::sample("tie").snapshot(), layout, *fonts(), 0);
+  EXPECT_TRUE(f.shows("Game over: a tie between Ann and Cleo!"));
+  EXPECT_TRUE(f.shows("Final standings: a tie"));
+  int ties = 0;
+  for (const auto& op : f.ops) ties += op.text == "tie";
+  EXPECT_EQ(ties, 4) << "Ann and Cleo, on their cards and in the standings";
+  EXPECT_FALSE(f.shows("wins!"));
+  EXPECT_TRUE(testing::structural_problems(f, layout).empty());
+}
+
 TEST(Screens, AnAuctionTakesTheScreenAndShowsTheHighestBidder) {
   const Layout layout = Layout::for_window(800, 480);
   Ui ui;

@@ -138,6 +138,44 @@ TEST(TouchFlow, MortgageAndLift) {
   EXPECT_EQ(h.table().game().state().players[0].cash, 1530 - 33);
 }
 
+// Issue 16: selling a hotel when the bank has no houses. The question lists what is sold on every lot and for
+// how much; nothing is posted until Ann's card confirms the whole sale.
+TEST(TouchFlow, AHotelSaleWithNoHousesInTheBankListsEveryLotBeforeItIsPosted) {
+  Harness h(testing::sample("shortage"));
+  const auto postings = h.table().game().state().postings.size();
+  h.tap("home.player.0");
+  h.tap("props.space.9");
+  h.tap("props.sell");
+  EXPECT_TRUE(h.frame().shows("Sell the Light Blue hotels at once, for $325?"));
+  EXPECT_TRUE(h.frame().shows("Connecticut Avenue: hotel \u2192 no houses, $125"));
+  EXPECT_TRUE(h.frame().shows("Oriental Avenue: 4 houses \u2192 1 house, $75"));
+  EXPECT_TRUE(h.frame().shows("Vermont Avenue: hotel \u2192 no houses, $125"));
+  EXPECT_TRUE(h.frame().shows("Ann receives $325 in all"));
+  EXPECT_EQ(h.table().game().state().postings.size(), postings) << "nothing is posted before the card";
+  h.card(0);
+  const auto& st = h.table().game().state();
+  EXPECT_TRUE(h.refusals.empty()) << h.refusals.front();
+  EXPECT_EQ(st.spaces[6].houses, 1);
+  EXPECT_FALSE(st.spaces[8].hotel);
+  EXPECT_FALSE(st.spaces[9].hotel);
+  EXPECT_EQ(st.players[0].cash, 860 + 325);
+  EXPECT_EQ(st.postings.size(), postings + 3) << "one posting per lot";
+}
+
+// A hotel sold for its houses is still one lot: the question says what it comes down to.
+TEST(TouchFlow, AHotelSaleWithHousesInTheBankSaysWhatItComesDownTo) {
+  auto t = new_table();
+  adopt(t, rules::Adopt{0, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                        {{37, 0, true}, {39, 0, true}}});
+  Harness h(std::move(t));
+  h.tap("home.player.0");
+  h.tap("props.space.39");
+  h.tap("props.sell");
+  EXPECT_TRUE(h.frame().shows("sell the hotel on Boardwalk to the bank for $100? It comes down to 4 houses."));
+  h.card(0);
+  EXPECT_EQ(h.table().game().state().spaces[39].houses, 4);
+}
+
 TEST(TouchFlow, RunAnAuctionByTapsCardsAndKeypad) {
   Harness h(new_table());
   roll(h, 1, 2);
