@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <fstream>
+#include <map>
 #include <iostream>
 #include <sstream>
 
@@ -56,6 +57,7 @@ struct SimulateOptions {
   std::string edition = "classic";
   std::string editions;
   bool quiet = false;
+  std::map<std::string, bool> options;  // the edition's variant switches, as a game's setup gives them
 };
 
 int run_simulate(const SimulateOptions& o) {
@@ -79,6 +81,7 @@ int run_simulate(const SimulateOptions& o) {
     rules::Setup setup;
     setup.edition = shared->id;
     setup.seed = o.seed + static_cast<std::uint64_t>(gi);
+    setup.options = o.options;
     for (int p = 0; p < o.players; ++p) setup.players.push_back({kNames[p], kTokens[p], "", {}});
     auto game = rules::Game::start(shared, setup);
     if (!game) {
@@ -130,6 +133,48 @@ int run_simulate(const SimulateOptions& o) {
   return broken == 0 ? 0 : 1;
 }
 
+struct CheckEditionOptions {
+  std::string file;
+  int games = 1000;
+  std::string editions;
+};
+
+// The loader's checks, then simulated games with every invariant checked after every input: with the
+// edition's default switches, and again with each of its options turned on.
+int run_check_edition(const CheckEditionOptions& o) {
+  auto edition = rules::load_edition(o.file, edition_dirs(o.editions));
+  if (!edition) {
+    fmt::print(stderr, "{}\n", edition.error().what());
+    return 2;
+  }
+  int ownable = 0;
+  for (const auto& sp : edition->spaces) ownable += sp.price > 0 ? 1 : 0;
+  int cards = 0;
+  for (const auto& d : edition->decks)
+    for (const auto& c : d.cards) cards += c.copies;
+  fmt::print("{} ({}): {} spaces, {} to own in {} groups, {} decks with {} cards, {} options\n", edition->name,
+             edition->id, edition->spaces.size(), ownable, edition->groups.size(), edition->decks.size(), cards,
+             edition->options.size());
+  fmt::print("the file reads cleanly; playing {} games with every invariant checked after every input\n",
+             o.games);
+  SimulateOptions sim;
+  sim.edition = o.file;
+  sim.editions = o.editions;
+  sim.games = o.games;
+  sim.quiet = true;
+  int result = run_simulate(sim);
+  for (const auto& option : edition->options) {
+    if (result != 0) break;
+    sim.options = {{option.name, !option.default_on}};
+    sim.games = std::max(1, o.games / 10);
+    fmt::print("with option {} {}:\n", option.name, option.default_on ? "off" : "on");
+    result = run_simulate(sim);
+  }
+  fmt::print("{}\n", result == 0 ? "the edition is ready for game night"
+                                  : "the edition broke a rule of the engine: see the game and input above");
+  return result;
+}
+
 }  // namespace
 
 void add_rules_commands(CLI::App& app) {
@@ -157,6 +202,15 @@ void add_rules_commands(CLI::App& app) {
   simulate->add_option("--editions", sim_opts->editions, "Directory of edition files");
   simulate->add_flag("--quiet", sim_opts->quiet, "Print only the totals");
   simulate->callback([sim_opts] { std::exit(run_simulate(*sim_opts)); });
+
+  auto check_opts = std::make_shared<CheckEditionOptions>();
+  auto* check = app.add_subcommand(
+      "check-edition", "Check an edition file: the loader's checks, then simulated games with every invariant");
+  check->add_option("file", check_opts->file, "The edition file (or an edition id)")->required();
+  check->add_option("--games", check_opts->games, "How many games with the default switches")
+      ->check(CLI::PositiveNumber);
+  check->add_option("--editions", check_opts->editions, "Directory of edition files (for `extends`)");
+  check->callback([check_opts] { std::exit(run_check_edition(*check_opts)); });
 }
 
 }  // namespace bb::daemon

@@ -6,7 +6,7 @@ class App;
 }
 
 namespace bb::daemon {
-void add_rules_commands(CLI::App& app);       // replay, simulate           (cmd_rules.cpp)
+void add_rules_commands(CLI::App& app);       // replay, simulate, check-edition (cmd_rules.cpp)
 void add_ledger_commands(CLI::App& app);      // ledger ...                 (cmd_ledger.cpp)
 void add_peripheral_commands(CLI::App& app);  // probe, record-gpio         (cmd_peripherals.cpp)
 void add_vision_commands(CLI::App& app);      // track, render-table, markers (cmd_vision.cpp)

@@ -101,7 +101,7 @@ int HomeScreen::build_players(FrameBuilder& fb, UiContext& ui) {
     else if (p.bankrupt)
       tag = "bankrupt";
     else if (p.in_jail)
-      tag = "in jail";
+      tag = "in " + game.edition().words.jail;
     else if (turn)
       tag = "\u25B6 turn";
     const int tag_w =
@@ -270,7 +270,8 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
           question = fmt::format("{} buys {} for {}?", name, Wording::space_name(game, q.space),
                                  Wording::money(game, q.amount));
         else if (opt == "pay_fine")
-          question = fmt::format("{} pays {} to leave jail?", name, Wording::money(game, q.amount));
+          question = fmt::format("{} pays {} to leave {}?", name, Wording::money(game, q.amount),
+                                 game.edition().words.jail);
         else if (opt == "lift")
           question =
               fmt::format("{} lifts the mortgage on {} now?", name, Wording::space_name(game, q.space));

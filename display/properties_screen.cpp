@@ -32,11 +32,9 @@ std::vector<int> owned_by_group(const rules::Game& game, int player) {
   return out;
 }
 
-std::string buildings(const rules::SpaceState& s) {
+std::string buildings(const rules::Game& game, const rules::SpaceState& s) {
   if (s.mortgaged) return "mortgaged";
-  if (s.hotel) return "hotel";
-  if (s.houses == 1) return "1 house";
-  if (s.houses > 1) return fmt::format("{} houses", s.houses);
+  if (s.hotel || s.houses > 0) return Wording::buildings(game, s.houses, s.hotel);
   return "";
 }
 
@@ -99,7 +97,7 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
     fb.fill(r, s == selected_ ? Palette::panel_light : Palette::panel);
     const auto* g = ed.group(sp.group);
     fb.fill({r.x, r.y, l.s(14), r.h}, g ? Palette::parse_hex(g->colour) : Palette::muted);
-    const std::string status = buildings(ss);
+    const std::string status = buildings(*game, ss);
     const int status_w = l.s(120);
     fb.text({r.x + l.s(22), r.y, r.w - l.s(30) - status_w, r.h}, sp.name, FontFace::bold, l.font_body,
             ss.mortgaged ? Palette::muted : Palette::text);
@@ -158,8 +156,9 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
     // A refused action still catches the finger, to show the rules' reason in the panel.
     fb.frame().targets.back().refusal = why_not.value_or("");
   };
-  action("props.build", 0, 0, hotel_next ? "Build hotel" : "Build house", build_no,
-         {fmt::format("{}: build a {} on {} for {}?", who, hotel_next ? "hotel" : "house", sp.name,
+  const auto& words = game->edition().words;
+  action("props.build", 0, 0, fmt::format("Build {}", hotel_next ? words.hotel : words.house), build_no,
+         {fmt::format("{}: build a {} on {} for {}?", who, hotel_next ? words.hotel : words.house, sp.name,
                       Wording::money(*game, sp.house_cost)),
           "Build", player, ApplyInput{rules::Build{player, space}, {}, -1}, nullptr});
   // The sale question says what is sold on every lot and for how much before anything is posted; a sale

@@ -39,13 +39,10 @@ std::string Wording::standing(const rules::Game& game, int player) {
   return "";
 }
 
-namespace {
-std::string lot_level(int houses, bool hotel) {
-  if (hotel) return "hotel";
-  if (houses == 0) return "no houses";
-  return houses == 1 ? std::string("1 house") : fmt::format("{} houses", houses);
+std::string Wording::buildings(const rules::Game& game, int houses, bool hotel) {
+  const auto& words = game.edition().words;
+  return hotel ? words.hotel : words.count_houses(houses);
 }
-}  // namespace
 
 std::string Wording::sale_question(const rules::Game& game, const rules::SalePlan& plan) {
   const std::string who = game.account_name(plan.player);
@@ -54,13 +51,15 @@ std::string Wording::sale_question(const rules::Game& game, const rules::SalePla
   if (plan.changes_other_lots()) {
     const auto& sp = game.edition().spaces[static_cast<std::size_t>(plan.space)];
     const auto* group = game.edition().group(sp.group);
-    return fmt::format("{}: the bank has too few houses. Sell the {} hotels at once, for {}?", who,
-                       group ? group->name : std::string("group's"), total);
+    return fmt::format("{}: the bank has too few {}. Sell the {} {} at once, for {}?", who,
+                       game.edition().words.houses, group ? group->name : std::string("group's"),
+                       game.edition().words.hotels, total);
   }
   if (plan.lots.size() == 1 && plan.lots.front().hotel_before)
-    return fmt::format("{}: sell the hotel on {} to the bank for {}? It comes down to {}.", who, lot, total,
-                       lot_level(plan.lots.front().houses_after, false));
-  return fmt::format("{}: sell a house on {} to the bank for {}?", who, lot, total);
+    return fmt::format("{}: sell the {} on {} to the bank for {}? It comes down to {}.", who,
+                       game.edition().words.hotel, lot, total,
+                       buildings(game, plan.lots.front().houses_after, false));
+  return fmt::format("{}: sell a {} on {} to the bank for {}?", who, game.edition().words.house, lot, total);
 }
 
 std::vector<std::string> Wording::sale_lines(const rules::Game& game, const rules::SalePlan& plan) {
@@ -68,7 +67,7 @@ std::vector<std::string> Wording::sale_lines(const rules::Game& game, const rule
   if (!plan.changes_other_lots()) return lines;
   for (const auto& lot : plan.lots)
     lines.push_back(fmt::format("{}: {} \u2192 {}, {}", space_name(game, lot.space),
-                                lot_level(lot.houses_before, lot.hotel_before), lot_level(lot.houses_after, false),
+                                buildings(game, lot.houses_before, lot.hotel_before), buildings(game, lot.houses_after, false),
                                 money(game, lot.refund)));
   lines.push_back(fmt::format("{} receives {} in all", game.account_name(plan.player), money(game, plan.total)));
   return lines;
@@ -98,7 +97,7 @@ std::string Wording::posting(const rules::Game& game, const rules::Posting& p) {
     case Memo::tax:
       return fmt::format("{} paid {} {}", from, amount, space.empty() ? "tax" : space);
     case Memo::jail_fine:
-      return fmt::format("{} paid {} to get out of jail", from, amount);
+      return fmt::format("{} paid {} to get out of {}", from, amount, game.edition().words.jail);
     case Memo::build:
       return fmt::format("{} built on {} for {}", from, space, amount);
     case Memo::sell_building:
@@ -147,7 +146,7 @@ std::string Wording::question(const rules::Game& game, const rules::Question& q)
     case QuestionKind::tax:
       return fmt::format("{}: pay {} or {}% of your worth?", who, money(game, q.amount), q.percent);
     case QuestionKind::jail:
-      return fmt::format("{} is in jail. How do you get out?", who);
+      return fmt::format("{} is in {}. How do you get out?", who, game.edition().words.jail);
     case QuestionKind::mortgaged_transfer:
       return fmt::format("{} received {}, mortgaged. Lift the mortgage now?", who, space_name(game, q.space));
     case QuestionKind::debt:

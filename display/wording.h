@@ -23,6 +23,8 @@ class Wording {
   // The sale question: "Ann: sell a house on Baltic Avenue to the bank for $25?"; for a sale that takes the
   // group's hotels at once it says so, and sale_lines lists every lot: "Oriental Avenue: 4 houses -> 1
   // house, $75".
+  // "hotel", "no houses", "3 houses", in the edition's words ("3 Quinn's houses").
+  static std::string buildings(const rules::Game& game, int houses, bool hotel);
   static std::string sale_question(const rules::Game& game, const rules::SalePlan& plan);
   static std::vector<std::string> sale_lines(const rules::Game& game, const rules::SalePlan& plan);
   static std::string money(const rules::Game& game, rules::Money amount);

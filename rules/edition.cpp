@@ -113,7 +113,9 @@ class Reader {
   [[noreturn]] void fail(const toml::node* node, int fallback_line, std::string key,
                          std::string message) const {
     int line = node ? static_cast<int>(node->source().begin.line) : fallback_line;
-    throw Fail{EditionError{file_, line, std::move(key), std::move(message)}};
+    // A node copied from the edition this one extends names its own file.
+    std::string file = node && node->source().path ? *node->source().path : file_;
+    throw Fail{EditionError{std::move(file), line, std::move(key), std::move(message)}};
   }
 
   static int line_of(const toml::node& node) { return static_cast<int>(node.source().begin.line); }
@@ -258,6 +260,11 @@ std::expected<Rules, std::string> Edition::rules_with(const std::map<std::string
   return out;
 }
 
+std::string Words::count_houses(int n) const {
+  if (n == 0) return "no " + houses;
+  return n == 1 ? "1 " + house : fmt::format("{} {}", n, houses);
+}
+
 std::string Edition::format_money(Money amount) const {
   bool negative = amount < 0;
   Money v = (negative ? -amount : amount) * currency.unit;
@@ -377,15 +384,17 @@ std::vector<Effect> parse_effects(const Reader& r, const toml::table& t, std::st
   return out;
 }
 
-Edition parse_or_throw(std::string_view text, const std::string& file) {
-  Reader r(file);
-  toml::table root;
+toml::table parse_toml(std::string_view text, const std::string& file) {
   try {
-    root = toml::parse(text, file);
+    return toml::parse(text, file);
   } catch (const toml::parse_error& e) {
     throw Fail{EditionError{file, static_cast<int>(e.source().begin.line), "",
                             fmt::format("not valid TOML: {}", e.description())}};
   }
+}
+
+Edition build_edition(const toml::table& root, const std::string& file) {
+  Reader r(file);
   Edition ed;
   ed.source_file = file;
   ed.id = r.string(root, "id", "", true);
@@ -400,6 +409,23 @@ Edition parse_or_throw(std::string_view text, const std::string& file) {
     ed.currency.unit = r.integer(*c, "unit", 1);
     ed.currency.mk = r.boolean(*c, "mk", false);
     if (ed.currency.unit <= 0) r.fail(c->get("unit"), 0, "unit", "the unit must be 1 or more");
+  }
+
+  if (const toml::node* wn = root.get("words")) {
+    const toml::table* w = wn->as_table();
+    if (!w) r.fail(wn, 0, "words", "expected a [words] table, such as house = \"Quinn's house\"");
+    std::pair<std::string_view, std::string*> fields[] = {{"house", &ed.words.house},
+                                                          {"houses", &ed.words.houses},
+                                                          {"hotel", &ed.words.hotel},
+                                                          {"hotels", &ed.words.hotels},
+                                                          {"jail", &ed.words.jail}};
+    for (const auto& [key, value] : *w) {
+      auto it = std::find_if(std::begin(fields), std::end(fields), [&](const auto& f) { return f.first == key.str(); });
+      if (it == std::end(fields))
+        r.fail(&value, 0, std::string(key.str()), "unknown word (known: house, houses, hotel, hotels, jail)");
+      *it->second = r.string(*w, key.str(), "");
+      if (it->second->empty()) r.fail(&value, 0, std::string(key.str()), "a word cannot be empty");
+    }
   }
 
   if (const toml::node* rn = root.get("rules")) {
@@ -596,11 +622,136 @@ Edition parse_or_throw(std::string_view text, const std::string& file) {
   return ed;
 }
 
+
+// ------------------------------------------------------------------ extends: one edition built on another
+
+// Where a key of an extending file patches the base: tables merge key by key, arrays of tables merge entry by
+// entry (spaces by `index`, groups and decks by `id`, a deck's cards by `id`), anything else replaces.
+void merge_table(toml::table& base, const toml::table& child, const Reader& r,
+                 std::vector<std::pair<std::string, std::string>>& renames);
+
+void merge_by_id(toml::array& base, const toml::array& child, std::string_view key, const Reader& r,
+                 std::vector<std::pair<std::string, std::string>>& renames) {
+  for (const auto& item : child) {
+    const toml::table* c = item.as_table();
+    if (!c) r.fail(&item, 0, std::string(key), "expected tables");
+    std::string id = r.string(*c, "id", "", true);
+    toml::table* target = nullptr;
+    for (auto& b : base)
+      if (auto* bt = b.as_table(); bt && bt->get("id") && bt->get("id")->value_or(std::string()) == id)
+        target = bt;
+    if (target)
+      merge_table(*target, *c, r, renames);
+    else
+      base.push_back(*c);
+  }
+}
+
+void merge_spaces(toml::array& base, const toml::array& child, const Reader& r,
+                  std::vector<std::pair<std::string, std::string>>& renames) {
+  for (const auto& item : child) {
+    const toml::table* c = item.as_table();
+    if (!c) r.fail(&item, 0, "space", "expected [[space]] tables");
+    long long index = r.integer(*c, "index", -1, true);
+    if (index < 0 || index >= static_cast<long long>(base.size()))
+      r.fail(c->get("index"), 0, "index",
+             fmt::format("the edition this one extends has spaces 0 to {}: index {} is not one of them",
+                         base.size() - 1, index));
+    toml::table& target = *base[static_cast<std::size_t>(index)].as_table();
+    std::string old_name = r.string(target, "name", "");
+    merge_table(target, *c, r, renames);
+    target.erase("index");
+    std::string new_name = r.string(target, "name", "");
+    if (lower(old_name) != lower(new_name)) renames.emplace_back(old_name, new_name);
+  }
+}
+
+void merge_table(toml::table& base, const toml::table& child, const Reader& r,
+                 std::vector<std::pair<std::string, std::string>>& renames) {
+  for (const auto& [key, value] : child) {
+    std::string_view k = key.str();
+    if (k == "extends") continue;
+    toml::node* existing = base.get(k);
+    if (existing && existing->is_table() && value.is_table()) {
+      merge_table(*existing->as_table(), *value.as_table(), r, renames);
+    } else if (existing && existing->is_array() && value.is_array() && k == "space") {
+      merge_spaces(*existing->as_array(), *value.as_array(), r, renames);
+    } else if (existing && existing->is_array() && value.is_array() &&
+               (k == "group" || k == "deck" || k == "card")) {
+      merge_by_id(*existing->as_array(), *value.as_array(), k, r, renames);
+    } else {
+      base.insert_or_assign(k, value);
+    }
+  }
+}
+
+// Effects name spaces by their names: a space the extending file renames is renamed in them too.
+void rename_in_effects(toml::node& node, const std::vector<std::pair<std::string, std::string>>& renames) {
+  if (toml::table* t = node.as_table()) {
+    for (auto&& [key, value] : *t) {
+      if (key.str() == "space" && value.is_string()) {
+        std::string v = lower(*value.value<std::string>());
+        for (const auto& [from, to] : renames)
+          if (lower(from) == v) {
+            value.as_string()->get() = to;
+            break;
+          }
+      } else {
+        rename_in_effects(value, renames);
+      }
+    }
+  } else if (toml::array* a = node.as_array()) {
+    for (auto& item : *a) rename_in_effects(item, renames);
+  }
+}
+
+constexpr int kMaxExtendsDepth = 4;
+
+// Reads an edition file and everything it extends into one TOML table: the base found beside the file or in
+// the edition folders, patched by the file.
+toml::table read_edition_tree(const std::string& path, const std::vector<std::string>& search_dirs, int depth) {
+  namespace fs = std::filesystem;
+  std::ifstream in(path);
+  if (!in) throw Fail{EditionError{path, 0, "", "cannot read this edition file: check the path"}};
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  toml::table root = parse_toml(buffer.str(), path);
+  Reader r(path);
+  const toml::node* ext = root.get("extends");
+  if (!ext) return root;
+  std::string base_id = r.string(root, "extends", "");
+  if (depth >= kMaxExtendsDepth)
+    r.fail(ext, 0, "extends", "editions extend each other too deeply (or in a circle): at most 4 levels");
+  // The base is looked for beside this file first, then in the usual edition folders.
+  std::vector<fs::path> candidates = {fs::path(path).parent_path() / (base_id + ".toml")};
+  for (const auto& dir : search_dirs) candidates.push_back(fs::path(dir) / (base_id + ".toml"));
+  for (const auto& candidate : candidates) {
+    if (!fs::exists(candidate)) continue;
+    if (fs::weakly_canonical(candidate) == fs::weakly_canonical(path))
+      r.fail(ext, 0, "extends", "an edition cannot extend itself");
+    toml::table base = read_edition_tree(candidate.string(), search_dirs, depth + 1);
+    std::vector<std::pair<std::string, std::string>> renames;
+    merge_table(base, root, r, renames);
+    if (!renames.empty()) {
+      if (toml::node* spaces = base.get("space")) rename_in_effects(*spaces, renames);
+      if (toml::node* decks = base.get("deck")) rename_in_effects(*decks, renames);
+    }
+    return base;
+  }
+  r.fail(ext, 0, "extends",
+         fmt::format("no edition '{}' to extend beside this file or in the edition folders", base_id));
+}
+
 }  // namespace
 
 std::expected<Edition, EditionError> parse_edition(std::string_view toml_text, const std::string& file) {
   try {
-    return parse_or_throw(toml_text, file);
+    toml::table root = parse_toml(toml_text, file);
+    if (root.get("extends"))
+      throw Fail{EditionError{file, static_cast<int>(root.get("extends")->source().begin.line), "extends",
+                              "an edition that extends another is read from its file (load_edition), which "
+                              "finds the one it extends"}};
+    return build_edition(root, file);
   } catch (const Fail& f) {
     return std::unexpected(f.error);
   }
@@ -616,11 +767,12 @@ std::expected<Edition, EditionError> load_edition(const std::string& id_or_path,
     for (const auto& dir : search_dirs) candidates.push_back(fs::path(dir) / (id_or_path + ".toml"));
   }
   for (const auto& path : candidates) {
-    std::ifstream in(path);
-    if (!in) continue;
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return parse_edition(buffer.str(), path.string());
+    if (!fs::exists(path)) continue;
+    try {
+      return build_edition(read_edition_tree(path.string(), search_dirs, 0), path.string());
+    } catch (const Fail& f) {
+      return std::unexpected(f.error);
+    }
   }
   std::string where;
   for (const auto& dir : search_dirs) where += (where.empty() ? "" : ", ") + dir;

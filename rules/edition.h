@@ -144,6 +144,18 @@ struct Rules {
               // on moves back this far  // ships Short Game: out on the next turn, paying if need be
 };
 
+// The edition's own words for its buildings and its jail, for sentences on the screens ("Ann builds a
+// Quinn's house on Ice World"). Defaults are the classic words.
+struct Words {
+  std::string house = "house";
+  std::string houses = "houses";
+  std::string hotel = "hotel";
+  std::string hotels = "hotels";
+  std::string jail = "jail";  // as in "in jail", "out of jail"
+  // "no houses", "1 house", "3 houses" in the edition's words.
+  std::string count_houses(int n) const;
+};
+
 struct Currency {
   std::string symbol = "$";
   bool symbol_after = false;
@@ -166,6 +178,7 @@ struct Edition {
   std::string source_file;
   std::string notes;
   Currency currency;
+  Words words;
   Rules rules;
   std::vector<Group> groups;
   std::vector<Space> spaces;

@@ -1751,21 +1751,17 @@ std::string Game::describe(const Event& e) const {
     case Event::Kind::auction_unsold:
       return fmt::format("No bids for {}: nobody buys", item(e.detail, e.space));
     case Event::Kind::built:
-      return fmt::format("{} builds a {} on {}", who(e.player), e.detail == 1 ? "hotel" : "house",
+      return fmt::format("{} builds a {} on {}", who(e.player), e.detail == 1 ? ed.words.hotel : ed.words.house,
                          where(e.space));
     case Event::Kind::sold: {
-      auto houses = [](Money n) {
-        return n == 0   ? std::string("no houses")
-               : n == 1 ? std::string("1 house")
-                        : fmt::format("{} houses", n);
-      };
+      auto houses = [&](Money n) { return ed.words.count_houses(static_cast<int>(n)); };
       if (e.detail == 1)
-        return fmt::format("{} sells the hotel on {} for {}", who(e.player), where(e.space),
+        return fmt::format("{} sells the {} on {} for {}", who(e.player), ed.words.hotel, where(e.space),
                            houses(e.amount));
       if (e.detail == 2)
-        return fmt::format("{} sells the {} on {}: {} left", who(e.player), e.from == 1 ? "hotel" : "houses",
-                           where(e.space), houses(e.amount));
-      return fmt::format("{} sells a house on {}", who(e.player), where(e.space));
+        return fmt::format("{} sells the {} on {}: {} left", who(e.player),
+                           e.from == 1 ? ed.words.hotel : ed.words.houses, where(e.space), houses(e.amount));
+      return fmt::format("{} sells a {} on {}", who(e.player), ed.words.house, where(e.space));
     }
     case Event::Kind::mortgaged:
       return fmt::format("{} mortgages {} for {}", who(e.player), where(e.space), ed.format_money(e.amount));
