@@ -672,6 +672,13 @@ void merge_table(toml::table& base, const toml::table& child, const Reader& r,
     std::string_view k = key.str();
     if (k == "extends") continue;
     toml::node* existing = base.get(k);
+    // `[option.NAME] removed = true` (or any table so marked) drops what the base has under that name.
+    if (const toml::table* t = value.as_table(); t && t->get("removed")) {
+      if (!(*t)["removed"].value_or(false) || t->size() != 1)
+        r.fail(t, 0, std::string(k), "a table marked removed holds only removed = true");
+      base.erase(k);
+      continue;
+    }
     if (existing && existing->is_table() && value.is_table()) {
       merge_table(*existing->as_table(), *value.as_table(), r, renames);
     } else if (existing && existing->is_array() && value.is_array() && k == "space") {
