@@ -76,7 +76,8 @@ class Game {
   // Legality, for the screens: why a build/sell/mortgage/unmortgage would be refused (nullopt: allowed).
   std::optional<std::string> why_not_build(int player, int space) const;
   std::optional<std::string> why_not_sell(int player, int space) const;
-  // What a sell of that lot would do, lot by lot, or why it is refused.
+  // What a sell of that lot would do, lot by lot, or why it is refused. why_not_sell is nullopt for a sale
+  // that changes other lots too, but that Sell must carry whole_group (plan.changes_other_lots()).
   std::expected<SalePlan, std::string> sale_plan(int player, int space) const;
   std::optional<std::string> why_not_mortgage(int player, int space) const;
   std::optional<std::string> why_not_unmortgage(int player, int space) const;
