@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "display/frame_builder.h"
+#include "display/house_payment_flow.h"
 #include "display/palette.h"
 #include "display/ui_context.h"
 #include "display/widgets.h"
@@ -119,6 +120,10 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
   fb.fill(panel, Palette::panel);
   const int pad = l.s(10);
   if (selected_ < 0) {
+    const int player = player_;
+    fb.button(
+        "props.house_rule", {panel.x + pad, panel.bottom() - pad - l.button_h, panel.w - 2 * pad, l.button_h},
+        "House-rule payment\u2026", Palette::panel_light, [&ui, player] { start_house_payment(ui, player); });
     if (!ui.message().empty())
       fb.paragraph(panel.inset(pad), ui.message(), FontFace::bold, l.font_body, Palette::highlight);
     else if (!owned.empty())

@@ -85,7 +85,7 @@ void Table::State::payments_to_confirm(Reaction& r, const std::vector<rules::Pos
     q.shown.kind = QK::confirm_payment;
     q.shown.player = payer;
     q.shown.amount = p.amount;
-    q.shown.title = fmt::format("{}, tap your card", name(payer));
+    q.shown.title = p.from == rules::kBank ? "Money from the bank" : "A payment to confirm";
     q.shown.text =
         p.from == rules::kBank
             ? fmt::format("The bank pays {} {} ({})", name(p.to), money(p.amount), g->memo_text(p))
@@ -167,7 +167,7 @@ Reaction Table::State::house_payment(const display::RequestHousePayment& p) {
   q.shown.player = p.from >= 0 ? p.from : -1;
   q.shown.banker = p.from == rules::kBank;
   q.shown.amount = p.amount;
-  q.shown.title = q.shown.banker ? "Banker, tap your card" : fmt::format("{}, tap your card", name(p.from));
+  q.shown.title = fmt::format("House rule: {}", p.reason);
   q.shown.text =
       fmt::format("{} pays {} {} ({})", p.from == rules::kBank ? std::string("The bank") : name(p.from),
                   name(p.to), money(p.amount), p.reason);

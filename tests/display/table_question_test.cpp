@@ -105,3 +105,31 @@ TEST(TableQuestion, APaymentWaitingForACardSaysWhoTaps) {
 
 }  // namespace
 }  // namespace bb::display
+
+namespace bb::display {
+namespace {
+
+TEST(HousePayment, AskedOnThePropertyScreenGoesToTheTableAsARequest) {
+  Harness h(new_table());
+  h.tap("nav.properties");
+  h.tap("props.player.1");
+  h.tap("props.house_rule");
+  h.tap("choice.1");  // the bank pays Bob
+  h.tap("keypad.1");
+  h.tap("keypad.2");
+  h.tap("keypad.0");
+  h.tap("keypad.ok");
+  h.tap("choice.0");  // Free Parking jackpot
+  std::vector<RequestHousePayment> asked;
+  for (const auto& i : h.intents)
+    if (const auto* r = std::get_if<RequestHousePayment>(&i)) asked.push_back(*r);
+  ASSERT_EQ(asked.size(), 1u);
+  EXPECT_EQ(asked[0].from, rules::kBank);
+  EXPECT_EQ(asked[0].to, 1);
+  EXPECT_EQ(asked[0].amount, 120);
+  EXPECT_EQ(asked[0].reason, "Free Parking jackpot");
+  EXPECT_EQ(h.applied, 0) << "nothing is paid before the banker's card";
+}
+
+}  // namespace
+}  // namespace bb::display
