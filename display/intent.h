@@ -17,7 +17,7 @@ struct ApplyInput {
   std::string reason;     // for corrections (undo): why, as the banker gave it; stored in the ledger
   int confirmed_by = -1;  // the player whose card tap confirmed it, -1 when confirmed on the screen
   // Corrections: who allowed it, "pin" after the banker's PIN or the banker's card UID; empty otherwise.
-  std::string authorised_by;
+  std::string authorised_by = {};
 };
 struct StartGame {
   rules::Setup setup;  // the caller fills the seed
@@ -40,7 +40,7 @@ struct CancelCalibration {};
 struct AnswerQuestion {
   std::string question;  // TableQuestion::id
   std::string option;
-  std::string value;
+  std::string value = {};
 };
 // A payment outside the rules (the Free Parking jackpot and the like) asked for on the screen; the table then
 // waits for the payer's card (the banker's card or PIN for a payment from the bank). from/to: a player index
@@ -49,7 +49,7 @@ struct RequestHousePayment {
   int from = rules::kBank;
   int to = rules::kBank;
   rules::Money amount = 0;
-  std::string reason;  // "Free Parking jackpot"
+  std::string reason = {};  // "Free Parking jackpot"
 };
 
 using Intent = std::variant<ApplyInput, StartGame, ResumeGame, SetSound, Recalibrate, SaveSpaceGrid,

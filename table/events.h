@@ -9,9 +9,10 @@
 
 namespace bb::table {
 
-// The events the table hears, already decoded by their devices. Each carries the id that makes a repeat
-// harmless: an input made from an event is stored under an id derived from it, so an event delivered again
-// (a reader repeating a tap, a restart after a crash) is never posted twice.
+// The events the table hears, already decoded by their devices. Each carries the id (never empty: the ledger
+// refuses an input without one) that makes a repeat harmless: an input made from an event is stored under an
+// id derived from it, so an event delivered again (a reader repeating a tap, a restart after a crash) is
+// never posted twice.
 
 // Dice from the electronic dice unit, the roll button (the daemon draws the numbers) or the dice dialog.
 struct DiceThrown {
@@ -25,6 +26,9 @@ struct CardTapped {
   std::string uid;     // upper-case hex
   std::string reader;  // "wiegand", "rc522", or a configured name
   std::string id;      // PeripheralEvent::id ("wiegand:<device>:<frame_ts_ns>", "rc522:<device>:<ts_ns>")
+  // When the reader saw it (PeripheralEvent::ts_ns / 1e6, any steady clock), -1 unknown: the same card again
+  // within Table::kRepeatWindowMs is the reader repeating itself, counted once.
+  std::int64_t at_ms = -1;
 };
 
 // What the camera's tracker saw, mapped by the daemon from a token name to a player index.

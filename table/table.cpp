@@ -42,12 +42,6 @@ std::string Table::State::token_name(int player) const {
   return p.token.empty() ? fmt::format("{}'s token", p.name) : fmt::format("the {}", p.token);
 }
 
-std::string Table::State::tap_state() const {
-  const auto* g = game();
-  return fmt::format("{}|{}|{}", g ? g->input_count() : 0,
-                     questions.empty() ? std::string() : questions.front().shown.id, questions.size());
-}
-
 // Seats the current game's players: their cards from the setup, fresh expected and seen positions.
 void Table::State::seat_players() {
   registry.clear_players();
@@ -357,6 +351,19 @@ void Table::State::refresh() {
   v.paused = paused;
   for (const auto& q : questions)
     if (q.paid) v.unconfirmed.push_back(*q.paid);
+  if (g) {
+    const auto& st = g->state();
+    for (int p = 0; p < static_cast<int>(st.players.size()); ++p) {
+      const auto& ps = st.players[static_cast<std::size_t>(p)];
+      v.standings.push_back({p, ps.name, ps.cash, g->worth(p), ps.bankrupt, st.ended && st.winner == p});
+    }
+    std::stable_sort(v.standings.begin(), v.standings.end(), [](const Standing& x, const Standing& y) {
+      if (x.bankrupt != y.bankrupt) return !x.bankrupt;
+      return x.worth > y.worth;
+    });
+  } else {
+    v.unfinished_game = store.newest_unfinished().has_value();
+  }
   Awaiting& a = v.awaiting;
   using K = Awaiting::Kind;
   if (paused) {
@@ -427,6 +434,7 @@ void Table::fill(display::Snapshot& snapshot) const {
   snapshot.seen_positions = v.seen_positions;
   if (!v.devices.empty()) snapshot.devices = v.devices;
   snapshot.table_status = v.paused ? *v.paused : v.status;
+  snapshot.unfinished_game = v.unfinished_game;
 }
 
 const CardRegistry& Table::cards() const { return s_->registry; }

@@ -96,6 +96,16 @@ struct UnconfirmedPayment {
   std::string memo;  // "rent Baltic Avenue"
 };
 
+// A player's place at the end of a game (or now): worth as the edition values it, richest first.
+struct Standing {
+  int player = -1;
+  std::string name;
+  rules::Money cash = 0;
+  rules::Money worth = 0;
+  bool bankrupt = false;
+  bool winner = false;
+};
+
 struct TableView {
   const rules::Game* game = nullptr;  // the store's current game (nullptr: none)
   std::optional<ledger::GameId> game_id;
@@ -109,6 +119,8 @@ struct TableView {
   bool camera = false;  // a camera is working: tokens are cross-checked
   std::string status;   // "Resumed game 3 from input 57"
   std::optional<std::string> paused;
+  std::vector<Standing> standings;  // richest first, bankrupt players last
+  bool unfinished_game = false;  // no game is open but an unfinished one is stored (the screen offers Resume)
 };
 
 // The session at the table: turns events (dice, card taps, what the camera saw, touches, timers) into inputs
@@ -118,6 +130,9 @@ struct TableView {
 // input as done before the store committed it. Thread: the loop thread only (not thread-safe).
 class Table {
  public:
+  // A reader reports a card lying on it again and again: the same card within this window is one tap.
+  static constexpr std::int64_t kRepeatWindowMs = 1500;
+
   Table(GameStore& store, TableSettings settings);
   ~Table();
   Table(const Table&) = delete;

@@ -44,10 +44,9 @@ struct Table::State {
   // The auction the deal timer runs for: its arm count (ids "timer:deal:<n>"), 0 when none is armed.
   std::uint64_t deal_timer = 0;
   std::uint64_t deal_arms = 0;
-  // A reader repeating a tap: the uid and what the table looked like after it; the same uid again while
-  // nothing changed is the same tap.
+  // A reader repeating a tap: the last card counted and when the reader saw it.
   std::string last_uid;
-  std::string last_tap_state;
+  std::int64_t last_tap_ms = -1;
 
   State(GameStore& s, TableSettings t);
 
@@ -68,7 +67,6 @@ struct Table::State {
   void follow_up(Reaction& r, const std::string& id);  // timers, draws, after any change
   void seat_players();
   void refresh();
-  std::string tap_state() const;
 
   // table_cards.cpp
   Reaction card(const CardTapped& e);

@@ -12,6 +12,7 @@ using QK = display::TableQuestion::Kind;
 
 TEST_F(TableTest, WithoutAGameTheTableWaitsForTheSetupAndHandsCardsToIt) {
   EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::setup);
+  EXPECT_FALSE(table->view().unfinished_game);
   auto r = tap("04aabbcc");
   ASSERT_EQ(r.cards.size(), 1u);  // the setup screen registers it
   EXPECT_EQ(r.cards[0].uid, "04AABBCC");
@@ -99,14 +100,21 @@ TEST_F(TableTest, RentWaitsForThePayersTapAndTheWrongCardIsRefusedWithTheReason)
   r = tap(kAnnCard);
   EXPECT_TRUE(contains(r.messages, "That is Ann's card: Bob must tap")) << r.messages.front();
   EXPECT_TRUE(question());
-  r = tap(kBobCard);
+  r = tap(kBobCard, {}, 10'000);
   EXPECT_TRUE(contains(r.messages, "Confirmed"));
   EXPECT_FALSE(question());
   // The reader reports the card still lying on it: the same tap, counted once (no refusal, nothing handed
   // on).
-  r = tap(kBobCard);
+  r = tap(kBobCard, {}, 10'400);
   EXPECT_TRUE(r.messages.empty());
   EXPECT_TRUE(r.cards.empty());
+  r = tap(kBobCard, {}, 11'300);  // still lying there
+  EXPECT_TRUE(r.cards.empty());
+  // Taken away and tapped again later: a new tap, for the screen (Bob's properties, a dialog waiting for
+  // him).
+  r = tap(kBobCard, {}, 20'000);
+  ASSERT_EQ(r.cards.size(), 1u);
+  EXPECT_EQ(r.cards[0].player, 1);
 }
 
 TEST_F(TableTest, SalaryIsAutomaticUnlessTheSettingAsksForATap) {
@@ -172,6 +180,10 @@ TEST_F(TableTest, GamesEndWithStandingsAndStayBrowsable) {
   ASSERT_EQ(r.recorded.size(), 1u);
   EXPECT_TRUE(game().state().ended);
   EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::game_over);
+  const auto& standings = table->view().standings;
+  ASSERT_EQ(standings.size(), 2u);
+  EXPECT_GE(standings[0].worth, standings[1].worth);
+  EXPECT_TRUE(standings[0].winner);
   r = tap(kAnnCard);
   EXPECT_TRUE(contains(r.messages, "The game is over"));
   // A second game in the same database; the first stays as history.

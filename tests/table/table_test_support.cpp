@@ -73,9 +73,9 @@ Reaction TableTest::dice(int d1, int d2, std::string id) {
   return event(DiceThrown{d1, d2, id, "dice"});
 }
 
-Reaction TableTest::tap(const std::string& uid, std::string id) {
+Reaction TableTest::tap(const std::string& uid, std::string id, std::int64_t at_ms) {
   if (id.empty()) id = fmt::format("wiegand:reader:{}", next_id++);
-  return event(CardTapped{uid, "wiegand", id});
+  return event(CardTapped{uid, "wiegand", id, at_ms});
 }
 
 Reaction TableTest::touch(display::Intent intent) {

@@ -35,7 +35,7 @@ class TableTest : public ::testing::Test {
                  const std::string& edition = "classic");
   Reaction event(Event e);
   Reaction dice(int d1, int d2, std::string id = {});
-  Reaction tap(const std::string& uid, std::string id = {});
+  Reaction tap(const std::string& uid, std::string id = {}, std::int64_t at_ms = -1);
   Reaction touch(display::Intent intent);
   Reaction answer(const std::string& option, const std::string& value = {});
   Reaction seen(int player, int space, TokenReport::Kind kind = TokenReport::Kind::moved);
