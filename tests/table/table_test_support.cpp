@@ -28,6 +28,7 @@ void TableTest::open(TableSettings s) {
   settings = std::move(s);
   auto options = ledger::testing::options_for(db);
   options.edition_dirs.push_back(dir.path());
+  options.vfs = vfs;
   auto opened = ledger::Ledger::open(options);
   ASSERT_TRUE(opened) << opened.error().message;
   ledger.emplace(std::move(*opened));

@@ -49,6 +49,7 @@ class TableTest : public ::testing::Test {
 
   ledger::testing::TempDir dir;
   std::string db;
+  std::string vfs;  // a registered SQLite VFS for the ledger (the fault-injecting one), empty: the default
   TableSettings settings;
   std::optional<ledger::Ledger> ledger;
   std::unique_ptr<LedgerGameStore> store;
