@@ -78,6 +78,11 @@ const Frame& Ui::build(const Snapshot& snapshot, const Layout& layout, TextMeasu
     if (auction_seen_ && screen_ == ScreenId::auction) screen_ = ScreenId::home;
     auction_seen_ = false;
   }
+  // The table's status ("Resumed game 3 from input 57") goes to the status line once, when it changes.
+  if (snapshot_.table_status != table_status_) {
+    table_status_ = snapshot_.table_status;
+    if (!table_status_.empty()) message_ = table_status_;
+  }
   // The table's own question shows until it is answered; a dialog it opened (dice, PIN) goes first.
   const auto* asking = dynamic_cast<TableQuestionDialog*>(dialog_.get());
   const auto& question = snapshot_.table_question;

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "display/font_set.h"
+#include "display/ui.h"
 #include "display_test_support.h"
 
 // The table's own questions on the real screen: shown from the snapshot, answered by touch as AnswerQuestion.
@@ -129,6 +131,27 @@ TEST(HousePayment, AskedOnThePropertyScreenGoesToTheTableAsARequest) {
   EXPECT_EQ(asked[0].amount, 120);
   EXPECT_EQ(asked[0].reason, "Free Parking jackpot");
   EXPECT_EQ(h.applied, 0) << "nothing is paid before the banker's card";
+}
+
+}  // namespace
+}  // namespace bb::display
+
+namespace bb::display {
+namespace {
+
+TEST(TableStatus, TheTablesStatusIsSaidOnceInTheStatusLine) {
+  auto t = SampleTable::start("status", EDITIONS_DIR, {"Ann", "Bob"}, 5);
+  ASSERT_TRUE(t) << t.error();
+  Ui ui;
+  auto fonts = FontSet::open();
+  ASSERT_TRUE(fonts) << fonts.error();
+  Snapshot s = t->snapshot();
+  s.table_status = "Resumed game 3 from input 57";
+  ui.build(s, Layout::for_window(800, 480), **fonts, 0);
+  EXPECT_EQ(ui.message(), "Resumed game 3 from input 57");
+  ui.say("");
+  ui.build(s, Layout::for_window(800, 480), **fonts, 1);
+  EXPECT_EQ(ui.message(), "") << "said once, not again at every frame";
 }
 
 }  // namespace
