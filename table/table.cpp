@@ -240,6 +240,7 @@ Reaction Table::State::start_game(const display::StartGame& start, const std::st
   }
   paused.reset();
   seat_players();
+  colours = start.colours;
   status = fmt::format("Game {} started", *started);
   r.snapshot_changed = true;
   r.cards_changed = true;
@@ -266,7 +267,10 @@ Reaction Table::State::resume(std::optional<ledger::GameId> which) {
   }
   seat_players();
   deal_timer = 0;
-  status = fmt::format("Resumed game {} from input {}", *which, report->inputs);
+  if (colours.size() != expected.size()) colours.clear();  // another game's colours: index order
+  const auto* g = game();
+  status = g && g->state().ended ? fmt::format("Game {}, finished after {} inputs", *which, report->inputs)
+                                 : fmt::format("Resumed game {} from input {}", *which, report->inputs);
   if (!report->differences.empty())
     status += fmt::format(" ({} difference(s) with the stored balances: ask the banker)",
                           report->differences.size());
@@ -349,6 +353,7 @@ void Table::State::refresh() {
   v.camera = camera;
   v.status = status;
   v.paused = paused;
+  v.colours = colours;
   for (const auto& q : questions)
     if (q.paid) v.unconfirmed.push_back(*q.paid);
   if (g) {
@@ -407,6 +412,12 @@ Table::~Table() = default;
 
 Reaction Table::start_up() { return s_->resume(std::nullopt); }
 
+Reaction Table::open_game(ledger::GameId game) {
+  Reaction r = s_->resume(game);
+  s_->refresh();
+  return r;
+}
+
 Reaction Table::handle(const Event& event) {
   Reaction r = std::visit(
       [&](const auto& e) -> Reaction {
@@ -435,6 +446,7 @@ void Table::fill(display::Snapshot& snapshot) const {
   if (!v.devices.empty()) snapshot.devices = v.devices;
   snapshot.table_status = v.paused ? *v.paused : v.status;
   snapshot.unfinished_game = v.unfinished_game;
+  if (!v.colours.empty()) snapshot.colours = v.colours;
 }
 
 const CardRegistry& Table::cards() const { return s_->registry; }

@@ -121,6 +121,7 @@ struct TableView {
   std::optional<std::string> paused;
   std::vector<Standing> standings;  // richest first, bankrupt players last
   bool unfinished_game = false;  // no game is open but an unfinished one is stored (the screen offers Resume)
+  std::vector<int> colours;      // palette index per player, as chosen on the setup screen (this session)
 };
 
 // The session at the table: turns events (dice, card taps, what the camera saw, touches, timers) into inputs
@@ -140,6 +141,9 @@ class Table {
 
   // At start: resumes the newest unfinished game, if any; the status says from which input.
   Reaction start_up();
+  // Opens a stored game, finished or not, to look at (a finished one refuses inputs: it stays as history).
+  // ResumeGame from the screen goes back to the newest unfinished game.
+  Reaction open_game(ledger::GameId game);
   Reaction handle(const Event& event);
 
   const TableView& view() const;

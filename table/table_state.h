@@ -41,6 +41,7 @@ struct Table::State {
   std::vector<display::DeviceStatus> devices;
   std::string status;
   std::optional<std::string> paused;
+  std::vector<int> colours;
   // The auction the deal timer runs for: its arm count (ids "timer:deal:<n>"), 0 when none is armed.
   std::uint64_t deal_timer = 0;
   std::uint64_t deal_arms = 0;

@@ -195,6 +195,17 @@ TEST_F(TableTest, GamesEndWithStandingsAndStayBrowsable) {
   int finished = 0;
   for (const auto& g : games) finished += g.finished_at.has_value();
   EXPECT_EQ(finished, 1);
+  // The finished game opens to look at, and refuses play.
+  const auto second = *store->current();
+  table->open_game(games.front().id == second ? games.back().id : games.front().id);
+  EXPECT_TRUE(game().state().ended);
+  EXPECT_NE(table->view().status.find("finished"), std::string::npos) << table->view().status;
+  EXPECT_EQ(table->view().standings.size(), 2u);
+  r = dice(2, 3);
+  EXPECT_TRUE(r.recorded.empty());
+  EXPECT_FALSE(r.messages.empty());
+  touch(display::ResumeGame{});
+  EXPECT_EQ(*store->current(), second);
   // At start the service resumes the unfinished one.
   restart();
   EXPECT_EQ(game().state().players.size(), 3u);
