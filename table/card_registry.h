@@ -24,6 +24,9 @@ struct CardRole {
 struct RegisteredCard {
   std::string uid;
   CardRole role;
+  // A player's card kept between games (TableSettings::cards): whose it is by name, so that Ann's second card
+  // is Ann's in every game, whatever her seat.
+  std::string owner = {};
 };
 
 // Every card uid the table knows: each player's cards, the banker's card, the deck cards with stickers. A uid

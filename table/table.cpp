@@ -57,8 +57,8 @@ void Table::State::seat_players() {
     if (!p.card.empty())
       (void)registry.add(p.card, {CardRole::Kind::player, static_cast<int>(i), {}, {}}, p.name);
     for (const auto& c : settings.cards)
-      if (c.role.kind == CardRole::Kind::player && c.role.player == static_cast<int>(i))
-        (void)registry.add(c.uid, c.role, p.name);
+      if (c.role.kind == CardRole::Kind::player && c.owner == p.name)
+        (void)registry.add(c.uid, {CardRole::Kind::player, static_cast<int>(i), {}, {}}, p.name);
   }
 }
 

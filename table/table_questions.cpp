@@ -255,9 +255,11 @@ Reaction Table::State::answer(const display::AnswerQuestion& a, const std::strin
           refuse(r, ok.error());
           return r;
         }
-        settings.cards.push_back({q.uid, role});
+        settings.cards.push_back({q.uid, role, role.kind == CardRole::Kind::player ? owner : std::string()});
         r.cards_changed = true;
-        r.messages.push_back(fmt::format("Card {} is now {}'s", q.uid, owner));
+        r.messages.push_back(role.kind == CardRole::Kind::banker
+                                 ? fmt::format("Card {} is now the banker's card", q.uid)
+                                 : fmt::format("Card {} is now {}'s card", q.uid, owner));
         close(qid);
       }
       break;

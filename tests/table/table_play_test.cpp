@@ -146,6 +146,13 @@ TEST_F(TableTest, AnUnknownCardIsOfferedForRegistration) {
   restart();
   ASSERT_TRUE(table->cards().find("0DDC0FFE"));
   EXPECT_EQ(table->cards().find("0DDC0FFE")->player, 1);
+  // And in the next game it is Bob's wherever he sits, never the card of whoever takes his old seat.
+  touch(display::ApplyInput{rules::End{}, {}, -1, {}});
+  start({"Bob", "Cy"}, {kBobCard, kCyCard});
+  ASSERT_TRUE(table->cards().find("0DDC0FFE"));
+  EXPECT_EQ(table->cards().find("0DDC0FFE")->player, 0);
+  start({"Ann", "Cy"}, {kAnnCard, kCyCard});
+  EXPECT_FALSE(table->cards().find("0DDC0FFE"));
 }
 
 TEST_F(TableTest, TheBankersCardRegistersOnlyWithThePin) {
