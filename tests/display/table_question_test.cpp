@@ -156,3 +156,23 @@ TEST(TableStatus, TheTablesStatusIsSaidOnceInTheStatusLine) {
 
 }  // namespace
 }  // namespace bb::display
+
+namespace bb::display {
+namespace {
+
+TEST(TableStatus, TheBoardSaysWhereATokenMustBeMoved) {
+  auto t = SampleTable::start("expected", EDITIONS_DIR, {"Ann", "Bob"}, 5);
+  ASSERT_TRUE(t) << t.error();
+  ASSERT_TRUE(t->apply(rules::Roll{1, 2}));
+  Ui ui;
+  auto fonts = FontSet::open();
+  ASSERT_TRUE(fonts) << fonts.error();
+  Snapshot s = t->snapshot();
+  s.expected_positions = {3, -1};
+  ui.go(ScreenId::board);
+  const auto& frame = ui.build(s, Layout::for_window(800, 480), **fonts, 0);
+  EXPECT_TRUE(frame.shows("move to Baltic Avenue"));
+}
+
+}  // namespace
+}  // namespace bb::display
