@@ -81,6 +81,37 @@ TEST_F(CameraTest, ATokenMovedWhenNobodyThrewIsAQuestion) {
   EXPECT_FALSE(question());
 }
 
+TEST_F(CameraTest, AnUnsureSightingThatIncludesTheRightSpaceAsksNothing) {
+  dice(1, 2);
+  TokenReport t;
+  t.kind = TokenReport::Kind::unsure;
+  t.player = 0;
+  t.to = 4;
+  t.candidates = {3, 4};
+  t.id = "camera:900:0";
+  const auto r = event(t);
+  EXPECT_FALSE(r.question);
+  EXPECT_EQ(table->view().expected_positions[0], -1);
+}
+
+TEST_F(CameraTest, ACameraLostMidGameDropsItsQuestionsAndTheDiceGoOn) {
+  dice(1, 2);
+  seen(0, 4);
+  ASSERT_TRUE(question());
+  TokenReport lost;
+  lost.kind = TokenReport::Kind::lost;
+  lost.detail = "no frames for 2 s";
+  lost.id = "camera:901";
+  const auto r = event(lost);
+  EXPECT_TRUE(contains(r.messages, "the dice alone decide"));
+  EXPECT_FALSE(question());
+  EXPECT_FALSE(table->view().camera);
+  touch(display::ApplyInput{rules::Choose{0, "buy"}, {}, 0, {}});
+  EXPECT_EQ(game().state().spaces[3].owner, 0);
+  dice(2, 3);
+  EXPECT_EQ(game().state().players[1].position, 5);
+}
+
 TEST_F(CameraTest, WithoutTheCameraTheDiceAloneDecide) {
   auto r =
       event(DeviceHealth{{"Camera", display::DeviceStatus::State::missing, "no frames", "check the cable"}});
