@@ -37,7 +37,8 @@ struct TableSettings {
   std::vector<RegisteredCard> cards;
   // Whether a PIN typed on the screen is the banker's. Unset: no PIN is accepted (the banker's card only).
   std::function<bool(const std::string& pin)> banker_pin_ok;
-  // House-rule defaults offered on the setup screen, by option name (rules::Setup::options).
+  // House-rule defaults by option name (rules::Setup::options), kept here for the service to offer on the
+  // setup screen; the table itself starts a game with exactly the options StartGame carries.
   std::map<std::string, bool> house_rules;
 };
 
