@@ -35,8 +35,8 @@ struct SaveSpaceGrid {
 };
 // The calibration screen was left without saving.
 struct CancelCalibration {};
-// An answer to the table's own question (TableQuestion): the option's key, and the dice ("3,4") or the PIN
-// the option asked for.
+// An answer to the table's own question (TableQuestion): the option's key, and what the option asked for:
+// the dice ("3,4"), the banker's PIN ("2468"), or both in that order joined by ';' ("3,4;2468").
 struct AnswerQuestion {
   std::string question;  // TableQuestion::id
   std::string option;
