@@ -211,8 +211,7 @@ Reaction Table::State::apply(const display::ApplyInput& a, const std::string& id
   return r;
 }
 
-Reaction Table::State::start_game(const display::StartGame& start, const std::string& id) {
-  (void)id;
+Reaction Table::State::start_game(const display::StartGame& start) {
   Reaction r;
   const auto& setup = start.setup;
   if (setup.players.size() < 2) {
@@ -287,7 +286,7 @@ Reaction Table::State::screen(const ScreenIntent& e) {
       [&](const auto& in) -> Reaction {
         using T = std::decay_t<decltype(in)>;
         if constexpr (std::is_same_v<T, display::ApplyInput>) return apply(in, e.id);
-        if constexpr (std::is_same_v<T, display::StartGame>) return start_game(in, e.id);
+        if constexpr (std::is_same_v<T, display::StartGame>) return start_game(in);
         if constexpr (std::is_same_v<T, display::ResumeGame>) return resume(std::nullopt);
         if constexpr (std::is_same_v<T, display::AnswerQuestion>) return answer(in, e.id);
         if constexpr (std::is_same_v<T, display::RequestHousePayment>) return house_payment(in);

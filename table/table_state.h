@@ -57,7 +57,7 @@ struct Table::State {
   Reaction screen(const ScreenIntent& e);
   Reaction timer(const TimerFired& e);
   Reaction device(const DeviceHealth& e);
-  Reaction start_game(const display::StartGame& start, const std::string& id);
+  Reaction start_game(const display::StartGame& start);
   Reaction resume(std::optional<ledger::GameId> which);
   Reaction apply(const display::ApplyInput& a, const std::string& id);
   // Records one input and does what follows (expected positions, payments to confirm, timers, auto draws).
