@@ -58,6 +58,10 @@ Reaction Table::State::unknown_card(const std::string& uid) {
       q.shown.options.push_back(
           {fmt::format("player:{}", p), fmt::format("{}'s card", name(p)), false, false});
   q.shown.options.push_back({"banker", "The banker's card", false, true});
+  // With stickered decks, a card of a deck (which one is asked next).
+  if (settings.draw_mode == DrawMode::stickers)
+    for (const auto& deck : g->edition().decks)
+      q.shown.options.push_back({"deck:" + deck.id, fmt::format("A {} card", deck.name), false, false});
   q.shown.options.push_back({"ignore", "Ignore it", false, false});
   ask(r, std::move(q));
   return r;

@@ -244,6 +244,36 @@ Reaction Table::State::answer(const display::AnswerQuestion& a, const std::strin
     case QK::register_card:
       if (a.option == "ignore") {
         close(qid);
+      } else if (a.option.starts_with("deck:")) {  // which card of that deck carries this sticker?
+        const auto* deck = game()->edition().deck(a.option.substr(5));
+        if (!deck) break;
+        OpenQuestion which;
+        which.uid = q.uid;
+        which.shown.kind = QK::register_card;
+        which.shown.title = fmt::format("Which {} card is it?", deck->name);
+        which.shown.text = fmt::format("Card {} will draw this card whenever it is tapped", q.uid);
+        std::vector<std::string> ids;
+        for (const auto& c : deck->cards)
+          if (std::find(ids.begin(), ids.end(), c.id) == ids.end()) {
+            ids.push_back(c.id);
+            which.shown.options.push_back(
+                {fmt::format("sticker:{}:{}", deck->id, c.id), c.text.empty() ? c.id : c.text, false, false});
+          }
+        which.shown.options.push_back({"ignore", "Ignore it", false, false});
+        close(qid);
+        ask(r, std::move(which));
+      } else if (a.option.starts_with("sticker:")) {
+        const auto rest = a.option.substr(8);
+        const auto colon = rest.find(':');
+        const CardRole role{CardRole::Kind::deck_card, -1, rest.substr(0, colon), rest.substr(colon + 1)};
+        if (auto ok = registry.add(q.uid, role, {}); !ok) {
+          refuse(r, ok.error());
+          return r;
+        }
+        settings.cards.push_back({q.uid, role});
+        r.cards_changed = true;
+        r.messages.push_back(fmt::format("Card {} is now the {} card {}", q.uid, role.deck, role.card));
+        close(qid);
       } else {
         CardRole role{CardRole::Kind::banker, -1, {}, {}};
         std::string owner = "the banker";

@@ -126,6 +126,27 @@ TEST_F(TableTest, ACardPickedOnTheScreenIsTheCardDrawn) {
   EXPECT_EQ(table->view().expected_positions[0], 0);
 }
 
+TEST_F(TableTest, AnUnknownStickeredDeckCardIsRegisteredThenDrawsItself) {
+  settings.draw_mode = DrawMode::stickers;
+  open(settings);
+  start();
+  tap("5717C4E5");
+  ASSERT_TRUE(question());
+  EXPECT_EQ(question()->kind, QK::register_card);
+  answer("deck:chance");
+  ASSERT_TRUE(question());
+  EXPECT_EQ(question()->title, "Which Chance card is it?");
+  const auto r = answer("sticker:chance:bank_dividend");
+  EXPECT_TRUE(r.cards_changed);
+  ASSERT_TRUE(table->cards().find("5717C4E5"));
+  EXPECT_EQ(table->cards().find("5717C4E5")->card, "bank_dividend");
+  dice(3, 4);  // Chance
+  const auto before = cash(0);
+  const auto drawn = tap("5717C4E5");
+  ASSERT_EQ(drawn.recorded.size(), 1u);
+  EXPECT_EQ(cash(0), before + 50);
+}
+
 TEST_F(TableTest, AStickerFromTheOtherDeckIsRefused) {
   settings.draw_mode = DrawMode::stickers;
   settings.cards.push_back({"C0FFEE01", {CardRole::Kind::deck_card, -1, "chest", "bank_error"}});
