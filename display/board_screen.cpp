@@ -138,6 +138,9 @@ void BoardScreen::build(FrameBuilder& fb, UiContext& ui) {
     Widgets::player_badge(fb, {legend.x + l.s(8), y + l.s(6), l.s(24), l.s(24)}, snap, pi);
     std::string where = ps.bankrupt ? "bankrupt" : Wording::space_name(game, ps.position);
     if (ps.in_jail) where += " (in jail)";
+    // The table waits for this token to be moved there (after a throw or a card).
+    if (p < snap.expected_positions.size() && snap.expected_positions[p] >= 0 && !ps.bankrupt)
+      where = "move to " + Wording::space_name(game, snap.expected_positions[p]);
     if (p < snap.seen_positions.size() && snap.seen_positions[p] >= 0 &&
         snap.seen_positions[p] != ps.position)
       where += ", camera: " + Wording::space_name(game, snap.seen_positions[p]);

@@ -40,9 +40,12 @@ void DiceDialog::build(FrameBuilder& fb, UiContext& ui) {
       "dice.ok", {cancel.right() + pad, cancel.y, bw, l.button_h},
       ready ? fmt::format("Move {}", d1_ + d2_) : std::string("Move"), Palette::accept,
       [this, &ui] {
-        ui.emit(ApplyInput{rules::Roll{d1_, d2_}, {}, -1});
         ui.cue(Cue::tap);
         ui.close_dialog();
+        if (on_dice_)
+          on_dice_(d1_, d2_);
+        else
+          ui.emit(ApplyInput{rules::Roll{d1_, d2_}, {}, -1, {}});
       },
       ready, "Tap the number on each die first");
 }

@@ -1,4 +1,6 @@
 #pragma once
+#include <functional>
+
 #include "display/view.h"
 
 namespace bb::display {
@@ -7,10 +9,15 @@ namespace bb::display {
 class DiceDialog : public View {
  public:
   explicit DiceDialog(int player) : player_(player) {}
+  // The dice for someone else than the rules (the table's "the dice were wrong"): `on_dice` gets them
+  // instead of a Roll being applied.
+  DiceDialog(int player, std::function<void(int, int)> on_dice)
+      : player_(player), on_dice_(std::move(on_dice)) {}
   void build(FrameBuilder& fb, UiContext& ui) override;
 
  private:
   int player_;
+  std::function<void(int, int)> on_dice_;
   int d1_ = 0, d2_ = 0;
 };
 

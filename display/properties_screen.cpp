@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "display/frame_builder.h"
+#include "display/house_payment_flow.h"
 #include "display/palette.h"
 #include "display/ui_context.h"
 #include "display/widgets.h"
@@ -117,6 +118,10 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
   fb.fill(panel, Palette::panel);
   const int pad = l.s(10);
   if (selected_ < 0) {
+    const int player = player_;
+    fb.button(
+        "props.house_rule", {panel.x + pad, panel.bottom() - pad - l.button_h, panel.w - 2 * pad, l.button_h},
+        "House-rule payment\u2026", Palette::panel_light, [&ui, player] { start_house_payment(ui, player); });
     if (!ui.message().empty())
       fb.paragraph(panel.inset(pad), ui.message(), FontFace::bold, l.font_body, Palette::highlight);
     else if (!owned.empty())
@@ -160,11 +165,11 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
   action("props.build", 0, 0, fmt::format("Build {}", hotel_next ? words.hotel : words.house), build_no,
          {fmt::format("{}: build a {} on {} for {}?", who, hotel_next ? words.hotel : words.house, sp.name,
                       Wording::money(*game, sp.house_cost)),
-          "Build", player, ApplyInput{rules::Build{player, space}, {}, -1}, nullptr});
+          "Build", player, ApplyInput{rules::Build{player, space}, {}, -1, {}}, nullptr});
   // The sale question says what is sold on every lot and for how much before anything is posted; a sale
   // that takes the group's hotels at once goes out confirmed for the whole group.
   const auto sale = game->sale_plan(player, space);
-  Confirmation sell_request{"", "Sell", player, ApplyInput{rules::Sell{player, space}, {}, -1}, nullptr};
+  Confirmation sell_request{"", "Sell", player, ApplyInput{rules::Sell{player, space}, {}, -1, {}}, nullptr};
   if (sale) {
     sell_request.question = Wording::sale_question(*game, *sale);
     sell_request.details = Wording::sale_lines(*game, *sale);
@@ -173,10 +178,10 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
   action("props.sell", 1, 0, "Sell building", sell_no, sell_request);
   action("props.mortgage", 0, 1, "Mortgage", mortgage_no,
          {fmt::format("{}: mortgage {} for {}?", who, sp.name, Wording::money(*game, sp.mortgage)),
-          "Mortgage", player, ApplyInput{rules::Mortgage{player, space}, {}, -1}, nullptr});
+          "Mortgage", player, ApplyInput{rules::Mortgage{player, space}, {}, -1, {}}, nullptr});
   action("props.lift", 1, 1, "Lift mortgage", lift_no,
          {fmt::format("{}: lift the mortgage on {} for {}?", who, sp.name, Wording::money(*game, lift_cost)),
-          "Lift", player, ApplyInput{rules::Unmortgage{player, space}, {}, -1}, nullptr});
+          "Lift", player, ApplyInput{rules::Unmortgage{player, space}, {}, -1, {}}, nullptr});
 
   // Why the rules refuse, for the most likely wish: building, else lifting a mortgage.
   std::string why = ui.message();

@@ -16,6 +16,7 @@
 #include "display/ledger_screen.h"
 #include "display/properties_screen.h"
 #include "display/setup_screen.h"
+#include "display/table_question_dialog.h"
 #include "display/trade_screen.h"
 
 namespace bb::display {
@@ -77,6 +78,18 @@ const Frame& Ui::build(const Snapshot& snapshot, const Layout& layout, TextMeasu
     if (auction_seen_ && screen_ == ScreenId::auction) screen_ = ScreenId::home;
     auction_seen_ = false;
   }
+  // The table's status ("Resumed game 3 from input 57") goes to the status line once, when it changes.
+  if (snapshot_.table_status != table_status_) {
+    table_status_ = snapshot_.table_status;
+    if (!table_status_.empty()) message_ = table_status_;
+  }
+  // The table's own question shows until it is answered; a dialog it opened (dice, PIN) goes first.
+  const auto* asking = dynamic_cast<TableQuestionDialog*>(dialog_.get());
+  const auto& question = snapshot_.table_question;
+  if (question && (!dialog_ || (asking && asking->question_id() != question->id)))
+    open_dialog(std::make_unique<TableQuestionDialog>(*question));
+  else if (!question && asking)
+    close_dialog();
   rebuild();
   return *frame_;
 }

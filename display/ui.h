@@ -86,6 +86,7 @@ class Ui : public UiContext {
   bool ticking_ = false;
   bool auction_seen_ = false;
   int focused_player_ = -1;
+  std::string table_status_;  // the table's last status line, said once when it changes
 };
 
 }  // namespace bb::display

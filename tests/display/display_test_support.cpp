@@ -110,6 +110,20 @@ void Harness::tap(const std::string& id) {
   handle(screen_->pump());
 }
 
+Snapshot Harness::snapshot() const {
+  Snapshot s = table_.snapshot();
+  s.table_question = question_;
+  s.version += asked_ << 32;
+  return s;
+}
+
+void Harness::ask(std::optional<TableQuestion> question) {
+  question_ = std::move(question);
+  ++asked_;
+  screen_->show(snapshot());
+  screen_->draw_if_needed();
+}
+
 void Harness::card(int player) {
   const auto& ps = table_.game().state().players.at(static_cast<std::size_t>(player));
   handle(screen_->card(ps.card, player));
@@ -129,7 +143,7 @@ void Harness::handle(std::vector<Intent> in) {
     }
     intents.push_back(std::move(i));
   }
-  screen_->show(table_.snapshot());
+  screen_->show(snapshot());
   screen_->draw_if_needed();
   const auto bad = screen_->invariant_violations();
   EXPECT_TRUE(bad.empty()) << bad.front();

@@ -1,5 +1,6 @@
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,9 +36,14 @@ class Harness {
   std::vector<Intent> intents;
   std::vector<std::string> refusals;
   int applied = 0;
+  // The table's question shown with every snapshot (the table decides it; here the test does).
+  void ask(std::optional<TableQuestion> question);
 
  private:
   void handle(std::vector<Intent> in);
+  Snapshot snapshot() const;
+  std::optional<TableQuestion> question_;
+  std::uint64_t asked_ = 0;  // bumps the snapshot's version when the question changes
   SampleTable table_;
   std::unique_ptr<TouchScreen> screen_;
 };
