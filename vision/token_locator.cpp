@@ -7,6 +7,9 @@
 #include <numbers>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <optional>
+
+#include "vision/marker_patch.h"
 
 namespace bb::vision {
 
@@ -190,25 +193,29 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
   const cv::Vec3f unit(1, 1, 1);
   const Features pf = features(paper, unit);
 
-  // Tokens: coloured, not ink (dark), not the paper or the marker's white.
+  // Tokens: coloured, not ink (dark), not the paper or the marker's white. Where the start corner's marker
+  // is, the empty look is rebuilt from its known pattern: tokens standing on it are learned like the rest,
+  // and the reference under them is the marker, not paper.
   cv::Mat candidate = cv::Mat::zeros(s, s, CV_8U);
   const int corner_id = start_space / im.map.spaces_per_side();
   const bool start_is_corner = start_space % im.map.spaces_per_side() == 0;
+  std::optional<MarkerPatch> marker;
+  if (start_is_corner)
+    marker = rebuild_marker_patch(top, corner_id, im.markers, {paper[0], paper[1], paper[2]});
+  const Features marker_white =
+      marker ? features(cv::Vec3b(marker->white[0], marker->white[1], marker->white[2]), unit) : pf;
   for (int i : im.ring) {
     if (im.labels.at<int16_t>(i) != start_space) continue;
     const int x = i % s, y = i / s;
     // The board's outer rim blends with the table when the view is soft: no token is learned from it.
     const int rim = std::max(2, s / 100);
     if (x < rim || y < rim || x >= s - rim || y >= s - rim) continue;
-    if (start_is_corner) {
-      const auto mc = im.markers.corners(corner_id);
-      const double bx = (x + 0.5) / s, by = (y + 0.5) / s, pad = im.markers.inset;
-      if (bx > mc[0].x - pad && bx < mc[2].x + pad && by > mc[0].y - pad && by < mc[2].y + pad) continue;
-    }
     const Features f = features(top.at<cv::Vec3b>(i), unit);
     // Only clearly coloured pixels: a token's soft edge, blended with the paper, would join neighbours.
-    // Dark tokens in a shadow are still well above black, whose chromaticity is only noise.
-    if (chroma_distance(f, pf) > 0.25 && f.i > 0.1 * pf.i) candidate.at<uint8_t>(i) = 255;
+    // Dark tokens in a shadow are still well above black, whose chromaticity is only noise. On the marker
+    // the neutral is its white (the black cells are too dark to count).
+    const Features& neutral = marker && marker->contains(x, y) ? marker_white : pf;
+    if (chroma_distance(f, neutral) > 0.25 && f.i > 0.1 * pf.i) candidate.at<uint8_t>(i) = 255;
   }
   const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3));
   // Opening with a 5x5 disc breaks the thin necks between tokens standing close.
@@ -282,9 +289,18 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
         queue.push_back(large);
         continue;
       }
-      // Two tokens, not one token and its shading: clearly different colours, both of token size. Each
-      // part loses the blend along the contact by an opening, and may fall into pieces.
-      if (chroma_distance(ca, cb) > 0.25 &&
+      // Two tokens, not one token and its shading: clearly different colours, both of token size, side by
+      // side (a token on the marker's black and white cells, smeared by JPEG, splits into parts of two
+      // hues that overlap). Each part loses the blend along the contact by an opening, and may fall into
+      // pieces.
+      double ax = 0, ay = 0, bx = 0, by = 0;
+      for (int i : a) ax += i % s, ay += i / s;
+      for (int i : b) bx += i % s, by += i / s;
+      const double na = std::max<double>(1.0, static_cast<double>(a.size())),
+                   nb = std::max<double>(1.0, static_cast<double>(b.size()));
+      const bool side_by_side =
+          std::hypot(ax / na - bx / nb, ay / na - by / nb) > std::sqrt(count / std::numbers::pi);
+      if (chroma_distance(ca, cb) > 0.25 && side_by_side &&
           std::min(a.size(), b.size()) >= std::max(min_area, 0.25 * count)) {
         for (auto* part : {&a, &b}) {
           cv::Mat mask = cv::Mat::zeros(s, s, CV_8U), parts;
@@ -350,6 +366,13 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
   for (int i : caps) painted.at<uint8_t>(i) = 255;
   cv::dilate(painted, painted, kernel, cv::Point(-1, -1), 2);
   im.reference.setTo(cv::Scalar(paper[0], paper[1], paper[2]), painted);
+  if (marker)
+    for (int y = marker->y; y < marker->y + marker->height; ++y)
+      for (int x = marker->x; x < marker->x + marker->width; ++x)
+        if (painted.at<uint8_t>(y, x)) {
+          const auto c = marker->at(x, y);
+          im.reference.at<cv::Vec3b>(y, x) = cv::Vec3b(c[0], c[1], c[2]);
+        }
 
   // Measure each token's area and outline the way locate() will see them, so that visibility and shape
   // compare like with like. Tokens of one colour are told apart here by where they stand.
@@ -689,6 +712,21 @@ void TokenLocator::Impl::ask_between(TokenObservation& o, const Tally& other) co
   const int where = static_cast<int>(most - other.per_space.begin());
   if (std::find(o.candidates.begin(), o.candidates.end(), where) == o.candidates.end())
     o.candidates.push_back(where);
+}
+
+void TokenLocator::rewarp_reference(const Calibration& taken_with, const Calibration& now) {
+  Impl& im = *impl_;
+  if (im.reference.empty()) return;
+  const int s = im.settings.top_side;
+  // A top-view pixel through `now` shows the image point that, through `taken_with`, was this top pixel.
+  const Homography top_to_board({1.0 / s, 0, 0, 0, 1.0 / s, 0, 0, 0, 1});
+  const Homography board_to_top({1.0 * s, 0, 0, 0, 1.0 * s, 0, 0, 0, 1});
+  const Homography new_to_old =
+      top_to_board.then(now.board_to_image).then(taken_with.image_to_board).then(board_to_top);
+  cv::Mat rewarped;
+  cv::warpPerspective(im.reference, rewarped, cv::Matx33d(new_to_old.matrix().data()), cv::Size(s, s),
+                      cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+  im.reference = rewarped;
 }
 
 std::expected<void, std::string> TokenLocator::save_reference(const std::string& png_path) const {

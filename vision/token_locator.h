@@ -56,6 +56,9 @@ class TokenLocator {
   std::vector<TokenObservation> locate(const cv::Mat& top, const std::vector<TokenAppearance>& tokens,
                                        const std::vector<int>& last_spaces = {});
 
+  // The reference was taken through `taken_with`; `now` is a better fit of the same, unmoved board (more
+  // markers in view): the reference is resampled to stay true to the board through `now`.
+  void rewarp_reference(const Calibration& taken_with, const Calibration& now);
   bool has_reference() const;
   std::expected<void, std::string> save_reference(const std::string& png_path) const;
   std::expected<void, std::string> load_reference(const std::string& png_path);

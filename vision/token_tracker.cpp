@@ -108,6 +108,7 @@ std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t fr
     decided_.assign(tokens_.size(), true);
     wavering_.assign(tokens_.size(), {});
     learned_with_markers_ = calibration_->markers_seen;
+    if (learned_with_markers_ < MarkerLayout::count) reference_calibration_ = *calibration_;
     for (const auto& t : tokens_) {
       TrackerEvent e = event(TrackerEvent::Kind::learned, frame_index, t.name);
       e.to = settings_.start_space;
@@ -177,8 +178,6 @@ std::expected<Calibration, std::string> TokenTracker::fit_board(
   // truth to 2-3 px: the markers pin the shape, the outline pins the far corner.
   const auto markers = detector_.detect(frame);
   if (markers.size() < 2) return c;
-  auto outline = calibrator_.from_contour(frame, c ? std::optional<Calibration>(*c) : previous);
-  if (!outline) return c;
   std::vector<Point2> board, image;
   for (const auto& m : markers) {
     const auto expected = calibrator_.layout().corners(m.id);
@@ -187,6 +186,8 @@ std::expected<Calibration, std::string> TokenTracker::fit_board(
       image.push_back(m.corners[k]);
     }
   }
+  auto outline = calibrator_.from_contour(frame, c ? std::optional<Calibration>(*c) : previous);
+  if (!outline) return c;
   for (int k = 0; k < MarkerLayout::count; ++k) {
     board.push_back(MarkerLayout::board_corner(k));
     image.push_back(outline->image_corner(k));
@@ -232,14 +233,23 @@ void TokenTracker::check_board(const cv::Mat& frame, int64_t frame_index, std::v
   const bool moved = readable && offsets[(offsets.size() - 1) / 2] > settings_.bump_px;
   // With four markers at learning the reference is true to the board, so a fit from more markers than the
   // current one (after a bump seen through a soft view) brings the two closer.
-  const bool better = readable && !moved && learned_with_markers_ == MarkerLayout::count &&
+  // With fewer at learning (tokens on the GO marker), the reference is re-aligned to the better fit.
+  const bool better = readable && !moved &&
+                      (learned_with_markers_ == MarkerLayout::count || reference_calibration_) &&
                       static_cast<int>(markers.size()) > calibration_->markers_seen;
   if (readable && !moved && !better) return;
   auto c = fit_board(frame, calibration_);
   if (!c) return;
   const double shift = BoardCalibrator::corner_shift_px(*c, *calibration_);
   if (better) {
-    if (c->markers_seen > calibration_->markers_seen) calibration_ = *c;
+    if (c->markers_seen <= calibration_->markers_seen) return;
+    if (reference_calibration_) {
+      locator_.rewarp_reference(*reference_calibration_, *c);
+      reference_calibration_ = *c;
+      learned_with_markers_ = c->markers_seen;
+      if (learned_with_markers_ == MarkerLayout::count) reference_calibration_.reset();
+    }
+    calibration_ = *c;
     return;
   }
   // Without readable markers only the outline is left, which is rougher: only a clear move counts.
@@ -247,6 +257,7 @@ void TokenTracker::check_board(const cv::Mat& frame, int64_t frame_index, std::v
       c->method == Calibration::Method::contour && calibration_->method == Calibration::Method::markers;
   if (shift <= settings_.bump_px * (rough ? 4 : 1)) return;
   calibration_ = *c;
+  reference_calibration_.reset();  // the board moved: the reference is no longer of this view's making
   TrackerEvent e = event(TrackerEvent::Kind::recalibrated, frame_index);
   e.confidence = 1.0;
   e.markers = c->markers_seen;

@@ -86,6 +86,9 @@ class TokenTracker {
   std::vector<bool> decided_;               // per token: decided since the scene last moved
   std::vector<std::vector<int>> wavering_;  // per token: every space it was seen on since then
   int learned_with_markers_ = 0;            // markers behind the calibration the reference was taken with
+  // The calibration the reference was taken through, while it had fewer than four markers and the board
+  // has not moved since: a fit from more markers later re-aligns the reference.
+  std::optional<Calibration> reference_calibration_;
   std::deque<size_t> learning_counts_;
   int still_count_ = 0;
   bool dirty_ = true;  // something moved since the last decision

@@ -38,11 +38,18 @@ std::string TrackingScore::summary() const {
 }
 
 std::vector<std::string> expected_names(const TableRenderer& renderer, int token_count) {
+  std::vector<Point2> start;
+  for (int t = 0; t < token_count; ++t) start.push_back(renderer.slot_position(0, t));
+  return expected_names(renderer, start);
+}
+
+std::vector<std::string> expected_names(const TableRenderer& renderer, const std::vector<Point2>& start) {
   const Point2 corner = renderer.space_map().point_in_space(0, 0, 0);
+  const int token_count = static_cast<int>(start.size());
   std::vector<int> order(static_cast<size_t>(token_count));
   std::iota(order.begin(), order.end(), 0);
   auto distance = [&](int t) {
-    const Point2 p = renderer.slot_position(0, t);
+    const Point2 p = start[static_cast<size_t>(t)];
     return std::hypot(p.x - corner.x, p.y - corner.y);
   };
   std::sort(order.begin(), order.end(), [&](int a, int b) { return distance(a) < distance(b); });
@@ -58,7 +65,12 @@ TrackingScore evaluate_game(const TableRenderer& renderer, const TableScene& bas
   TrackingScore score;
   TableScript script(renderer, base, token_count, seed, script_settings);
   TokenTracker tracker(renderer.space_map(), settings);
-  const auto names = expected_names(renderer, token_count);
+  const auto names =
+      script_settings.start_positions.empty()
+          ? expected_names(renderer, token_count)
+          : expected_names(renderer,
+                           std::vector<Point2>(script_settings.start_positions.begin(),
+                                               script_settings.start_positions.begin() + token_count));
   auto index_of = [&](const std::string& name) {
     for (size_t i = 0; i < names.size(); ++i)
       if (names[i] == name) return static_cast<int>(i);

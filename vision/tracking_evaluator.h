@@ -43,5 +43,7 @@ TrackingScore evaluate_game(const TableRenderer& renderer, const TableScene& bas
 
 // The name the tracker should give each token: T1 for the one nearest the start space's outer corner.
 std::vector<std::string> expected_names(const TableRenderer& renderer, int token_count);
+// The same for tokens standing at `start` (board units, per token).
+std::vector<std::string> expected_names(const TableRenderer& renderer, const std::vector<Point2>& start);
 
 }  // namespace bb::vision
