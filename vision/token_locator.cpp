@@ -96,6 +96,10 @@ struct TokenLocator::Impl {
   std::vector<float> ratio;
   std::vector<int> last_spaces;  // of the current locate() call, empty when unknown
   std::vector<uint8_t> chroma_fg;
+  // Of the last find(): foreground pixels given to a learned token's blob, and the light's correction.
+  mutable cv::Mat claimed;
+  cv::Vec3f last_chroma_gain{1, 1, 1};
+  float last_mean_gain = 1;
 
   cv::Vec3f white_balance(const cv::Mat& top) const;
   // locate(); with `near` (top-view pixels per token) tokens of one colour are told apart by position
@@ -413,6 +417,9 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
   im.lcount = cv::Mat::zeros(cells, cells, CV_32F);
   const float mean_gain = (gain[0] + gain[1] + gain[2]) / 3;
   const cv::Vec3f chroma_gain = gain / mean_gain;
+  im.last_chroma_gain = chroma_gain;
+  im.last_mean_gain = mean_gain;
+  im.claimed = cv::Mat::zeros(s, s, CV_8U);
   for (size_t k = 0; k < ring_size; ++k) {
     const int i = im.ring[k];
     const Features f = features(top.at<cv::Vec3b>(i), chroma_gain);
@@ -537,6 +544,7 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
       const size_t t = members.front();
       if (found.empty()) continue;
       out[t] = observe(static_cast<int>(t), *found.front(), tokens[t].area_px);
+      for (int i : found.front()->pixels) im.claimed.at<uint8_t>(i) = 255;
       if (found.size() > 1 && found[1]->pixels.size() >= 0.5 * found.front()->pixels.size())
         ask_between(out[t], *found[1]);  // two places look like this token
       continue;
@@ -617,6 +625,7 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
     if (best_choice[k] < 0) continue;  // covered, or gone
     const Tally& mine = *found[static_cast<size_t>(best_choice[k])];
     out[t] = observe(static_cast<int>(t), mine, tokens[t].area_px);
+    for (int i : mine.pixels) claimed.at<uint8_t>(i) = 255;
     const bool shared = mine.pixels.size() > 1.6 * mean_area;
     if (shared) out[t].visible_fraction = std::min(1.0, out[t].visible_fraction / 2);
     for (size_t b = 0; b < found.size(); ++b) {
@@ -712,6 +721,88 @@ void TokenLocator::Impl::ask_between(TokenObservation& o, const Tally& other) co
   const int where = static_cast<int>(most - other.per_space.begin());
   if (std::find(o.candidates.begin(), o.candidates.end(), where) == o.candidates.end())
     o.candidates.push_back(where);
+}
+
+void TokenLocator::set_empty_reference(const cv::Mat& top) {
+  const int s = impl_->settings.top_side;
+  assert(top.rows == s && top.cols == s && top.type() == CV_8UC3);
+  impl_->reference = top.clone();
+}
+
+std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat& top) const {
+  const Impl& im = *impl_;
+  const int s = im.settings.top_side;
+  if (im.reference.empty() || im.mask.empty() || im.claimed.empty())
+    return std::unexpected("the empty board is not known yet");
+  // Foreground no learned token took, without the slivers along learned tokens' edges.
+  cv::Mat unexplained = im.mask & ~im.claimed;
+  cv::Mat near_claimed;
+  cv::dilate(im.claimed, near_claimed, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+  unexplained.setTo(0, near_claimed);
+  cv::morphologyEx(unexplained, unexplained, cv::MORPH_OPEN,
+                   cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+  cv::Mat labels, stats, centroids;
+  const int n = cv::connectedComponentsWithStats(unexplained, labels, stats, centroids, 8, CV_32S);
+  const double w = im.map.space_width() * s;
+  const double min_area = 0.06 * w * w, max_area = 0.6 * w * w;  // a token is about 0.15 w^2 with its rim
+  int chosen = -1, count = 0;
+  for (int b = 1; b < n; ++b) {
+    const int area = stats.at<int>(b, cv::CC_STAT_AREA);
+    if (area < min_area || area > max_area) continue;
+    chosen = b;
+    ++count;
+  }
+  if (count == 0) return std::unexpected("nothing new is on the board");
+  if (count > 1)
+    return std::unexpected("more than one new thing is on the board; put one token down at a time");
+
+  // Its colour from the inside (the rim, the shadow and the soft edge are left out), in the units locate()
+  // compares with: chromaticity under the light's correction, brightness over the light field.
+  cv::Mat blob = labels == chosen, core;
+  cv::erode(blob, core, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+  if (cv::countNonZero(core) < 6) core = blob;
+  auto feature_at = [&](int i) {
+    Features f = features(top.at<cv::Vec3b>(i), im.last_chroma_gain);
+    f.i /= im.last_mean_gain * im.field.at<float>(i);
+    return f;
+  };
+  std::array<double, 3> sum{}, sq{};
+  double core_n = 0;
+  for (int i = 0; i < s * s; ++i) {
+    if (!core.at<uint8_t>(i)) continue;
+    const Features f = feature_at(i);
+    const std::array<double, 3> v{f.r, f.g, f.i};
+    for (size_t c = 0; c < 3; ++c) sum[c] += v[c], sq[c] += v[c] * v[c];
+    ++core_n;
+  }
+  static constexpr std::array<double, 3> floor{0.02, 0.02, 0.08};
+  NewToken found;
+  for (size_t c = 0; c < 3; ++c) {
+    found.look.mean[c] = sum[c] / core_n;
+    found.look.spread[c] = std::max(
+        floor[c], std::sqrt(std::max(0.0, sq[c] / core_n - found.look.mean[c] * found.look.mean[c])));
+  }
+  // Its size and outline as locate() will see them: the blob's pixels its colour claims.
+  const std::vector<TokenAppearance> alone{found.look};
+  std::vector<int> pixels, per_space(static_cast<size_t>(im.map.space_count()), 0);
+  for (int i = 0; i < s * s; ++i) {
+    if (!blob.at<uint8_t>(i) || im.labels.at<int16_t>(i) < 0) continue;
+    if (im.token_at(feature_at(i), alone) < 0) continue;
+    pixels.push_back(i);
+    ++per_space[static_cast<size_t>(im.labels.at<int16_t>(i))];
+  }
+  if (pixels.size() < 0.5 * min_area)
+    return std::unexpected("the new thing on the board has no single colour; is it a token?");
+  found.look.area_px = static_cast<double>(pixels.size());
+  cv::Mat mask = cv::Mat::zeros(s, s, CV_8U);
+  for (int i : pixels) mask.at<uint8_t>(i) = 255;
+  double hu[7];
+  cv::HuMoments(cv::moments(mask, true), hu);
+  for (size_t c = 0; c < 7; ++c)
+    found.look.hu[c] = hu[c] == 0 ? 0 : -std::copysign(1.0, hu[c]) * std::log10(std::abs(hu[c]));
+  found.look.shape = shape_of(pixels, s, &found.centre);
+  found.space = static_cast<int>(std::max_element(per_space.begin(), per_space.end()) - per_space.begin());
+  return found;
 }
 
 void TokenLocator::rewarp_reference(const Calibration& taken_with, const Calibration& now) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <expected>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,13 @@ struct TokenObservation {
   double visible_fraction = 0;  // seen area over learned area
   ShapeFeatures shape;          // the outline seen
   CapFeatures cap;              // a cap seen inside it (tokens of one colour only)
+};
+
+// A token put down alone on a board whose empty look is known, learned by its difference from it.
+struct NewToken {
+  TokenAppearance look;  // named by the caller
+  int space = -1;        // where it stands
+  Point2 centre;         // top-view pixels
 };
 
 // Looks at the board from above (a fixed top view warped through the calibration) and says where each
@@ -55,6 +63,13 @@ class TokenLocator {
   // colour, a blob still on a token's own space is more likely that token than another of the same look.
   std::vector<TokenObservation> locate(const cv::Mat& top, const std::vector<TokenAppearance>& tokens,
                                        const std::vector<int>& last_spaces = {});
+
+  // The board is empty (the table said so): this top view is the reference, nothing is learned from it.
+  void set_empty_reference(const cv::Mat& top);
+  // After locate(): the one still, token-sized thing on the board that no learned token explains, learned
+  // from its difference to the reference (any colour, grey and black included). An error says why not:
+  // nothing new, or more than one new thing (one token at a time).
+  std::expected<NewToken, std::string> find_new_token(const cv::Mat& top) const;
 
   // The reference was taken through `taken_with`; `now` is a better fit of the same, unmoved board (more
   // markers in view): the reference is resampled to stay true to the board through `now`.

@@ -85,3 +85,136 @@ TEST(Learning, ATokenOnTheJailMarkerIsTrackedAndTheBoardIsFoundFromTheOtherThree
 }
 
 }  // namespace
+
+namespace {
+
+std::vector<TrackerEvent> of_kind(const std::vector<TrackerEvent>& events, TrackerEvent::Kind kind) {
+  std::vector<TrackerEvent> out;
+  for (const auto& e : events)
+    if (e.kind == kind) out.push_back(e);
+  return out;
+}
+
+// Off the board, on the table beside it: a token not yet put down.
+Point2 beside_board(int token) { return {1.25, 0.2 + 0.15 * token}; }
+
+TEST(Learning, ThreeFoundOfFourExpectedIsSaidAndLookedAtAgainUntilAccepted) {
+  TableScript::Settings start;
+  start.start_positions = crowded_go_positions(3);
+  start.start_positions.push_back(beside_board(3));  // the fourth player's token is not on GO
+  TableScript script(renderer(), scene(Condition::clean, 27), 4, 27, start);
+  TokenTracker::Settings settings;
+  settings.expected_tokens = 4;
+  TokenTracker tracker(renderer().space_map(), settings);
+  Feeder feed(renderer(), tracker);
+  auto events = feed.run(script.opening());
+  const auto incomplete = of_kind(events, TrackerEvent::Kind::learn_incomplete);
+  ASSERT_EQ(incomplete.size(), 1u);
+  EXPECT_EQ(incomplete[0].found, 3);
+  EXPECT_EQ(incomplete[0].expected, 4);
+  EXPECT_NE(incomplete[0].detail.find("1 missing"), std::string::npos) << incomplete[0].detail;
+  EXPECT_EQ(count(events, TrackerEvent::Kind::learned), 0);
+  EXPECT_FALSE(tracker.learned());
+  // Still looking, and not saying it again while nothing changes.
+  events = feed.run(script.still(20, -1));
+  EXPECT_EQ(count(events, TrackerEvent::Kind::learn_incomplete), 0);
+  EXPECT_FALSE(tracker.learned());
+  // The table accepts three, then asks for the fourth token to be put down anywhere.
+  tracker.accept_found_tokens();
+  events = feed.run(script.still(8, -1));
+  EXPECT_EQ(count(events, TrackerEvent::Kind::learned), 3);
+  tracker.learn_next_token("Dan");
+  EXPECT_TRUE(tracker.waiting_for_token());
+  events = feed.run(script.place(3, renderer().slot_position(7, 0), 0));
+  const auto learned = of_kind(events, TrackerEvent::Kind::learned);
+  ASSERT_EQ(learned.size(), 1u);
+  EXPECT_EQ(learned[0].token, "Dan");
+  EXPECT_EQ(learned[0].to, 7);
+  EXPECT_FALSE(tracker.waiting_for_token());
+  EXPECT_EQ(count(events, TrackerEvent::Kind::moved), 0);
+  // Dan's token is then tracked like the others.
+  events = feed.run(script.play({3, 12}, 1));
+  const auto moved = of_kind(events, TrackerEvent::Kind::moved);
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].token, "Dan");
+  EXPECT_EQ(moved[0].to, 12);
+}
+
+TEST(Learning, AllFoundAsExpectedIsLearnedWithoutAQuestion) {
+  TableScript::Settings start;
+  start.start_positions = crowded_go_positions(4);
+  TableScript script(renderer(), scene(Condition::clean, 28), 4, 28, start);
+  TokenTracker::Settings settings;
+  settings.expected_tokens = 4;
+  TokenTracker tracker(renderer().space_map(), settings);
+  Feeder feed(renderer(), tracker);
+  const auto events = feed.run(script.opening());
+  EXPECT_EQ(count(events, TrackerEvent::Kind::learn_incomplete), 0);
+  EXPECT_EQ(count(events, TrackerEvent::Kind::learned), 4);
+}
+
+TEST(Learning, ATokenTakenOffTheBoardWhileOthersMoveIsReportedLostOnce) {
+  TableScript script(renderer(), scene(Condition::clean, 29), 4, 29);
+  TokenTracker tracker(renderer().space_map(), {});
+  Feeder feed(renderer(), tracker);
+  ASSERT_EQ(count(feed.run(script.opening()), TrackerEvent::Kind::learned), 4);
+  feed.run(script.play({3, 8}, 0));
+  const std::string name = tracker.tokens()[static_cast<size_t>(tracker_index(tracker, renderer(), 3))].name;
+  auto events = feed.run(script.place(3, beside_board(3), 1));
+  EXPECT_EQ(count(events, TrackerEvent::Kind::moved), 0);
+  std::vector<TrackerEvent> later;
+  const std::vector<TableMove> others{{0, 5}, {1, 9}, {2, 6}, {0, 11}, {1, 14}, {2, 10}};
+  for (size_t m = 0; m < others.size(); ++m) {
+    events = feed.run(script.play(others[m], static_cast<int>(m) + 2));
+    later.insert(later.end(), events.begin(), events.end());
+  }
+  const auto lost = of_kind(later, TrackerEvent::Kind::lost);
+  ASSERT_EQ(lost.size(), 1u);
+  EXPECT_EQ(lost[0].token, name);
+  EXPECT_EQ(lost[0].from, 8);
+  EXPECT_EQ(count(later, TrackerEvent::Kind::moved), 6);
+  // Put back, it is tracked again.
+  events = feed.run(script.place(3, renderer().slot_position(20, 0), 9));
+  const auto moved = of_kind(events, TrackerEvent::Kind::moved);
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].token, name);
+  EXPECT_EQ(moved[0].to, 20);
+}
+
+TEST(Learning, OneTokenAtATimeAnywhereOnTheBoard) {
+  TableScript::Settings start;
+  for (int t = 0; t < 4; ++t) start.start_positions.push_back(beside_board(t));
+  TableScript script(renderer(), scene(Condition::clean, 33), 4, 33, start);
+  TokenTracker::Settings settings;
+  settings.learning = TokenTracker::Settings::Learning::one_at_a_time;
+  settings.expected_tokens = 4;
+  TokenTracker tracker(renderer().space_map(), settings);
+  Feeder feed(renderer(), tracker);
+  auto events = feed.run(script.opening());
+  auto ready = of_kind(events, TrackerEvent::Kind::ready_for_token);
+  ASSERT_EQ(ready.size(), 1u);
+  EXPECT_EQ(ready[0].token, "T1");
+  const std::vector<std::string> players{"Ann", "Ben", "Cat", "Dan"};
+  const std::vector<int> spaces{0, 13, 24, 31};
+  for (int t = 0; t < 4; ++t) {
+    tracker.learn_next_token(players[static_cast<size_t>(t)]);
+    events = feed.run(script.place(t, renderer().slot_position(spaces[static_cast<size_t>(t)], 1), t));
+    const auto learned = of_kind(events, TrackerEvent::Kind::learned);
+    ASSERT_EQ(learned.size(), 1u) << players[static_cast<size_t>(t)];
+    EXPECT_EQ(learned[0].token, players[static_cast<size_t>(t)]);
+    EXPECT_EQ(learned[0].to, spaces[static_cast<size_t>(t)]);
+    EXPECT_EQ(count(events, TrackerEvent::Kind::ready_for_token), t < 3 ? 1 : 0);
+    EXPECT_EQ(count(events, TrackerEvent::Kind::moved), 0);
+  }
+  EXPECT_FALSE(tracker.waiting_for_token());
+  const auto moves = random_moves(4, renderer().space_map().space_count(), 8, 5);
+  for (size_t m = 0; m < moves.size(); ++m) {
+    events = feed.run(script.play(moves[m], static_cast<int>(m) + 4));
+    const auto moved = of_kind(events, TrackerEvent::Kind::moved);
+    ASSERT_EQ(moved.size(), 1u) << m;
+    EXPECT_EQ(moved[0].token, players[static_cast<size_t>(moves[m].token)]);
+    EXPECT_EQ(moved[0].to, script.truth()[static_cast<size_t>(moves[m].token)]);
+  }
+}
+
+}  // namespace
