@@ -96,7 +96,7 @@ void TokenTracker::learn_at_start(const cv::Mat& top, int64_t frame_index,
             "found {} of {} tokens on the start space: {}; {} missing. A token standing on the corner "
             "marker's black squares, touching another of its colour, or grey, black or white on the board "
             "is hard to see: stand it clear, or put it down alone later (learn one at a time), or confirm "
-            "that there are {} players",
+            "that these {} are all",
             learned_now.size(), expected, fmt::join(seen, ", "), expected - learned_now.size(),
             learned_now.size());
       else
