@@ -46,7 +46,9 @@ class TokenLocator {
     int top_side = 400;             // pixels across the top view
     double unsure_below = 0.75;     // confidence under which a position is a question, not a fact
     double chroma_threshold = 0.1;  // L1 over the three chromaticities
-    double brightness_threshold = 0.45;
+    // Brightness change over the light field that is foreground: 0.25 sees a black token and often a
+    // metal-grey one on the pale board (0.45 saw neither); the generated games are as right with it.
+    double brightness_threshold = 0.25;
   };
   TokenLocator(const SpaceMap& map, Settings settings, MarkerLayout markers = {});
   ~TokenLocator();
