@@ -729,8 +729,8 @@ void TokenLocator::set_empty_reference(const cv::Mat& top) {
   impl_->reference = top.clone();
 }
 
-std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat& top) const {
-  const Impl& im = *impl_;
+std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat& top) {
+  Impl& im = *impl_;
   const int s = im.settings.top_side;
   if (im.reference.empty() || im.mask.empty() || im.claimed.empty())
     return std::unexpected("the empty board is not known yet");
@@ -745,10 +745,50 @@ std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat&
   const int n = cv::connectedComponentsWithStats(unexplained, labels, stats, centroids, 8, CV_32S);
   const double w = im.map.space_width() * s;
   const double min_area = 0.06 * w * w, max_area = 0.6 * w * w;  // a token is about 0.15 w^2 with its rim
+  auto feature_at = [&](int i) {
+    Features f = features(top.at<cv::Vec3b>(i), im.last_chroma_gain);
+    f.i /= im.last_mean_gain * im.field.at<float>(i);
+    return f;
+  };
+  // The paper, to tell a place left bare from a token put down.
+  std::array<std::vector<double>, 3> channels;
+  for (size_t k = 0; k < im.ring.size(); k += 11) {
+    const cv::Vec3b p = im.reference.at<cv::Vec3b>(im.ring[k]);
+    for (int ch = 0; ch < 3; ++ch) channels[static_cast<size_t>(ch)].push_back(p[ch]);
+  }
+  const cv::Vec3b paper(cv::saturate_cast<uchar>(median(channels[0])),
+                        cv::saturate_cast<uchar>(median(channels[1])),
+                        cv::saturate_cast<uchar>(median(channels[2])));
+  const Features pf = features(paper, cv::Vec3f(1, 1, 1));
   int chosen = -1, count = 0;
   for (int b = 1; b < n; ++b) {
     const int area = stats.at<int>(b, cv::CC_STAT_AREA);
     if (area < min_area || area > max_area) continue;
+    const cv::Rect box(stats.at<int>(b, cv::CC_STAT_LEFT), stats.at<int>(b, cv::CC_STAT_TOP),
+                       stats.at<int>(b, cv::CC_STAT_WIDTH), stats.at<int>(b, cv::CC_STAT_HEIGHT));
+    int bare = 0;
+    for (int y = box.y; y < box.y + box.height; ++y)
+      for (int x = box.x; x < box.x + box.width; ++x) {
+        if (labels.at<int>(y, x) != b) continue;
+        const Features f = feature_at(y * s + x);
+        bare += chroma_distance(f, pf) < im.settings.chroma_threshold && std::abs(f.i / pf.i - 1) < 0.2;
+      }
+    if (bare > 0.7 * area) {
+      // Left bare: from now on this is the board here (in the reference's light).
+      cv::Mat place = labels(box) == b;
+      cv::dilate(place, place, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(7, 7)));
+      for (int y = 0; y < box.height; ++y)
+        for (int x = 0; x < box.width; ++x) {
+          if (!place.at<uint8_t>(y, x)) continue;
+          const int i = (box.y + y) * s + box.x + x;
+          const float light = im.last_mean_gain * im.field.at<float>(i);
+          const cv::Vec3b c = top.at<cv::Vec3b>(i);
+          cv::Vec3b& r = im.reference.at<cv::Vec3b>(i);
+          for (int ch = 0; ch < 3; ++ch)
+            r[ch] = cv::saturate_cast<uchar>(c[ch] / (light * im.last_chroma_gain[ch]));
+        }
+      continue;
+    }
     chosen = b;
     ++count;
   }
@@ -761,11 +801,6 @@ std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat&
   cv::Mat blob = labels == chosen, core;
   cv::erode(blob, core, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
   if (cv::countNonZero(core) < 6) core = blob;
-  auto feature_at = [&](int i) {
-    Features f = features(top.at<cv::Vec3b>(i), im.last_chroma_gain);
-    f.i /= im.last_mean_gain * im.field.at<float>(i);
-    return f;
-  };
   std::array<double, 3> sum{}, sq{};
   double core_n = 0;
   for (int i = 0; i < s * s; ++i) {

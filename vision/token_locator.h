@@ -70,8 +70,10 @@ class TokenLocator {
   void set_empty_reference(const cv::Mat& top);
   // After locate(): the one still, token-sized thing on the board that no learned token explains, learned
   // from its difference to the reference (any colour, grey and black included). An error says why not:
-  // nothing new, or more than one new thing (one token at a time).
-  std::expected<NewToken, std::string> find_new_token(const cv::Mat& top) const;
+  // nothing new, or more than one new thing (one token at a time). A place that now shows the bare paper
+  // where the reference has something (a token the start did not find, since lifted) is learned as empty
+  // board into the reference.
+  std::expected<NewToken, std::string> find_new_token(const cv::Mat& top);
 
   // The reference was taken through `taken_with`; `now` is a better fit of the same, unmoved board (more
   // markers in view): the reference is resampled to stay true to the board through `now`.

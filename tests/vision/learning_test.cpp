@@ -218,3 +218,54 @@ TEST(Learning, OneTokenAtATimeAnywhereOnTheBoard) {
 }
 
 }  // namespace
+
+namespace {
+
+const TableRenderer& hard_renderer() {
+  static const TableRenderer r(classic_layout(), SpaceMap(classic_layout().spaces_per_side),
+                               hard_token_looks(), test_width, test_height);
+  return r;
+}
+
+TEST(Learning, ABlackTokenIsNotLearnedOnGoButSaidMissingThenLearnedAlone) {
+  // Red, blue and black stand on GO; the start finds the two coloured ones and says one is missing.
+  const auto& r = hard_renderer();
+  TableScript::Settings start;
+  start.start_positions = {r.slot_position(0, 0), r.slot_position(0, 1), r.slot_position(0, 3),
+                           r.slot_position(0, 2)};
+  TableScene base = scene(Condition::clean, 51);
+  TableScript script(r, base, 4, 51, start);
+  TokenTracker::Settings settings;
+  settings.expected_tokens = 3;
+  TokenTracker tracker(r.space_map(), settings);
+  Feeder feed(r, tracker);
+  // Only the first three looks (red, blue, metal grey) and the black star are drawn; the grey one is moved
+  // off the board first, so the table holds red, blue and black.
+  script.place(2, {1.25, 0.5}, -1);
+  auto events = feed.run(script.opening());
+  auto incomplete = of_kind(events, TrackerEvent::Kind::learn_incomplete);
+  ASSERT_EQ(incomplete.size(), 1u);
+  EXPECT_EQ(incomplete[0].found, 2);
+  EXPECT_EQ(incomplete[0].expected, 3);
+  tracker.accept_found_tokens();
+  feed.run(script.still(6, -1));
+  ASSERT_EQ(tracker.tokens().size(), 2u);
+  // The black token is lifted and put down alone on a pale space: learned by difference.
+  tracker.learn_next_token("Cat");
+  events = feed.run(script.place(3, r.slot_position(6, 0), 0));
+  const auto learned = of_kind(events, TrackerEvent::Kind::learned);
+  ASSERT_EQ(learned.size(), 1u);
+  EXPECT_EQ(learned[0].token, "Cat");
+  EXPECT_EQ(learned[0].to, 6);
+  EXPECT_EQ(colour_word(tracker.tokens().back()), "black");
+  // And tracked, onto spaces with dark bands too (brown, dark blue).
+  for (int to : {3, 16, 37}) {
+    events = feed.run(script.play({3, to}, to));
+    const auto moved = of_kind(events, TrackerEvent::Kind::moved);
+    ASSERT_EQ(moved.size(), 1u) << to;
+    EXPECT_EQ(moved[0].token, "Cat");
+    EXPECT_EQ(moved[0].to, to);
+  }
+}
+
+}  // namespace
