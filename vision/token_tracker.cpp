@@ -226,8 +226,7 @@ std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t fr
     if (auto c = fit_board(frame, calibration_); c && c->markers_seen > calibration_->markers_seen)
       calibration_ = *c;
   }
-  if (still_count_ == settings_.still_frames && locator_.has_reference())
-    check_board(frame, frame_index, events);
+  if (still_count_ == settings_.still_frames) check_board(frame, frame_index, events);
 
   cv::Mat top;
   locator_.top_view(frame, *calibration_, top);
