@@ -107,9 +107,10 @@ Json to_json(const vi::TrackerEvent& e) {
       j["last"] = e.from;
       break;
     case Kind::learn_incomplete:
+      if (!e.token.empty()) j["token"] = e.token;  // a token put down alone that cannot be seen
       j["found"] = e.found;
       j["expected"] = e.expected;
-      j["space"] = e.to;
+      if (e.to >= 0) j["space"] = e.to;
       j["message"] = e.detail;
       break;
     case Kind::lost:

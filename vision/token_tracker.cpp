@@ -47,6 +47,9 @@ void TokenTracker::learn_next_token(std::string name) {
   next_name_ = std::move(name);
   awaiting_new_token_ = true;
   new_sightings_.clear();
+  moved_while_waiting_ = false;
+  nothing_new_frames_ = 0;
+  said_unseen_ = false;
 }
 
 std::string TokenTracker::next_token_name() const {
@@ -126,6 +129,20 @@ bool TokenTracker::learn_new_token(const cv::Mat& top, int64_t frame_index,
   auto found = locator_.find_new_token(top);
   if (!found) {
     new_sightings_.clear();
+    if (moved_while_waiting_ && !said_unseen_ && ++nothing_new_frames_ >= settings_.settle_limit_frames) {
+      // Something was put down, the scene is still, and nothing new shows: never a silent wait.
+      said_unseen_ = true;
+      TrackerEvent e = event(TrackerEvent::Kind::learn_incomplete, frame_index, next_token_name());
+      e.found = static_cast<int>(tokens_.size());
+      e.expected = std::max(settings_.expected_tokens, static_cast<int>(tokens_.size()) + 1);
+      e.to = -1;
+      e.detail = fmt::format(
+          "waiting for {} to be put down, but nothing new is seen on the board ({}). A grey or white "
+          "token on a pale space is hard to tell from the board: put it on a space with a coloured band, "
+          "or stick a small coloured cap on it",
+          next_token_name(), found.error());
+      events.push_back(e);
+    }
     return false;
   }
   // The same thing, still, over the agreeing frames: not a hand passing, not a token being slid.
@@ -155,6 +172,8 @@ bool TokenTracker::learn_new_token(const cv::Mat& top, int64_t frame_index,
       settings_.learning == Settings::Learning::one_at_a_time &&
       (settings_.expected_tokens <= 0 || static_cast<int>(tokens_.size()) < settings_.expected_tokens);
   awaiting_new_token_ = more;
+  moved_while_waiting_ = false;
+  said_unseen_ = false;
   if (more) events.push_back(event(TrackerEvent::Kind::ready_for_token, frame_index, next_token_name()));
   dirty_ = false;
   return true;
@@ -179,6 +198,8 @@ void TokenTracker::unsettle() {
   pending_.clear();
   learning_counts_.clear();
   new_sightings_.clear();
+  if (awaiting_new_token_) moved_while_waiting_ = true;
+  nothing_new_frames_ = 0;
   decided_.assign(tokens_.size(), false);
   wavering_.assign(tokens_.size(), {});
   dirty_ = true;

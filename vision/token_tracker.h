@@ -43,7 +43,9 @@ class TokenTracker {
       one_at_a_time,       // the board is empty at first; each token is put down alone, anywhere
     };
     Learning learning = Learning::all_on_start_space;
-    // Moves of other tokens while a token is not seen, after which it is reported lost.
+    // Moves of other tokens while a token is not seen, after which it is reported lost. While waiting for
+    // a token to be put down, a still scene showing nothing new for `settle_limit_frames` after something
+    // moved is said too (learn_incomplete: the token cannot be told from the board).
     int lost_after_moves = 4;
     TokenLocator::Settings locator;
     MotionDetector::Settings motion;
@@ -122,6 +124,9 @@ class TokenTracker {
   bool awaiting_new_token_ = false;
   std::string next_name_;
   std::deque<NewToken> new_sightings_;  // of the new token, over the still frames so far
+  bool moved_while_waiting_ = false;    // something was put down (or a hand passed) since the wait began
+  int nothing_new_frames_ = 0;          // still frames since then showing nothing new
+  bool said_unseen_ = false;            // learn_incomplete said for this wait
   std::vector<int> unseen_moves_;       // per token: others' moves since it was last seen, -1 while seen
   int still_count_ = 0;
   bool dirty_ = true;  // something moved since the last decision

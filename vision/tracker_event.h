@@ -18,7 +18,8 @@ struct TrackerEvent {
     hidden,        // token not visible (a hand, knocked off the board); its last space is `from`
     // Fewer (or more) tokens found at the start than the table expects: `found` and `expected`, `detail`
     // names those found and says what to do. The tracker keeps looking until they agree or the table
-    // accepts what was found (TokenTracker::accept_found_tokens).
+    // accepts what was found (TokenTracker::accept_found_tokens). Also said, with `token` the awaited
+    // name and `to` -1, when a token put down to be learned alone cannot be seen.
     learn_incomplete,
     // A token not seen while the others made `Settings::lost_after_moves` moves; `from` is its last space.
     // Said once; seen again, it is tracked as before.

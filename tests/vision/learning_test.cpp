@@ -268,4 +268,26 @@ TEST(Learning, ABlackTokenIsNotLearnedOnGoButSaidMissingThenLearnedAlone) {
   }
 }
 
+TEST(Learning, AWhiteTokenPutDownOnAPaleSpaceThatCannotBeSeenIsSaidNotWaitedForSilently) {
+  const auto& r = hard_renderer();
+  TableScript::Settings start;
+  for (int t = 0; t < 5; ++t) start.start_positions.push_back(beside_board(t));
+  TableScript script(r, scene(Condition::clean, 53), 5, 53, start);
+  TokenTracker::Settings settings;
+  settings.learning = TokenTracker::Settings::Learning::one_at_a_time;
+  TokenTracker tracker(r.space_map(), settings);
+  Feeder feed(r, tracker);
+  ASSERT_EQ(count(feed.run(script.opening()), TrackerEvent::Kind::ready_for_token), 1);
+  tracker.learn_next_token("Eve");
+  auto events = feed.run(script.place(4, r.slot_position(6, 0), 0));  // the white one
+  events = feed.run(script.still(40, 0));
+  const auto said = of_kind(events, TrackerEvent::Kind::learn_incomplete);
+  ASSERT_EQ(said.size(), 1u);
+  EXPECT_EQ(said[0].token, "Eve");
+  EXPECT_EQ(said[0].found, 0);
+  EXPECT_NE(said[0].detail.find("cap"), std::string::npos);
+  EXPECT_TRUE(tracker.waiting_for_token());
+  EXPECT_EQ(count(events, TrackerEvent::Kind::learned), 0);
+}
+
 }  // namespace
