@@ -2,6 +2,8 @@
 // space grid dragged onto the printed board, stored with the set-up), `render-table` (synthetic frames or a
 // video of a scripted game, with its truth) and `markers` (the printable sheet).
 #include <fmt/format.h>
+#include <poll.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <atomic>
@@ -9,6 +11,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -103,6 +106,21 @@ Json to_json(const vi::TrackerEvent& e) {
       j["token"] = e.token;
       j["last"] = e.from;
       break;
+    case Kind::learn_incomplete:
+      if (!e.token.empty()) j["token"] = e.token;  // a token put down alone that cannot be seen
+      j["found"] = e.found;
+      j["expected"] = e.expected;
+      if (e.to >= 0) j["space"] = e.to;
+      j["message"] = e.detail;
+      break;
+    case Kind::lost:
+      j["token"] = e.token;
+      j["last"] = e.from;
+      j["message"] = e.detail;
+      break;
+    case Kind::ready_for_token:
+      j["token"] = e.token;
+      break;
   }
   j["frame"] = e.frame;
   return j;
@@ -121,6 +139,35 @@ struct TrackOptions {
   int width = 1280, height = 720;
   int start_space = 0;
   double unsure_below = 0.75;
+  int tokens = 0;  // expected; 0: as many as are found
+  bool one_at_a_time = false;
+};
+
+// Typed or piped lines while tracking: "accept" (the tokens found at the start are all there are) and
+// "learn NAME" (the next token put down alone is NAME). Read without waiting; a closed input is left alone.
+struct TrackInput {
+  bool open = true;
+  void poll_into(vi::TokenTracker& tracker) {
+    while (open) {
+      pollfd p{STDIN_FILENO, POLLIN, 0};
+      if (::poll(&p, 1, 0) <= 0 || !(p.revents & (POLLIN | POLLHUP))) return;
+      std::string line;
+      if (!std::getline(std::cin, line)) {
+        open = false;
+        return;
+      }
+      if (line == "accept") {
+        tracker.accept_found_tokens();
+      } else if (line == "learn" || line.starts_with("learn ")) {
+        tracker.learn_next_token(line.size() > 6 ? line.substr(6) : std::string());
+      } else if (!line.empty()) {
+        print_line(Json{{"t", "input_ignored"},
+                        {"message",
+                         "type \"accept\" to keep the tokens found, or \"learn NAME\" before "
+                         "putting a token down"}});
+      }
+    }
+  }
 };
 
 int run_track(const TrackOptions& o) {
@@ -142,6 +189,8 @@ int run_track(const TrackOptions& o) {
   vi::TokenTracker::Settings settings;
   settings.start_space = o.start_space;
   settings.locator.unsure_below = o.unsure_below;
+  settings.expected_tokens = o.tokens;
+  if (o.one_at_a_time) settings.learning = vi::TokenTracker::Settings::Learning::one_at_a_time;
   if (o.start_space < 0 || o.start_space >= map.space_count()) {
     fmt::print(stderr, "boardbank track: --start-space must be 0..{}\n", map.space_count() - 1);
     return 2;
@@ -168,7 +217,9 @@ int run_track(const TrackOptions& o) {
   std::signal(SIGTERM, on_track_interrupt);
   cv::Mat frame;
   int64_t index = 0;
+  TrackInput input;
   while (!stop_tracking && (o.max_frames <= 0 || index < o.max_frames)) {
+    input.poll_into(tracker);
     const auto g = (*source)->grab(frame);
     using Status = vi::FrameSource::Status;
     if (g.status == Status::end) break;
@@ -188,7 +239,7 @@ int run_track(const TrackOptions& o) {
       fmt::print(stderr, "boardbank track: internal error: {}\n", problem);
       return 3;
     }
-    if (!saved && !o.setup.empty() && tracker.learned()) {
+    if (!saved && !o.setup.empty() && tracker.learned() && !tracker.waiting_for_token()) {
       if (auto r = tracker.save_setup(o.setup); !r) fmt::print(stderr, "boardbank track: {}\n", r.error());
       saved = true;
     }
@@ -471,6 +522,14 @@ void add_vision_commands(CLI::App& app) {
   track->add_option("--width", track_opts->width, "camera frame width");
   track->add_option("--height", track_opts->height, "camera frame height");
   track->add_option("--start-space", track_opts->start_space, "where all tokens stand when they are learned");
+  track
+      ->add_option("--tokens", track_opts->tokens,
+                   "how many tokens (players) to expect: fewer found at the start is said (learn_incomplete) "
+                   "and looked for until found, or until \"accept\" is typed")
+      ->check(CLI::Range(1, 8));
+  track->add_flag("--one-at-a-time", track_opts->one_at_a_time,
+                  "learn without GO: start with the board empty, then put each token down alone anywhere "
+                  "(\"learn NAME\" names the next one)");
   track
       ->add_option("--unsure-below", track_opts->unsure_below,
                    "confidence under which a position is a question")

@@ -337,6 +337,17 @@ void TableRenderer::render(const TableScene& scene, cv::Mat& out, RenderTruth* t
     darken(shifted(poly, 0.15 * r, 0.25 * r), board_h, 0.45);
     fill(poly, board_h, bgr(look.colour, 0.45));
     fill(shape_polygon(look.shape, t.position, r * 0.86, t.rotation_deg), board_h, bgr(look.colour));
+    if (look.metallic) {
+      // The sheen: a brighter band on the side towards the light and a darker one opposite, turning with
+      // the token (the light is fixed, the casting's relief is not).
+      const double a = radians(t.rotation_deg);
+      const Point2 lit{t.position.x + 0.3 * r * std::cos(a), t.position.y + 0.3 * r * std::sin(a)};
+      const Point2 dull{t.position.x - 0.35 * r * std::cos(a), t.position.y - 0.35 * r * std::sin(a)};
+      fill(ellipse_polygon(lit, 0.45 * r, 0.22 * r, a + std::numbers::pi / 2), board_h,
+           bgr(look.colour, 1.35));
+      fill(ellipse_polygon(dull, 0.35 * r, 0.18 * r, a + std::numbers::pi / 2), board_h,
+           bgr(look.colour, 0.7));
+    }
     if (look.cap) fill(ellipse_polygon(t.position, 0.4 * r, 0.4 * r, 0), board_h, bgr(look.cap));
     if (truth) truth->token_spaces.push_back(im.map.space_at(t.position));
   }
@@ -416,6 +427,14 @@ void TableRenderer::render(const TableScene& scene, cv::Mat& out, RenderTruth* t
     for (int k = 0; k < 4; ++k)
       truth->board_corners[static_cast<size_t>(k)] = board_h.apply(MarkerLayout::board_corner(k));
   }
+}
+
+std::vector<TokenLook> hard_token_looks() {
+  return {{0xE01010, TokenShape::circle},
+          {0x1040F0, TokenShape::square},
+          {0xA0A0A4, TokenShape::hexagon, 0, true},
+          {0x161616, TokenShape::star},
+          {0xF4F4F4, TokenShape::diamond}};
 }
 
 std::vector<TokenLook> default_token_looks(int count) {

@@ -15,7 +15,13 @@ struct TokenLook {
   uint32_t colour = 0xFF0000;  // 0xRRGGBB
   TokenShape shape = TokenShape::circle;
   uint32_t cap = 0;  // 0xRRGGBB of a small round cap stuck on top, 0 for none
+  // A classic cast-metal token: its grey top catches the light in a bright sheen on one side and falls
+  // darker on the other, so its look changes as it is turned.
+  bool metallic = false;
 };
+// Tokens a camera finds hard, for measuring: a metal-like grey one, a black one, a white one, and (to make
+// up a game) two coloured ones.
+std::vector<TokenLook> hard_token_looks();
 // Up to eight looks chosen to differ from each other, from the board's bands and from skin.
 std::vector<TokenLook> default_token_looks(int count);
 

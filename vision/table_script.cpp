@@ -133,6 +133,16 @@ TableScene scene_for(Condition c, const TableRenderer& renderer, std::mt19937_64
   }
 }
 
+std::vector<Point2> crowded_go_positions(int count) {
+  // On the classic board the GO corner spans 0.869..1 and its marker with margin 0.914..1; a token's
+  // radius is 0.018. Distances from the corner (1, 1): 0.061, 0.101, 0.118, 0.134, 0.127, 0.149.
+  static constexpr std::array<Point2, 6> crowded{Point2{0.957, 0.957}, Point2{0.936, 0.922},
+                                                 Point2{0.888, 0.962}, Point2{0.888, 0.926},
+                                                 Point2{0.965, 0.878}, Point2{0.915, 0.878}};
+  assert(count >= 0 && count <= static_cast<int>(crowded.size()));
+  return {crowded.begin(), crowded.begin() + count};
+}
+
 TableScript::TableScript(const TableRenderer& renderer, TableScene base, int token_count, uint64_t seed)
     : TableScript(renderer, std::move(base), token_count, seed, Settings{}) {}
 
@@ -140,11 +150,14 @@ TableScript::TableScript(const TableRenderer& renderer, TableScene base, int tok
                          Settings settings)
     : renderer_(renderer), base_(std::move(base)), settings_(settings), rng_(seed) {
   assert(token_count >= 1 && token_count <= static_cast<int>(renderer.looks().size()));
-  // Standing apart on GO, the first nearest the board's corner.
+  // Standing apart on GO, the first nearest the board's corner (or where the settings put them).
+  assert(settings_.start_positions.empty() ||
+         settings_.start_positions.size() >= static_cast<size_t>(token_count));
   for (int t = 0; t < token_count; ++t) {
-    const Point2 p = renderer_.slot_position(0, t);
+    const Point2 p = settings_.start_positions.empty() ? renderer_.slot_position(0, t)
+                                                       : settings_.start_positions[static_cast<size_t>(t)];
     placements_.push_back({t, p, std::uniform_real_distribution<double>(0, 360)(rng_)});
-    truth_.push_back(0);
+    truth_.push_back(renderer_.space_map().space_at(p));
     slots_.push_back(t);
   }
 }

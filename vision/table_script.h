@@ -29,6 +29,12 @@ const char* condition_name(Condition c);
 // Camera pose, light and sensor for a condition, drawn from `rng`; the pose keeps the board in frame.
 TableScene scene_for(Condition c, const TableRenderer& renderer, std::mt19937_64& rng);
 
+// Up to six tokens crowded on GO as families put them: the first on the GO marker, the second over the
+// marker's corner, the third and fourth touching each other, the fifth and sixth close by. Their distances
+// from the board's outer GO corner differ by at least 0.007 board units, so the tracker's names (T1
+// nearest) are known.
+std::vector<Point2> crowded_go_positions(int count);
+
 // Frames of a scripted game, with the truth behind each. The tokens start on space 0 standing apart; each
 // move is a hand reaching in, lifting the token, carrying it, putting it down and leaving, then the table
 // stays still.
@@ -44,6 +50,8 @@ class TableScript {
     int still_frames = 8;  // frames the table stays still after each move
     int opening_frames = 10;
     bool hands = true;  // false: tokens jump between frames, as in a time-lapse
+    // Per token, where it stands at the start (board units); empty: apart on GO, clear of the marker.
+    std::vector<Point2> start_positions;
   };
 
   TableScript(const TableRenderer& renderer, TableScene base, int token_count, uint64_t seed,

@@ -65,4 +65,27 @@ std::expected<std::vector<TokenAppearance>, std::string> tokens_from_json(const 
   }
 }
 
+std::string colour_word(const TokenAppearance& token) {
+  const double r = token.mean[0], g = token.mean[1], b = 1 - r - g, brightness = token.mean[2];
+  const double most = std::max({r, g, b}), least = std::min({r, g, b});
+  if (most - least < 0.08) return brightness < 0.2 ? "black" : brightness > 0.7 ? "white" : "grey";
+  // The hue of the chromaticity, in degrees: red 0, yellow 60, green 120, cyan 180, blue 240, magenta 300.
+  double hue = 0;
+  const double span = most - least;
+  if (most == r)
+    hue = 60 * std::fmod((g - b) / span + 6, 6.0);
+  else if (most == g)
+    hue = 60 * ((b - r) / span + 2);
+  else
+    hue = 60 * ((r - g) / span + 4);
+  if (hue < 20 || hue >= 335) return "red";
+  if (hue < 45) return "orange";
+  if (hue < 70) return "yellow";
+  if (hue < 160) return "green";
+  if (hue < 200) return "cyan";
+  if (hue < 260) return "blue";
+  if (hue < 300) return "purple";
+  return "pink";
+}
+
 }  // namespace bb::vision

@@ -45,6 +45,9 @@ struct TokenAppearance {
   std::string problem() const;  // empty when usable
 };
 
+// A word for the token's colour as a person would say it (red, blue, grey, black, ...), for messages.
+std::string colour_word(const TokenAppearance& token);
+
 std::string tokens_to_json(const std::vector<TokenAppearance>& tokens);
 std::expected<std::vector<TokenAppearance>, std::string> tokens_from_json(const std::string& text);
 

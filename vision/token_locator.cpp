@@ -7,6 +7,9 @@
 #include <numbers>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <optional>
+
+#include "vision/marker_patch.h"
 
 namespace bb::vision {
 
@@ -93,6 +96,10 @@ struct TokenLocator::Impl {
   std::vector<float> ratio;
   std::vector<int> last_spaces;  // of the current locate() call, empty when unknown
   std::vector<uint8_t> chroma_fg;
+  // Of the last find(): foreground pixels given to a learned token's blob, and the light's correction.
+  mutable cv::Mat claimed;
+  cv::Vec3f last_chroma_gain{1, 1, 1};
+  float last_mean_gain = 1;
 
   cv::Vec3f white_balance(const cv::Mat& top) const;
   // locate(); with `near` (top-view pixels per token) tokens of one colour are told apart by position
@@ -190,25 +197,29 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
   const cv::Vec3f unit(1, 1, 1);
   const Features pf = features(paper, unit);
 
-  // Tokens: coloured, not ink (dark), not the paper or the marker's white.
+  // Tokens: coloured, not ink (dark), not the paper or the marker's white. Where the start corner's marker
+  // is, the empty look is rebuilt from its known pattern: tokens standing on it are learned like the rest,
+  // and the reference under them is the marker, not paper.
   cv::Mat candidate = cv::Mat::zeros(s, s, CV_8U);
   const int corner_id = start_space / im.map.spaces_per_side();
   const bool start_is_corner = start_space % im.map.spaces_per_side() == 0;
+  std::optional<MarkerPatch> marker;
+  if (start_is_corner)
+    marker = rebuild_marker_patch(top, corner_id, im.markers, {paper[0], paper[1], paper[2]});
+  const Features marker_white =
+      marker ? features(cv::Vec3b(marker->white[0], marker->white[1], marker->white[2]), unit) : pf;
   for (int i : im.ring) {
     if (im.labels.at<int16_t>(i) != start_space) continue;
     const int x = i % s, y = i / s;
     // The board's outer rim blends with the table when the view is soft: no token is learned from it.
     const int rim = std::max(2, s / 100);
     if (x < rim || y < rim || x >= s - rim || y >= s - rim) continue;
-    if (start_is_corner) {
-      const auto mc = im.markers.corners(corner_id);
-      const double bx = (x + 0.5) / s, by = (y + 0.5) / s, pad = im.markers.inset;
-      if (bx > mc[0].x - pad && bx < mc[2].x + pad && by > mc[0].y - pad && by < mc[2].y + pad) continue;
-    }
     const Features f = features(top.at<cv::Vec3b>(i), unit);
     // Only clearly coloured pixels: a token's soft edge, blended with the paper, would join neighbours.
-    // Dark tokens in a shadow are still well above black, whose chromaticity is only noise.
-    if (chroma_distance(f, pf) > 0.25 && f.i > 0.1 * pf.i) candidate.at<uint8_t>(i) = 255;
+    // Dark tokens in a shadow are still well above black, whose chromaticity is only noise. On the marker
+    // the neutral is its white (the black cells are too dark to count).
+    const Features& neutral = marker && marker->contains(x, y) ? marker_white : pf;
+    if (chroma_distance(f, neutral) > 0.25 && f.i > 0.1 * pf.i) candidate.at<uint8_t>(i) = 255;
   }
   const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3));
   // Opening with a 5x5 disc breaks the thin necks between tokens standing close.
@@ -282,9 +293,18 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
         queue.push_back(large);
         continue;
       }
-      // Two tokens, not one token and its shading: clearly different colours, both of token size. Each
-      // part loses the blend along the contact by an opening, and may fall into pieces.
-      if (chroma_distance(ca, cb) > 0.25 &&
+      // Two tokens, not one token and its shading: clearly different colours, both of token size, side by
+      // side (a token on the marker's black and white cells, smeared by JPEG, splits into parts of two
+      // hues that overlap). Each part loses the blend along the contact by an opening, and may fall into
+      // pieces.
+      double ax = 0, ay = 0, bx = 0, by = 0;
+      for (int i : a) ax += i % s, ay += i / s;
+      for (int i : b) bx += i % s, by += i / s;
+      const double na = std::max<double>(1.0, static_cast<double>(a.size())),
+                   nb = std::max<double>(1.0, static_cast<double>(b.size()));
+      const bool side_by_side =
+          std::hypot(ax / na - bx / nb, ay / na - by / nb) > std::sqrt(count / std::numbers::pi);
+      if (chroma_distance(ca, cb) > 0.25 && side_by_side &&
           std::min(a.size(), b.size()) >= std::max(min_area, 0.25 * count)) {
         for (auto* part : {&a, &b}) {
           cv::Mat mask = cv::Mat::zeros(s, s, CV_8U), parts;
@@ -350,6 +370,13 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
   for (int i : caps) painted.at<uint8_t>(i) = 255;
   cv::dilate(painted, painted, kernel, cv::Point(-1, -1), 2);
   im.reference.setTo(cv::Scalar(paper[0], paper[1], paper[2]), painted);
+  if (marker)
+    for (int y = marker->y; y < marker->y + marker->height; ++y)
+      for (int x = marker->x; x < marker->x + marker->width; ++x)
+        if (painted.at<uint8_t>(y, x)) {
+          const auto c = marker->at(x, y);
+          im.reference.at<cv::Vec3b>(y, x) = cv::Vec3b(c[0], c[1], c[2]);
+        }
 
   // Measure each token's area and outline the way locate() will see them, so that visibility and shape
   // compare like with like. Tokens of one colour are told apart here by where they stand.
@@ -390,6 +417,9 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
   im.lcount = cv::Mat::zeros(cells, cells, CV_32F);
   const float mean_gain = (gain[0] + gain[1] + gain[2]) / 3;
   const cv::Vec3f chroma_gain = gain / mean_gain;
+  im.last_chroma_gain = chroma_gain;
+  im.last_mean_gain = mean_gain;
+  im.claimed = cv::Mat::zeros(s, s, CV_8U);
   for (size_t k = 0; k < ring_size; ++k) {
     const int i = im.ring[k];
     const Features f = features(top.at<cv::Vec3b>(i), chroma_gain);
@@ -514,6 +544,7 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
       const size_t t = members.front();
       if (found.empty()) continue;
       out[t] = observe(static_cast<int>(t), *found.front(), tokens[t].area_px);
+      for (int i : found.front()->pixels) im.claimed.at<uint8_t>(i) = 255;
       if (found.size() > 1 && found[1]->pixels.size() >= 0.5 * found.front()->pixels.size())
         ask_between(out[t], *found[1]);  // two places look like this token
       continue;
@@ -594,6 +625,7 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
     if (best_choice[k] < 0) continue;  // covered, or gone
     const Tally& mine = *found[static_cast<size_t>(best_choice[k])];
     out[t] = observe(static_cast<int>(t), mine, tokens[t].area_px);
+    for (int i : mine.pixels) claimed.at<uint8_t>(i) = 255;
     const bool shared = mine.pixels.size() > 1.6 * mean_area;
     if (shared) out[t].visible_fraction = std::min(1.0, out[t].visible_fraction / 2);
     for (size_t b = 0; b < found.size(); ++b) {
@@ -689,6 +721,138 @@ void TokenLocator::Impl::ask_between(TokenObservation& o, const Tally& other) co
   const int where = static_cast<int>(most - other.per_space.begin());
   if (std::find(o.candidates.begin(), o.candidates.end(), where) == o.candidates.end())
     o.candidates.push_back(where);
+}
+
+void TokenLocator::set_empty_reference(const cv::Mat& top) {
+  const int s = impl_->settings.top_side;
+  assert(top.rows == s && top.cols == s && top.type() == CV_8UC3);
+  impl_->reference = top.clone();
+}
+
+std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat& top) {
+  Impl& im = *impl_;
+  const int s = im.settings.top_side;
+  if (im.reference.empty() || im.mask.empty() || im.claimed.empty())
+    return std::unexpected("the empty board is not known yet");
+  // Foreground no learned token took, without the slivers along learned tokens' edges.
+  cv::Mat unexplained = im.mask & ~im.claimed;
+  cv::Mat near_claimed;
+  cv::dilate(im.claimed, near_claimed, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+  unexplained.setTo(0, near_claimed);
+  cv::morphologyEx(unexplained, unexplained, cv::MORPH_OPEN,
+                   cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+  cv::Mat labels, stats, centroids;
+  const int n = cv::connectedComponentsWithStats(unexplained, labels, stats, centroids, 8, CV_32S);
+  const double w = im.map.space_width() * s;
+  const double min_area = 0.06 * w * w, max_area = 0.6 * w * w;  // a token is about 0.15 w^2 with its rim
+  auto feature_at = [&](int i) {
+    Features f = features(top.at<cv::Vec3b>(i), im.last_chroma_gain);
+    f.i /= im.last_mean_gain * im.field.at<float>(i);
+    return f;
+  };
+  // The paper, to tell a place left bare from a token put down.
+  std::array<std::vector<double>, 3> channels;
+  for (size_t k = 0; k < im.ring.size(); k += 11) {
+    const cv::Vec3b p = im.reference.at<cv::Vec3b>(im.ring[k]);
+    for (int ch = 0; ch < 3; ++ch) channels[static_cast<size_t>(ch)].push_back(p[ch]);
+  }
+  const cv::Vec3b paper(cv::saturate_cast<uchar>(median(channels[0])),
+                        cv::saturate_cast<uchar>(median(channels[1])),
+                        cv::saturate_cast<uchar>(median(channels[2])));
+  const Features pf = features(paper, cv::Vec3f(1, 1, 1));
+  int chosen = -1, count = 0;
+  for (int b = 1; b < n; ++b) {
+    const int area = stats.at<int>(b, cv::CC_STAT_AREA);
+    if (area < min_area || area > max_area) continue;
+    const cv::Rect box(stats.at<int>(b, cv::CC_STAT_LEFT), stats.at<int>(b, cv::CC_STAT_TOP),
+                       stats.at<int>(b, cv::CC_STAT_WIDTH), stats.at<int>(b, cv::CC_STAT_HEIGHT));
+    int bare = 0;
+    for (int y = box.y; y < box.y + box.height; ++y)
+      for (int x = box.x; x < box.x + box.width; ++x) {
+        if (labels.at<int>(y, x) != b) continue;
+        const Features f = feature_at(y * s + x);
+        bare += chroma_distance(f, pf) < im.settings.chroma_threshold && std::abs(f.i / pf.i - 1) < 0.2;
+      }
+    if (bare > 0.7 * area) {
+      // Left bare: from now on this is the board here (in the reference's light).
+      cv::Mat place = labels(box) == b;
+      cv::dilate(place, place, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(7, 7)));
+      for (int y = 0; y < box.height; ++y)
+        for (int x = 0; x < box.width; ++x) {
+          if (!place.at<uint8_t>(y, x)) continue;
+          const int i = (box.y + y) * s + box.x + x;
+          const float light = im.last_mean_gain * im.field.at<float>(i);
+          const cv::Vec3b c = top.at<cv::Vec3b>(i);
+          cv::Vec3b& r = im.reference.at<cv::Vec3b>(i);
+          for (int ch = 0; ch < 3; ++ch)
+            r[ch] = cv::saturate_cast<uchar>(c[ch] / (light * im.last_chroma_gain[ch]));
+        }
+      continue;
+    }
+    chosen = b;
+    ++count;
+  }
+  if (count == 0) return std::unexpected("nothing new is on the board");
+  if (count > 1)
+    return std::unexpected("more than one new thing is on the board; put one token down at a time");
+
+  // Its colour from the inside (the rim, the shadow and the soft edge are left out), in the units locate()
+  // compares with: chromaticity under the light's correction, brightness over the light field.
+  cv::Mat blob = labels == chosen, core;
+  cv::erode(blob, core, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+  if (cv::countNonZero(core) < 6) core = blob;
+  std::array<double, 3> sum{}, sq{};
+  double core_n = 0;
+  for (int i = 0; i < s * s; ++i) {
+    if (!core.at<uint8_t>(i)) continue;
+    const Features f = feature_at(i);
+    const std::array<double, 3> v{f.r, f.g, f.i};
+    for (size_t c = 0; c < 3; ++c) sum[c] += v[c], sq[c] += v[c] * v[c];
+    ++core_n;
+  }
+  static constexpr std::array<double, 3> floor{0.02, 0.02, 0.08};
+  NewToken found;
+  for (size_t c = 0; c < 3; ++c) {
+    found.look.mean[c] = sum[c] / core_n;
+    found.look.spread[c] = std::max(
+        floor[c], std::sqrt(std::max(0.0, sq[c] / core_n - found.look.mean[c] * found.look.mean[c])));
+  }
+  // Its size and outline as locate() will see them: the blob's pixels its colour claims.
+  const std::vector<TokenAppearance> alone{found.look};
+  std::vector<int> pixels, per_space(static_cast<size_t>(im.map.space_count()), 0);
+  for (int i = 0; i < s * s; ++i) {
+    if (!blob.at<uint8_t>(i) || im.labels.at<int16_t>(i) < 0) continue;
+    if (im.token_at(feature_at(i), alone) < 0) continue;
+    pixels.push_back(i);
+    ++per_space[static_cast<size_t>(im.labels.at<int16_t>(i))];
+  }
+  if (pixels.size() < 0.5 * min_area)
+    return std::unexpected("the new thing on the board has no single colour; is it a token?");
+  found.look.area_px = static_cast<double>(pixels.size());
+  cv::Mat mask = cv::Mat::zeros(s, s, CV_8U);
+  for (int i : pixels) mask.at<uint8_t>(i) = 255;
+  double hu[7];
+  cv::HuMoments(cv::moments(mask, true), hu);
+  for (size_t c = 0; c < 7; ++c)
+    found.look.hu[c] = hu[c] == 0 ? 0 : -std::copysign(1.0, hu[c]) * std::log10(std::abs(hu[c]));
+  found.look.shape = shape_of(pixels, s, &found.centre);
+  found.space = static_cast<int>(std::max_element(per_space.begin(), per_space.end()) - per_space.begin());
+  return found;
+}
+
+void TokenLocator::rewarp_reference(const Calibration& taken_with, const Calibration& now) {
+  Impl& im = *impl_;
+  if (im.reference.empty()) return;
+  const int s = im.settings.top_side;
+  // A top-view pixel through `now` shows the image point that, through `taken_with`, was this top pixel.
+  const Homography top_to_board({1.0 / s, 0, 0, 0, 1.0 / s, 0, 0, 0, 1});
+  const Homography board_to_top({1.0 * s, 0, 0, 0, 1.0 * s, 0, 0, 0, 1});
+  const Homography new_to_old =
+      top_to_board.then(now.board_to_image).then(taken_with.image_to_board).then(board_to_top);
+  cv::Mat rewarped;
+  cv::warpPerspective(im.reference, rewarped, cv::Matx33d(new_to_old.matrix().data()), cv::Size(s, s),
+                      cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+  im.reference = rewarped;
 }
 
 std::expected<void, std::string> TokenLocator::save_reference(const std::string& png_path) const {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <expected>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +28,13 @@ struct TokenObservation {
   CapFeatures cap;              // a cap seen inside it (tokens of one colour only)
 };
 
+// A token put down alone on a board whose empty look is known, learned by its difference from it.
+struct NewToken {
+  TokenAppearance look;  // named by the caller
+  int space = -1;        // where it stands
+  Point2 centre;         // top-view pixels
+};
+
 // Looks at the board from above (a fixed top view warped through the calibration) and says where each
 // learned token is. Foreground is what differs in colour, or much in brightness, from the empty board's
 // reference; shadows and light changes are divided out by a smooth illumination field estimated from the
@@ -38,7 +46,9 @@ class TokenLocator {
     int top_side = 400;             // pixels across the top view
     double unsure_below = 0.75;     // confidence under which a position is a question, not a fact
     double chroma_threshold = 0.1;  // L1 over the three chromaticities
-    double brightness_threshold = 0.45;
+    // Brightness change over the light field that is foreground: 0.25 sees a black token and often a
+    // metal-grey one on the pale board (0.45 saw neither); the generated games are as right with it.
+    double brightness_threshold = 0.25;
   };
   TokenLocator(const SpaceMap& map, Settings settings, MarkerLayout markers = {});
   ~TokenLocator();
@@ -56,6 +66,18 @@ class TokenLocator {
   std::vector<TokenObservation> locate(const cv::Mat& top, const std::vector<TokenAppearance>& tokens,
                                        const std::vector<int>& last_spaces = {});
 
+  // The board is empty (the table said so): this top view is the reference, nothing is learned from it.
+  void set_empty_reference(const cv::Mat& top);
+  // After locate(): the one still, token-sized thing on the board that no learned token explains, learned
+  // from its difference to the reference (any colour, grey and black included). An error says why not:
+  // nothing new, or more than one new thing (one token at a time). A place that now shows the bare paper
+  // where the reference has something (a token the start did not find, since lifted) is learned as empty
+  // board into the reference.
+  std::expected<NewToken, std::string> find_new_token(const cv::Mat& top);
+
+  // The reference was taken through `taken_with`; `now` is a better fit of the same, unmoved board (more
+  // markers in view): the reference is resampled to stay true to the board through `now`.
+  void rewarp_reference(const Calibration& taken_with, const Calibration& now);
   bool has_reference() const;
   std::expected<void, std::string> save_reference(const std::string& png_path) const;
   std::expected<void, std::string> load_reference(const std::string& png_path);

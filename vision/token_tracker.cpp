@@ -38,10 +38,168 @@ void TokenTracker::camera_restarted() {
   unsettle();
 }
 
+void TokenTracker::accept_found_tokens() {
+  accept_fewer_ = true;
+  unsettle();
+}
+
+void TokenTracker::learn_next_token(std::string name) {
+  next_name_ = std::move(name);
+  awaiting_new_token_ = true;
+  new_sightings_.clear();
+  moved_while_waiting_ = false;
+  nothing_new_frames_ = 0;
+  said_unseen_ = false;
+}
+
+std::string TokenTracker::next_token_name() const {
+  if (!next_name_.empty()) return next_name_;
+  for (size_t n = tokens_.size() + 1;; ++n) {
+    const std::string name = fmt::format("T{}", n);
+    if (std::none_of(tokens_.begin(), tokens_.end(), [&](const auto& t) { return t.name == name; }))
+      return name;
+  }
+}
+
+void TokenTracker::adopt_tokens(std::vector<TokenAppearance> tokens, std::vector<int> positions) {
+  tokens_ = std::move(tokens);
+  positions_ = std::move(positions);
+  reported_.assign(tokens_.size(), {});
+  decided_.assign(tokens_.size(), true);
+  wavering_.assign(tokens_.size(), {});
+  unseen_moves_.assign(tokens_.size(), -1);
+  pending_.clear();
+}
+
+void TokenTracker::learn_at_start(const cv::Mat& top, int64_t frame_index,
+                                  std::vector<TrackerEvent>& events) {
+  auto learned_now = locator_.learn(top, settings_.start_space);
+  learning_counts_.push_back(learned_now.size());
+  if (learning_counts_.size() > static_cast<size_t>(settings_.agree_frames)) learning_counts_.pop_front();
+  const bool agreed = learning_counts_.size() == static_cast<size_t>(settings_.agree_frames) &&
+                      !learned_now.empty() &&
+                      std::all_of(learning_counts_.begin(), learning_counts_.end(),
+                                  [&](size_t n) { return n == learned_now.size(); });
+  if (!agreed) return;
+  learning_counts_.clear();
+  const size_t expected = static_cast<size_t>(std::max(0, settings_.expected_tokens));
+  if (expected > 0 && learned_now.size() != expected && !(accept_fewer_ && learned_now.size() < expected)) {
+    // Never silently fewer: say what was found and keep looking (the scene is looked at again every
+    // still frame) until the count agrees or the table accepts it.
+    if (incomplete_reported_ != learned_now.size()) {
+      incomplete_reported_ = learned_now.size();
+      TrackerEvent e = event(TrackerEvent::Kind::learn_incomplete, frame_index);
+      e.found = static_cast<int>(learned_now.size());
+      e.expected = static_cast<int>(expected);
+      e.to = settings_.start_space;
+      std::vector<std::string> seen;
+      for (const auto& t : learned_now) seen.push_back(fmt::format("{} ({})", t.name, colour_word(t)));
+      if (learned_now.size() < expected)
+        e.detail = fmt::format(
+            "found {} of {} tokens on the start space: {}; {} missing. A token standing on the corner "
+            "marker's black squares, touching another of its colour, or grey, black or white on the board "
+            "is hard to see: stand it clear, or put it down alone later (learn one at a time), or confirm "
+            "that these {} are all",
+            learned_now.size(), expected, fmt::join(seen, ", "), expected - learned_now.size(),
+            learned_now.size());
+      else
+        e.detail = fmt::format(
+            "found {} things on the start space where {} tokens were expected: {}; take away anything that "
+            "is not a token",
+            learned_now.size(), expected, fmt::join(seen, ", "));
+      events.push_back(e);
+    }
+    return;
+  }
+  std::vector<int> positions(learned_now.size(), settings_.start_space);
+  adopt_tokens(std::move(learned_now), std::move(positions));
+  learned_with_markers_ = calibration_->markers_seen;
+  if (learned_with_markers_ < MarkerLayout::count) reference_calibration_ = *calibration_;
+  for (const auto& t : tokens_) {
+    TrackerEvent e = event(TrackerEvent::Kind::learned, frame_index, t.name);
+    e.to = settings_.start_space;
+    e.confidence = 1.0;
+    events.push_back(e);
+  }
+  dirty_ = false;
+}
+
+bool TokenTracker::learn_new_token(const cv::Mat& top, int64_t frame_index,
+                                   std::vector<TrackerEvent>& events) {
+  auto found = locator_.find_new_token(top);
+  if (!found) {
+    new_sightings_.clear();
+    if (moved_while_waiting_ && !said_unseen_ && ++nothing_new_frames_ >= settings_.settle_limit_frames) {
+      // Something was put down, the scene is still, and nothing new shows: never a silent wait.
+      said_unseen_ = true;
+      TrackerEvent e = event(TrackerEvent::Kind::learn_incomplete, frame_index, next_token_name());
+      e.found = static_cast<int>(tokens_.size());
+      e.expected = std::max(settings_.expected_tokens, static_cast<int>(tokens_.size()) + 1);
+      e.to = -1;
+      e.detail = fmt::format(
+          "waiting for {} to be put down, but nothing new is seen on the board ({}). A grey or white "
+          "token on a pale space is hard to tell from the board: put it on a space with a coloured band, "
+          "or stick a small coloured cap on it",
+          next_token_name(), found.error());
+      events.push_back(e);
+    }
+    return false;
+  }
+  // The same thing, still, over the agreeing frames: not a hand passing, not a token being slid.
+  if (!new_sightings_.empty()) {
+    const NewToken& last = new_sightings_.back();
+    const double area_ratio = found->look.area_px / std::max(1.0, last.look.area_px);
+    if (std::hypot(found->centre.x - last.centre.x, found->centre.y - last.centre.y) > 3.0 ||
+        area_ratio < 0.75 || area_ratio > 1.33)
+      new_sightings_.clear();
+  }
+  new_sightings_.push_back(*found);
+  if (new_sightings_.size() < static_cast<size_t>(settings_.agree_frames)) return false;
+  NewToken learned = std::move(new_sightings_.back());
+  new_sightings_.clear();
+  learned.look.name = next_token_name();
+  next_name_.clear();
+  auto tokens = tokens_;
+  auto positions = positions_;
+  tokens.push_back(learned.look);
+  positions.push_back(learned.space);
+  adopt_tokens(std::move(tokens), std::move(positions));
+  TrackerEvent e = event(TrackerEvent::Kind::learned, frame_index, learned.look.name);
+  e.to = learned.space;
+  e.confidence = 1.0;
+  events.push_back(e);
+  const bool more =
+      settings_.learning == Settings::Learning::one_at_a_time &&
+      (settings_.expected_tokens <= 0 || static_cast<int>(tokens_.size()) < settings_.expected_tokens);
+  awaiting_new_token_ = more;
+  moved_while_waiting_ = false;
+  said_unseen_ = false;
+  if (more) events.push_back(event(TrackerEvent::Kind::ready_for_token, frame_index, next_token_name()));
+  dirty_ = false;
+  return true;
+}
+
+void TokenTracker::count_unseen(size_t moved_token, int64_t frame_index, std::vector<TrackerEvent>& events) {
+  for (size_t t = 0; t < tokens_.size(); ++t) {
+    if (t == moved_token || unseen_moves_[t] < 0) continue;
+    if (++unseen_moves_[t] != settings_.lost_after_moves) continue;
+    TrackerEvent e = event(TrackerEvent::Kind::lost, frame_index, tokens_[t].name);
+    e.from = positions_[t];
+    e.detail = fmt::format(
+        "{} has not been seen since it stood on space {}, while the others moved {} times; is it off the "
+        "board or under something?",
+        tokens_[t].name, positions_[t], settings_.lost_after_moves);
+    events.push_back(e);
+  }
+}
+
 void TokenTracker::unsettle() {
   still_count_ = 0;
   pending_.clear();
   learning_counts_.clear();
+  new_sightings_.clear();
+  if (awaiting_new_token_) moved_while_waiting_ = true;
+  nothing_new_frames_ = 0;
   decided_.assign(tokens_.size(), false);
   wavering_.assign(tokens_.size(), {});
   dirty_ = true;
@@ -81,7 +239,7 @@ std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t fr
     return events;
   }
   ++still_count_;
-  if (still_count_ < settings_.still_frames || !dirty_) return events;
+  if (still_count_ < settings_.still_frames || (!dirty_ && !awaiting_new_token_)) return events;
 
   if (tokens_.empty() && calibration_->markers_seen < MarkerLayout::count) {
     // Before anything is learned a better fit costs nothing (the reference is not taken yet), and a fit
@@ -93,33 +251,24 @@ std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t fr
 
   cv::Mat top;
   locator_.top_view(frame, *calibration_, top);
-  if (tokens_.empty()) {
-    auto learned_now = locator_.learn(top, settings_.start_space);
-    learning_counts_.push_back(learned_now.size());
-    if (learning_counts_.size() > static_cast<size_t>(settings_.agree_frames)) learning_counts_.pop_front();
-    const bool agreed = learning_counts_.size() == static_cast<size_t>(settings_.agree_frames) &&
-                        !learned_now.empty() &&
-                        std::all_of(learning_counts_.begin(), learning_counts_.end(),
-                                    [&](size_t n) { return n == learned_now.size(); });
-    if (!agreed) return events;
-    tokens_ = std::move(learned_now);
-    positions_.assign(tokens_.size(), settings_.start_space);
-    reported_.assign(tokens_.size(), {});
-    decided_.assign(tokens_.size(), true);
-    wavering_.assign(tokens_.size(), {});
+  if (settings_.learning == Settings::Learning::one_at_a_time && !locator_.has_reference()) {
+    // The table has cleared the board: this is its empty look, and the first token is awaited.
+    locator_.set_empty_reference(top);
     learned_with_markers_ = calibration_->markers_seen;
-    for (const auto& t : tokens_) {
-      TrackerEvent e = event(TrackerEvent::Kind::learned, frame_index, t.name);
-      e.to = settings_.start_space;
-      e.confidence = 1.0;
-      events.push_back(e);
-    }
+    if (learned_with_markers_ < MarkerLayout::count) reference_calibration_ = *calibration_;
+    awaiting_new_token_ = true;
+    events.push_back(event(TrackerEvent::Kind::ready_for_token, frame_index, next_token_name()));
     dirty_ = false;
-    learning_counts_.clear();
+    return events;
+  }
+  if (tokens_.empty() && settings_.learning == Settings::Learning::all_on_start_space) {
+    learn_at_start(top, frame_index, events);
     return events;
   }
 
   auto seen = locator_.locate(top, tokens_, positions_);
+  if (awaiting_new_token_ && learn_new_token(top, frame_index, events)) return events;
+  if (!dirty_) return events;
   std::vector<std::string> signatures;
   for (const auto& o : seen) signatures.push_back(signature(o));
   for (size_t t = 0; t < seen.size(); ++t)
@@ -177,8 +326,6 @@ std::expected<Calibration, std::string> TokenTracker::fit_board(
   // truth to 2-3 px: the markers pin the shape, the outline pins the far corner.
   const auto markers = detector_.detect(frame);
   if (markers.size() < 2) return c;
-  auto outline = calibrator_.from_contour(frame, c ? std::optional<Calibration>(*c) : previous);
-  if (!outline) return c;
   std::vector<Point2> board, image;
   for (const auto& m : markers) {
     const auto expected = calibrator_.layout().corners(m.id);
@@ -187,6 +334,8 @@ std::expected<Calibration, std::string> TokenTracker::fit_board(
       image.push_back(m.corners[k]);
     }
   }
+  auto outline = calibrator_.from_contour(frame, c ? std::optional<Calibration>(*c) : previous);
+  if (!outline) return c;
   for (int k = 0; k < MarkerLayout::count; ++k) {
     board.push_back(MarkerLayout::board_corner(k));
     image.push_back(outline->image_corner(k));
@@ -232,14 +381,23 @@ void TokenTracker::check_board(const cv::Mat& frame, int64_t frame_index, std::v
   const bool moved = readable && offsets[(offsets.size() - 1) / 2] > settings_.bump_px;
   // With four markers at learning the reference is true to the board, so a fit from more markers than the
   // current one (after a bump seen through a soft view) brings the two closer.
-  const bool better = readable && !moved && learned_with_markers_ == MarkerLayout::count &&
+  // With fewer at learning (tokens on the GO marker), the reference is re-aligned to the better fit.
+  const bool better = readable && !moved &&
+                      (learned_with_markers_ == MarkerLayout::count || reference_calibration_) &&
                       static_cast<int>(markers.size()) > calibration_->markers_seen;
   if (readable && !moved && !better) return;
   auto c = fit_board(frame, calibration_);
   if (!c) return;
   const double shift = BoardCalibrator::corner_shift_px(*c, *calibration_);
   if (better) {
-    if (c->markers_seen > calibration_->markers_seen) calibration_ = *c;
+    if (c->markers_seen <= calibration_->markers_seen) return;
+    if (reference_calibration_) {
+      locator_.rewarp_reference(*reference_calibration_, *c);
+      reference_calibration_ = *c;
+      learned_with_markers_ = c->markers_seen;
+      if (learned_with_markers_ == MarkerLayout::count) reference_calibration_.reset();
+    }
+    calibration_ = *c;
     return;
   }
   // Without readable markers only the outline is left, which is rougher: only a clear move counts.
@@ -247,6 +405,7 @@ void TokenTracker::check_board(const cv::Mat& frame, int64_t frame_index, std::v
       c->method == Calibration::Method::contour && calibration_->method == Calibration::Method::markers;
   if (shift <= settings_.bump_px * (rough ? 4 : 1)) return;
   calibration_ = *c;
+  reference_calibration_.reset();  // the board moved: the reference is no longer of this view's making
   TrackerEvent e = event(TrackerEvent::Kind::recalibrated, frame_index);
   e.confidence = 1.0;
   e.markers = c->markers_seen;
@@ -259,6 +418,8 @@ void TokenTracker::decide(size_t t, const TokenObservation& o, int64_t frame_ind
                           std::vector<TrackerEvent>& events) {
   const double sure = settings_.locator.unsure_below;
   const std::string& name = tokens_[t].name;
+  if (!o.visible && unseen_moves_[t] < 0) unseen_moves_[t] = 0;
+  if (o.visible) unseen_moves_[t] = -1;
   if (!o.visible) {
     if (reported_[t] != "hidden") {
       TrackerEvent e = event(TrackerEvent::Kind::hidden, frame_index, name);
@@ -275,6 +436,8 @@ void TokenTracker::decide(size_t t, const TokenObservation& o, int64_t frame_ind
       e.to = o.space;
       e.confidence = o.confidence;
       events.push_back(e);
+      positions_[t] = o.space;
+      count_unseen(t, frame_index, events);
     }
     positions_[t] = o.space;
     reported_[t].clear();
@@ -310,7 +473,8 @@ std::string TokenTracker::invariant_problem() const {
       return "the calibration does not invert";
   }
   if (pending_.size() > static_cast<size_t>(settings_.agree_frames)) return "too many pending observations";
-  if (decided_.size() != tokens_.size() || wavering_.size() != tokens_.size())
+  if (decided_.size() != tokens_.size() || wavering_.size() != tokens_.size() ||
+      unseen_moves_.size() != tokens_.size())
     return "settling state and tokens differ in number";
   for (const auto& p : pending_)
     if (p.signatures.size() != tokens_.size() || p.observations.size() != tokens_.size())
@@ -355,9 +519,7 @@ std::expected<void, std::string> TokenTracker::load_setup(const std::string& jso
       if (p < 0 || p >= map_.space_count())
         return std::unexpected("the stored set-up names a space the board lacks");
     if (auto r = locator_.load_reference(json_path + ".reference.png"); !r) return r;
-    tokens_ = std::move(*tokens);
-    positions_ = std::move(positions);
-    reported_.assign(tokens_.size(), {});
+    adopt_tokens(std::move(*tokens), std::move(positions));
     learned_with_markers_ = MarkerLayout::count;  // a stored set-up is trusted as made
     unsettle();
     return {};

@@ -34,6 +34,19 @@ class TokenTracker {
     int not_found_every = 150;  // frames between repeated "board not found" reports
     // Still frames after which a token whose look keeps changing is asked about instead of waited for.
     int settle_limit_frames = 24;
+    // How many tokens the table expects (its players); 0: as many as are found. With a number, a start
+    // that shows fewer (or more) is reported (learn_incomplete) and looked at again until they agree or
+    // the table accepts what was found.
+    int expected_tokens = 0;
+    enum class Learning {
+      all_on_start_space,  // every token stands on `start_space` at once (GO), learned together
+      one_at_a_time,       // the board is empty at first; each token is put down alone, anywhere
+    };
+    Learning learning = Learning::all_on_start_space;
+    // Moves of other tokens while a token is not seen, after which it is reported lost. While waiting for
+    // a token to be put down, a still scene showing nothing new for `settle_limit_frames` after something
+    // moved is said too (learn_incomplete: the token cannot be told from the board).
+    int lost_after_moves = 4;
     TokenLocator::Settings locator;
     MotionDetector::Settings motion;
   };
@@ -46,6 +59,16 @@ class TokenTracker {
   std::vector<TrackerEvent> process(const cv::Mat& frame, int64_t frame_index);
   // The camera was lost and has come back: whatever it shows now is checked afresh.
   void camera_restarted();
+  // The table confirms that the tokens found at the start are all there are (fewer players than
+  // expected): they are learned at the next still look.
+  void accept_found_tokens();
+  // The next token put down alone anywhere on the board, still, is learned by its difference from the
+  // empty board and called `name` (empty: T<n>). For a token the start did not find, or, with
+  // Learning::one_at_a_time, each token in turn (the table prompts "Ann: put your car on the board").
+  // Needs the empty board: after the start was learned, or in one_at_a_time mode at any time.
+  void learn_next_token(std::string name = {});
+  // True while the tracker waits for a token to be put down (ready_for_token was said).
+  bool waiting_for_token() const { return awaiting_new_token_; }
 
   // A stored set-up: tokens, where they stand, and the empty-board reference (PNG beside the JSON).
   std::expected<void, std::string> save_setup(const std::string& json_path) const;
@@ -71,6 +94,12 @@ class TokenTracker {
                                                     const std::optional<Calibration>& previous) const;
   void check_board(const cv::Mat& frame, int64_t frame_index, std::vector<TrackerEvent>& events);
   void unsettle();  // something moved: every token is to be decided again once the scene is still
+  void learn_at_start(const cv::Mat& top, int64_t frame_index, std::vector<TrackerEvent>& events);
+  // A token put down alone: learned once the same new thing is seen over `agree_frames` still frames.
+  bool learn_new_token(const cv::Mat& top, int64_t frame_index, std::vector<TrackerEvent>& events);
+  void adopt_tokens(std::vector<TokenAppearance> tokens, std::vector<int> positions);
+  std::string next_token_name() const;
+  void count_unseen(size_t moved_token, int64_t frame_index, std::vector<TrackerEvent>& events);
 
   SpaceMap map_;
   Settings settings_;
@@ -86,7 +115,19 @@ class TokenTracker {
   std::vector<bool> decided_;               // per token: decided since the scene last moved
   std::vector<std::vector<int>> wavering_;  // per token: every space it was seen on since then
   int learned_with_markers_ = 0;            // markers behind the calibration the reference was taken with
+  // The calibration the reference was taken through, while it had fewer than four markers and the board
+  // has not moved since: a fit from more markers later re-aligns the reference.
+  std::optional<Calibration> reference_calibration_;
   std::deque<size_t> learning_counts_;
+  bool accept_fewer_ = false;
+  size_t incomplete_reported_ = 0;  // the count last reported as learn_incomplete, 0 for none
+  bool awaiting_new_token_ = false;
+  std::string next_name_;
+  std::deque<NewToken> new_sightings_;  // of the new token, over the still frames so far
+  bool moved_while_waiting_ = false;    // something was put down (or a hand passed) since the wait began
+  int nothing_new_frames_ = 0;          // still frames since then showing nothing new
+  bool said_unseen_ = false;            // learn_incomplete said for this wait
+  std::vector<int> unseen_moves_;       // per token: others' moves since it was last seen, -1 while seen
   int still_count_ = 0;
   bool dirty_ = true;  // something moved since the last decision
   int64_t last_not_found_ = -1'000'000;

@@ -18,6 +18,12 @@ const char* kind_name(TrackerEvent::Kind kind) {
       return "unsure";
     case TrackerEvent::Kind::hidden:
       return "hidden";
+    case TrackerEvent::Kind::learn_incomplete:
+      return "learn_incomplete";
+    case TrackerEvent::Kind::lost:
+      return "lost";
+    case TrackerEvent::Kind::ready_for_token:
+      return "ready_for_token";
   }
   return "unknown";
 }

@@ -21,6 +21,9 @@ void TrackingScore::add(const TrackingScore& o) {
   spaces_correct += o.spaces_correct;
   frames += o.frames;
   learned = learned || o.learned;
+  tokens_learned += o.tokens_learned;
+  tokens_expected += o.tokens_expected;
+  incomplete_said += o.incomplete_said;
   calibration_error_px = std::max(calibration_error_px, o.calibration_error_px);
   latency_frames.insert(latency_frames.end(), o.latency_frames.begin(), o.latency_frames.end());
 }
@@ -30,19 +33,28 @@ std::string TrackingScore::summary() const {
   if (!latency_frames.empty())
     mean_latency = std::accumulate(latency_frames.begin(), latency_frames.end(), 0.0) / latency_frames.size();
   return fmt::format(
-      "moves {:5d}  correct {:6.2f}%  unsure {:3d}  missed {:3d}  wrong {:3d}  false-moves {:3d}  late {:3d} "
+      "learned {:3d}/{:<3d}{}  moves {:5d}  correct {:6.2f}%  unsure {:3d}  missed {:3d}  wrong {:3d}  "
+      "false-moves {:3d}  late {:3d} "
       " "
       "occupancy {:7.3f}%  latency {:.1f} frames",
+      tokens_learned, tokens_expected, incomplete_said ? fmt::format(" (said {}x)", incomplete_said) : "",
       moves, 100 * move_accuracy(), moves_unsure, moves_missed, moves_wrong, false_moves, late_answers,
       100 * occupancy_accuracy(), mean_latency);
 }
 
 std::vector<std::string> expected_names(const TableRenderer& renderer, int token_count) {
+  std::vector<Point2> start;
+  for (int t = 0; t < token_count; ++t) start.push_back(renderer.slot_position(0, t));
+  return expected_names(renderer, start);
+}
+
+std::vector<std::string> expected_names(const TableRenderer& renderer, const std::vector<Point2>& start) {
   const Point2 corner = renderer.space_map().point_in_space(0, 0, 0);
+  const int token_count = static_cast<int>(start.size());
   std::vector<int> order(static_cast<size_t>(token_count));
   std::iota(order.begin(), order.end(), 0);
   auto distance = [&](int t) {
-    const Point2 p = renderer.slot_position(0, t);
+    const Point2 p = start[static_cast<size_t>(t)];
     return std::hypot(p.x - corner.x, p.y - corner.y);
   };
   std::sort(order.begin(), order.end(), [&](int a, int b) { return distance(a) < distance(b); });
@@ -56,9 +68,19 @@ TrackingScore evaluate_game(const TableRenderer& renderer, const TableScene& bas
                             const std::vector<TableMove>& moves, uint64_t seed,
                             TokenTracker::Settings settings, TableScript::Settings script_settings) {
   TrackingScore score;
+  const bool one_at_a_time = settings.learning == TokenTracker::Settings::Learning::one_at_a_time;
+  std::vector<Point2> places;  // where each token stands when the game starts
+  for (int t = 0; t < token_count; ++t)
+    places.push_back(script_settings.start_positions.empty()
+                         ? renderer.slot_position(0, t)
+                         : script_settings.start_positions[static_cast<size_t>(t)]);
+  if (one_at_a_time && script_settings.start_positions.empty())
+    for (int t = 0; t < token_count; ++t) script_settings.start_positions.push_back({1.25, 0.2 + 0.1 * t});
   TableScript script(renderer, base, token_count, seed, script_settings);
   TokenTracker tracker(renderer.space_map(), settings);
-  const auto names = expected_names(renderer, token_count);
+  std::vector<std::string> names = expected_names(renderer, places);
+  if (one_at_a_time)
+    for (int t = 0; t < token_count; ++t) names[static_cast<size_t>(t)] = fmt::format("T{}", t + 1);
   auto index_of = [&](const std::string& name) {
     for (size_t i = 0; i < names.size(); ++i)
       if (names[i] == name) return static_cast<int>(i);
@@ -100,6 +122,16 @@ TrackingScore evaluate_game(const TableRenderer& renderer, const TableScene& bas
   std::vector<TrackerEvent> opening_events;
   int64_t ignored = 0;
   run(script.opening(), opening_events, ignored);
+  if (one_at_a_time)
+    for (int t = 0; t < token_count; ++t) {
+      tracker.learn_next_token(names[static_cast<size_t>(t)]);
+      run(script.place(t, places[static_cast<size_t>(t)], -1), opening_events, ignored);
+    }
+  score.tokens_expected = token_count;
+  score.tokens_learned = static_cast<int>(tracker.tokens().size());
+  score.incomplete_said = std::any_of(opening_events.begin(), opening_events.end(), [](const auto& e) {
+    return e.kind == TrackerEvent::Kind::learn_incomplete;
+  });
   score.learned = learned_count == token_count && tracker.tokens().size() == static_cast<size_t>(token_count);
   if (!score.learned) {
     score.moves = static_cast<int>(moves.size());

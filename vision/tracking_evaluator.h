@@ -25,7 +25,10 @@ struct TrackingScore {
   int spaces_checked = 0;
   int spaces_correct = 0;  // per-space occupancy agreeing with the truth after each move settled
   int frames = 0;
-  bool learned = false;  // the tokens were learned at the start, all of them, in the expected order
+  bool learned = false;     // the tokens were learned at the start, all of them, in the expected order
+  int tokens_learned = 0;   // tokens the tracker learned at the start
+  int tokens_expected = 0;  // tokens on the table
+  int incomplete_said = 0;  // games where the tracker said learn_incomplete (fewer found, not silent)
   double calibration_error_px = -1;  // largest board-corner error at the first calibration
   std::vector<int> latency_frames;   // from the first still frame to the move's event
 
@@ -35,7 +38,9 @@ struct TrackingScore {
   std::string summary() const;
 };
 
-// Plays `moves` on a rendered table through a fresh tracker, frame by frame, and scores it. `on_frame`
+// Plays `moves` on a rendered table through a fresh tracker, frame by frame, and scores it. With
+// Learning::one_at_a_time the tokens start beside the board (unless the script settings place them) and
+// are put down on their start places one at a time, each named T<k> through learn_next_token. `on_frame`
 // (optional) sees each rendered frame and the events, for the command line and for debugging.
 TrackingScore evaluate_game(const TableRenderer& renderer, const TableScene& base, int token_count,
                             const std::vector<TableMove>& moves, uint64_t seed,
@@ -43,5 +48,7 @@ TrackingScore evaluate_game(const TableRenderer& renderer, const TableScene& bas
 
 // The name the tracker should give each token: T1 for the one nearest the start space's outer corner.
 std::vector<std::string> expected_names(const TableRenderer& renderer, int token_count);
+// The same for tokens standing at `start` (board units, per token).
+std::vector<std::string> expected_names(const TableRenderer& renderer, const std::vector<Point2>& start);
 
 }  // namespace bb::vision

@@ -1,0 +1,293 @@
+// Learning where families put their tokens: crowded on GO, on top of the GO marker and touching each other;
+// a token standing on a corner marker later in the game.
+#include <gtest/gtest.h>
+
+#include "vision_test_support.h"
+
+using namespace bb::vision;
+using namespace bb::vision::testing;
+
+namespace {
+
+TableScript::Settings crowded(int tokens) {
+  TableScript::Settings s;
+  s.start_positions = crowded_go_positions(tokens);
+  return s;
+}
+
+TEST(Learning, TheCrowdedStartPutsTwoTokensOnTheMarkerAndTwoTouching) {
+  // The positions the other tests rely on: what they claim about the marker and about touching.
+  const MarkerLayout markers;
+  const auto square = markers.corners(0);
+  const auto p = crowded_go_positions(6);
+  const double radius = 0.22 * renderer().space_map().space_width();
+  auto on_marker = [&](Point2 c) {
+    return c.x + radius > square[0].x && c.x - radius < square[2].x && c.y + radius > square[0].y &&
+           c.y - radius < square[2].y;
+  };
+  EXPECT_TRUE(on_marker(p[0]));
+  EXPECT_TRUE(on_marker(p[1]));
+  EXPECT_NEAR(std::hypot(p[2].x - p[3].x, p[2].y - p[3].y), 2 * radius, 0.001);
+  for (const auto& c : p) EXPECT_EQ(renderer().space_map().space_at(c), 0);
+}
+
+class CrowdedGo : public ::testing::TestWithParam<Condition> {};
+
+TEST_P(CrowdedGo, FourTokensOnGoWithTwoOnTheMarkerAreAllLearnedAndTracked) {
+  const Condition c = GetParam();
+  const auto moves = random_moves(4, renderer().space_map().space_count(), 6, 31);
+  const auto score = evaluate_game(renderer(), scene(c, 43), 4, moves, 31, {}, crowded(4));
+  EXPECT_TRUE(score.learned) << condition_name(c);
+  EXPECT_EQ(score.moves_correct, 6) << condition_name(c) << ": " << score.summary();
+  EXPECT_EQ(score.false_moves, 0);
+  EXPECT_EQ(score.moves_wrong, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Conditions, CrowdedGo,
+                         ::testing::Values(Condition::clean, Condition::tilt, Condition::dim, Condition::warm,
+                                           Condition::blur, Condition::jpeg),
+                         [](const ::testing::TestParamInfo<Condition>& param) {
+                           return std::string(condition_name(param.param));
+                         });
+
+TEST(Learning, ATokenOnTheJailMarkerIsTrackedAndTheBoardIsFoundFromTheOtherThree) {
+  TableScript script(renderer(), scene(Condition::clean, 23), 4, 23);
+  TokenTracker tracker(renderer().space_map(), {});
+  Feeder feed(renderer(), tracker);
+  ASSERT_EQ(count(feed.run(script.opening()), TrackerEvent::Kind::learned), 4);
+  // Token 1 stops on Jail, right on its marker.
+  const MarkerLayout markers;
+  const auto square = markers.corners(1);
+  const Point2 on_marker{(square[0].x + square[2].x) / 2, (square[0].y + square[2].y) / 2};
+  ASSERT_EQ(renderer().space_map().space_at(on_marker), 10);
+  auto events = feed.run(script.place(1, on_marker, 0));
+  ASSERT_EQ(count(events, TrackerEvent::Kind::moved), 1);
+  EXPECT_EQ(tracker.positions()[static_cast<size_t>(tracker_index(tracker, renderer(), 1))], 10);
+  // The board is nudged while the marker is covered: it is found again from the other three.
+  script.base().board_shift = {0.012, -0.008};
+  events = feed.run(script.still(8, 1));
+  ASSERT_EQ(count(events, TrackerEvent::Kind::recalibrated), 1);
+  for (const auto& e : events) {
+    if (e.kind == TrackerEvent::Kind::recalibrated) {
+      EXPECT_EQ(e.markers, 3);
+    }
+  }
+  EXPECT_EQ(count(events, TrackerEvent::Kind::moved), 0);
+  RenderTruth truth;
+  cv::Mat image;
+  renderer().render(script.still(1, 1).front().scene, image, &truth);
+  EXPECT_LT(corner_error(*tracker.calibration(), truth), 4.0);
+  // Play goes on: the others still move right, the token on the marker stays.
+  events = feed.run(script.play({2, 9}, 2));
+  ASSERT_EQ(count(events, TrackerEvent::Kind::moved), 1);
+  EXPECT_EQ(tracker.positions()[static_cast<size_t>(tracker_index(tracker, renderer(), 2))], 9);
+  EXPECT_EQ(tracker.positions()[static_cast<size_t>(tracker_index(tracker, renderer(), 1))], 10);
+}
+
+}  // namespace
+
+namespace {
+
+std::vector<TrackerEvent> of_kind(const std::vector<TrackerEvent>& events, TrackerEvent::Kind kind) {
+  std::vector<TrackerEvent> out;
+  for (const auto& e : events)
+    if (e.kind == kind) out.push_back(e);
+  return out;
+}
+
+// Off the board, on the table beside it: a token not yet put down.
+Point2 beside_board(int token) { return {1.25, 0.2 + 0.15 * token}; }
+
+TEST(Learning, ThreeFoundOfFourExpectedIsSaidAndLookedAtAgainUntilAccepted) {
+  TableScript::Settings start;
+  start.start_positions = crowded_go_positions(3);
+  start.start_positions.push_back(beside_board(3));  // the fourth player's token is not on GO
+  TableScript script(renderer(), scene(Condition::clean, 27), 4, 27, start);
+  TokenTracker::Settings settings;
+  settings.expected_tokens = 4;
+  TokenTracker tracker(renderer().space_map(), settings);
+  Feeder feed(renderer(), tracker);
+  auto events = feed.run(script.opening());
+  const auto incomplete = of_kind(events, TrackerEvent::Kind::learn_incomplete);
+  ASSERT_EQ(incomplete.size(), 1u);
+  EXPECT_EQ(incomplete[0].found, 3);
+  EXPECT_EQ(incomplete[0].expected, 4);
+  EXPECT_NE(incomplete[0].detail.find("1 missing"), std::string::npos) << incomplete[0].detail;
+  EXPECT_EQ(count(events, TrackerEvent::Kind::learned), 0);
+  EXPECT_FALSE(tracker.learned());
+  // Still looking, and not saying it again while nothing changes.
+  events = feed.run(script.still(20, -1));
+  EXPECT_EQ(count(events, TrackerEvent::Kind::learn_incomplete), 0);
+  EXPECT_FALSE(tracker.learned());
+  // The table accepts three, then asks for the fourth token to be put down anywhere.
+  tracker.accept_found_tokens();
+  events = feed.run(script.still(8, -1));
+  EXPECT_EQ(count(events, TrackerEvent::Kind::learned), 3);
+  tracker.learn_next_token("Dan");
+  EXPECT_TRUE(tracker.waiting_for_token());
+  events = feed.run(script.place(3, renderer().slot_position(7, 0), 0));
+  const auto learned = of_kind(events, TrackerEvent::Kind::learned);
+  ASSERT_EQ(learned.size(), 1u);
+  EXPECT_EQ(learned[0].token, "Dan");
+  EXPECT_EQ(learned[0].to, 7);
+  EXPECT_FALSE(tracker.waiting_for_token());
+  EXPECT_EQ(count(events, TrackerEvent::Kind::moved), 0);
+  // Dan's token is then tracked like the others.
+  events = feed.run(script.play({3, 12}, 1));
+  const auto moved = of_kind(events, TrackerEvent::Kind::moved);
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].token, "Dan");
+  EXPECT_EQ(moved[0].to, 12);
+}
+
+TEST(Learning, AllFoundAsExpectedIsLearnedWithoutAQuestion) {
+  TableScript::Settings start;
+  start.start_positions = crowded_go_positions(4);
+  TableScript script(renderer(), scene(Condition::clean, 28), 4, 28, start);
+  TokenTracker::Settings settings;
+  settings.expected_tokens = 4;
+  TokenTracker tracker(renderer().space_map(), settings);
+  Feeder feed(renderer(), tracker);
+  const auto events = feed.run(script.opening());
+  EXPECT_EQ(count(events, TrackerEvent::Kind::learn_incomplete), 0);
+  EXPECT_EQ(count(events, TrackerEvent::Kind::learned), 4);
+}
+
+TEST(Learning, ATokenTakenOffTheBoardWhileOthersMoveIsReportedLostOnce) {
+  TableScript script(renderer(), scene(Condition::clean, 29), 4, 29);
+  TokenTracker tracker(renderer().space_map(), {});
+  Feeder feed(renderer(), tracker);
+  ASSERT_EQ(count(feed.run(script.opening()), TrackerEvent::Kind::learned), 4);
+  feed.run(script.play({3, 8}, 0));
+  const std::string name = tracker.tokens()[static_cast<size_t>(tracker_index(tracker, renderer(), 3))].name;
+  auto events = feed.run(script.place(3, beside_board(3), 1));
+  EXPECT_EQ(count(events, TrackerEvent::Kind::moved), 0);
+  std::vector<TrackerEvent> later;
+  const std::vector<TableMove> others{{0, 5}, {1, 9}, {2, 6}, {0, 11}, {1, 14}, {2, 10}};
+  for (size_t m = 0; m < others.size(); ++m) {
+    events = feed.run(script.play(others[m], static_cast<int>(m) + 2));
+    later.insert(later.end(), events.begin(), events.end());
+  }
+  const auto lost = of_kind(later, TrackerEvent::Kind::lost);
+  ASSERT_EQ(lost.size(), 1u);
+  EXPECT_EQ(lost[0].token, name);
+  EXPECT_EQ(lost[0].from, 8);
+  EXPECT_EQ(count(later, TrackerEvent::Kind::moved), 6);
+  // Put back, it is tracked again.
+  events = feed.run(script.place(3, renderer().slot_position(20, 0), 9));
+  const auto moved = of_kind(events, TrackerEvent::Kind::moved);
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].token, name);
+  EXPECT_EQ(moved[0].to, 20);
+}
+
+TEST(Learning, OneTokenAtATimeAnywhereOnTheBoard) {
+  TableScript::Settings start;
+  for (int t = 0; t < 4; ++t) start.start_positions.push_back(beside_board(t));
+  TableScript script(renderer(), scene(Condition::clean, 33), 4, 33, start);
+  TokenTracker::Settings settings;
+  settings.learning = TokenTracker::Settings::Learning::one_at_a_time;
+  settings.expected_tokens = 4;
+  TokenTracker tracker(renderer().space_map(), settings);
+  Feeder feed(renderer(), tracker);
+  auto events = feed.run(script.opening());
+  auto ready = of_kind(events, TrackerEvent::Kind::ready_for_token);
+  ASSERT_EQ(ready.size(), 1u);
+  EXPECT_EQ(ready[0].token, "T1");
+  const std::vector<std::string> players{"Ann", "Ben", "Cat", "Dan"};
+  const std::vector<int> spaces{0, 13, 24, 31};
+  for (int t = 0; t < 4; ++t) {
+    tracker.learn_next_token(players[static_cast<size_t>(t)]);
+    events = feed.run(script.place(t, renderer().slot_position(spaces[static_cast<size_t>(t)], 1), t));
+    const auto learned = of_kind(events, TrackerEvent::Kind::learned);
+    ASSERT_EQ(learned.size(), 1u) << players[static_cast<size_t>(t)];
+    EXPECT_EQ(learned[0].token, players[static_cast<size_t>(t)]);
+    EXPECT_EQ(learned[0].to, spaces[static_cast<size_t>(t)]);
+    EXPECT_EQ(count(events, TrackerEvent::Kind::ready_for_token), t < 3 ? 1 : 0);
+    EXPECT_EQ(count(events, TrackerEvent::Kind::moved), 0);
+  }
+  EXPECT_FALSE(tracker.waiting_for_token());
+  const auto moves = random_moves(4, renderer().space_map().space_count(), 8, 5);
+  for (size_t m = 0; m < moves.size(); ++m) {
+    events = feed.run(script.play(moves[m], static_cast<int>(m) + 4));
+    const auto moved = of_kind(events, TrackerEvent::Kind::moved);
+    ASSERT_EQ(moved.size(), 1u) << m;
+    EXPECT_EQ(moved[0].token, players[static_cast<size_t>(moves[m].token)]);
+    EXPECT_EQ(moved[0].to, script.truth()[static_cast<size_t>(moves[m].token)]);
+  }
+}
+
+}  // namespace
+
+namespace {
+
+const TableRenderer& hard_renderer() {
+  static const TableRenderer r(classic_layout(), SpaceMap(classic_layout().spaces_per_side),
+                               hard_token_looks(), test_width, test_height);
+  return r;
+}
+
+TEST(Learning, ABlackTokenIsNotLearnedOnGoButSaidMissingThenLearnedAlone) {
+  // Red, blue and black stand on GO; the start finds the two coloured ones and says one is missing.
+  const auto& r = hard_renderer();
+  TableScript::Settings start;
+  start.start_positions = {r.slot_position(0, 0), r.slot_position(0, 1), r.slot_position(0, 3),
+                           r.slot_position(0, 2)};
+  TableScene base = scene(Condition::clean, 51);
+  TableScript script(r, base, 4, 51, start);
+  TokenTracker::Settings settings;
+  settings.expected_tokens = 3;
+  TokenTracker tracker(r.space_map(), settings);
+  Feeder feed(r, tracker);
+  // Only the first three looks (red, blue, metal grey) and the black star are drawn; the grey one is moved
+  // off the board first, so the table holds red, blue and black.
+  script.place(2, {1.25, 0.5}, -1);
+  auto events = feed.run(script.opening());
+  auto incomplete = of_kind(events, TrackerEvent::Kind::learn_incomplete);
+  ASSERT_EQ(incomplete.size(), 1u);
+  EXPECT_EQ(incomplete[0].found, 2);
+  EXPECT_EQ(incomplete[0].expected, 3);
+  tracker.accept_found_tokens();
+  feed.run(script.still(6, -1));
+  ASSERT_EQ(tracker.tokens().size(), 2u);
+  // The black token is lifted and put down alone on a pale space: learned by difference.
+  tracker.learn_next_token("Cat");
+  events = feed.run(script.place(3, r.slot_position(6, 0), 0));
+  const auto learned = of_kind(events, TrackerEvent::Kind::learned);
+  ASSERT_EQ(learned.size(), 1u);
+  EXPECT_EQ(learned[0].token, "Cat");
+  EXPECT_EQ(learned[0].to, 6);
+  EXPECT_EQ(colour_word(tracker.tokens().back()), "black");
+  // And tracked, onto spaces with dark bands too (brown, dark blue).
+  for (int to : {3, 16, 37}) {
+    events = feed.run(script.play({3, to}, to));
+    const auto moved = of_kind(events, TrackerEvent::Kind::moved);
+    ASSERT_EQ(moved.size(), 1u) << to;
+    EXPECT_EQ(moved[0].token, "Cat");
+    EXPECT_EQ(moved[0].to, to);
+  }
+}
+
+TEST(Learning, AWhiteTokenPutDownOnAPaleSpaceThatCannotBeSeenIsSaidNotWaitedForSilently) {
+  const auto& r = hard_renderer();
+  TableScript::Settings start;
+  for (int t = 0; t < 5; ++t) start.start_positions.push_back(beside_board(t));
+  TableScript script(r, scene(Condition::clean, 53), 5, 53, start);
+  TokenTracker::Settings settings;
+  settings.learning = TokenTracker::Settings::Learning::one_at_a_time;
+  TokenTracker tracker(r.space_map(), settings);
+  Feeder feed(r, tracker);
+  ASSERT_EQ(count(feed.run(script.opening()), TrackerEvent::Kind::ready_for_token), 1);
+  tracker.learn_next_token("Eve");
+  auto events = feed.run(script.place(4, r.slot_position(6, 0), 0));  // the white one
+  events = feed.run(script.still(40, 0));
+  const auto said = of_kind(events, TrackerEvent::Kind::learn_incomplete);
+  ASSERT_EQ(said.size(), 1u);
+  EXPECT_EQ(said[0].token, "Eve");
+  EXPECT_EQ(said[0].found, 0);
+  EXPECT_NE(said[0].detail.find("cap"), std::string::npos);
+  EXPECT_TRUE(tracker.waiting_for_token());
+  EXPECT_EQ(count(events, TrackerEvent::Kind::learned), 0);
+}
+
+}  // namespace
