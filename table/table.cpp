@@ -359,7 +359,9 @@ void Table::State::refresh() {
     const auto& st = g->state();
     for (int p = 0; p < static_cast<int>(st.players.size()); ++p) {
       const auto& ps = st.players[static_cast<std::size_t>(p)];
-      v.standings.push_back({p, ps.name, ps.cash, g->worth(p), ps.bankrupt, st.ended && st.winner == p});
+      // Several winners share a tie (rules: the richest share the win).
+      const bool won = st.ended && std::ranges::find(st.winners, p) != st.winners.end();
+      v.standings.push_back({p, ps.name, ps.cash, g->worth(p), ps.bankrupt, won});
     }
     std::stable_sort(v.standings.begin(), v.standings.end(), [](const Standing& x, const Standing& y) {
       if (x.bankrupt != y.bankrupt) return !x.bankrupt;
