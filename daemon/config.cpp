@@ -288,7 +288,6 @@ Config read_root(const toml::table& root, const std::string& file, std::vector<C
   if (const toml::table* t = section_table(root, "house_rules", file, problems)) {
     TableReader r(*t, "house_rules", file, problems);
     auto& rules = config.house_rules;
-    r.flag("automatic_salary", rules.automatic_salary);
     r.flag("automatic_bank_payments", rules.automatic_bank_payments);
     r.flag("virtual_decks", rules.virtual_decks);
     r.number("auction_countdown_s", rules.auction_countdown_s, 0, 600);

@@ -59,11 +59,10 @@ struct PinHash {
 };
 
 struct HouseRules {
-  bool automatic_salary = true;          // salary is paid without a card tap
-  bool automatic_bank_payments = false;  // payments from the bank need no card tap
-  bool virtual_decks = true;             // no NFC stickers on Chance/Community Chest: the table shuffles
-  int auction_countdown_s = 0;           // "going, going" for editions without a deal timer; 0: none
-  std::map<std::string, bool> options;   // the edition's variant switches, by name (rules' Setup::options)
+  bool automatic_bank_payments = true;  // salary and payments from the bank need no card tap
+  bool virtual_decks = true;            // no NFC stickers on Chance/Community Chest: the table shuffles
+  int auction_countdown_s = 0;          // "going, going" for editions without a deal timer; 0: none
+  std::map<std::string, bool> options;  // the edition's variant switches, by name (rules' Setup::options)
 };
 
 // Everything /etc/boardbank/boardbank.toml says, typed and checked.

@@ -155,7 +155,7 @@ TEST(Config, AMissingFileSaysWhatToCheck) {
 
 TEST(Config, HouseRuleOptionsAreNamedSwitches) {
   auto config = parse_config(R"([house_rules]
-automatic_salary = false
+automatic_bank_payments = false
 auction_countdown_s = 10
 [house_rules.options]
 free_parking_jackpot = true
@@ -163,7 +163,7 @@ short_game = false
 )",
                              "h.toml");
   ASSERT_TRUE(config.has_value()) << config.error().front().to_string();
-  EXPECT_FALSE(config->house_rules.automatic_salary);
+  EXPECT_FALSE(config->house_rules.automatic_bank_payments);
   EXPECT_EQ(config->house_rules.auction_countdown_s, 10);
   EXPECT_EQ(config->house_rules.options.at("free_parking_jackpot"), true);
   EXPECT_EQ(config->house_rules.options.at("short_game"), false);
