@@ -471,11 +471,10 @@ struct Service::Impl : ParticipantContext {
       notifier.ready("running (the reloaded configuration had problems; the old one stays)");
       return;
     }
-    const bool devices_changed =
-        fresh->device_configs().size() != setup.config.device_configs().size() || setup.devices_from_config;
     setup.config = std::move(*fresh);
     screen->ui().mutable_settings() = ui_settings();
-    if (devices_changed && setup.devices_from_config && setup.devices.empty()) {
+    // Devices from the file are opened again as the file now says (a caller's own devices stay as they are).
+    if (setup.devices_from_config && setup.devices.empty()) {
       close_devices();
       open_devices();
     }

@@ -2,13 +2,17 @@
 // feeds them, a device that is configured but missing, the screen offscreen, and a participant (as the demo's
 // bots are) that reads the table's view and acts through the devices and the screen.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <opencv2/core.hpp>
 
 #include "daemon/service.h"
 #include "ledger/ledger.h"
 #include "table/table.h"
+#include "vision/frame_source.h"
 
 using namespace bb;
 using namespace bb::daemon;
@@ -177,4 +181,100 @@ TEST(Service, ResumesTheUnfinishedGameAtStart) {
   for (const auto& line : lines)
     said_ready = said_ready || line.find("table ready, game 1") != std::string::npos;
   EXPECT_TRUE(said_ready) << ::testing::PrintToString(lines);
+}
+
+namespace {
+
+// A camera that is unplugged from the start.
+class GoneCamera final : public vision::FrameSource {
+ public:
+  Grab grab(cv::Mat&) override { return Grab{Status::end, false, "unplugged"}; }
+  std::string describe() const override { return "a camera that is not there"; }
+};
+
+// Waits for a condition on the table's view, then stops the service; gives up after `limit` wakes.
+struct Watcher final : Participant {
+  std::function<bool(ParticipantContext&)> done;
+  int wakes = 0;
+  bool reached = false;
+  std::string name() const override { return "watcher"; }
+  Wake wake() const override { return Wake{-1, 5ms}; }
+  void on_wake(ParticipantContext& c) override {
+    if (done(c)) {
+      reached = true;
+      return c.stop(0);
+    }
+    if (++wakes > 1000) c.stop(1);
+  }
+};
+
+}  // namespace
+
+TEST(Service, AFrameSourceThatIsGoneShowsTheCameraMissingAndTheTableGoesOn) {
+  TempFolder dir;
+  ServiceSetup setup;
+  setup.config = test_config(dir);
+  setup.headless = true;
+  setup.log = [](const std::string&) {};
+  setup.devices_from_config = false;
+  setup.frame_source = []() -> std::expected<std::unique_ptr<vision::FrameSource>, std::string> {
+    return std::make_unique<GoneCamera>();
+  };
+  auto watcher = std::make_unique<Watcher>();
+  Watcher* w = watcher.get();
+  w->done = [](ParticipantContext& c) {
+    for (const auto& device : c.table().view().devices)
+      if (device.name == "Camera" && device.state == display::DeviceStatus::State::missing) return true;
+    return false;
+  };
+  setup.participants.push_back(std::move(watcher));
+  auto service = Service::create(std::move(setup));
+  ASSERT_TRUE(service.has_value()) << service.error();
+  EXPECT_EQ((*service)->run(), 0);
+  EXPECT_TRUE(w->reached);
+}
+
+TEST(Service, SighupReloadsAGoodFileAndKeepsTheOldConfigurationForABadOne) {
+  TempFolder dir;
+  const std::string file = dir.file("boardbank.toml");
+  std::ofstream(file) << "[screen]\nwindow = false\n";
+  auto loaded = load_config(file);
+  ASSERT_TRUE(loaded.has_value());
+  ServiceSetup setup;
+  setup.config = test_config(dir);
+  setup.config.file = file;
+  setup.headless = true;
+  std::vector<std::string> lines;
+  setup.log = [&lines](const std::string& line) { lines.push_back(line); };
+  setup.devices_from_config = false;
+  auto watcher = std::make_unique<Watcher>();
+  int step = 0;
+  watcher->done = [&](ParticipantContext&) {
+    auto said = [&](const std::string& text) {
+      for (const auto& line : lines)
+        if (line.find(text) != std::string::npos) return true;
+      return false;
+    };
+    if (step == 0) {
+      std::ofstream(file) << "[screen]\nwidth = \"wide\"\n";
+      raise(SIGHUP);
+      step = 1;
+    } else if (step == 1 && said("was not reloaded")) {
+      std::ofstream(file) << "[screen]\nwindow = false\n[ledger]\npath = \"" << dir.file("state/ledger.db")
+                          << "\"\n";
+      raise(SIGHUP);
+      step = 2;
+    }
+    return step == 2 && said("configuration reloaded");
+  };
+  Watcher* w = watcher.get();
+  setup.participants.push_back(std::move(watcher));
+  auto service = Service::create(std::move(setup));
+  ASSERT_TRUE(service.has_value()) << service.error();
+  EXPECT_EQ((*service)->run(), 0) << ::testing::PrintToString(lines);
+  EXPECT_TRUE(w->reached);
+  bool named_the_line = false;
+  for (const auto& line : lines)
+    named_the_line = named_the_line || line.find("boardbank.toml:2:") != std::string::npos;
+  EXPECT_TRUE(named_the_line) << ::testing::PrintToString(lines);
 }
