@@ -565,7 +565,6 @@ int Service::run() {
   // The newest unfinished game comes back first, so that devices and camera report into it.
   s.react(s.session->start_up());
   s.refresh_snapshot();
-  if (const auto& status = s.session->view().status; !status.empty()) s.log(status);
   if (auto id = s.store->current()) {
     // An undo then needs no replay at the moment it is asked for.
     (void)s.loop->add_timer("undo history", kHistoryAfterStart, 0ms, [&s, game = *id] {
