@@ -368,6 +368,7 @@ std::vector<peripherals::DeviceConfig> Config::device_configs() const {
     c.spi_device = rc522.spi_device;
     c.reset_line = rc522.reset_line;
     c.trace_path = rc522.trace;
+    c.poll_ms = rc522.poll_ms;
     out.push_back(std::move(c));
   }
   return out;

@@ -75,6 +75,7 @@ lines = "d1=GPIO8,d0=GPIO7"
 backend = "real"
 spi_device = "/dev/spidev0.1"
 reset_line = ""
+poll_ms = 50
 )",
                              "devices.toml");
   ASSERT_TRUE(config.has_value()) << config.error().front().to_string();
@@ -87,6 +88,7 @@ reset_line = ""
   EXPECT_EQ(devices[4].kind, "rc522");
   EXPECT_EQ(devices[4].spi_device, "/dev/spidev0.1");
   EXPECT_EQ(devices[4].reset_line, "");
+  EXPECT_EQ(devices[4].poll_ms, 50);
 }
 
 TEST(Config, EveryProblemIsReportedAtOnceWithItsLine) {
