@@ -92,8 +92,10 @@ std::expected<std::unique_ptr<Device>, std::string> open_device(const DeviceConf
       if (!line) return std::unexpected(line.error());
       reset = std::move(*line);
     }
-    auto device =
-        Rc522Device::create(name, std::move(*spi), std::move(reset), 100 * kMillisecond, is_registered);
+    if (config.poll_ms < 1)
+      return std::unexpected(std::string("the rc522's poll interval must be at least 1 ms"));
+    auto device = Rc522Device::create(name, std::move(*spi), std::move(reset), config.poll_ms * kMillisecond,
+                                      is_registered);
     if (!device) return std::unexpected(device.error());
     return std::unique_ptr<Device>(std::move(*device));
   }

@@ -20,6 +20,7 @@ struct DeviceConfig {
   int input_fd = -1;                          // simulated: commands typed at a terminal or piped in
   std::string spi_device = "/dev/spidev0.0";  // rc522
   std::string reset_line = "GPIO22";          // rc522, on chip; empty = no reset line
+  int poll_ms = 100;                          // rc522 (real): how often it looks for a card
 };
 
 std::expected<std::unique_ptr<Device>, std::string> open_device(const DeviceConfig& config,
