@@ -85,8 +85,18 @@ std::optional<table::TokenReport> report_of(const vision::TrackerEvent& e) {
       r.detail = e.detail;
       r.id = fmt::format("camera:{}:board", e.frame);
       return r;
+    case K::learn_incomplete:
+      // Fewer tokens than expected: the whole learning, not one player's token.
+      r.kind = R::learn_incomplete;
+      r.detail = e.detail;
+      r.id = fmt::format("camera:{}:learning", e.frame);
+      return r;
+    case K::lost:
+      r.kind = R::token_lost;
+      break;
     case K::calibrated:
     case K::recalibrated:
+    case K::ready_for_token:  // one-at-a-time learning is not offered by the service yet
       return std::nullopt;
   }
   r.player = player_of_token(e.token);

@@ -40,6 +40,7 @@ struct TokenReport {
     learned,           // learned at setup, standing on `to`
     learn_incomplete,  // the camera could not learn this token (detail says why)
     lost,              // the camera is gone or lost the board (detail says why)
+    token_lost,        // the camera has not seen this token for a long while others moved (detail says more)
   };
   Kind kind = Kind::moved;
   int player = -1;

@@ -30,6 +30,11 @@ Reaction Table::State::token(const TokenReport& e) {
     camera = true;  // so device() says what changed
     return device(gone);
   }
+  if (e.kind == TokenReport::Kind::learn_incomplete && e.player < 0) {
+    // The camera found fewer tokens than there are players: say so, never play on as if there were fewer.
+    r.messages.push_back(fmt::format("The camera did not find every token: {}", e.detail));
+    return r;
+  }
   if (!g || e.player < 0 || static_cast<std::size_t>(e.player) >= seen.size()) return r;
   if (!camera) {
     camera = true;  // a report means a camera works
@@ -54,6 +59,12 @@ Reaction Table::State::token(const TokenReport& e) {
       return r;
     case TokenReport::Kind::hidden:
       return r;  // a hand over the token: wait for it to show again
+    case TokenReport::Kind::token_lost:
+      seen[p] = -1;
+      r.snapshot_changed = true;
+      r.messages.push_back(fmt::format("The camera has lost {}: put it back on its space ({})",
+                                       token_name(e.player), e.detail));
+      return r;
     case TokenReport::Kind::lost:
     case TokenReport::Kind::moved:
     case TokenReport::Kind::unsure:
