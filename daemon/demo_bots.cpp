@@ -1,0 +1,311 @@
+#include "daemon/demo_bots.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "table/table.h"
+
+namespace bb::daemon {
+
+namespace {
+using std::chrono::milliseconds;
+using Kind = table::Awaiting::Kind;
+
+constexpr std::array<const char*, DemoFamily::kMaxPlayers> kNames{"Ann", "Bob", "Cleo", "Dev", "Eve", "Finn"};
+constexpr std::array<const char*, DemoFamily::kMaxPlayers> kTokens{"car",  "dog",  "hat",
+                                                                   "ship", "boot", "iron"};
+
+// Thinking times of a family at speed 1.
+constexpr milliseconds kReach{700};        // picking up the dice, finding the card
+constexpr milliseconds kBetweenTaps{900};  // noticing the refusal, finding the right card
+constexpr milliseconds kRead{1200};        // reading a question on the screen
+// A situation the table did not answer within this (at speed 1) is looked at afresh.
+constexpr milliseconds kPatience{8000};
+
+const char* kind_name(Kind kind) {
+  switch (kind) {
+    case Kind::setup:
+      return "setup";
+    case Kind::learn_tokens:
+      return "learn_tokens";
+    case Kind::throw_dice:
+      return "throw_dice";
+    case Kind::move_token:
+      return "move_token";
+    case Kind::rules_question:
+      return "rules_question";
+    case Kind::tap_card:
+      return "tap_card";
+    case Kind::answer_question:
+      return "answer_question";
+    case Kind::bids:
+      return "bids";
+    case Kind::game_over:
+      return "game_over";
+    case Kind::paused:
+      return "paused";
+  }
+  return "?";
+}
+
+std::string money(rules::Money amount) { return fmt::format("${}", amount); }
+
+// The option of a table question a bot answers with, by key, in order of preference.
+std::string pick_option(const display::TableQuestion& q, std::initializer_list<const char*> preferred) {
+  for (const char* key : preferred)
+    for (const auto& o : q.options)
+      if (o.key == key && !o.needs_pin && !o.needs_dice) return o.key;
+  for (const auto& o : q.options)
+    if (!o.needs_pin && !o.needs_dice) return o.key;
+  return {};
+}
+}  // namespace
+
+std::string DemoFamily::name(int player) const {
+  return player >= 0 && player < kMaxPlayers ? kNames[static_cast<std::size_t>(player)] : "?";
+}
+std::string DemoFamily::token(int player) const {
+  return player >= 0 && player < kMaxPlayers ? kTokens[static_cast<std::size_t>(player)] : "?";
+}
+std::string DemoFamily::banker_card() { return "04BA0C4D"; }
+
+rules::Setup DemoFamily::setup(std::uint64_t seed, int turns) const {
+  rules::Setup s;
+  s.edition = "classic";
+  s.seed = seed;
+  if (turns > 0) s.options["time_limit"] = true;
+  for (int p = 0; p < players; ++p) s.players.push_back({name(p), token(p), card(p), {}});
+  return s;
+}
+
+DemoBots::DemoBots(Settings settings, std::shared_ptr<VirtualDevices> devices,
+                   std::shared_ptr<VirtualCamera> camera)
+    : settings_(std::move(settings)),
+      devices_(std::move(devices)),
+      camera_(std::move(camera)),
+      bot_(settings_.seed),
+      slips_([&] {
+        Slips::Settings s = settings_.slips;
+        s.seed = settings_.seed;
+        return s;
+      }()) {}
+
+milliseconds DemoBots::scaled(milliseconds at_speed_one) const {
+  return milliseconds(
+      static_cast<std::int64_t>(static_cast<double>(at_speed_one.count()) / std::max(settings_.speed, 0.01)));
+}
+
+Participant::Wake DemoBots::wake() const {
+  Wake w;
+  w.period = std::max(milliseconds(5), scaled(milliseconds(100)));
+  return w;
+}
+
+// What the table waits for, in words that change whenever anything the bots answer changes: a plan is made
+// once per situation, so the bots act once per situation however often they are woken (and a seeded demo
+// takes the same decisions at any speed).
+std::string DemoBots::situation(const table::TableView& view) const {
+  const auto& a = view.awaiting;
+  return fmt::format("{}|{}|{}|{}|{}|{}|{}", kind_name(a.kind), a.player, a.space, a.detail,
+                     view.question ? view.question->id : "", view.game ? view.game->input_count() : 0,
+                     view.unconfirmed.size());
+}
+
+void DemoBots::on_wake(ParticipantContext& context) {
+  const auto now = context.uptime();
+  const table::TableView& view = context.table().view();
+  report_turns(view);
+  if (camera_->moving() || now < next_act_) return;  // a hand is over the board, or a bot is still reaching
+  if (!acts_.empty()) {
+    Act act = std::move(acts_.front());
+    acts_.pop_front();
+    act.run(context);
+    if (!acts_.empty()) next_act_ = now + scaled(acts_.front().after);
+    return;
+  }
+  const std::string now_situation = situation(view);
+  if (now_situation == acted_on_ && now - planned_at_ < scaled(kPatience)) return;  // the table is on it
+  acted_on_ = now_situation;
+  planned_at_ = now;
+  acts_ = plan(view, context);
+  if (!acts_.empty()) next_act_ = now + scaled(acts_.front().after);
+}
+
+void DemoBots::plan_tap(int player, std::deque<Act>& acts, bool may_slip) {
+  const bool banker = player < 0;
+  const Reader reader = banker ? Reader::rc522 : settings_.family.reader(player);
+  const std::string uid = banker ? DemoFamily::banker_card() : settings_.family.card(player);
+  if (may_slip && !banker && settings_.family.players > 1 && slips_.taps_wrong_card()) {
+    // The neighbour's card, held to the neighbour's reader: the table refuses it and says whose it is.
+    const int other = (player + 1) % settings_.family.players;
+    acts.push_back({[this, other](ParticipantContext&) {
+                      ++tally_.wrong_taps;
+                      ++tally_.taps;
+                      (void)devices_->tap(settings_.family.reader(other), settings_.family.card(other));
+                    },
+                    kReach});
+    acts.push_back({[this, reader, uid](ParticipantContext&) {
+                      ++tally_.taps;
+                      (void)devices_->tap(reader, uid);
+                    },
+                    kBetweenTaps});
+    return;
+  }
+  acts.push_back({[this, reader, uid](ParticipantContext&) {
+                    ++tally_.taps;
+                    (void)devices_->tap(reader, uid);
+                  },
+                  kReach});
+}
+
+// A game input the bot decided: a throw goes to the dice unit, everything else is a touch on the screen
+// (the option pressed, the keypad's amount), confirmed by a card where the table asks for one afterwards.
+void DemoBots::plan_input(const rules::Input& input, const table::TableView&, std::deque<Act>& acts) {
+  if (const auto* roll = std::get_if<rules::Roll>(&input)) {
+    const int d1 = roll->d1, d2 = roll->d2;
+    acts.push_back({[this, d1, d2](ParticipantContext&) {
+                      ++tally_.throws;
+                      (void)devices_->throw_dice(d1, d2);
+                    },
+                    kReach});
+    return;
+  }
+  acts.push_back({[this, input](ParticipantContext& context) {
+                    ++tally_.touches;
+                    display::ApplyInput apply;
+                    apply.input = input;
+                    context.touch(apply);
+                  },
+                  kRead});
+}
+
+std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, ParticipantContext& context) {
+  std::deque<Act> acts;
+  const auto& a = view.awaiting;
+  switch (a.kind) {
+    case Kind::setup:
+      // The family sits down: a new classic game with everyone's card, on the setup screen.
+      acts.push_back({[this](ParticipantContext& c) {
+                        ++tally_.touches;
+                        display::StartGame start;
+                        start.setup = settings_.family.setup(settings_.seed, settings_.turns);
+                        for (int p = 0; p < settings_.family.players; ++p) start.colours.push_back(p);
+                        c.touch(start);
+                      },
+                      kRead});
+      break;
+    case Kind::learn_tokens:
+      break;  // the tokens stand on GO; the camera learns them by itself
+    case Kind::throw_dice: {
+      if (!view.game) break;
+      const auto& st = view.game->state();
+      if (settings_.turns > 0 && st.turns >= settings_.turns && st.pending.empty() && !st.auction) {
+        // Time is up: the family agrees to end, and the richest wins.
+        acts.push_back({[this](ParticipantContext& c) {
+                          ++tally_.touches;
+                          display::ApplyInput end;
+                          end.input = rules::End{};
+                          end.reason = "the agreed time is up";
+                          c.touch(end);
+                        },
+                        kRead});
+        break;
+      }
+      plan_input(bot_.next(*view.game), view, acts);
+      break;
+    }
+    case Kind::move_token: {
+      const int player = a.player, space = a.space;
+      const int spaces = view.game ? static_cast<int>(view.game->state().spaces.size()) : 40;
+      const int carried = slips_.carried_to(space, spaces);
+      acts.push_back({[this, player, space, carried](ParticipantContext&) {
+                        ++tally_.token_moves;
+                        if (carried != space) ++tally_.miscounts;
+                        camera_->move_token(player, carried);
+                      },
+                      kReach});
+      break;
+    }
+    case Kind::rules_question:
+    case Kind::bids:
+      if (view.game) plan_input(bot_.next(*view.game), view, acts);
+      break;
+    case Kind::tap_card:
+      plan_tap(a.player, acts, true);
+      break;
+    case Kind::answer_question: {
+      if (!view.question) break;
+      const display::TableQuestion& q = *view.question;
+      ++tally_.questions;
+      using QK = display::TableQuestion::Kind;
+      if (q.kind == QK::camera_mismatch && q.expected >= 0 && a.player >= 0) {
+        // The player counted wrong: they put the token where the dice say, and the camera sees it there.
+        const int player = q.player >= 0 ? q.player : a.player, to = q.expected;
+        acts.push_back({[this, player, to](ParticipantContext&) {
+                          ++tally_.token_moves;
+                          camera_->move_token(player, to);
+                        },
+                        kRead});
+        break;
+      }
+      if (q.kind == QK::confirm_payment || q.kind == QK::house_payment) {
+        plan_tap(q.banker ? -1 : q.player, acts, true);
+        break;
+      }
+      const std::string option = pick_option(q, {"move_token", "camera_wrong", "confirm", "ok"});
+      if (option.empty()) break;
+      const std::string id = q.id;
+      acts.push_back({[this, id, option](ParticipantContext& c) {
+                        ++tally_.touches;
+                        c.touch(display::AnswerQuestion{id, option, {}});
+                      },
+                      kRead});
+      break;
+    }
+    case Kind::game_over:
+      acts.push_back({[this](ParticipantContext& c) {
+                        tally_.game_over = true;
+                        tally_.stopped_because = "the game is over";
+                        c.stop(0);
+                      },
+                      milliseconds(0)});
+      break;
+    case Kind::paused:
+      acts.push_back({[this, why = view.paused.value_or("storage failed")](ParticipantContext& c) {
+                        tally_.stopped_because = "the table paused: " + why;
+                        if (settings_.print) settings_.print("demo stopped: " + tally_.stopped_because);
+                        c.stop(1);
+                      },
+                      milliseconds(0)});
+      break;
+  }
+  (void)context;
+  return acts;
+}
+
+void DemoBots::report_turns(const table::TableView& view) {
+  if (!settings_.print || !view.game) return;
+  const auto& g = *view.game;
+  const auto& st = g.state();
+  if (reported_turns_ < 0) {
+    reported_turns_ = st.turns;  // a resumed game: report from here on
+    reported_inputs_ = g.input_count();
+    return;
+  }
+  if (view.awaiting.kind == Kind::throw_dice) thrower_ = view.awaiting.player;
+  if (st.turns == reported_turns_ && !st.ended) return;
+  // One line per completed turn: who threw, the throw, where the token stands, everyone's cash.
+  const int player = thrower_ >= 0 && thrower_ < static_cast<int>(st.players.size()) ? thrower_ : st.current;
+  std::string cash;
+  for (const auto& p : st.players) cash += fmt::format("  {} {}", p.name, p.bankrupt ? "out" : money(p.cash));
+  const auto& pl = st.players[static_cast<std::size_t>(player)];
+  settings_.print(fmt::format("turn {:>3}  {:<5} threw {}+{}  on {:<22}{}", st.turns, pl.name, st.last_d1,
+                              st.last_d2, g.edition().spaces[static_cast<std::size_t>(pl.position)].name,
+                              cash));
+  reported_turns_ = st.turns;
+  reported_inputs_ = g.input_count();
+}
+
+}  // namespace bb::daemon
