@@ -85,12 +85,23 @@ DemoBots::DemoBots(Settings settings, std::shared_ptr<VirtualDevices> devices,
     : settings_(std::move(settings)),
       devices_(std::move(devices)),
       camera_(std::move(camera)),
-      bot_(settings_.seed),
-      slips_([&] {
-        Slips::Settings s = settings_.slips;
-        s.seed = settings_.seed;
-        return s;
-      }()) {}
+      slips_(settings_.slips) {}
+
+// Every decision is drawn from the seed and the number of inputs the game holds, not from a random source
+// that runs on from the start: a resumed game (the same inputs stored) gets the same decisions from then on,
+// and so plays to the same end as the game that was not interrupted.
+std::uint64_t DemoBots::seed_for(const table::TableView& view, std::uint64_t salt) const {
+  std::uint64_t x = settings_.seed * 0x9E3779B97F4A7C15ULL ^
+                    (view.game ? view.game->input_count() : 0) * 0xBF58476D1CE4E5B9ULL;
+  x ^= salt * 0x94D049BB133111EBULL;
+  x ^= x >> 31;
+  return x;
+}
+
+rules::Input DemoBots::decide(const rules::Game& game) {
+  rules::Bot bot(decision_seed_);
+  return bot.next(game);
+}
 
 milliseconds DemoBots::scaled(milliseconds at_speed_one) const {
   return milliseconds(
@@ -183,6 +194,10 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView&, st
 
 std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, ParticipantContext& context) {
   std::deque<Act> acts;
+  decision_seed_ = seed_for(view, 1);
+  Slips::Settings slip_settings = settings_.slips;
+  slip_settings.seed = seed_for(view, 2 + static_cast<std::uint64_t>(view.awaiting.kind));
+  slips_ = Slips(slip_settings);
   const auto& a = view.awaiting;
   switch (a.kind) {
     case Kind::setup:
@@ -213,7 +228,7 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
                         kRead});
         break;
       }
-      plan_input(bot_.next(*view.game), view, acts);
+      plan_input(decide(*view.game), view, acts);
       break;
     }
     case Kind::move_token: {
@@ -230,7 +245,7 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
     }
     case Kind::rules_question:
     case Kind::bids:
-      if (view.game) plan_input(bot_.next(*view.game), view, acts);
+      if (view.game) plan_input(decide(*view.game), view, acts);
       break;
     case Kind::tap_card:
       plan_tap(a.player, acts, true);
@@ -265,6 +280,7 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
       break;
     }
     case Kind::game_over:
+      if (view.game && on_game_over_) on_game_over_(*view.game);
       acts.push_back({[this](ParticipantContext& c) {
                         tally_.game_over = true;
                         tally_.stopped_because = "the game is over";

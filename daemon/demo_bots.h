@@ -69,6 +69,8 @@ class DemoBots final : public Participant {
     std::string stopped_because;  // set when the bots stopped the run
   };
   const Tally& tally() const { return tally_; }
+  // Called with the game as the table played it, when the bots see it over (before they stop the run).
+  void on_game_over(std::function<void(const rules::Game&)> callback) { on_game_over_ = std::move(callback); }
 
  private:
   // One physical or on-screen act.
@@ -86,7 +88,9 @@ class DemoBots final : public Participant {
   Settings settings_;
   std::shared_ptr<VirtualDevices> devices_;
   std::shared_ptr<VirtualCamera> camera_;
-  rules::Bot bot_;
+  std::uint64_t seed_for(const table::TableView& view, std::uint64_t salt) const;
+  rules::Input decide(const rules::Game& game);
+  std::uint64_t decision_seed_ = 0;
   Slips slips_;
   std::deque<Act> acts_;
   std::string acted_on_;  // the situation the current plan answers
@@ -96,6 +100,7 @@ class DemoBots final : public Participant {
   int thrower_ = -1;  // the player who threw last
   std::size_t reported_inputs_ = 0;
   Tally tally_;
+  std::function<void(const rules::Game&)> on_game_over_;
 };
 
 }  // namespace bb::daemon
