@@ -50,6 +50,8 @@ const char* kind_name(Kind kind) {
   return "?";
 }
 
+bool a_game_is_played(Kind kind) { return kind != Kind::setup && kind != Kind::learn_tokens; }
+
 std::string money(rules::Money amount) { return fmt::format("${}", amount); }
 
 // The option of a table question a bot answers with, by key, in order of preference.
@@ -194,6 +196,25 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView&, st
 
 std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, ParticipantContext& context) {
   std::deque<Act> acts;
+  if (!tokens_placed_ && view.game && a_game_is_played(view.awaiting.kind)) {
+    // A resumed game: the family puts the tokens back where the game stands (a new game starts on GO).
+    tokens_placed_ = true;
+    const auto truth = camera_->truth();
+    const auto& players = view.game->state().players;
+    for (std::size_t p = 0; p < players.size() && p < truth.size(); ++p) {
+      if (players[p].bankrupt || players[p].position == truth[p]) continue;
+      const int player = static_cast<int>(p), space = players[p].position;
+      acts.push_back({[this, player, space](ParticipantContext&) {
+                        ++tally_.token_moves;
+                        camera_->move_token(player, space);
+                      },
+                      kReach});
+    }
+    if (!acts.empty()) {
+      acted_on_.clear();  // once the tokens stand, the same situation is answered as usual
+      return acts;
+    }
+  }
   decision_seed_ = seed_for(view, 1);
   Slips::Settings slip_settings = settings_.slips;
   slip_settings.seed = seed_for(view, 2 + static_cast<std::uint64_t>(view.awaiting.kind));

@@ -97,7 +97,8 @@ class DemoBots final : public Participant {
   std::chrono::milliseconds next_act_{0};
   std::chrono::milliseconds planned_at_{0};
   int reported_turns_ = -1;
-  int thrower_ = -1;  // the player who threw last
+  int thrower_ = -1;
+  bool tokens_placed_ = false;  // the tokens stand where the game (new or resumed) says  // the player who threw last
   std::size_t reported_inputs_ = 0;
   Tally tally_;
   std::function<void(const rules::Game&)> on_game_over_;
