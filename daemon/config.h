@@ -21,8 +21,8 @@ struct GpioDeviceConfig {
   std::string name;  // in events and on the Devices screen
   Backend backend = Backend::off;
   std::string chip = "gpiochip0";
-  std::vector<std::string> lines;  // in role order; empty: the wiring of docs/hardware.md
-  std::string trace;               // replay: a recorded trace (boardbank record-gpio)
+  std::vector<std::string> lines{};  // in role order; empty: the wiring of docs/hardware.md
+  std::string trace{};               // replay: a recorded trace (boardbank record-gpio)
 };
 
 struct Rc522Config {
@@ -70,8 +70,8 @@ struct HouseRules {
 struct Config {
   static constexpr const char* kDefaultFile = "/etc/boardbank/boardbank.toml";
 
-  GpioDeviceConfig dice{"dice"};
-  GpioDeviceConfig button{"button"};
+  GpioDeviceConfig dice{.name = "dice"};
+  GpioDeviceConfig button{.name = "button"};
   std::vector<GpioDeviceConfig> wiegand;  // one per reader
   Rc522Config rc522;
   CameraConfig camera;

@@ -35,7 +35,7 @@ class ParticipantContext {
 class Participant {
  public:
   struct Wake {
-    int fd = -1;                        // readable -> on_wake(); -1: none
+    int fd = -1;                          // readable -> on_wake(); -1: none
     std::chrono::milliseconds period{0};  // > 0: on_wake() every period
   };
   virtual ~Participant() = default;
