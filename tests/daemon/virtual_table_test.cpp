@@ -2,6 +2,7 @@
 // as what it meant (and a slip comes out as the slip, not as what was meant).
 #include "daemon/virtual_table.h"
 
+#include <SDL.h>
 #include <gtest/gtest.h>
 #include <poll.h>
 
@@ -186,6 +187,32 @@ TEST(Slips, AreSeededRareAndOneSpaceOff) {
     EXPECT_EQ(never.carried_to(5, 40), 5);
     EXPECT_FALSE(never.taps_wrong_card());
   }
+}
+
+TEST(Press, PutsAFingerDownAndUpOnTheTargetsCentre) {
+  ASSERT_EQ(SDL_Init(SDL_INIT_EVENTS), 0) << SDL_GetError();
+  display::Frame frame(800, 480);
+  display::Target buy;
+  buy.id = "home.option.buy";
+  buy.rect = {600, 400, 100, 60};
+  frame.targets.push_back(buy);
+  SDL_Event e;
+  while (SDL_PollEvent(&e)) {
+  }
+  ASSERT_TRUE(press(frame, "home.option.buy").has_value());
+  std::vector<SDL_Event> events;
+  while (SDL_PollEvent(&e)) events.push_back(e);
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0].type, SDL_FINGERDOWN);
+  EXPECT_EQ(events[1].type, SDL_FINGERUP);
+  // The screen turns the panel's 0..1 coordinates back into pixels: the point falls on the target.
+  const int x = static_cast<int>(events[0].tfinger.x * 800), y = static_cast<int>(events[0].tfinger.y * 480);
+  ASSERT_NE(frame.hit(x, y), nullptr);
+  EXPECT_EQ(frame.hit(x, y)->id, "home.option.buy");
+  const auto missing = press(frame, "home.roll");
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_NE(missing.error().find("home.roll"), std::string::npos);
+  SDL_Quit();
 }
 
 }  // namespace
