@@ -27,7 +27,7 @@ void LedgerScreen::start_correction(UiContext& ui) {
     for (const auto& r : reasons) choices.push_back({r, {0, 0, 0, 0}});
     ui.open_dialog(
         std::make_unique<ChoiceDialog>("Why undo the last input?", std::move(choices), [&ui](int i) {
-          ui.emit(ApplyInput{rules::Undo{}, reasons[static_cast<std::size_t>(i)], -1});
+          ui.emit(ApplyInput{rules::Undo{}, reasons[static_cast<std::size_t>(i)], -1, "pin"});
           ui.cue(Cue::payment);
           ui.say("Undone: " + reasons[static_cast<std::size_t>(i)]);
         }));

@@ -824,6 +824,11 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
                                   "or PIN and say why",
                                   kind)});
     }
+    if (const auto* house = std::get_if<rules::HousePayment>(&input);
+        house && house->from == rules::kBank && meta.authorised_by.empty()) {
+      return std::unexpected(LedgerError{
+          Kind::unauthorised, "a house-rule payment from the bank needs the banker's card or PIN"});
+    }
 
     auto outcome = g.game.apply(input);
     if (!outcome) return std::unexpected(LedgerError{Kind::refused, outcome.error()});
