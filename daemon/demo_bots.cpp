@@ -140,10 +140,24 @@ void DemoBots::on_wake(ParticipantContext& context) {
   }
   const std::string now_situation = situation(view);
   if (now_situation == acted_on_ && now - planned_at_ < scaled(kPatience)) return;  // the table is on it
+  replanning_ = now_situation == acted_on_;
   acted_on_ = now_situation;
   planned_at_ = now;
   acts_ = plan(view, context);
   if (!acts_.empty()) next_act_ = now + scaled(acts_.front().after);
+}
+
+// The player whose token stands on `seen` while the game has it on `expected` (the token a question is
+// about).
+int DemoBots::whose_token(const table::TableView& view, int seen, int expected) const {
+  if (!view.game) return -1;
+  const auto truth = camera_->truth();
+  const auto& players = view.game->state().players;
+  for (std::size_t p = 0; p < players.size() && p < truth.size(); ++p)
+    if (truth[p] == seen && players[p].position == expected) return static_cast<int>(p);
+  for (std::size_t p = 0; p < players.size() && p < truth.size(); ++p)
+    if (truth[p] != players[p].position && players[p].position == expected) return static_cast<int>(p);
+  return -1;
 }
 
 void DemoBots::plan_tap(int player, std::deque<Act>& acts, bool may_slip) {
@@ -196,17 +210,32 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView&, st
 
 std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, ParticipantContext& context) {
   std::deque<Act> acts;
-  if (!tokens_placed_ && view.game && a_game_is_played(view.awaiting.kind)) {
-    // A resumed game: the family puts the tokens back where the game stands (a new game starts on GO).
-    tokens_placed_ = true;
+  decision_seed_ = seed_for(view, 1);
+  Slips::Settings slip_settings = settings_.slips;
+  slip_settings.seed = seed_for(view, 2 + static_cast<std::uint64_t>(view.awaiting.kind));
+  slips_ = Slips(slip_settings);
+  if (view.game && a_game_is_played(view.awaiting.kind)) {
+    // Tokens first: after a throw the player carries their token where the game says (whether or not the
+    // table has a camera to check it), and a resumed game's tokens are put back where they stood. A token
+    // carried one space off stays there until the table asks about it.
     const auto truth = camera_->truth();
     const auto& players = view.game->state().players;
+    const int spaces = static_cast<int>(view.game->state().spaces.size());
+    slipped_.resize(players.size(), -1);
     for (std::size_t p = 0; p < players.size() && p < truth.size(); ++p) {
-      if (players[p].bankrupt || players[p].position == truth[p]) continue;
-      const int player = static_cast<int>(p), space = players[p].position;
-      acts.push_back({[this, player, space](ParticipantContext&) {
+      const int target = players[p].position;
+      if (players[p].bankrupt || truth[p] == target) {
+        slipped_[p] = -1;
+        continue;
+      }
+      if (slipped_[p] == target) continue;  // waiting for the table's question
+      const int player = static_cast<int>(p);
+      const int carried = slips_.carried_to(target, spaces);
+      if (carried != target) slipped_[p] = target;
+      acts.push_back({[this, player, target, carried](ParticipantContext&) {
                         ++tally_.token_moves;
-                        camera_->move_token(player, space);
+                        if (carried != target) ++tally_.miscounts;
+                        camera_->move_token(player, carried);
                       },
                       kReach});
     }
@@ -215,10 +244,6 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
       return acts;
     }
   }
-  decision_seed_ = seed_for(view, 1);
-  Slips::Settings slip_settings = settings_.slips;
-  slip_settings.seed = seed_for(view, 2 + static_cast<std::uint64_t>(view.awaiting.kind));
-  slips_ = Slips(slip_settings);
   const auto& a = view.awaiting;
   switch (a.kind) {
     case Kind::setup:
@@ -252,18 +277,16 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
       plan_input(decide(*view.game), view, acts);
       break;
     }
-    case Kind::move_token: {
-      const int player = a.player, space = a.space;
-      const int spaces = view.game ? static_cast<int>(view.game->state().spaces.size()) : 40;
-      const int carried = slips_.carried_to(space, spaces);
-      acts.push_back({[this, player, space, carried](ParticipantContext&) {
-                        ++tally_.token_moves;
-                        if (carried != space) ++tally_.miscounts;
-                        camera_->move_token(player, carried);
-                      },
-                      kReach});
+    case Kind::move_token:
+      // The token stands where the dice say but the table has not seen it there: after waiting a while, the
+      // player straightens it on its space so the camera looks again.
+      if (replanning_ && a.player >= 0)
+        acts.push_back({[this, player = a.player, space = a.space](ParticipantContext&) {
+                          ++tally_.token_moves;
+                          camera_->move_token(player, space);
+                        },
+                        kRead});
       break;
-    }
     case Kind::rules_question:
     case Kind::bids:
       if (view.game) plan_input(decide(*view.game), view, acts);
@@ -276,9 +299,13 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
       const display::TableQuestion& q = *view.question;
       ++tally_.questions;
       using QK = display::TableQuestion::Kind;
-      if (q.kind == QK::camera_mismatch && q.expected >= 0 && a.player >= 0) {
+      const int token_player = q.player >= 0 ? q.player : whose_token(view, q.space, q.expected);
+      if ((q.kind == QK::camera_mismatch || q.kind == QK::token_moved) && q.expected >= 0 &&
+          token_player >= 0) {
         // The player counted wrong: they put the token where the dice say, and the camera sees it there.
-        const int player = q.player >= 0 ? q.player : a.player, to = q.expected;
+        const int player = token_player, to = q.expected;
+        if (static_cast<std::size_t>(player) < slipped_.size())
+          slipped_[static_cast<std::size_t>(player)] = -1;
         acts.push_back({[this, player, to](ParticipantContext&) {
                           ++tally_.token_moves;
                           camera_->move_token(player, to);

@@ -82,6 +82,7 @@ class DemoBots final : public Participant {
   std::deque<Act> plan(const table::TableView& view, ParticipantContext& context);
   void plan_input(const rules::Input& input, const table::TableView& view, std::deque<Act>& acts);
   void plan_tap(int player, std::deque<Act>& acts, bool may_slip);
+  int whose_token(const table::TableView& view, int seen, int expected) const;
   void report_turns(const table::TableView& view);
   std::chrono::milliseconds scaled(std::chrono::milliseconds at_speed_one) const;
 
@@ -98,7 +99,9 @@ class DemoBots final : public Participant {
   std::chrono::milliseconds planned_at_{0};
   int reported_turns_ = -1;
   int thrower_ = -1;
-  bool tokens_placed_ = false;  // the tokens stand where the game (new or resumed) says  // the player who threw last
+  std::vector<int> slipped_;  // per player: the space their token missed (-1: none), until the table asks
+  bool replanning_ =
+      false;  // the table did not answer the last plan within the patience  // the player who threw last
   std::size_t reported_inputs_ = 0;
   Tally tally_;
   std::function<void(const rules::Game&)> on_game_over_;

@@ -128,6 +128,11 @@ class BotTable final : public ParticipantContext {
   }
   // One camera frame through the tracker, its events mapped from token names to players.
   void see() {
+    // The table learns the tokens once a game is set up: a tracker that learned them before (the camera ran
+    // while the family sat down) starts afresh, as the service's camera thread does.
+    if (table_->view().awaiting.kind == table::Awaiting::Kind::learn_tokens && tracker_->learned())
+      tracker_ = std::make_unique<vision::TokenTracker>(camera_->renderer().space_map(),
+                                                        vision::TokenTracker::Settings{});
     camera_->grab(image_);
     const std::int64_t frame = frame_++;
     for (const auto& e : tracker_->process(image_, frame)) {
