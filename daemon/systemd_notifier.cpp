@@ -27,3 +27,17 @@ void SystemdNotifier::stopping(const std::string& status) { send("STOPPING=1\nST
 void SystemdNotifier::reloading() { send("RELOADING=1"); }
 
 }  // namespace bb::daemon
+
+#include "daemon/event_loop.h"
+
+namespace bb::daemon {
+
+std::expected<void, std::string> keep_watchdog_fed(EventLoop& loop, SystemdNotifier& notifier) {
+  const auto period = notifier.watchdog_period();
+  if (period.count() == 0) return {};
+  auto timer = loop.add_timer("watchdog", period, period, [&notifier] { notifier.watchdog(); });
+  if (!timer) return std::unexpected(timer.error());
+  return {};
+}
+
+}  // namespace bb::daemon

@@ -1,5 +1,6 @@
 #pragma once
 #include <chrono>
+#include <expected>
 #include <string>
 
 namespace bb::daemon {
@@ -30,4 +31,11 @@ class SystemdNotifier {
   std::chrono::microseconds watchdog_period_{0};
 };
 
+}  // namespace bb::daemon
+
+namespace bb::daemon {
+class EventLoop;
+// When systemd watches this process, pings it from a loop timer at half its WATCHDOG_USEC: a loop that
+// hangs stops pinging and systemd restarts the service. Does nothing when the watchdog is off.
+std::expected<void, std::string> keep_watchdog_fed(EventLoop& loop, SystemdNotifier& notifier);
 }  // namespace bb::daemon
