@@ -109,6 +109,15 @@ class BotTable final : public ParticipantContext {
   }
 
   const DemoBots& bots() const { return *bots_; }
+  // Where the table stands and what it said last, for a failure's message.
+  std::string describe() const {
+    const auto& v = table_->view();
+    std::string text = "the table waits for kind " + std::to_string(static_cast<int>(v.awaiting.kind)) +
+                       " player " + std::to_string(v.awaiting.player) + ": " + v.awaiting.detail + "; said:";
+    for (std::size_t i = messages.size() > 6 ? messages.size() - 6 : 0; i < messages.size(); ++i)
+      text += " | " + messages[i];
+    return text;
+  }
   bool stopped() const { return stopped_; }
   int exit_code() const { return exit_code_; }
   std::vector<std::string> messages;
@@ -191,8 +200,7 @@ class BotTable final : public ParticipantContext {
 TEST(DemoBots, PlayATimeLimitGameToItsEndThroughTheDevicesAndTheCamera) {
   BotTable table(2, 5, 6, 0, 0);
   table.run(200000);
-  ASSERT_TRUE(table.stopped()) << "the game did not end; the table waits for "
-                               << static_cast<int>(table.table().view().awaiting.kind);
+  ASSERT_TRUE(table.stopped()) << table.describe();
   EXPECT_EQ(table.exit_code(), 0);
   EXPECT_TRUE(table.bots().tally().game_over);
   const auto* game = table.table().view().game;
