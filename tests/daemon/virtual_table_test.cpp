@@ -9,6 +9,7 @@
 #include <opencv2/core.hpp>
 #include <set>
 
+#include "daemon/demo_bots.h"
 #include "peripherals/device_factory.h"
 #include "vision/table_renderer.h"
 #include "vision/token_tracker.h"
@@ -136,6 +137,8 @@ TEST(VirtualCamera, FramesAre720pAndTheTokensAreLearnedOnGo) {
     names.insert(e.token);
   }
   for (int p = 0; p < 3; ++p) EXPECT_TRUE(names.contains(w.camera.token_name(p))) << w.camera.token_name(p);
+  // The service reads the tracker's names as the players in turn order (T1 is the first player).
+  for (int p = 0; p < 3; ++p) EXPECT_EQ(w.camera.token_name(p), "T" + std::to_string(p + 1));
 }
 
 TEST(VirtualCamera, ATokenMoveComesOutOfTheTrackerAsMovedToTheRightSpace) {
@@ -150,6 +153,13 @@ TEST(VirtualCamera, ATokenMoveComesOutOfTheTrackerAsMovedToTheRightSpace) {
     EXPECT_EQ(moved[0].token, w.camera.token_name(player));
     EXPECT_EQ(moved[0].to, space);
     EXPECT_EQ(w.camera.truth()[static_cast<std::size_t>(player)], space);
+  }
+}
+
+TEST(VirtualCamera, TokensStandOnGoInTurnOrderFromTheCorner) {
+  for (int players = 2; players <= DemoFamily::kMaxPlayers; ++players) {
+    VirtualCamera camera(fast(players, 1));
+    for (int p = 0; p < players; ++p) EXPECT_EQ(camera.token_name(p), "T" + std::to_string(p + 1));
   }
 }
 
