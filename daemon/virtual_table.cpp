@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <opencv2/core.hpp>
@@ -124,7 +125,13 @@ VirtualCamera::VirtualCamera(Settings settings) : settings_(settings), still_(st
   script_ = std::make_unique<vision::TableScript>(*renderer_, base, settings.players, settings.seed,
                                                   script_settings);
   for (auto& f : script_->opening()) pending_.push_back(std::move(f.scene));
+  // The tracker names the tokens standing on GO by their distance from the board's corner (T1 nearest), and
+  // the family puts them down in turn order: player p's token is the one the tracker will call T<p+1>.
   names_ = vision::expected_names(*renderer_, settings.players);
+  for (int p = 0; p < settings.players; ++p) {
+    const auto it = std::find(names_.begin(), names_.end(), fmt::format("T{}", p + 1));
+    token_of_player_.push_back(it == names_.end() ? p : static_cast<int>(it - names_.begin()));
+  }
 }
 
 VirtualCamera::~VirtualCamera() = default;
@@ -172,7 +179,8 @@ void VirtualCamera::move_token(int player, int space) {
   std::lock_guard lock(mutex_);
   const int spaces = renderer_->space_map().space_count();
   if (player < 0 || player >= settings_.players || space < 0 || space >= spaces) return;
-  for (auto& f : script_->play({player, space}, moves_++)) pending_.push_back(std::move(f.scene));
+  for (auto& f : script_->play({token_of_player_[static_cast<std::size_t>(player)], space}, moves_++))
+    pending_.push_back(std::move(f.scene));
 }
 
 bool VirtualCamera::moving() const {
@@ -182,12 +190,15 @@ bool VirtualCamera::moving() const {
 
 std::vector<int> VirtualCamera::truth() const {
   std::lock_guard lock(mutex_);
-  return script_->truth();
+  std::vector<int> by_player;
+  for (int token : token_of_player_) by_player.push_back(script_->truth()[static_cast<std::size_t>(token)]);
+  return by_player;
 }
 
 std::string VirtualCamera::token_name(int player) const {
-  return player >= 0 && player < static_cast<int>(names_.size()) ? names_[static_cast<std::size_t>(player)]
-                                                                 : std::string();
+  return player >= 0 && player < static_cast<int>(token_of_player_.size())
+             ? names_[static_cast<std::size_t>(token_of_player_[static_cast<std::size_t>(player)])]
+             : std::string();
 }
 
 std::int64_t VirtualCamera::frames_grabbed() const {

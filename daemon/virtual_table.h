@@ -104,7 +104,8 @@ class VirtualCamera final : public vision::FrameSource {
   mutable std::mutex mutex_;
   std::unique_ptr<vision::TableScript> script_;
   std::deque<vision::TableScene> pending_;  // frames of the moves under way, not yet handed out
-  std::vector<std::string> names_;
+  std::vector<std::string> names_;          // per script token, the tracker's name for it
+  std::vector<int> token_of_player_;        // per player, the script's token
   std::int64_t grabbed_ = 0;
   std::int64_t due_ns_ = 0;  // CLOCK_MONOTONIC time the next frame is due
   // The still table as last rendered (camera thread only).
