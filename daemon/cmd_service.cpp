@@ -9,6 +9,7 @@
 #include "daemon/commands.h"
 #include "daemon/config.h"
 #include "daemon/config_report.h"
+#include "daemon/service.h"
 
 namespace bb::daemon {
 
@@ -68,7 +69,47 @@ void hash_pin_command() {
   std::cout << "pin_hash = \"" << hash_pin(pin).text << "\"\n";
 }
 
+struct RunArgs {
+  std::string config = Config::kDefaultFile;
+  bool headless = false;
+  std::string db;
+  std::string backup_dir;
+  std::string editions;
+};
+
+int run_service(const RunArgs& args) {
+  auto config = load_config(args.config);
+  if (!config) {
+    for (const auto& problem : config.error()) std::cerr << problem.to_string() << "\n";
+    fail("run", "the configuration has problems; nothing was started (boardbank check-config explains them)",
+         2);
+  }
+  if (!args.db.empty()) config->ledger.path = args.db;
+  if (!args.backup_dir.empty()) config->ledger.backup_dir = args.backup_dir;
+  if (!args.editions.empty()) config->editions_dir = args.editions;
+  ServiceSetup setup;
+  setup.config = std::move(*config);
+  setup.headless = args.headless;
+  auto service = Service::create(std::move(setup));
+  if (!service) fail("run", service.error(), 1);
+  return (*service)->run();
+}
+
 }  // namespace
+
+void add_run_command(CLI::App& app) {
+  auto args = std::make_shared<RunArgs>();
+  auto* run = app.add_subcommand("run", "Run the table: devices, camera, touchscreen, ledger (the service)");
+  run->add_option("--config", args->config, "the configuration file (default /etc/boardbank/boardbank.toml)");
+  run->add_flag("--headless", args->headless, "draw offscreen, no sound; print a line per committed input");
+  run->add_option("--db", args->db, "the ledger file instead of [ledger] path");
+  run->add_option("--backup-dir", args->backup_dir, "the backup folder instead of [ledger] backup_dir");
+  run->add_option("--editions", args->editions, "the editions folder instead of [editions] dir");
+  run->callback([args] {
+    const int code = run_service(*args);
+    if (code != 0) throw CLI::RuntimeError(code);
+  });
+}
 
 void add_service_commands(CLI::App& app) {
   auto file = std::make_shared<std::string>(Config::kDefaultFile);
@@ -82,6 +123,8 @@ void add_service_commands(CLI::App& app) {
       "Read the banker's PIN from the terminal (or stdin) and print its salted hash for the "
       "configuration file");
   hash->callback([] { hash_pin_command(); });
+
+  add_run_command(app);
 }
 
 }  // namespace bb::daemon

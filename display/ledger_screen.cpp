@@ -19,7 +19,7 @@ void LedgerScreen::start_correction(UiContext& ui) {
   req.mode = KeypadDialog::Mode::pin;
   req.title = "Banker: PIN or card to undo the last input";
   req.on_pin = [&ui](const std::string& pin) -> std::string {
-    if (pin != ui.settings().banker_pin) return "Wrong PIN";
+    if (!ui.settings().is_banker_pin(pin)) return "Wrong PIN";
     static const std::vector<std::string> reasons = {
         "Wrong dice entered", "Wrong button pressed", "Card tapped by mistake",
         "The table agreed to take it back", "Rules dispute settled"};
