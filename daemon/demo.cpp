@@ -158,6 +158,13 @@ std::expected<Demo, std::string> make_demo(const DemoOptions& o) {
     return std::make_unique<SharedCamera>(camera);
   };
   setup.headless = o.headless;
+  // Headless, the bots print one line per turn; the service's line per stored input ("input N: ...") would
+  // drown them, so only its other lines (devices, the table's messages, the end) are shown.
+  setup.log = [](const std::string& line) {
+    if (line.rfind("input ", 0) == 0) return;
+    fmt::print("{}\n", line);
+    std::fflush(stdout);
+  };
 
   DemoBots::Settings bots;
   bots.family.players = o.players;

@@ -258,7 +258,18 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
                       kRead});
       break;
     case Kind::learn_tokens:
-      break;  // the tokens stand on GO; the camera learns them by itself
+      // The tokens stand on GO and the camera learns them by itself. A camera that learned them before the
+      // game was set up says nothing new: after waiting, the family plays on without the cross-check.
+      if (replanning_ && view.question) {
+        const std::string option = pick_option(*view.question, {"skip"});
+        if (!option.empty())
+          acts.push_back({[this, id = view.question->id, option](ParticipantContext& c) {
+                            ++tally_.touches;
+                            c.touch(display::AnswerQuestion{id, option, {}});
+                          },
+                          kRead});
+      }
+      break;
     case Kind::throw_dice: {
       if (!view.game) break;
       const auto& st = view.game->state();
@@ -359,7 +370,8 @@ void DemoBots::report_turns(const table::TableView& view) {
     return;
   }
   if (view.awaiting.kind == Kind::throw_dice) thrower_ = view.awaiting.player;
-  if (st.turns == reported_turns_ && !st.ended) return;
+  if (st.turns == reported_turns_ && (!st.ended || reported_end_)) return;
+  reported_end_ = st.ended;
   // One line per completed turn: who threw, the throw, where the token stands, everyone's cash.
   const int player = thrower_ >= 0 && thrower_ < static_cast<int>(st.players.size()) ? thrower_ : st.current;
   std::string cash;

@@ -99,6 +99,7 @@ class DemoBots final : public Participant {
   std::chrono::milliseconds planned_at_{0};
   int reported_turns_ = -1;
   int thrower_ = -1;
+  bool reported_end_ = false;
   std::vector<int> slipped_;  // per player: the space their token missed (-1: none), until the table asks
   bool replanning_ =
       false;  // the table did not answer the last plan within the patience  // the player who threw last
