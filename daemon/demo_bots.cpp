@@ -141,6 +141,11 @@ void DemoBots::on_wake(ParticipantContext& context) {
   const std::string now_situation = situation(view);
   if (now_situation == acted_on_ && now - planned_at_ < scaled(kPatience)) return;  // the table is on it
   replanning_ = now_situation == acted_on_;
+  if (replanning_ && settings_.print && now_situation != stuck_reported_) {
+    stuck_reported_ = now_situation;  // said once per situation
+    settings_.print(fmt::format("the bots try again: the table still waits for {} (player {}): {}",
+                                kind_name(view.awaiting.kind), view.awaiting.player, view.awaiting.detail));
+  }
   acted_on_ = now_situation;
   planned_at_ = now;
   acts_ = plan(view, context);
@@ -369,8 +374,12 @@ void DemoBots::report_turns(const table::TableView& view) {
     reported_inputs_ = g.input_count();
     return;
   }
-  if (view.awaiting.kind == Kind::throw_dice) thrower_ = view.awaiting.player;
-  if (st.turns == reported_turns_ && (!st.ended || reported_end_)) return;
+  // The player who threw last: the table asks the next player to throw only once the turn is complete.
+  const int asked = view.awaiting.kind == Kind::throw_dice ? view.awaiting.player : -1;
+  if (st.turns == reported_turns_ && (!st.ended || reported_end_)) {
+    if (asked >= 0) thrower_ = asked;
+    return;
+  }
   reported_end_ = st.ended;
   // One line per completed turn: who threw, the throw, where the token stands, everyone's cash.
   const int player = thrower_ >= 0 && thrower_ < static_cast<int>(st.players.size()) ? thrower_ : st.current;
@@ -382,6 +391,7 @@ void DemoBots::report_turns(const table::TableView& view) {
                               cash));
   reported_turns_ = st.turns;
   reported_inputs_ = g.input_count();
+  if (asked >= 0) thrower_ = asked;
 }
 
 }  // namespace bb::daemon

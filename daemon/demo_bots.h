@@ -98,11 +98,11 @@ class DemoBots final : public Participant {
   std::chrono::milliseconds next_act_{0};
   std::chrono::milliseconds planned_at_{0};
   int reported_turns_ = -1;
-  int thrower_ = -1;
+  int thrower_ = -1;  // the player who threw last
   bool reported_end_ = false;
-  std::vector<int> slipped_;  // per player: the space their token missed (-1: none), until the table asks
-  bool replanning_ =
-      false;  // the table did not answer the last plan within the patience  // the player who threw last
+  std::vector<int> slipped_;    // per player: the space their token missed (-1: none), until the table asks
+  bool replanning_ = false;     // the table did not answer the last plan within the patience
+  std::string stuck_reported_;  // the last situation the bots said they are trying again
   std::size_t reported_inputs_ = 0;
   Tally tally_;
   std::function<void(const rules::Game&)> on_game_over_;
