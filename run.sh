@@ -56,7 +56,7 @@ case "$cmd" in
     if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
       ./build/daemon/boardbank demo "$@"
     else
-      ./build/daemon/boardbank demo --headless --speed 20 "$@"
+      ./build/daemon/boardbank demo --headless --speed 20 --players 3 --turns 30 "$@"
     fi
     ;;
   test)
