@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One entry point for a fresh Debian 12 / Raspberry Pi OS bookworm machine (run as root or with sudo):
-#   ./run.sh demo            install what is missing, build, play the demo game
+#   ./run.sh demo [ARGS]     install what is missing, build, play a demo game at a virtual table
 #   ./run.sh test            install what is missing, build, run every test
 #   ./run.sh test --sanitize the same with AddressSanitizer + UndefinedBehaviorSanitizer
 #   ./run.sh bench           build and run the benchmarks, printing their figures
@@ -49,9 +49,15 @@ case "$cmd" in
   demo)
     install_packages
     build build
-    # Until the daemon's live demo exists, the main job plays complete games between bots and prints each
-    # game's standings and ledger tail.
-    ./build/daemon/boardbank simulate --games 3 --seed "${1:-1}"
+    # One classic game at a virtual table, through the live table's own service: bots throw the simulated
+    # dice unit, tap the simulated card readers and carry their tokens in front of a rendered camera. In a
+    # window when a display is there, else headless (one line per turn, then the standings and the ledger).
+    # Extra arguments go to `boardbank demo` (--seed N, --speed X, --players N, --turns N, --db FILE).
+    if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+      ./build/daemon/boardbank demo "$@"
+    else
+      ./build/daemon/boardbank demo --headless --speed 20 --players 3 --turns 30 "$@"
+    fi
     ;;
   test)
     install_packages

@@ -13,4 +13,5 @@ void add_vision_commands(CLI::App& app);      // track, render-table, markers (c
 void add_display_commands(CLI::App& app);     // screens                    (cmd_display.cpp)
 void add_service_commands(CLI::App& app);     // check-config, hash-pin, run (cmd_service.cpp)
 void add_run_command(CLI::App& app);          // run, added by add_service_commands (cmd_service.cpp)
+void add_demo_commands(CLI::App& app);        // demo                       (cmd_demo.cpp)
 }  // namespace bb::daemon

@@ -1,0 +1,224 @@
+// `boardbank demo` (see demo.h): the service set up with the virtual table and the bots.
+#include "daemon/demo.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "daemon/paths.h"
+#include "daemon/window_size.h"
+#include "ledger/ledger.h"
+#include "rules/script.h"
+#include "vision/frame_source.h"
+
+namespace bb::daemon {
+
+// Where a demo keeps its ledger unless told: the user's state folder, so `./run.sh demo` resumes an
+// unfinished demo game and never touches a real table's ledger.
+std::string default_demo_db() {
+  const char* state = std::getenv("XDG_STATE_HOME");
+  const char* home = std::getenv("HOME");
+  std::filesystem::path dir = state && *state ? std::filesystem::path(state)
+                              : home && *home ? std::filesystem::path(home) / ".local" / "state"
+                                              : std::filesystem::temp_directory_path();
+  return (dir / "boardbank" / "demo.db").string();
+}
+
+namespace {
+
+// The service's camera thread owns its frame source; the bots keep moving tokens on the same camera.
+class SharedCamera final : public vision::FrameSource {
+ public:
+  explicit SharedCamera(std::shared_ptr<VirtualCamera> camera) : camera_(std::move(camera)) {}
+  Grab grab(cv::Mat& frame) override { return camera_->grab(frame); }
+  std::string describe() const override { return camera_->describe(); }
+
+ private:
+  std::shared_ptr<VirtualCamera> camera_;
+};
+
+}  // namespace
+
+std::optional<std::string> not_a_demo_ledger(const std::string& path,
+                                             const std::vector<std::string>& editions) {
+  if (!std::filesystem::exists(path)) return std::nullopt;
+  ledger::LedgerOptions options;
+  options.path = path;
+  options.edition_dirs = editions;
+  auto opened = ledger::Ledger::open(options);
+  if (!opened) return fmt::format("{}: {}", path, opened.error().message);
+  auto unfinished = opened->newest_unfinished_game();
+  if (!unfinished) return std::nullopt;
+  auto resumed = opened->resume(*unfinished);
+  const rules::Game* game = resumed ? opened->game(*unfinished) : nullptr;
+  if (!game) return std::nullopt;  // the service reports what is wrong with it
+  DemoFamily family;
+  family.players = static_cast<int>(game->state().players.size());
+  for (int p = 0; p < family.players; ++p)
+    if (p >= DemoFamily::kMaxPlayers ||
+        game->state().players[static_cast<std::size_t>(p)].card != family.card(p))
+      return fmt::format(
+          "{} holds an unfinished game that is not a demo game (game {}); give the demo its own file with "
+          "--db",
+          path, *unfinished);
+  return std::nullopt;
+}
+
+void print_demo_summary(const std::string& path, const std::vector<std::string>& editions) {
+  ledger::LedgerOptions options;
+  options.path = path;
+  options.edition_dirs = editions;
+  auto opened = ledger::Ledger::open(options);
+  if (!opened) {
+    fmt::print("ledger {}: {}\n", path, opened.error().message);
+    return;
+  }
+  const auto games = opened->list();
+  if (games.empty()) {
+    fmt::print("ledger {}: no game stored\n", path);
+    return;
+  }
+  const auto& newest = games.back();
+  if (auto resumed = opened->resume(newest.id); resumed) {
+    if (const rules::Game* game = opened->game(newest.id)) {
+      const auto& st = game->state();
+      std::vector<int> order(st.players.size());
+      for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+      std::stable_sort(order.begin(), order.end(),
+                       [&](int a, int b) { return game->worth(a) > game->worth(b); });
+      fmt::print("standings after {} turns{}:\n", st.turns, st.ended ? "" : " (unfinished)");
+      for (std::size_t rank = 0; rank < order.size(); ++rank) {
+        const auto& p = st.players[static_cast<std::size_t>(order[rank])];
+        fmt::print("  {}. {:<5} worth ${:<6} cash ${}{}{}\n", rank + 1, p.name, game->worth(order[rank]),
+                   p.cash, p.bankrupt ? "  bankrupt" : "", st.winner == order[rank] ? "  winner" : "");
+      }
+      fmt::print("ledger {}: game {}, {} inputs, {} postings, {}\n", path, newest.id, newest.inputs,
+                 st.postings.size(), newest.finished_at ? "finished" : "unfinished");
+    }
+  } else {
+    fmt::print("ledger {}: game {} cannot be read back: {}\n", path, newest.id, resumed.error().message);
+  }
+  const auto problems = opened->invariant_violations();
+  fmt::print("ledger check: {}\n", problems.empty() ? "ok" : fmt::format("{} problems", problems.size()));
+}
+
+std::optional<std::string> demo_options_problem(const DemoOptions& o) {
+  if (o.players < 2 || o.players > DemoFamily::kMaxPlayers)
+    return fmt::format("--players must be 2 to {}", DemoFamily::kMaxPlayers);
+  if (!(o.speed >= 0.1 && o.speed <= 1000)) return "--speed must be 0.1 to 1000 (1: as fast as a family)";
+  if (o.turns < 0) return "--turns must be 0 (play to the end) or more";
+  if (!parse_window_size(o.size, 640, 400))
+    return "--size must be WIDTHxHEIGHT, at least 640x400 (e.g. 1024x600)";
+  return std::nullopt;
+}
+
+std::expected<Demo, std::string> make_demo(const DemoOptions& o) {
+  if (auto problem = demo_options_problem(o)) return std::unexpected(*problem);
+  const auto size = parse_window_size(o.size, 640, 400);
+  Demo demo;
+  demo.db = o.db.empty() ? default_demo_db() : o.db;
+  std::error_code ec;
+  if (const auto parent = std::filesystem::path(demo.db).parent_path(); !parent.empty())
+    std::filesystem::create_directories(parent, ec);
+  demo.editions = edition_dirs(o.editions);
+  if (auto refused = not_a_demo_ledger(demo.db, demo.editions)) return std::unexpected(*refused);
+
+  auto devices = VirtualDevices::open();
+  if (!devices) return std::unexpected(devices.error());
+  demo.devices = std::move(*devices);
+  VirtualCamera::Settings camera_settings;
+  camera_settings.players = o.players;
+  camera_settings.seed = o.seed;
+  camera_settings.speed = o.speed;
+  demo.camera = std::make_shared<VirtualCamera>(camera_settings);
+
+  ServiceSetup& setup = demo.setup;
+  Config& config = setup.config;
+  config.ledger.path = demo.db;
+  config.ledger.backup_dir = (std::filesystem::path(demo.db).parent_path() / "demo-backups").string();
+  config.editions_dir = demo.editions.empty() ? std::string() : demo.editions.front();
+  config.banker_card = DemoFamily::banker_card();
+  config.screen.width = size->width;
+  config.screen.height = size->height;
+  config.screen.window = !o.headless;
+  config.screen.fullscreen = false;
+  config.screen.sound = false;
+  config.screen.font_dir = o.fonts;
+  config.house_rules.virtual_decks = true;
+  config.camera.width = camera_settings.width;
+  config.camera.height = camera_settings.height;
+  setup.devices = {demo.devices->dice_config(), demo.devices->reader_config(Reader::wiegand),
+                   demo.devices->reader_config(Reader::rc522)};
+  setup.devices_from_config = false;
+  setup.frame_source =
+      [camera = demo.camera]() -> std::expected<std::unique_ptr<vision::FrameSource>, std::string> {
+    return std::make_unique<SharedCamera>(camera);
+  };
+  setup.headless = o.headless;
+  // Headless, the bots print one line per turn; the service's line per stored input ("input N: ...") would
+  // drown them, so only its other lines (devices, the table's messages, the end) are shown.
+  setup.log = [](const std::string& line) {
+    if (line.rfind("input ", 0) == 0) return;
+    fmt::print("{}\n", line);
+    std::fflush(stdout);
+  };
+
+  DemoBots::Settings bots;
+  bots.family.players = o.players;
+  bots.seed = o.seed;
+  bots.speed = o.speed;
+  bots.turns = o.turns;
+  if (o.no_slips) bots.slips.miscount = bots.slips.wrong_card = 0;
+  if (o.headless)
+    bots.print = [](const std::string& line) {
+      fmt::print("{}\n", line);
+      std::fflush(stdout);
+    };
+  auto players = std::make_unique<DemoBots>(bots, demo.devices, demo.camera);
+  demo.bots = players.get();
+  setup.participants.push_back(std::move(players));
+  return demo;
+}
+
+int run_demo(const DemoOptions& o) {
+  auto made = make_demo(o);
+  if (!made) {
+    fmt::print(stderr, "boardbank demo: {}\n", made.error());
+    return 2;
+  }
+  Demo& demo = *made;
+  std::string final_state;
+  demo.bots->on_game_over(
+      [&final_state](const rules::Game& game) { final_state = rules::state_to_json(game); });
+  fmt::print("boardbank demo: seed {}, {} players, speed {}, ledger {}\n", o.seed, o.players, o.speed,
+             demo.db);
+  std::fflush(stdout);
+  int code = 0;
+  DemoBots::Tally tally;
+  {
+    auto service = Service::create(std::move(demo.setup));
+    if (!service) {
+      fmt::print(stderr, "boardbank demo: {}\n", service.error());
+      return 1;
+    }
+    code = (*service)->run();
+    tally = demo.bots->tally();  // the service (and the bots it owns) end with this block
+  }
+  fmt::print(
+      "demo: {} throws, {} card taps ({} of the wrong card), {} token moves ({} miscounted), "
+      "{} touches, {} questions answered{}\n",
+      tally.throws, tally.taps, tally.wrong_taps, tally.token_moves, tally.miscounts, tally.touches,
+      tally.questions, tally.stopped_because.empty() ? "" : "; " + tally.stopped_because);
+  if (!o.state_json.empty() && !final_state.empty()) {
+    std::ofstream out(o.state_json);
+    out << final_state << "\n";
+    if (!out) fmt::print(stderr, "boardbank demo: cannot write {}\n", o.state_json);
+  }
+  print_demo_summary(demo.db, demo.editions);
+  return code;
+}
+
+}  // namespace bb::daemon

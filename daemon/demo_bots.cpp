@@ -1,0 +1,397 @@
+#include "daemon/demo_bots.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "table/table.h"
+
+namespace bb::daemon {
+
+namespace {
+using std::chrono::milliseconds;
+using Kind = table::Awaiting::Kind;
+
+constexpr std::array<const char*, DemoFamily::kMaxPlayers> kNames{"Ann", "Bob", "Cleo", "Dev", "Eve", "Finn"};
+constexpr std::array<const char*, DemoFamily::kMaxPlayers> kTokens{"car",  "dog",  "hat",
+                                                                   "ship", "boot", "iron"};
+
+// Thinking times of a family at speed 1.
+constexpr milliseconds kReach{700};        // picking up the dice, finding the card
+constexpr milliseconds kBetweenTaps{900};  // noticing the refusal, finding the right card
+constexpr milliseconds kRead{1200};        // reading a question on the screen
+// A situation the table did not answer within this (at speed 1) is looked at afresh.
+constexpr milliseconds kPatience{8000};
+
+const char* kind_name(Kind kind) {
+  switch (kind) {
+    case Kind::setup:
+      return "setup";
+    case Kind::learn_tokens:
+      return "learn_tokens";
+    case Kind::throw_dice:
+      return "throw_dice";
+    case Kind::move_token:
+      return "move_token";
+    case Kind::rules_question:
+      return "rules_question";
+    case Kind::tap_card:
+      return "tap_card";
+    case Kind::answer_question:
+      return "answer_question";
+    case Kind::bids:
+      return "bids";
+    case Kind::game_over:
+      return "game_over";
+    case Kind::paused:
+      return "paused";
+  }
+  return "?";
+}
+
+bool a_game_is_played(Kind kind) { return kind != Kind::setup && kind != Kind::learn_tokens; }
+
+std::string money(rules::Money amount) { return fmt::format("${}", amount); }
+
+// The option of a table question a bot answers with, by key, in order of preference.
+std::string pick_option(const display::TableQuestion& q, std::initializer_list<const char*> preferred) {
+  for (const char* key : preferred)
+    for (const auto& o : q.options)
+      if (o.key == key && !o.needs_pin && !o.needs_dice) return o.key;
+  for (const auto& o : q.options)
+    if (!o.needs_pin && !o.needs_dice) return o.key;
+  return {};
+}
+}  // namespace
+
+std::string DemoFamily::name(int player) const {
+  return player >= 0 && player < kMaxPlayers ? kNames[static_cast<std::size_t>(player)] : "?";
+}
+std::string DemoFamily::token(int player) const {
+  return player >= 0 && player < kMaxPlayers ? kTokens[static_cast<std::size_t>(player)] : "?";
+}
+std::string DemoFamily::banker_card() { return "04BA0C4D"; }
+
+rules::Setup DemoFamily::setup(std::uint64_t seed, int turns) const {
+  rules::Setup s;
+  s.edition = "classic";
+  s.seed = seed;
+  if (turns > 0) s.options["time_limit"] = true;
+  for (int p = 0; p < players; ++p) s.players.push_back({name(p), token(p), card(p), {}});
+  return s;
+}
+
+DemoBots::DemoBots(Settings settings, std::shared_ptr<VirtualDevices> devices,
+                   std::shared_ptr<VirtualCamera> camera)
+    : settings_(std::move(settings)),
+      devices_(std::move(devices)),
+      camera_(std::move(camera)),
+      slips_(settings_.slips) {}
+
+// Every decision is drawn from the seed and the number of inputs the game holds, not from a random source
+// that runs on from the start: a resumed game (the same inputs stored) gets the same decisions from then on,
+// and so plays to the same end as the game that was not interrupted.
+std::uint64_t DemoBots::seed_for(const table::TableView& view, std::uint64_t salt) const {
+  std::uint64_t x = settings_.seed * 0x9E3779B97F4A7C15ULL ^
+                    (view.game ? view.game->input_count() : 0) * 0xBF58476D1CE4E5B9ULL;
+  x ^= salt * 0x94D049BB133111EBULL;
+  x ^= x >> 31;
+  return x;
+}
+
+rules::Input DemoBots::decide(const rules::Game& game) {
+  rules::Bot bot(decision_seed_);
+  return bot.next(game);
+}
+
+milliseconds DemoBots::scaled(milliseconds at_speed_one) const {
+  return milliseconds(
+      static_cast<std::int64_t>(static_cast<double>(at_speed_one.count()) / std::max(settings_.speed, 0.01)));
+}
+
+Participant::Wake DemoBots::wake() const {
+  Wake w;
+  w.period = std::max(milliseconds(5), scaled(milliseconds(100)));
+  return w;
+}
+
+// What the table waits for, in words that change whenever anything the bots answer changes: a plan is made
+// once per situation, so the bots act once per situation however often they are woken (and a seeded demo
+// takes the same decisions at any speed).
+std::string DemoBots::situation(const table::TableView& view) const {
+  const auto& a = view.awaiting;
+  return fmt::format("{}|{}|{}|{}|{}|{}|{}", kind_name(a.kind), a.player, a.space, a.detail,
+                     view.question ? view.question->id : "", view.game ? view.game->input_count() : 0,
+                     view.unconfirmed.size());
+}
+
+void DemoBots::on_wake(ParticipantContext& context) {
+  const auto now = context.uptime();
+  const table::TableView& view = context.table().view();
+  report_turns(view);
+  if (camera_->moving() || now < next_act_) return;  // a hand is over the board, or a bot is still reaching
+  if (!acts_.empty()) {
+    Act act = std::move(acts_.front());
+    acts_.pop_front();
+    act.run(context);
+    if (!acts_.empty()) next_act_ = now + scaled(acts_.front().after);
+    return;
+  }
+  const std::string now_situation = situation(view);
+  if (now_situation == acted_on_ && now - planned_at_ < scaled(kPatience)) return;  // the table is on it
+  replanning_ = now_situation == acted_on_;
+  if (replanning_ && settings_.print && now_situation != stuck_reported_) {
+    stuck_reported_ = now_situation;  // said once per situation
+    settings_.print(fmt::format("the bots try again: the table still waits for {} (player {}): {}",
+                                kind_name(view.awaiting.kind), view.awaiting.player, view.awaiting.detail));
+  }
+  acted_on_ = now_situation;
+  planned_at_ = now;
+  acts_ = plan(view, context);
+  if (!acts_.empty()) next_act_ = now + scaled(acts_.front().after);
+}
+
+// The player whose token stands on `seen` while the game has it on `expected` (the token a question is
+// about).
+int DemoBots::whose_token(const table::TableView& view, int seen, int expected) const {
+  if (!view.game) return -1;
+  const auto truth = camera_->truth();
+  const auto& players = view.game->state().players;
+  for (std::size_t p = 0; p < players.size() && p < truth.size(); ++p)
+    if (truth[p] == seen && players[p].position == expected) return static_cast<int>(p);
+  for (std::size_t p = 0; p < players.size() && p < truth.size(); ++p)
+    if (truth[p] != players[p].position && players[p].position == expected) return static_cast<int>(p);
+  return -1;
+}
+
+void DemoBots::plan_tap(int player, std::deque<Act>& acts, bool may_slip) {
+  const bool banker = player < 0;
+  const Reader reader = banker ? Reader::rc522 : settings_.family.reader(player);
+  const std::string uid = banker ? DemoFamily::banker_card() : settings_.family.card(player);
+  if (may_slip && !banker && settings_.family.players > 1 && slips_.taps_wrong_card()) {
+    // The neighbour's card, held to the neighbour's reader: the table refuses it and says whose it is.
+    const int other = (player + 1) % settings_.family.players;
+    acts.push_back({[this, other](ParticipantContext&) {
+                      ++tally_.wrong_taps;
+                      ++tally_.taps;
+                      (void)devices_->tap(settings_.family.reader(other), settings_.family.card(other));
+                    },
+                    kReach});
+    acts.push_back({[this, reader, uid](ParticipantContext&) {
+                      ++tally_.taps;
+                      (void)devices_->tap(reader, uid);
+                    },
+                    kBetweenTaps});
+    return;
+  }
+  acts.push_back({[this, reader, uid](ParticipantContext&) {
+                    ++tally_.taps;
+                    (void)devices_->tap(reader, uid);
+                  },
+                  kReach});
+}
+
+// A game input the bot decided: a throw goes to the dice unit, everything else is a touch on the screen
+// (the option pressed, the keypad's amount), confirmed by a card where the table asks for one afterwards.
+void DemoBots::plan_input(const rules::Input& input, const table::TableView&, std::deque<Act>& acts) {
+  if (const auto* roll = std::get_if<rules::Roll>(&input)) {
+    const int d1 = roll->d1, d2 = roll->d2;
+    acts.push_back({[this, d1, d2](ParticipantContext&) {
+                      ++tally_.throws;
+                      (void)devices_->throw_dice(d1, d2);
+                    },
+                    kReach});
+    return;
+  }
+  acts.push_back({[this, input](ParticipantContext& context) {
+                    ++tally_.touches;
+                    display::ApplyInput apply;
+                    apply.input = input;
+                    context.touch(apply);
+                  },
+                  kRead});
+}
+
+std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, ParticipantContext& context) {
+  std::deque<Act> acts;
+  decision_seed_ = seed_for(view, 1);
+  Slips::Settings slip_settings = settings_.slips;
+  slip_settings.seed = seed_for(view, 2 + static_cast<std::uint64_t>(view.awaiting.kind));
+  slips_ = Slips(slip_settings);
+  if (view.game && a_game_is_played(view.awaiting.kind)) {
+    // Tokens first: after a throw the player carries their token where the game says (whether or not the
+    // table has a camera to check it), and a resumed game's tokens are put back where they stood. A token
+    // carried one space off stays there until the table asks about it.
+    const auto truth = camera_->truth();
+    const auto& players = view.game->state().players;
+    const int spaces = static_cast<int>(view.game->state().spaces.size());
+    slipped_.resize(players.size(), -1);
+    for (std::size_t p = 0; p < players.size() && p < truth.size(); ++p) {
+      const int target = players[p].position;
+      if (players[p].bankrupt || truth[p] == target) {
+        slipped_[p] = -1;
+        continue;
+      }
+      if (slipped_[p] == target) continue;  // waiting for the table's question
+      const int player = static_cast<int>(p);
+      const int carried = slips_.carried_to(target, spaces);
+      if (carried != target) slipped_[p] = target;
+      acts.push_back({[this, player, target, carried](ParticipantContext&) {
+                        ++tally_.token_moves;
+                        if (carried != target) ++tally_.miscounts;
+                        camera_->move_token(player, carried);
+                      },
+                      kReach});
+    }
+    if (!acts.empty()) {
+      acted_on_.clear();  // once the tokens stand, the same situation is answered as usual
+      return acts;
+    }
+  }
+  const auto& a = view.awaiting;
+  switch (a.kind) {
+    case Kind::setup:
+      // The family sits down: a new classic game with everyone's card, on the setup screen.
+      acts.push_back({[this](ParticipantContext& c) {
+                        ++tally_.touches;
+                        display::StartGame start;
+                        start.setup = settings_.family.setup(settings_.seed, settings_.turns);
+                        for (int p = 0; p < settings_.family.players; ++p) start.colours.push_back(p);
+                        c.touch(start);
+                      },
+                      kRead});
+      break;
+    case Kind::learn_tokens:
+      // The tokens stand on GO and the camera learns them by itself. A camera that learned them before the
+      // game was set up says nothing new: after waiting, the family plays on without the cross-check.
+      if (replanning_ && view.question) {
+        const std::string option = pick_option(*view.question, {"skip"});
+        if (!option.empty())
+          acts.push_back({[this, id = view.question->id, option](ParticipantContext& c) {
+                            ++tally_.touches;
+                            c.touch(display::AnswerQuestion{id, option, {}});
+                          },
+                          kRead});
+      }
+      break;
+    case Kind::throw_dice: {
+      if (!view.game) break;
+      const auto& st = view.game->state();
+      if (settings_.turns > 0 && st.turns >= settings_.turns && st.pending.empty() && !st.auction) {
+        // Time is up: the family agrees to end, and the richest wins.
+        acts.push_back({[this](ParticipantContext& c) {
+                          ++tally_.touches;
+                          display::ApplyInput end;
+                          end.input = rules::End{};
+                          end.reason = "the agreed time is up";
+                          c.touch(end);
+                        },
+                        kRead});
+        break;
+      }
+      plan_input(decide(*view.game), view, acts);
+      break;
+    }
+    case Kind::move_token:
+      // The token stands where the dice say but the table has not seen it there: after waiting a while, the
+      // player straightens it on its space so the camera looks again.
+      if (replanning_ && a.player >= 0)
+        acts.push_back({[this, player = a.player, space = a.space](ParticipantContext&) {
+                          ++tally_.token_moves;
+                          camera_->move_token(player, space);
+                        },
+                        kRead});
+      break;
+    case Kind::rules_question:
+    case Kind::bids:
+      if (view.game) plan_input(decide(*view.game), view, acts);
+      break;
+    case Kind::tap_card:
+      plan_tap(a.player, acts, true);
+      break;
+    case Kind::answer_question: {
+      if (!view.question) break;
+      const display::TableQuestion& q = *view.question;
+      ++tally_.questions;
+      using QK = display::TableQuestion::Kind;
+      const int token_player = q.player >= 0 ? q.player : whose_token(view, q.space, q.expected);
+      if ((q.kind == QK::camera_mismatch || q.kind == QK::token_moved) && q.expected >= 0 &&
+          token_player >= 0) {
+        // The player counted wrong: they put the token where the dice say, and the camera sees it there.
+        const int player = token_player, to = q.expected;
+        if (static_cast<std::size_t>(player) < slipped_.size())
+          slipped_[static_cast<std::size_t>(player)] = -1;
+        acts.push_back({[this, player, to](ParticipantContext&) {
+                          ++tally_.token_moves;
+                          camera_->move_token(player, to);
+                        },
+                        kRead});
+        break;
+      }
+      if (q.kind == QK::confirm_payment || q.kind == QK::house_payment) {
+        plan_tap(q.banker ? -1 : q.player, acts, true);
+        break;
+      }
+      const std::string option = pick_option(q, {"move_token", "camera_wrong", "confirm", "ok"});
+      if (option.empty()) break;
+      const std::string id = q.id;
+      acts.push_back({[this, id, option](ParticipantContext& c) {
+                        ++tally_.touches;
+                        c.touch(display::AnswerQuestion{id, option, {}});
+                      },
+                      kRead});
+      break;
+    }
+    case Kind::game_over:
+      if (view.game && on_game_over_) on_game_over_(*view.game);
+      acts.push_back({[this](ParticipantContext& c) {
+                        tally_.game_over = true;
+                        tally_.stopped_because = "the game is over";
+                        c.stop(0);
+                      },
+                      milliseconds(0)});
+      break;
+    case Kind::paused:
+      acts.push_back({[this, why = view.paused.value_or("storage failed")](ParticipantContext& c) {
+                        tally_.stopped_because = "the table paused: " + why;
+                        if (settings_.print) settings_.print("demo stopped: " + tally_.stopped_because);
+                        c.stop(1);
+                      },
+                      milliseconds(0)});
+      break;
+  }
+  (void)context;
+  return acts;
+}
+
+void DemoBots::report_turns(const table::TableView& view) {
+  if (!settings_.print || !view.game) return;
+  const auto& g = *view.game;
+  const auto& st = g.state();
+  if (reported_turns_ < 0) {
+    reported_turns_ = st.turns;  // a resumed game: report from here on
+    reported_inputs_ = g.input_count();
+    return;
+  }
+  // The player who threw last: the table asks the next player to throw only once the turn is complete.
+  const int asked = view.awaiting.kind == Kind::throw_dice ? view.awaiting.player : -1;
+  if (st.turns == reported_turns_ && (!st.ended || reported_end_)) {
+    if (asked >= 0) thrower_ = asked;
+    return;
+  }
+  reported_end_ = st.ended;
+  // One line per completed turn: who threw, the throw, where the token stands, everyone's cash.
+  const int player = thrower_ >= 0 && thrower_ < static_cast<int>(st.players.size()) ? thrower_ : st.current;
+  std::string cash;
+  for (const auto& p : st.players) cash += fmt::format("  {} {}", p.name, p.bankrupt ? "out" : money(p.cash));
+  const auto& pl = st.players[static_cast<std::size_t>(player)];
+  settings_.print(fmt::format("turn {:>3}  {:<5} threw {}+{}  on {:<22}{}", st.turns, pl.name, st.last_d1,
+                              st.last_d2, g.edition().spaces[static_cast<std::size_t>(pl.position)].name,
+                              cash));
+  reported_turns_ = st.turns;
+  reported_inputs_ = g.input_count();
+  if (asked >= 0) thrower_ = asked;
+}
+
+}  // namespace bb::daemon

@@ -1,0 +1,111 @@
+#pragma once
+// The demo's players: seeded bots at the virtual table. They read what the table waits for (its view()) and
+// the game, let rules::Bot decide the game input a player would choose, and carry it out physically: a throw
+// of the simulated dice unit, a card held to a simulated reader, a token carried by a hand in front of the
+// virtual camera, and a touch on the screen where the table asks for one. Now and then (seeded) a bot
+// carries its token one space off or taps another player's card first, so the table's questions show.
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "daemon/participant.h"
+#include "daemon/virtual_table.h"
+#include "rules/bot.h"
+#include "rules/input.h"
+
+namespace bb::table {
+struct TableView;
+}
+
+namespace bb::daemon {
+
+// The names, tokens and cards of the demo's family.
+struct DemoFamily {
+  int players = 4;
+  static constexpr int kMaxPlayers = 6;
+  std::string name(int player) const;
+  std::string token(int player) const;
+  // Even players hold their card to the Wiegand reader, odd ones to the RC522.
+  Reader reader(int player) const { return player % 2 == 0 ? Reader::wiegand : Reader::rc522; }
+  std::string card(int player) const { return demo_card(player, reader(player)); }
+  // The banker keeps their card on the RC522.
+  static std::string banker_card();
+  // The new game the family starts: the classic edition, every player with their card; `turns` > 0 plays
+  // the edition's time-limit game, ended by agreement after that many turns.
+  rules::Setup setup(std::uint64_t seed, int turns) const;
+};
+
+// Owns: the rules bots' random source, the slips, the acts it has planned and not yet done.
+// Must never: apply an input to the game or the ledger itself, send a device reading anywhere but into the
+// simulated device, or block (each wake does at most one act).
+// Thread: the loop thread (Participant).
+class DemoBots final : public Participant {
+ public:
+  struct Settings {
+    DemoFamily family;
+    std::uint64_t seed = 1;
+    double speed = 1;       // 10: the family acts ten times as fast
+    int turns = 0;          // > 0: agree to end (time-limit game) once this many turns are complete
+    Slips::Settings slips;  // the seed is taken from `seed`
+    // One line per turn and the end (headless); unset: nothing printed.
+    std::function<void(const std::string&)> print;
+  };
+
+  DemoBots(Settings settings, std::shared_ptr<VirtualDevices> devices, std::shared_ptr<VirtualCamera> camera);
+
+  std::string name() const override { return "demo bots"; }
+  Wake wake() const override;
+  void on_wake(ParticipantContext& context) override;
+
+  // How the game went, for the demo's summary and its tests.
+  struct Tally {
+    int throws = 0, taps = 0, wrong_taps = 0, token_moves = 0, miscounts = 0, touches = 0, questions = 0;
+    bool game_over = false;
+    std::string stopped_because;  // set when the bots stopped the run
+  };
+  const Tally& tally() const { return tally_; }
+  // Called with the game as the table played it, when the bots see it over (before they stop the run).
+  void on_game_over(std::function<void(const rules::Game&)> callback) { on_game_over_ = std::move(callback); }
+
+ private:
+  // One physical or on-screen act.
+  struct Act {
+    std::function<void(ParticipantContext&)> run;
+    std::chrono::milliseconds after{0};  // thinking time before it, at speed 1
+  };
+  std::string situation(const table::TableView& view) const;
+  std::deque<Act> plan(const table::TableView& view, ParticipantContext& context);
+  void plan_input(const rules::Input& input, const table::TableView& view, std::deque<Act>& acts);
+  void plan_tap(int player, std::deque<Act>& acts, bool may_slip);
+  int whose_token(const table::TableView& view, int seen, int expected) const;
+  void report_turns(const table::TableView& view);
+  std::chrono::milliseconds scaled(std::chrono::milliseconds at_speed_one) const;
+
+  Settings settings_;
+  std::shared_ptr<VirtualDevices> devices_;
+  std::shared_ptr<VirtualCamera> camera_;
+  std::uint64_t seed_for(const table::TableView& view, std::uint64_t salt) const;
+  rules::Input decide(const rules::Game& game);
+  std::uint64_t decision_seed_ = 0;
+  Slips slips_;
+  std::deque<Act> acts_;
+  std::string acted_on_;  // the situation the current plan answers
+  std::chrono::milliseconds next_act_{0};
+  std::chrono::milliseconds planned_at_{0};
+  int reported_turns_ = -1;
+  int thrower_ = -1;  // the player who threw last
+  bool reported_end_ = false;
+  std::vector<int> slipped_;    // per player: the space their token missed (-1: none), until the table asks
+  bool replanning_ = false;     // the table did not answer the last plan within the patience
+  std::string stuck_reported_;  // the last situation the bots said they are trying again
+  std::size_t reported_inputs_ = 0;
+  Tally tally_;
+  std::function<void(const rules::Game&)> on_game_over_;
+};
+
+}  // namespace bb::daemon

@@ -1,0 +1,225 @@
+// The demo's bots at a real table: the bots act only physically (the simulated dice unit and readers, a hand
+// carrying the token in front of the rendered camera) or by touching the screen, and the real decoders, the
+// real tracker, the real table and a real ledger on a file play the game. The loop here is a small stand-in
+// for the service's (one thread, polling) so that the bots are tested on their own; the demo itself runs on
+// the service (tests/daemon/demo_game_test.sh).
+#include "daemon/demo_bots.h"
+
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <opencv2/core.hpp>
+
+#include "daemon/virtual_table.h"
+#include "ledger/ledger.h"
+#include "peripherals/device_factory.h"
+#include "table/ledger_game_store.h"
+#include "table/table.h"
+#include "vision/table_renderer.h"
+#include "vision/token_tracker.h"
+
+namespace bb::daemon {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+class BotTable final : public ParticipantContext {
+ public:
+  BotTable(int players, std::uint64_t seed, int turns, double miscount, double wrong_card)
+      : dir_(std::filesystem::temp_directory_path() /
+             ("bb_demo_bots_" + std::to_string(::getpid()) + "_" + std::to_string(seed))) {
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    ledger::LedgerOptions options;
+    options.path = (dir_ / "ledger.db").string();
+    options.edition_dirs = {EDITIONS_DIR};
+    auto opened = ledger::Ledger::open(options);
+    if (!opened) throw std::runtime_error(opened.error().message);
+    ledger_.emplace(std::move(*opened));
+    store_ = std::make_unique<table::LedgerGameStore>(*ledger_);
+    table::TableSettings settings;
+    settings.cards.push_back({DemoFamily::banker_card(), {table::CardRole::Kind::banker, -1, {}, {}}});
+    table_ = std::make_unique<table::Table>(*store_, settings);
+    table_->start_up();
+
+    auto devices = VirtualDevices::open();
+    if (!devices) throw std::runtime_error(devices.error());
+    devices_ = std::move(*devices);
+    for (const auto& config : {devices_->dice_config(), devices_->reader_config(Reader::wiegand),
+                               devices_->reader_config(Reader::rc522)}) {
+      auto device = peripherals::open_device(config);
+      if (!device) throw std::runtime_error(device.error());
+      opened_.push_back(std::move(*device));
+    }
+    VirtualCamera::Settings camera;
+    camera.players = players;
+    camera.seed = seed;
+    camera.speed = 1000;
+    camera_ = std::make_shared<VirtualCamera>(camera);
+    tracker_ = std::make_unique<vision::TokenTracker>(camera_->renderer().space_map(),
+                                                      vision::TokenTracker::Settings{});
+
+    DemoBots::Settings bots;
+    bots.family.players = players;
+    bots.seed = seed;
+    bots.speed = 1000;
+    bots.turns = turns;
+    bots.slips.miscount = miscount;
+    bots.slips.wrong_card = wrong_card;
+    bots_ = std::make_unique<DemoBots>(bots, devices_, camera_);
+  }
+  ~BotTable() override {
+    opened_.clear();
+    std::filesystem::remove_all(dir_);
+  }
+
+  // Runs until the bots stop it, `max_steps` loop turns have passed, or nothing was stored for `stuck_steps`.
+  void run(int max_steps, int stuck_steps = 20000) {
+    std::size_t inputs = 0;
+    int since_input = 0;
+    for (int step = 0; step < max_steps && !stopped_ && since_input < stuck_steps; ++step) {
+      const auto* game = table_->view().game;
+      const std::size_t now_inputs = game ? game->input_count() : 0;
+      since_input = now_inputs == inputs ? since_input + 1 : 0;
+      inputs = now_inputs;
+      std::vector<pollfd> fds;
+      for (const auto& d : opened_) fds.push_back({d->fd(), POLLIN, 0});
+      poll(fds.data(), fds.size(), 1);
+      for (const auto& d : opened_)
+        for (const auto& e : d->read_events()) deliver(e);
+      see();
+      bots_->on_wake(*this);
+      ASSERT_TRUE(table_->invariant_violations().empty()) << table_->invariant_violations().front();
+    }
+  }
+
+  const table::Table& table() const override { return *table_; }
+  void touch(const display::Intent& intent) override {
+    handle(table::ScreenIntent{intent, "touch:" + std::to_string(++touches_)});
+  }
+  void stop(int exit_code) override {
+    stopped_ = true;
+    exit_code_ = exit_code;
+  }
+  std::chrono::milliseconds uptime() const override {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started_);
+  }
+
+  const DemoBots& bots() const { return *bots_; }
+  // Where the table stands and what it said last, for a failure's message.
+  std::string describe() const {
+    const auto& v = table_->view();
+    std::string text = "the table waits for kind " + std::to_string(static_cast<int>(v.awaiting.kind)) +
+                       " player " + std::to_string(v.awaiting.player) + ": " + v.awaiting.detail + "; said:";
+    for (std::size_t i = messages.size() > 6 ? messages.size() - 6 : 0; i < messages.size(); ++i)
+      text += " | " + messages[i];
+    return text;
+  }
+  bool stopped() const { return stopped_; }
+  int exit_code() const { return exit_code_; }
+  std::vector<std::string> messages;
+  int refusals = 0;
+
+ private:
+  void handle(const table::Event& event) {
+    const auto reaction = table_->handle(event);
+    messages.insert(messages.end(), reaction.messages.begin(), reaction.messages.end());
+  }
+  void deliver(const peripherals::PeripheralEvent& e) {
+    using peripherals::EventKind;
+    if (e.kind == EventKind::dice) handle(table::DiceThrown{e.dice[0], e.dice[1], e.id, e.device});
+    if (e.kind == EventKind::card || e.kind == EventKind::unknown_card)
+      handle(table::CardTapped{e.uid, e.device, e.id});
+    if (e.kind == EventKind::rejected) ++refusals;
+  }
+  // One camera frame through the tracker, its events mapped from token names to players.
+  void see() {
+    // The table learns the tokens once a game is set up: a tracker that learned them before (the camera ran
+    // while the family sat down) starts afresh, as the service's camera thread does.
+    if (table_->view().awaiting.kind == table::Awaiting::Kind::learn_tokens && tracker_->learned())
+      tracker_ = std::make_unique<vision::TokenTracker>(camera_->renderer().space_map(),
+                                                        vision::TokenTracker::Settings{});
+    camera_->grab(image_);
+    const std::int64_t frame = frame_++;
+    for (const auto& e : tracker_->process(image_, frame)) {
+      int player = -1;
+      for (int p = 0; p < 8; ++p)
+        if (camera_->token_name(p) == e.token) player = p;
+      table::TokenReport report;
+      using K = vision::TrackerEvent::Kind;
+      using R = table::TokenReport::Kind;
+      switch (e.kind) {
+        case K::moved:
+          report.kind = R::moved;
+          break;
+        case K::unsure:
+          report.kind = R::unsure;
+          break;
+        case K::hidden:
+          report.kind = R::hidden;
+          break;
+        case K::learned:
+          report.kind = R::learned;
+          break;
+        case K::not_found:
+          report.kind = R::lost;
+          break;
+        default:
+          continue;
+      }
+      report.player = player;
+      report.from = e.from;
+      report.to = e.to;
+      report.candidates = e.candidates;
+      report.detail = e.detail;
+      report.id = "camera:" + std::to_string(frame) + ":" + std::to_string(player);
+      handle(report);
+    }
+  }
+
+  std::filesystem::path dir_;
+  std::optional<ledger::Ledger> ledger_;
+  std::unique_ptr<table::LedgerGameStore> store_;
+  std::unique_ptr<table::Table> table_;
+  std::shared_ptr<VirtualDevices> devices_;
+  std::vector<std::unique_ptr<peripherals::Device>> opened_;
+  std::shared_ptr<VirtualCamera> camera_;
+  std::unique_ptr<vision::TokenTracker> tracker_;
+  std::unique_ptr<DemoBots> bots_;
+  cv::Mat image_;
+  std::int64_t frame_ = 0;
+  int touches_ = 0;
+  bool stopped_ = false;
+  int exit_code_ = -1;
+  Clock::time_point started_ = Clock::now();
+};
+
+TEST(DemoBots, PlayATimeLimitGameToItsEndThroughTheDevicesAndTheCamera) {
+  BotTable table(2, 5, 6, 0, 0);
+  table.run(200000);
+  ASSERT_TRUE(table.stopped()) << table.describe();
+  EXPECT_EQ(table.exit_code(), 0);
+  EXPECT_TRUE(table.bots().tally().game_over);
+  const auto* game = table.table().view().game;
+  ASSERT_NE(game, nullptr);
+  EXPECT_TRUE(game->state().ended);
+  EXPECT_GE(game->state().turns, 6);
+  EXPECT_GT(table.bots().tally().throws, 0);
+  EXPECT_GT(table.bots().tally().token_moves, 0);
+  EXPECT_EQ(table.refusals, 0) << "every reading the bots made was decoded";
+}
+
+TEST(DemoBots, SlipsMakeTheTableAskAndTheGameStillEnds) {
+  BotTable table(2, 8, 6, 0.5, 0.5);
+  table.run(300000);
+  ASSERT_TRUE(table.stopped());
+  EXPECT_TRUE(table.bots().tally().game_over);
+  EXPECT_GT(table.bots().tally().miscounts + table.bots().tally().wrong_taps, 0);
+  EXPECT_GT(table.bots().tally().questions, 0) << "a slip is a question at the table";
+}
+
+}  // namespace
+}  // namespace bb::daemon
