@@ -75,7 +75,15 @@ if(EXISTS ${boardbank_config})
 endif()
 list(TRANSFORM boardbank_control_files PREPEND ${PROJECT_SOURCE_DIR}/packaging/deb/)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${boardbank_control_files})
+# The Debian architecture: arm64 when cross-compiling for the Pi, else the build machine's (what CPack asks dpkg).
 if(CMAKE_CROSSCOMPILING AND CMAKE_SYSTEM_PROCESSOR STREQUAL "aarch64")
   set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)
+  set(BOARDBANK_DEB_ARCH arm64)
+else()
+  execute_process(COMMAND dpkg --print-architecture OUTPUT_VARIABLE BOARDBANK_DEB_ARCH
+                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  if(NOT BOARDBANK_DEB_ARCH)
+    set(BOARDBANK_DEB_ARCH unknown)  # no dpkg: the package test skips
+  endif()
 endif()
 include(CPack)
