@@ -22,7 +22,7 @@ case "$what" in
       libcli11-dev nlohmann-json3-dev libsqlite3-dev:arm64 libgpiod-dev:arm64
       libopencv-dev:arm64 libopencv-contrib-dev:arm64
       libsdl2-dev:arm64 libsdl2-ttf-dev:arm64 libsdl2-mixer-dev:arm64 libsdl2-image-dev:arm64
-      fonts-dejavu-core sqlite3)
+      libsystemd-dev:arm64 libssl-dev:arm64 fonts-dejavu-core sqlite3)
     ;;
   trixie)
     suite=trixie
@@ -30,7 +30,7 @@ case "$what" in
     packages=(build-essential cmake pkg-config ninja-build dpkg-dev file
       libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
       libsqlite3-dev sqlite3 libgpiod-dev gpiod libopencv-dev libopencv-contrib-dev
-      libsdl2-dev libsdl2-ttf-dev libsdl2-mixer-dev libsdl2-image-dev fonts-dejavu-core)
+      libsdl2-dev libsdl2-ttf-dev libsdl2-mixer-dev libsdl2-image-dev libsystemd-dev libssl-dev fonts-dejavu-core)
     ;;
   *) echo "usage: packaging/chroot-build.sh cross-arm64|trixie" >&2; exit 2 ;;
 esac
@@ -57,11 +57,14 @@ if [ ! -e "$root/.boardbank-ready" ]; then
   mount_in proc proc /proc
   if [ "$what" = cross-arm64 ]; then in_root "dpkg --add-architecture arm64"; fi
   echo "deb $mirror $suite main" >"$root/etc/apt/sources.list"
-  in_root "apt-get update -q && apt-get install -y -q --no-install-recommends ${packages[*]}"
+  in_root "apt-get update -q"
   touch "$root/.boardbank-ready"
 else
   mount_in proc proc /proc
 fi
+# Every run: what the build needs now (a no-op when all is there; the list grows with the project).
+in_root "apt-get install -y -q --no-install-recommends ${packages[*]} ||
+         { apt-get update -q && apt-get install -y -q --no-install-recommends ${packages[*]}; }"
 
 # The tree as it is now (tracked and new files, not build directories), copied fresh each run.
 rm -rf "$root/src" && mkdir -p "$root/src"
