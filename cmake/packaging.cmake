@@ -40,6 +40,11 @@ execute_process(COMMAND gzip -9nc ${PROJECT_SOURCE_DIR}/packaging/deb/changelog
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/packaging/deb/changelog)
 install(FILES ${boardbank_changelog_gz} ${PROJECT_SOURCE_DIR}/packaging/deb/copyright
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
+set(boardbank_man_gz ${CMAKE_BINARY_DIR}/packaging/boardbank.1.gz)
+execute_process(COMMAND gzip -9nc ${PROJECT_SOURCE_DIR}/packaging/boardbank.1
+                OUTPUT_FILE ${boardbank_man_gz} COMMAND_ERROR_IS_FATAL ANY)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/packaging/boardbank.1)
+install(FILES ${boardbank_man_gz} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME boardbank)

@@ -33,10 +33,10 @@ for f in /usr/bin/boardbank /lib/systemd/system/boardbank.service /usr/lib/sysus
   /usr/lib/tmpfiles.d/boardbank.conf /lib/udev/rules.d/60-boardbank.rules \
   /usr/share/boardbank/editions/classic.toml /usr/share/doc/boardbank/copyright \
   /usr/share/doc/boardbank/changelog.gz /usr/share/doc/boardbank/install-pi.md \
-  /usr/share/doc/boardbank/operations.md /etc/boardbank/boardbank.toml; do
+  /usr/share/doc/boardbank/operations.md /usr/share/man/man1/boardbank.1.gz /etc/boardbank/boardbank.toml; do
   grep -qx "$f" "$work/files" || fail "the package lacks $f"
 done
-outside=$(grep -v '/$' "$work/files" | grep -Ev '^/(usr/bin/boardbank|usr/share/boardbank/|usr/share/doc/boardbank/|etc/boardbank/|lib/systemd/system/boardbank\.service|usr/lib/sysusers\.d/boardbank\.conf|usr/lib/tmpfiles\.d/boardbank\.conf|lib/udev/rules\.d/60-boardbank\.rules)' || true)
+outside=$(grep -v '/$' "$work/files" | grep -Ev '^/(usr/bin/boardbank|usr/share/boardbank/|usr/share/doc/boardbank/|usr/share/man/man1/boardbank\.1\.gz|etc/boardbank/|lib/systemd/system/boardbank\.service|usr/lib/sysusers\.d/boardbank\.conf|usr/lib/tmpfiles\.d/boardbank\.conf|lib/udev/rules\.d/60-boardbank\.rules)' || true)
 [ -z "$outside" ] || fail "files outside boardbank's places: $outside"
 echo "file list: $(grep -vc '/$' "$work/files") files, all in boardbank's places"
 
