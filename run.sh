@@ -6,7 +6,8 @@
 #   ./run.sh bench           build and run the benchmarks, printing their figures
 #   ./run.sh build           install what is missing and build only
 #   ./run.sh package         build the .deb (out/boardbank_VERSION_ARCH.deb) and check it (file list, conffile,
-#                            unit, --version, lintian) in a throwaway root
+#                            unit, --version, lintian) in a throwaway root; with --install-test also apt-installs
+#                            it into a debootstrapped bookworm tree (maintainer scripts, user, purge)
 #   ./run.sh cross-arm64     cross-build for the Pi's arm64 in a debootstrapped bookworm tree, run the tests
 #                            under qemu-aarch64-static, build the arm64 .deb (slow: not in CI)
 #   ./run.sh check-trixie    build and test in a debootstrapped Debian 13 (trixie) tree (slow: not in CI)
@@ -84,6 +85,11 @@ case "$cmd" in
     mkdir -p out
     cp "build/package-check/pkg/boardbank_${version}_${arch}.deb" out/
     echo "run.sh: out/boardbank_${version}_${arch}.deb"
+    if [ "${1:-}" = "--install-test" ]; then
+      packages+=(debootstrap)
+      install_packages
+      nice -n 15 packaging/chroot-build.sh install-test "$PWD/out/boardbank_${version}_${arch}.deb"
+    fi
     ;;
   cross-arm64 | check-trixie)
     # Each runs in its own Debian tree outside the source tree (packaging/chroot-build.sh says where), at low
@@ -93,7 +99,7 @@ case "$cmd" in
     nice -n 15 packaging/chroot-build.sh "${cmd#check-}"
     ;;
   *)
-    echo "usage: ./run.sh demo|test [--sanitize]|bench|build|package|cross-arm64|check-trixie" >&2
+    echo "usage: ./run.sh demo|test [--sanitize]|bench|build|package [--install-test]|cross-arm64|check-trixie" >&2
     exit 2
     ;;
 esac

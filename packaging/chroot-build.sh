@@ -3,12 +3,17 @@
 #   packaging/chroot-build.sh cross-arm64   bookworm (amd64) with arm64 multiarch: cross build, tests under
 #                                           qemu-aarch64-static, the arm64 .deb
 #   packaging/chroot-build.sh trixie        Debian 13: native build and the whole test suite
+#   packaging/chroot-build.sh install-test DEB
+#                                           bookworm: apt installs the .deb with its dependencies and runs its
+#                                           maintainer scripts; then checks the user, the groups, the enabled
+#                                           unit, the state directory, the conffile, --version, and that a purge
+#                                           keeps the ledger unless asked (debconf) and then deletes it
 # Needs root (debootstrap, chroot, mounts). The trees live in $BOARDBANK_CHROOTS (default
 # /var/tmp/boardbank-chroots) and are reused; a tree whose setup did not finish is made again. Results (the log,
 # the .deb) are copied to out/ in the source tree. Set BOARDBANK_MIRROR to use another Debian mirror.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
-what=${1:?usage: packaging/chroot-build.sh cross-arm64|trixie}
+what=${1:?usage: packaging/chroot-build.sh cross-arm64|trixie|install-test DEB}
 chroots=${BOARDBANK_CHROOTS:-/var/tmp/boardbank-chroots}
 mirror=${BOARDBANK_MIRROR:-http://deb.debian.org/debian}
 jobs=$(nproc)
@@ -32,7 +37,14 @@ case "$what" in
       libsqlite3-dev sqlite3 libgpiod-dev gpiod libopencv-dev libopencv-contrib-dev
       libsdl2-dev libsdl2-ttf-dev libsdl2-mixer-dev libsdl2-image-dev libsystemd-dev libssl-dev fonts-dejavu-core)
     ;;
-  *) echo "usage: packaging/chroot-build.sh cross-arm64|trixie" >&2; exit 2 ;;
+  install-test)
+    deb=${2:?usage: packaging/chroot-build.sh install-test DEB}
+    [ -f "$deb" ] || { echo "chroot-build: no package at $deb" >&2; exit 1; }
+    suite=bookworm
+    root=$chroots/bookworm-install
+    packages=()
+    ;;
+  *) echo "usage: packaging/chroot-build.sh cross-arm64|trixie|install-test DEB" >&2; exit 2 ;;
 esac
 
 [ "$(id -u)" -eq 0 ] || { echo "chroot-build: needs root (debootstrap and chroot)" >&2; exit 1; }
@@ -49,6 +61,12 @@ mount_in() { # mount_in TYPE SOURCE TARGET-inside-root [options]
 in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
   DEBIAN_FRONTEND=noninteractive bash -euo pipefail -c "$1"; }
 
+install_test() {
+  cp "$deb" "$root/tmp/boardbank.deb"
+  cp "$src/packaging/install-test.sh" "$root/tmp/install-test.sh"
+  in_root "bash /tmp/install-test.sh /tmp/boardbank.deb" 2>&1 | tee "$src/out/install-test.log"
+}
+
 if [ ! -e "$root/.boardbank-ready" ]; then
   echo "chroot-build: making a $suite tree in $root"
   rm -rf "$root"
@@ -62,6 +80,7 @@ if [ ! -e "$root/.boardbank-ready" ]; then
 else
   mount_in proc proc /proc
 fi
+[ "$what" = install-test ] && { mkdir -p "$src/out"; install_test; exit; }
 # Every run: what the build needs now (a no-op when all is there; the list grows with the project).
 in_root "apt-get install -y -q --no-install-recommends ${packages[*]} ||
          { apt-get update -q && apt-get install -y -q --no-install-recommends ${packages[*]}; }"
