@@ -21,6 +21,7 @@ packages=(
   libsqlite3-dev sqlite3
   libgpiod-dev gpiod
   libopencv-dev libopencv-contrib-dev
+  libsystemd-dev libssl-dev
   libsdl2-dev libsdl2-ttf-dev libsdl2-mixer-dev libsdl2-image-dev fonts-dejavu-core
   clang libclang-rt-14-dev
   dpkg-dev lintian systemd

@@ -11,4 +11,6 @@ void add_ledger_commands(CLI::App& app);      // ledger ...                 (cmd
 void add_peripheral_commands(CLI::App& app);  // probe, record-gpio         (cmd_peripherals.cpp)
 void add_vision_commands(CLI::App& app);      // track, render-table, markers (cmd_vision.cpp)
 void add_display_commands(CLI::App& app);     // screens                    (cmd_display.cpp)
+void add_service_commands(CLI::App& app);     // check-config, hash-pin, run (cmd_service.cpp)
+void add_run_command(CLI::App& app);          // run, added by add_service_commands (cmd_service.cpp)
 }  // namespace bb::daemon

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   bb::daemon::add_peripheral_commands(app);
   bb::daemon::add_vision_commands(app);
   bb::daemon::add_display_commands(app);
+  bb::daemon::add_service_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -28,7 +28,7 @@ void AuctionScreen::track(UiContext& ui) {
 }
 
 void AuctionScreen::bid(UiContext& ui, int player, rules::Money amount) {
-  ui.emit(ApplyInput{rules::Bid{player, amount}, {}, -1});
+  ui.emit(ApplyInput{rules::Bid{player, amount}, {}, -1, {}});
 }
 
 bool AuctionScreen::on_card(const std::string& /*uid*/, int player, UiContext& ui) {
@@ -163,11 +163,11 @@ void AuctionScreen::build(FrameBuilder& fb, UiContext& ui) {
                                                  Wording::money(*game, a.high_bid))
                                    : std::string("Close with no sale? The bank keeps it.");
   const int payer = a.high_bidder;
-  fb.button(
-      "auction.close", close, a.high_bidder >= 0 ? "Close: sold!" : "Close: no sale", Palette::danger,
-      [&ui, question, payer] {
-        ui.confirm({question, "Close", payer >= 0 ? payer : -1, ApplyInput{rules::Close{}, {}, -1}, nullptr});
-      });
+  fb.button("auction.close", close, a.high_bidder >= 0 ? "Close: sold!" : "Close: no sale", Palette::danger,
+            [&ui, question, payer] {
+              ui.confirm({question, "Close", payer >= 0 ? payer : -1, ApplyInput{rules::Close{}, {}, -1, {}},
+                          nullptr});
+            });
 }
 
 }  // namespace bb::display

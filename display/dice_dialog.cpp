@@ -40,7 +40,7 @@ void DiceDialog::build(FrameBuilder& fb, UiContext& ui) {
       "dice.ok", {cancel.right() + pad, cancel.y, bw, l.button_h},
       ready ? fmt::format("Move {}", d1_ + d2_) : std::string("Move"), Palette::accept,
       [this, &ui] {
-        ui.emit(ApplyInput{rules::Roll{d1_, d2_}, {}, -1});
+        ui.emit(ApplyInput{rules::Roll{d1_, d2_}, {}, -1, {}});
         ui.cue(Cue::tap);
         ui.close_dialog();
       },

@@ -225,11 +225,11 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
                                  Wording::space_name(game, q.space));
         choices.push_back(
             {"home.option." + opt, label, Palette::accept, [&ui, choose, label, question, player] {
-               ui.confirm({question, label, player, ApplyInput{choose, {}, -1}, nullptr});
+               ui.confirm({question, label, player, ApplyInput{choose, {}, -1, {}}, nullptr});
              }});
       } else {
         choices.push_back({"home.option." + opt, label, Palette::primary, [&ui, choose] {
-                             ui.emit(ApplyInput{choose, {}, -1});
+                             ui.emit(ApplyInput{choose, {}, -1, {}});
                            }});
       }
     }
@@ -245,12 +245,12 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
       const std::string name = game.account_name(player);
       choices.push_back({"home.debt.bankrupt", "Go bankrupt", Palette::danger, [&ui, player, name] {
                            ui.confirm({fmt::format("{} gives up and goes bankrupt?", name), "Bankrupt",
-                                       player, ApplyInput{rules::Bankrupt{player}, {}, -1}, nullptr});
+                                       player, ApplyInput{rules::Bankrupt{player}, {}, -1, {}}, nullptr});
                          }});
     } else if (kind == rules::QuestionKind::draw) {
       const std::string deck = q.deck;
       choices.push_back({"home.draw", "Draw the card", Palette::primary, [&ui, deck] {
-                           ui.emit(ApplyInput{rules::Draw{deck, std::nullopt}, {}, -1});
+                           ui.emit(ApplyInput{rules::Draw{deck, std::nullopt}, {}, -1, {}});
                          }});
     } else if (kind == rules::QuestionKind::roll) {
       choices.push_back({"home.roll", "Enter the dice", Palette::primary,

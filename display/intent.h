@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "display/snapshot.h"
+#include "display/table_question.h"
 #include "rules/input.h"
 
 namespace bb::display {
@@ -15,6 +16,8 @@ struct ApplyInput {
   rules::Input input;
   std::string reason;     // for corrections (undo): why, as the banker gave it; stored in the ledger
   int confirmed_by = -1;  // the player whose card tap confirmed it, -1 when confirmed on the screen
+  // Corrections: who allowed it, "pin" after the banker's PIN or the banker's card UID; empty otherwise.
+  std::string authorised_by;
 };
 struct StartGame {
   rules::Setup setup;  // the caller fills the seed
@@ -32,9 +35,25 @@ struct SaveSpaceGrid {
 };
 // The calibration screen was left without saving.
 struct CancelCalibration {};
+// An answer to the table's own question (TableQuestion): the option's key, and the dice ("3,4") or the PIN
+// the option asked for.
+struct AnswerQuestion {
+  std::string question;  // TableQuestion::id
+  std::string option;
+  std::string value;
+};
+// A payment outside the rules (the Free Parking jackpot and the like) asked for on the screen; the table then
+// waits for the payer's card (the banker's card or PIN for a payment from the bank). from/to: a player index
+// or rules::kBank.
+struct RequestHousePayment {
+  int from = rules::kBank;
+  int to = rules::kBank;
+  rules::Money amount = 0;
+  std::string reason;  // "Free Parking jackpot"
+};
 
-using Intent =
-    std::variant<ApplyInput, StartGame, ResumeGame, SetSound, Recalibrate, SaveSpaceGrid, CancelCalibration>;
+using Intent = std::variant<ApplyInput, StartGame, ResumeGame, SetSound, Recalibrate, SaveSpaceGrid,
+                            CancelCalibration, AnswerQuestion, RequestHousePayment>;
 
 // Short sounds the screen asks for; the caller plays them (or not, by the setting).
 enum class Cue { tap, payment, refused };

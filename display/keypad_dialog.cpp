@@ -87,7 +87,7 @@ bool KeypadDialog::on_card(const std::string& uid, int /*player*/, UiContext& ui
   if (request_.mode != Mode::pin) return false;
   // The banker's card counts as the PIN.
   if (!ui.settings().banker_card.empty() && uid == ui.settings().banker_card) {
-    if (request_.on_pin) request_.on_pin(ui.settings().banker_pin);
+    if (request_.on_pin) request_.on_pin(ui.settings().card_as_pin());
     return true;
   }
   error_ = "That is not the banker's card";

@@ -19,7 +19,7 @@ void LedgerScreen::start_correction(UiContext& ui) {
   req.mode = KeypadDialog::Mode::pin;
   req.title = "Banker: PIN or card to undo the last input";
   req.on_pin = [&ui](const std::string& pin) -> std::string {
-    if (pin != ui.settings().banker_pin) return "Wrong PIN";
+    if (!ui.settings().is_banker_pin(pin)) return "Wrong PIN";
     static const std::vector<std::string> reasons = {
         "Wrong dice entered", "Wrong button pressed", "Card tapped by mistake",
         "The table agreed to take it back", "Rules dispute settled"};
@@ -27,7 +27,7 @@ void LedgerScreen::start_correction(UiContext& ui) {
     for (const auto& r : reasons) choices.push_back({r, {0, 0, 0, 0}});
     ui.open_dialog(
         std::make_unique<ChoiceDialog>("Why undo the last input?", std::move(choices), [&ui](int i) {
-          ui.emit(ApplyInput{rules::Undo{}, reasons[static_cast<std::size_t>(i)], -1});
+          ui.emit(ApplyInput{rules::Undo{}, reasons[static_cast<std::size_t>(i)], -1, "pin"});
           ui.cue(Cue::payment);
           ui.say("Undone: " + reasons[static_cast<std::size_t>(i)]);
         }));

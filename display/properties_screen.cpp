@@ -161,17 +161,17 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
   action("props.build", 0, 0, hotel_next ? "Build hotel" : "Build house", build_no,
          {fmt::format("{}: build a {} on {} for {}?", who, hotel_next ? "hotel" : "house", sp.name,
                       Wording::money(*game, sp.house_cost)),
-          "Build", player, ApplyInput{rules::Build{player, space}, {}, -1}, nullptr});
+          "Build", player, ApplyInput{rules::Build{player, space}, {}, -1, {}}, nullptr});
   action("props.sell", 1, 0, "Sell building", sell_no,
          {fmt::format("{}: sell a building on {} to the bank for {}?", who, sp.name,
                       Wording::money(*game, sp.house_cost / 2)),
-          "Sell", player, ApplyInput{rules::Sell{player, space}, {}, -1}, nullptr});
+          "Sell", player, ApplyInput{rules::Sell{player, space}, {}, -1, {}}, nullptr});
   action("props.mortgage", 0, 1, "Mortgage", mortgage_no,
          {fmt::format("{}: mortgage {} for {}?", who, sp.name, Wording::money(*game, sp.mortgage)),
-          "Mortgage", player, ApplyInput{rules::Mortgage{player, space}, {}, -1}, nullptr});
+          "Mortgage", player, ApplyInput{rules::Mortgage{player, space}, {}, -1, {}}, nullptr});
   action("props.lift", 1, 1, "Lift mortgage", lift_no,
          {fmt::format("{}: lift the mortgage on {} for {}?", who, sp.name, Wording::money(*game, lift_cost)),
-          "Lift", player, ApplyInput{rules::Unmortgage{player, space}, {}, -1}, nullptr});
+          "Lift", player, ApplyInput{rules::Unmortgage{player, space}, {}, -1, {}}, nullptr});
 
   // Why the rules refuse, for the most likely wish: building, else lifting a mortgage.
   std::string why = ui.message();

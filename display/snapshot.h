@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "display/table_question.h"
 #include "rules/edition.h"
 #include "rules/game.h"
 
@@ -77,6 +78,11 @@ struct Snapshot {
   bool unfinished_game = false;
   // Why the banker took inputs back, by the index of the input taken back (from the ledger).
   std::map<int, std::string> undo_reasons;
+  // From the table: its open question, where the dice say each token must go (-1: nowhere in particular),
+  // and a line for the status bar ("Resumed game 3 from input 57").
+  std::optional<TableQuestion> table_question;
+  std::vector<int> expected_positions;
+  std::string table_status;
   std::uint64_t version = 0;  // the caller bumps it whenever anything above changed
 
   int colour_of(int player) const {

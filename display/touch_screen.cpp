@@ -140,6 +140,16 @@ bool TouchScreen::draw_if_needed() {
 
 bool TouchScreen::wait(int timeout_ms) { return SDL_WaitEventTimeout(nullptr, timeout_ms) == 1; }
 
+void TouchScreen::wake() {
+  // One event type for every screen, registered once (SDL_RegisterEvents is thread-safe).
+  static const Uint32 wake_event = SDL_RegisterEvents(1);
+  if (wake_event == static_cast<Uint32>(-1))
+    return;  // SDL has no user event types left: nothing to wake with
+  SDL_Event e{};
+  e.type = wake_event;
+  SDL_PushEvent(&e);  // pump() passes it over like any event it does not know
+}
+
 std::expected<void, std::string> TouchScreen::save_png(const std::string& path) {
   draw_if_needed();
   return canvas_->save_png(path);

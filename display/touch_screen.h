@@ -19,6 +19,7 @@ class SoundPlayer;
 
 // The touchscreen as the daemon runs it: SDL events in, intents out, and a frame drawn only when something
 // changed (a new snapshot, a touch, a countdown tick), so an idle table costs no CPU.
+// Thread: the thread that opened it (SDL's video thread), except wake(). Never blocks except in wait().
 class TouchScreen {
  public:
   struct Options {
@@ -43,8 +44,13 @@ class TouchScreen {
   std::vector<Intent> card(const std::string& uid, int player);
   // Draws when needed; returns whether it drew.
   bool draw_if_needed();
-  // Waits up to `timeout_ms` for an SDL event; returns whether one arrived.
+  // Waits up to `timeout_ms` for an SDL event; returns whether one arrived. For command-line tools that own
+  // their thread: the service's loop never calls it (SDL has no fd to watch), it calls pump() and
+  // draw_if_needed() from a frame timer instead.
   bool wait(int timeout_ms);
+  // Any thread: makes a wait() in progress (or the next one) return at once, through an SDL user event, so
+  // a thread that waits on SDL can be woken by something that happened elsewhere (a card, a signal).
+  void wake();
   bool quit_requested() const { return quit_; }
 
   int frames_drawn() const { return frames_; }

@@ -23,7 +23,7 @@ void TradeScreen::agree(UiContext& ui, int side) {
   t.to = players_[1];
   t.give = offers_[0];
   t.get = offers_[1];
-  ui.emit(ApplyInput{t, {}, -1});
+  ui.emit(ApplyInput{t, {}, -1, {}});
   ui.cue(Cue::payment);
   ui.say("Trade sent to the bank");
   offers_[0] = offers_[1] = {};

@@ -36,6 +36,8 @@ struct Ledger::LiveGame {
   std::map<int, rules::Money> balances;  // what the stored postings add up to, kept alongside the file
   std::vector<std::string> differences;  // from the last rebuild: non-empty refuses further inputs
   std::int64_t last_snapshot_seq = -1;   // the input the newest stored snapshot follows (-1: none)
+  // The engine moved on but the file did not (a commit failed): rebuilt from the file before the next input.
+  bool stale = false;
 };
 
 // The statements of the hot path, prepared once.
@@ -688,7 +690,7 @@ std::expected<GameId, LedgerError> Ledger::start_game(const rules::Setup& setup,
 
 std::expected<Ledger::LiveGame*, LedgerError> Ledger::live(GameId id) {
   auto it = games_.find(id);
-  if (it == games_.end()) {
+  if (it == games_.end() || it->second->stale) {
     auto report = resume(id);
     if (!report) return std::unexpected(report.error());
     it = games_.find(id);
@@ -710,7 +712,10 @@ std::expected<ResumeReport, LedgerError> Ledger::resume(GameId id) {
 }
 
 std::expected<ResumeReport, LedgerError> Ledger::resume(GameId id, bool use_snapshot) {
-  games_.erase(id);
+  // A game already loaded is rebuilt in place, so that the pointer game() gave out stays valid (the display's
+  // snapshot holds it); until the rebuild succeeds it is marked stale and takes no input.
+  auto loaded = games_.find(id);
+  if (loaded != games_.end()) loaded->second->stale = true;
   try {
     auto rebuilt = rebuild(db_, id, editions_, options_.edition_dirs, use_snapshot);
     if (!rebuilt) return std::unexpected(rebuilt.error());
@@ -733,8 +738,13 @@ std::expected<ResumeReport, LedgerError> Ledger::resume(GameId id, bool use_snap
     g->last_snapshot_seq = rebuilt->last_snapshot_seq;
     for (const auto& [account, balance] : rebuilt->stored_balances) g->accounts.insert(account);
     g->balances = std::move(rebuilt->stored_balances);
-    LiveGame& live_game = *g;
-    games_[id] = std::move(g);
+    loaded = games_.find(id);
+    if (loaded == games_.end()) {
+      loaded = games_.emplace(id, std::move(g)).first;
+    } else {
+      *loaded->second = std::move(*g);  // same LiveGame, same address of its game
+    }
+    LiveGame& live_game = *loaded->second;
     // A resume slower than the budget (or one whose snapshot could not be used) leaves a fresh snapshot, so
     // that the next one is quick. It is only a cache: failing to write it changes nothing else.
     bool slow = options_.resume_budget_ms > 0 && report.replay_ms > options_.resume_budget_ms;
@@ -824,6 +834,11 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
                                   "or PIN and say why",
                                   kind)});
     }
+    if (const auto* house = std::get_if<rules::HousePayment>(&input);
+        house && house->from == rules::kBank && meta.authorised_by.empty()) {
+      return std::unexpected(LedgerError{
+          Kind::unauthorised, "a house-rule payment from the bank needs the banker's card or PIN"});
+    }
 
     auto outcome = g.game.apply(input);
     if (!outcome) return std::unexpected(LedgerError{Kind::refused, outcome.error()});
@@ -897,8 +912,9 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
     } catch (const SqlError& e) {
       // The engine has moved on but the file has not: rebuild it from what is stored, so both stand where
       // they stood before this input. If even reading fails, the game is rebuilt at the next input.
-      games_.erase(id);
-      (void)resume(id);
+      // Rebuilt at the next input (or resume()), in place: the game() pointer stays valid. No replay here,
+      // so a failed commit costs the loop no more than the failure itself.
+      g.stale = true;
       return std::unexpected(storage_error(e, fmt::format("the {} (id {})", kind, meta.id)));
     }
 
@@ -921,14 +937,8 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
     recorded.postings.assign(all.begin() + static_cast<std::ptrdiff_t>(outcome->first_posting), all.end());
     recorded.events = std::move(outcome->events);
     recorded.game_over = ended;
-    if (!options_.backup_dir.empty()) {
-      if (ended) {
-        auto backup = backup_now();
-        if (!backup) recorded.warning = "the end-of-game backup failed: " + backup.error().message;
-      } else if (auto due = backup_if_due(std::chrono::system_clock::now()); due && !*due) {
-        recorded.warning = "the scheduled backup failed: " + due->error().message;
-      }
-    }
+    // No backup here: a copy of the file takes longer than a frame. The caller makes the end-of-game backup
+    // (backup_now()) and the scheduled ones (backup_if_due()) when its loop is free.
     return recorded;
   } catch (const SqlError& e) {
     return std::unexpected(storage_error(e, fmt::format("input {}", meta.id)));
@@ -956,6 +966,20 @@ void Ledger::store_snapshot(GameId id, LiveGame& g) {
 }
 
 void Ledger::forget(GameId id) { games_.erase(id); }
+
+bool Ledger::stale(GameId id) const {
+  auto it = games_.find(id);
+  return it != games_.end() && it->second->stale;
+}
+
+std::expected<void, LedgerError> Ledger::load_history(GameId id) {
+  auto found = live(id);
+  if (!found) return std::unexpected(found.error());
+  if ((*found)->game.has_history()) return {};
+  auto full = resume(id, false);
+  if (!full) return std::unexpected(full.error());
+  return {};
+}
 
 const rules::Game* Ledger::game(GameId id) const {
   auto it = games_.find(id);

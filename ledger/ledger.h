@@ -43,8 +43,17 @@ class Ledger {
   // refuses further inputs; it is never silently fixed.
   std::expected<ResumeReport, LedgerError> resume(GameId game);
 
-  // The engine's state of a game rebuilt by resume() or start_game() (nullptr when not loaded).
+  // The engine's state of a game rebuilt by resume() or start_game() (nullptr when not loaded). The pointer
+  // stays valid until forget(game) or the ledger's end: resume() and a failed record() rebuild the game in
+  // place, never elsewhere, so a display snapshot holding it cannot dangle.
   const rules::Game* game(GameId game) const;
+  // After a record() that failed to commit, the engine stands one input ahead of the file until the game is
+  // rebuilt (by resume() or the next record()); the caller shows nothing of it meanwhile.
+  bool stale(GameId game) const;
+  // An undo needs the game's whole history, which a game restored from a snapshot lacks: record() would then
+  // replay the whole log at the moment of the undo. The service calls this when the table is idle after a
+  // resume, so that the undo itself is quick. Does nothing when the history is there.
+  std::expected<void, LedgerError> load_history(GameId game);
   // Drops a game's engine state from memory (it stays stored; resume() or record() loads it again).
   void forget(GameId game);
   std::optional<GameId> newest_unfinished_game();
@@ -59,7 +68,9 @@ class Ledger {
   // The game as a game script: the setup line, then every stored input with its id.
   std::expected<std::string, LedgerError> export_script(GameId game);
 
-  // A copy made with SQLite's online backup API into the backup directory, then rotated.
+  // A copy made with SQLite's online backup API into the backup directory, then rotated. record() never makes
+  // one (a copy takes longer than a frame): the service calls this at the end of each game
+  // (Recorded::game_over) and backup_if_due() from a timer, when its loop is free.
   std::expected<std::string, LedgerError> backup_now();
   // Makes a backup when the configured interval has passed since the newest one.
   std::optional<std::expected<std::string, LedgerError>> backup_if_due(

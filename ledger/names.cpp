@@ -7,7 +7,7 @@ namespace bb::ledger {
 
 namespace {
 using rules::Memo;
-constexpr std::array<std::pair<Memo, std::string_view>, 23> kMemos = {{
+constexpr std::array<std::pair<Memo, std::string_view>, 24> kMemos = {{
     {Memo::start_cash, "start_cash"},
     {Memo::salary, "salary"},
     {Memo::buy, "buy"},
@@ -31,6 +31,7 @@ constexpr std::array<std::pair<Memo, std::string_view>, 23> kMemos = {{
     {Memo::space, "space"},
     {Memo::deal, "deal"},
     {Memo::seat, "seat"},
+    {Memo::house_rule, "house_rule"},
 }};
 
 using Kind = rules::Event::Kind;

@@ -55,6 +55,10 @@ std::uint8_t FakeMfrc522::read_register(std::uint8_t reg) {
       return static_cast<std::uint8_t>(std::min<std::size_t>(fifo_.size(), 64));
     case CommandReg:
       return command_;
+    case ComIrqReg:
+      ++irq_reads_;
+      if (timeout_in_ > 0 && --timeout_in_ == 0) registers_[ComIrqReg] |= kTimerIrq;
+      return registers_[reg];
     default:
       return registers_[reg];
   }
@@ -141,7 +145,13 @@ void FakeMfrc522::transceive() {
   registers_[CollReg] = 0;
   const int tx_last_bits = registers_[BitFramingReg] & 0x07;
   const int rx_align = (registers_[BitFramingReg] >> 4) & 0x07;
-  auto timeout = [&] { registers_[ComIrqReg] |= kTimerIrq; };
+  timeout_in_ = 0;
+  auto timeout = [&] {
+    if (timeout_reads_ > 0)
+      timeout_in_ = timeout_reads_;
+    else
+      registers_[ComIrqReg] |= kTimerIrq;
+  };
   if (!antenna_on() || frame.empty()) return timeout();
 
   if (frame.size() == 1 && tx_last_bits == 7 && (frame[0] == kReqA || frame[0] == kWupA)) {

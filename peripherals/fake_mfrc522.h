@@ -24,6 +24,11 @@ class FakeMfrc522 final : public SpiTransport {
   void fail_next_transfer() { fail_next_ = true; }
   bool antenna_on() const { return (registers_[0x14] & 0x03) == 0x03; }
   int transceives() const { return transceives_; }
+  // The real chip hears "no card" only when its timer runs out (milliseconds). With n > 0, a transceive
+  // nobody answers shows its timeout only at the n-th read of ComIrqReg, as a real chip polled that often
+  // would; 0 (the default) shows it at once.
+  void set_timeout_reads(int n) { timeout_reads_ = n; }
+  int irq_reads() const { return irq_reads_; }  // reads of ComIrqReg so far
 
   std::expected<std::vector<std::uint8_t>, std::string> transfer(std::span<const std::uint8_t> tx) override;
 
@@ -50,6 +55,9 @@ class FakeMfrc522 final : public SpiTransport {
   std::uint8_t command_ = 0;
   bool fail_next_ = false;
   int transceives_ = 0;
+  int timeout_reads_ = 0;
+  int timeout_in_ = 0;  // reads of ComIrqReg left until a pending timeout shows; 0: none pending
+  int irq_reads_ = 0;
 };
 
 }  // namespace bb::peripherals

@@ -13,8 +13,8 @@ namespace bb::peripherals {
 using namespace mfrc522;
 
 namespace {
-// Bounds a wait for the chip by wall time: the chip's timer fires after 25 ms; twice that means it is gone.
-constexpr auto kChipGone = std::chrono::milliseconds(60);
+// Bounds a wait for the chip by wall time: the chip's timer fires after 5 ms; far more means it is gone.
+constexpr auto kChipGone = std::chrono::milliseconds(30);
 }  // namespace
 
 std::string uid_hex(const std::vector<std::uint8_t>& uid) {
@@ -85,11 +85,14 @@ std::expected<void, std::string> Mfrc522::init() {
         version_));
   }
   const std::pair<std::uint8_t, std::uint8_t> setup[] = {
-      {TModeReg, 0x80},                         // the timer starts at the end of every transmission...
-      {TPrescalerReg, 0xA9},                    // ...ticking every 25 us...
-      {TReloadRegH, 0x03},                      // ...for 1000 ticks: a card has 25 ms to answer
-      {TReloadRegL, 0xE8},   {TxASKReg, 0x40},  // 100 % ASK modulation, as ISO 14443 A wants
-      {ModeReg, 0x3D},                          // CRC preset 0x6363 (CRC_A)
+      {TModeReg, 0x80},       // the timer starts at the end of every transmission...
+      {TPrescalerReg, 0xA9},  // ...ticking every 25 us...
+      // ...for 200 ticks: a card has 5 ms to answer REQA, anticollision and SELECT (ISO 14443-3 asks for
+      // about 0.1 ms), so a card pulled away mid-read costs the loop at most 5 ms
+      {TReloadRegH, 0x00},
+      {TReloadRegL, 0xC8},
+      {TxASKReg, 0x40},  // 100 % ASK modulation, as ISO 14443 A wants
+      {ModeReg, 0x3D},   // CRC preset 0x6363 (CRC_A)
   };
   for (const auto& [reg, value] : setup) {
     if (auto done = write(reg, value); !done) return done;
@@ -97,8 +100,8 @@ std::expected<void, std::string> Mfrc522::init() {
   return set_bits(TxControlReg, 0x03);  // antenna on
 }
 
-std::expected<Mfrc522::Reply, std::string> Mfrc522::transceive(std::span<const std::uint8_t> data,
-                                                               int tx_last_bits, int rx_align) {
+std::expected<void, std::string> Mfrc522::start_transceive(std::span<const std::uint8_t> data,
+                                                           int tx_last_bits, int rx_align) {
   for (const auto& [reg, value] : std::initializer_list<std::pair<std::uint8_t, std::uint8_t>>{
            {CommandReg, Idle}, {ComIrqReg, 0x7F}, {FIFOLevelReg, 0x80}}) {
     if (auto done = write(reg, value); !done) return std::unexpected(done.error());
@@ -110,20 +113,27 @@ std::expected<Mfrc522::Reply, std::string> Mfrc522::transceive(std::span<const s
   if (auto done = write(BitFramingReg, static_cast<std::uint8_t>(framing | kStartSend)); !done) {
     return std::unexpected(done.error());
   }
-  const auto started = std::chrono::steady_clock::now();
-  Reply reply;
-  for (;;) {
-    auto irq = read(ComIrqReg);
-    if (!irq) return std::unexpected(irq.error());
-    if (*irq & (kRxIrq | kIdleIrq)) break;
-    if (*irq & kTimerIrq) {
-      reply.timeout = true;
-      return reply;
-    }
-    if (std::chrono::steady_clock::now() - started > kChipGone) {
-      return std::unexpected(std::string("the RC522 stopped answering: check its power and wiring"));
-    }
+  return {};
+}
+
+std::expected<std::optional<Mfrc522::Reply>, std::string> Mfrc522::check_transceive() {
+  auto irq = read(ComIrqReg);
+  if (!irq) return std::unexpected(irq.error());
+  if (*irq & (kRxIrq | kIdleIrq)) {
+    auto reply = read_reply();
+    if (!reply) return std::unexpected(reply.error());
+    return std::optional<Reply>(std::move(*reply));
   }
+  if (*irq & kTimerIrq) {
+    Reply reply;
+    reply.timeout = true;
+    return std::optional<Reply>(std::move(reply));
+  }
+  return std::optional<Reply>{};
+}
+
+std::expected<Mfrc522::Reply, std::string> Mfrc522::read_reply() {
+  Reply reply;
   auto error = read(ErrorReg);
   if (!error) return std::unexpected(error.error());
   if (*error & kFatalErrors)
@@ -143,6 +153,21 @@ std::expected<Mfrc522::Reply, std::string> Mfrc522::transceive(std::span<const s
     reply.collision = position == 0 ? 32 : position;
   }
   return reply;
+}
+
+std::expected<Mfrc522::Reply, std::string> Mfrc522::transceive(std::span<const std::uint8_t> data,
+                                                               int tx_last_bits, int rx_align) {
+  if (auto started = start_transceive(data, tx_last_bits, rx_align); !started)
+    return std::unexpected(started.error());
+  const auto started = std::chrono::steady_clock::now();
+  for (;;) {
+    auto reply = check_transceive();
+    if (!reply) return std::unexpected(reply.error());
+    if (*reply) return std::move(**reply);
+    if (std::chrono::steady_clock::now() - started > kChipGone) {
+      return std::unexpected(std::string("the RC522 stopped answering: check its power and wiring"));
+    }
+  }
 }
 
 std::expected<std::uint16_t, std::string> Mfrc522::calculate_crc(std::span<const std::uint8_t> data) {
@@ -233,14 +258,8 @@ std::expected<std::optional<std::vector<std::uint8_t>>, std::string> Mfrc522::se
   return std::optional<std::vector<std::uint8_t>>{std::vector<std::uint8_t>(known.begin(), known.end())};
 }
 
-std::expected<std::optional<Mfrc522::Card>, std::string> Mfrc522::poll() {
+std::expected<std::optional<Mfrc522::Card>, std::string> Mfrc522::read_card() {
   using Result = std::optional<Card>;
-  if (auto done = write(CollReg, 0x80); !done)
-    return std::unexpected(done.error());  // ValuesAfterColl: 0 bits after a collision
-  const std::uint8_t request = kReqA;
-  auto atqa = transceive(std::span<const std::uint8_t>(&request, 1), 7, 0);  // REQA is a 7-bit short frame
-  if (!atqa) return std::unexpected(atqa.error());
-  if (atqa->timeout) return Result{};
   Card card;
   for (int level = 0; level < 3; ++level) {
     std::uint8_t sak = 0;
@@ -256,14 +275,57 @@ std::expected<std::optional<Mfrc522::Card>, std::string> Mfrc522::poll() {
     if (!more) break;
     if (level == 2) return std::unexpected(std::string("a card announced a UID longer than 10 bytes"));
   }
-  // HLTA: the card stays quiet until it leaves the field, so one tap is read once. No answer is success.
+  // HLTA: the card stays quiet until it leaves the field, so one tap is read once. Its only answer is
+  // silence, which would take the chip's whole timer to hear: it is sent and left (the next command starts
+  // by putting the chip back to Idle).
   std::vector<std::uint8_t> halt{kHltA, 0x00};
   auto crc = calculate_crc(halt);
   if (!crc) return std::unexpected(crc.error());
   halt.push_back(static_cast<std::uint8_t>(*crc & 0xFF));
   halt.push_back(static_cast<std::uint8_t>(*crc >> 8));
-  if (auto halted = transceive(halt, 0, 0); !halted) return std::unexpected(halted.error());
+  if (auto sent = start_transceive(halt, 0, 0); !sent) return std::unexpected(sent.error());
   return Result{std::move(card)};
+}
+
+std::expected<Mfrc522::Step, std::string> Mfrc522::step() {
+  if (!request_in_air_) {
+    if (auto done = write(CollReg, 0x80); !done)
+      return std::unexpected(done.error());  // ValuesAfterColl: 0 bits after a collision
+    const std::uint8_t request = kReqA;
+    // REQA is a 7-bit short frame.
+    if (auto sent = start_transceive(std::span<const std::uint8_t>(&request, 1), 7, 0); !sent)
+      return std::unexpected(sent.error());
+    request_in_air_ = true;
+    started_ = std::chrono::steady_clock::now();
+  }
+  // One look at once (a card, or a simulated chip, may have answered already), then back to the caller.
+  auto atqa = check_transceive();
+  if (!atqa) {
+    request_in_air_ = false;
+    return std::unexpected(atqa.error());
+  }
+  if (!*atqa) {
+    if (std::chrono::steady_clock::now() - started_ > kChipGone) {
+      request_in_air_ = false;
+      return std::unexpected(std::string("the RC522 stopped answering: check its power and wiring"));
+    }
+    return Step{};
+  }
+  request_in_air_ = false;
+  if ((*atqa)->timeout) return Step{Step::Kind::no_card, std::nullopt};
+  auto card = read_card();
+  if (!card) return std::unexpected(card.error());
+  if (!*card) return Step{Step::Kind::no_card, std::nullopt};
+  return Step{Step::Kind::card, std::move(*card)};
+}
+
+std::expected<std::optional<Mfrc522::Card>, std::string> Mfrc522::poll() {
+  for (;;) {
+    auto next = step();
+    if (!next) return std::unexpected(next.error());
+    if (next->kind == Step::Kind::card) return std::move(next->card);
+    if (next->kind == Step::Kind::no_card) return std::optional<Card>{};
+  }
 }
 
 }  // namespace bb::peripherals

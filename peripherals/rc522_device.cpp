@@ -35,6 +35,7 @@ std::expected<std::unique_ptr<Rc522Device>, std::string> Rc522Device::create(
                                                       std::move(clock)));
   if (auto ready = device->reader_.init(); !ready) return std::unexpected(ready.error());
   device->timer_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+  device->poll_interval_ = poll_interval;
   const timespec every{poll_interval / kSecond, poll_interval % kSecond};
   const itimerspec schedule{every, every};
   if (device->timer_fd_ < 0 || timerfd_settime(device->timer_fd_, 0, &schedule, nullptr) != 0) {
@@ -43,12 +44,30 @@ std::expected<std::unique_ptr<Rc522Device>, std::string> Rc522Device::create(
   return device;
 }
 
+void Rc522Device::arm(Nanoseconds first, Nanoseconds period) {
+  const itimerspec schedule{{period / kSecond, period % kSecond}, {first / kSecond, first % kSecond}};
+  [[maybe_unused]] const int armed = timerfd_settime(timer_fd_, 0, &schedule, nullptr);
+}
+
 std::vector<PeripheralEvent> Rc522Device::read_events() {
   std::vector<PeripheralEvent> events;
   std::uint64_t expirations = 0;
   [[maybe_unused]] const auto drained = read(timer_fd_, &expirations, sizeof expirations);
-  const Nanoseconds now = clock_();
-  auto card = reader_.poll();
+  const Nanoseconds now = clock_();  // before the transfers: a replay's clock is the next transfer's time
+  auto step = reader_.step();
+  const bool pending = step && step->kind == Mfrc522::Step::Kind::pending;
+  if (pending != checking_) {
+    // Waiting for an answer: look again soon. Done: back to the poll interval.
+    checking_ = pending;
+    if (pending)
+      arm(kAnswerCheck, kAnswerCheck);
+    else
+      arm(poll_interval_, poll_interval_);
+  }
+  if (pending) return events;
+  std::expected<std::optional<Mfrc522::Card>, std::string> card =
+      step ? std::expected<std::optional<Mfrc522::Card>, std::string>(std::move(step->card))
+           : std::unexpected(step.error());
   if (!card) {
     if (card.error() != last_error_) {
       last_error_ = card.error();

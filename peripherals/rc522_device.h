@@ -12,7 +12,9 @@
 namespace bb::peripherals {
 
 // An RC522 reader as a Device: its fd is a timer that fires every poll interval; each read_events()
-// looks for a card once (a few hundred microseconds of SPI) and reports a tap per new card.
+// moves the look for a card on without waiting (a few SPI transfers) and reports a tap per new card. While
+// a REQA is in the air the timer fires again after kAnswerCheck instead, until the card answers or the
+// chip's timer says nobody did. Thread: the loop's.
 class Rc522Device final : public Device {
  public:
   // spi: spidev (real), FakeMfrc522 (simulated) or a trace (replay); reset: the RST line, optional.
@@ -31,6 +33,8 @@ class Rc522Device final : public Device {
   std::vector<PeripheralEvent> read_events() override;
   std::vector<std::string> invariant_violations() const override;
   std::uint8_t chip_version() const { return reader_.version(); }
+  // How soon the device looks again while the chip waits for an answer.
+  static constexpr Nanoseconds kAnswerCheck = kMillisecond;
   SpiTransport& spi() { return *spi_; }
 
  private:
@@ -44,7 +48,10 @@ class Rc522Device final : public Device {
   CardRegistryCheck is_registered_;
   Clock clock_;
   TapDeduplicator dedup_;
+  void arm(Nanoseconds first, Nanoseconds period);
   int timer_fd_ = -1;
+  Nanoseconds poll_interval_ = 0;
+  bool checking_ = false;   // the timer is set to kAnswerCheck
   std::string last_error_;  // a failing reader is reported once, not at every poll
 };
 

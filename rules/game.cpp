@@ -180,6 +180,8 @@ class Engine {
         return with("dealt");
       case Memo::seat:
         return "theatre seats";
+      case Memo::house_rule:
+        return card.empty() ? std::string("house rule") : fmt::format("house rule: {}", card);
     }
     return "?";
   }
@@ -1466,6 +1468,21 @@ class Engine {
     return {};
   }
 
+  std::expected<void, std::string> handle(const HousePayment& in) {
+    if (st.ended) return Fail("the game has ended");
+    for (int account : {in.from, in.to})
+      if (account != kBank)
+        if (auto e = check_player(account)) return Fail(*e);
+    if (in.from == in.to) return Fail("a house-rule payment goes between two different accounts");
+    if (in.amount <= 0) return Fail("a house-rule payment needs an amount above zero");
+    if (in.reason.empty()) return Fail("a house-rule payment needs its reason (\"Free Parking jackpot\")");
+    if (in.from != kBank && st.players[in.from].cash < in.amount)
+      return Fail(fmt::format("{} holds only {}: a house-rule payment of {} cannot be owed", name(in.from),
+                              money(st.players[in.from].cash), money(in.amount)));
+    post(in.from, in.to, in.amount, Memo::house_rule, -1, in.reason);
+    return {};
+  }
+
   std::expected<void, std::string> handle(const Insure& in) {
     if (auto e = check_player(in.player)) return Fail(*e);
     Money cost = in.against_card ? r.jail_insurance_card : r.jail_insurance;
@@ -1590,7 +1607,8 @@ std::expected<Outcome, std::string> Game::apply(const Input& input) {
     if (input_count() == 0) return std::unexpected("there is nothing to undo");
     if (!has_history()) {
       return std::unexpected(
-          "this game was restored from a snapshot without its earlier inputs: replay it from its log to undo");
+          "this game was restored from a snapshot without its earlier inputs: replay it from its log to "
+          "undo");
     }
     auto rebuilt = Game::start(edition_, setup_);
     assert(rebuilt);

@@ -77,7 +77,7 @@ Question question_from(const json& j) {
   q.creditor = j.at("creditor").get<int>();
   q.deck = j.at("deck").get<std::string>();
   q.reason = j.at("reason").get<std::string>();
-  q.memo = enum_from(j.at("memo"), Memo::seat, "memo");
+  q.memo = enum_from(j.at("memo"), Memo::house_rule, "memo");
   q.card = j.at("card").get<std::string>();
   return q;
 }
@@ -129,7 +129,7 @@ Game::Step step_from(const Edition& ed, const json& j) {
   s.salary = j[8].get<bool>();
   s.from_dice = j[9].get<bool>();
   s.amount = j[10].get<Money>();
-  s.memo = enum_from(j[11], Memo::seat, "memo");
+  s.memo = enum_from(j[11], Memo::house_rule, "memo");
   const json& ref = j[12];
   if (!ref.is_null()) {
     const std::string where = ref.at(0).get<std::string>();

@@ -92,8 +92,17 @@ struct Insure {
   bool against_card = false;
 };
 
+// Extension: a payment outside the rules that the table agreed on (the Free Parking jackpot and the like),
+// between a player and the bank or two players. The reason is kept with its posting.
+struct HousePayment {
+  int from = kBank;  // a player index or kBank
+  int to = kBank;
+  Money amount = 0;
+  std::string reason;
+};
+
 using Input = std::variant<Roll, Choose, Bid, Close, Draw, Build, Sell, Mortgage, Unmortgage, Trade, Bankrupt,
-                           Adopt, End, Undo, AuctionBuilding, Claim, Insure>;
+                           Adopt, End, Undo, AuctionBuilding, Claim, Insure, HousePayment>;
 
 struct PlayerSetup {
   std::string name;

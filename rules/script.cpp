@@ -127,7 +127,6 @@ json offer_json(const Offer& o, const Edition& edition) {
 
 }  // namespace
 
-
 std::expected<Setup, std::string> parse_setup(std::string_view line) {
   auto parsed = parse_json(line);
   if (!parsed) return Fail(parsed.error());
@@ -306,6 +305,21 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     if (against != "corner" && against != "card") return Fail("\"against\" is \"corner\" or \"card\"");
     return Insure{*p, against == "card"};
   }
+  if (t == "house") {
+    auto account = [&](const char* key) -> std::expected<int, std::string> {
+      if (j.contains(key) && j[key].is_string() && j[key].get<std::string>() == "bank") return kBank;
+      return player_field(j, key, names);
+    };
+    auto from = account("from");
+    if (!from) return Fail(from.error());
+    auto to = account("to");
+    if (!to) return Fail(to.error());
+    auto amount = money_field(j, "amount", true);
+    if (!amount) return Fail(amount.error());
+    if (!j.contains("reason") || !j["reason"].is_string())
+      return Fail("house needs \"reason\", why the table agreed to it (\"Free Parking jackpot\")");
+    return HousePayment{*from, *to, *amount, j["reason"].get<std::string>()};
+  }
   if (t == "auction") {
     std::string item = j.value("item", std::string("house"));
     if (item != "house" && item != "hotel")
@@ -314,7 +328,7 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
   }
   return Fail(fmt::format(
       "unknown input \"{}\" (known: roll, choose, bid, close, draw, build, sell, mortgage, unmortgage, "
-      "trade, bankrupt, adopt, end, undo, auction, claim, insure)",
+      "trade, bankrupt, adopt, end, undo, auction, claim, insure, house)",
       t));
 }
 
@@ -393,6 +407,12 @@ std::string input_to_json(const Input& input, const std::vector<std::string>& na
         if constexpr (std::is_same_v<T, Insure>)
           return {
               {"t", "insure"}, {"player", nm(in.player)}, {"against", in.against_card ? "card" : "corner"}};
+        if constexpr (std::is_same_v<T, HousePayment>)
+          return {{"t", "house"},
+                  {"from", in.from == kBank ? std::string("bank") : nm(in.from)},
+                  {"to", in.to == kBank ? std::string("bank") : nm(in.to)},
+                  {"amount", in.amount},
+                  {"reason", in.reason}};
         return json::object();
       },
       input);

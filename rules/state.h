@@ -57,7 +57,8 @@ enum class Memo : std::uint8_t {
   insurance,
   space,
   deal,
-  seat
+  seat,
+  house_rule  // a HousePayment: Posting::card holds its reason
 };
 
 enum class QuestionKind { buy, tax, jail, mortgaged_transfer, debt, draw, roll };
@@ -96,7 +97,7 @@ struct Posting {
   Memo memo = Memo::salary;
   int space = -1;    // the space it concerns, if any
   int input = -1;    // index of the input that caused it (-1: the setup)
-  std::string card;  // card id, for Memo::card
+  std::string card;  // card id, for Memo::card; the reason, for Memo::house_rule
 };
 
 // What an input caused, for the screens and the daemon. Structured, so nothing is formatted unless someone

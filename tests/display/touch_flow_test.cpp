@@ -1,6 +1,8 @@
 #include <SDL.h>
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "display/font_set.h"
 #include "display/sound_player.h"
 #include "display/ui.h"
@@ -339,6 +341,26 @@ TEST(TouchFlow, AWindowOnTheDummyVideoDriverDrawsAndTakesClicks) {
   (*screen)->pump();
   EXPECT_EQ((*screen)->ui().screen(), ScreenId::ledger);
   EXPECT_TRUE((*screen)->draw_if_needed());
+}
+
+}  // namespace
+}  // namespace bb::display
+
+namespace bb::display {
+namespace {
+
+// The loop blocker that was: a thread in wait() could not be woken by anything but SDL. wake() from
+// another thread ends the wait at once (a broken wake would hold this test for a minute and then fail).
+TEST(TouchScreenWake, AnotherThreadEndsAWaitInProgress) {
+  TouchScreen::Options o;
+  auto screen = TouchScreen::open(o);
+  ASSERT_TRUE(screen) << screen.error();
+  (*screen)->pump();  // an empty queue
+  std::thread other([&] { (*screen)->wake(); });
+  EXPECT_TRUE((*screen)->wait(60'000));
+  other.join();
+  EXPECT_TRUE((*screen)->pump().empty()) << "the wake-up is no touch";
+  EXPECT_FALSE((*screen)->quit_requested());
 }
 
 }  // namespace

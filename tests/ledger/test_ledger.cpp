@@ -140,13 +140,16 @@ TEST_F(LedgerTest, AnUndoNeedsTheBankerAndAReasonAndCompensates) {
             "0A1B2C3D / Bob's die rolled off");
 }
 
-TEST_F(LedgerTest, AFinishedGameIsBackedUpAndStaysHistory) {
+TEST_F(LedgerTest, AFinishedGameStaysHistoryAndItsBackupIsTheServicesCall) {
   Ledger ledger = open();
   GameId game = play(ledger, 10, 60);
   ASSERT_TRUE(ledger.game(game)->state().ended);
   auto summary = ledger.summary(game);
   ASSERT_TRUE(summary.has_value());
   EXPECT_TRUE(summary->finished_at.has_value());
+  // record() never copies the file (longer than a frame); the service backs up once its loop is free.
+  EXPECT_TRUE(BackupStore(dir_.file("backups"), 10).list().empty());
+  ASSERT_TRUE(ledger.backup_now().has_value());
   EXPECT_EQ(BackupStore(dir_.file("backups"), 10).list().size(), 1u);
   auto late = ledger.record(game, rules::Roll{1, 1}, {"dice:late", "dice", "", ""});
   ASSERT_FALSE(late.has_value());

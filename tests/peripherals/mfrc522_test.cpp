@@ -92,6 +92,59 @@ TEST(Mfrc522, AnticollisionReadsEveryCardOfSeveralInTheField) {
   EXPECT_EQ(read, expected);
 }
 
+// The loop blocker that was: with no card in the field, each poll spun on ComIrqReg until the chip's timer
+// ran out (and again after HLTA). Now a call looks once and hands back; the chip's timer is watched across
+// calls, and HLTA is never waited for.
+TEST(Rc522Device, WithNoCardACallLooksOnceAndComesBackInsteadOfWaitingForTheChipsTimer) {
+  auto chip = std::make_unique<FakeMfrc522>();
+  FakeMfrc522* fake = chip.get();
+  fake->set_timeout_reads(500);  // the chip's timer runs for 500 of the driver's looks
+  auto device = Rc522Device::create("door", std::move(chip), nullptr, 100 * kMillisecond, {}, kNoSleep);
+  ASSERT_TRUE(device) << device.error();
+  int calls = 0;
+  int most_reads_in_a_call = 0;
+  int before = fake->irq_reads();
+  // The chip's timeout arrives at the 500th look: about 500 calls, each one look.
+  while (fake->irq_reads() < 500 && calls < 2000) {
+    EXPECT_TRUE((*device)->read_events().empty());
+    most_reads_in_a_call = std::max(most_reads_in_a_call, fake->irq_reads() - before);
+    before = fake->irq_reads();
+    ++calls;
+  }
+  EXPECT_EQ(most_reads_in_a_call, 1);
+  EXPECT_GE(calls, 499);
+  EXPECT_EQ(fake->transceives(), 1);  // one REQA for the whole wait
+
+  // A card answers at once: the next look starts a new REQA and reads the card, HLTA sent and not waited for.
+  fake->add_card({0xDE, 0xAD, 0xBE, 0xEF});
+  before = fake->irq_reads();
+  std::vector<PeripheralEvent> events;
+  for (int i = 0; i < 3 && events.empty(); ++i) events = (*device)->read_events();
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].uid, "DEADBEEF");
+  // REQA, the anticollision and SELECT each answered at the first look; the HLTA was not looked at.
+  EXPECT_LE(fake->irq_reads() - before, 4);
+}
+
+TEST(Mfrc522, StepSaysPendingWhileTheChipWaitsAndPollStillGivesTheAnswer) {
+  FakeMfrc522 chip;
+  chip.set_timeout_reads(3);
+  Mfrc522 reader(chip, nullptr, kNoSleep);
+  ASSERT_TRUE(reader.init());
+  auto first = reader.step();
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->kind, Mfrc522::Step::Kind::pending);
+  auto second = reader.step();
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->kind, Mfrc522::Step::Kind::pending);
+  auto third = reader.step();
+  ASSERT_TRUE(third);
+  EXPECT_EQ(third->kind, Mfrc522::Step::Kind::no_card);
+  auto none = reader.poll();  // the blocking form, for command-line tools, waits it out
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(*none);
+}
+
 TEST(Rc522Device, ReportsATapWithUidBitsAndIdAndReportsAFailingLinkOnce) {
   auto chip = std::make_unique<FakeMfrc522>();
   FakeMfrc522* fake = chip.get();

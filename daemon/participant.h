@@ -1,0 +1,48 @@
+#pragma once
+#include <chrono>
+#include <string>
+
+#include "display/intent.h"
+
+namespace bb::table {
+class Table;
+}
+
+namespace bb::daemon {
+
+// What a participant may do when the loop calls it: read the table, act on the screen as a finger would,
+// and end the run. Everything else (dice, cards, tokens) a participant does physically, through the
+// simulated devices and the frame source it gave the service (see ServiceSetup in daemon/service.h).
+// Thread: the loop thread only, and only during Participant::on_wake().
+class ParticipantContext {
+ public:
+  virtual ~ParticipantContext() = default;
+  // The session at the table, read-only: what it waits for (its view()), the game, the registered cards.
+  virtual const table::Table& table() const = 0;
+  // A touch on the screen, delivered to the table as if a finger had made it (it gets a "touch:<n>" id).
+  virtual void touch(const display::Intent& intent) = 0;
+  // Ends run() with `exit_code` after this call returns (e.g. the demo's game is over).
+  virtual void stop(int exit_code) = 0;
+  // Time since the service started, on the loop's clock.
+  virtual std::chrono::milliseconds uptime() const = 0;
+};
+
+// An extra participant at the table that the service does not know by type (the demo's bots, a test's
+// scripted player). The loop wakes it when its fd is readable or every `period`, on the loop thread.
+// Owns: whatever it needs; it outlives nothing it is given. Must never: block (it runs on the loop: a
+// frame's worth of work at most per wake), keep the context or table reference past on_wake(), or touch
+// the ledger or SDL.
+class Participant {
+ public:
+  struct Wake {
+    int fd = -1;                          // readable -> on_wake(); -1: none
+    std::chrono::milliseconds period{0};  // > 0: on_wake() every period
+  };
+  virtual ~Participant() = default;
+  virtual std::string name() const = 0;
+  // Asked once when the service starts; at least one of fd and period must be set.
+  virtual Wake wake() const = 0;
+  virtual void on_wake(ParticipantContext& context) = 0;
+};
+
+}  // namespace bb::daemon

@@ -1,0 +1,73 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "display/intent.h"
+#include "display/snapshot.h"
+
+namespace bb::table {
+
+// The events the table hears, already decoded by their devices. Each carries the id that makes a repeat
+// harmless: an input made from an event is stored under an id derived from it, so an event delivered again
+// (a reader repeating a tap, a restart after a crash) is never posted twice.
+
+// Dice from the electronic dice unit, the roll button (the daemon draws the numbers) or the dice dialog.
+struct DiceThrown {
+  int d1 = 0, d2 = 0;
+  std::string id;      // peripherals' PeripheralEvent::id ("dice:<device>:<seq>"), or "touch:<n>"
+  std::string device;  // "dice", "button", "screen"
+};
+
+// A card on a reader.
+struct CardTapped {
+  std::string uid;     // upper-case hex
+  std::string reader;  // "wiegand", "rc522", or a configured name
+  std::string id;      // PeripheralEvent::id ("wiegand:<device>:<frame_ts_ns>", "rc522:<device>:<ts_ns>")
+};
+
+// What the camera's tracker saw, mapped by the daemon from a token name to a player index.
+struct TokenReport {
+  enum class Kind {
+    moved,             // the token now stands on `to`
+    unsure,            // it may have moved; `candidates` are the spaces it touches
+    hidden,            // not visible (a hand over it); its last space is `from`
+    learned,           // learned at setup, standing on `to`
+    learn_incomplete,  // the camera could not learn this token (detail says why)
+    lost,              // the camera is gone or lost the board (detail says why)
+  };
+  Kind kind = Kind::moved;
+  int player = -1;
+  int from = -1;
+  int to = -1;
+  std::vector<int> candidates;
+  std::string detail;
+  std::string id;  // "camera:<frame>:<player>"
+};
+
+// A touch on the screen, as the display turned it into an intent.
+struct ScreenIntent {
+  display::Intent intent;
+  std::string id;  // "touch:<n>", unique for the service's life and beyond (the daemon prefixes a boot id)
+};
+
+// The timers the table asks the daemon to run.
+enum class TimerId {
+  deal,  // the edition's auction deal timer: when it fires the auction closes
+};
+
+struct TimerFired {
+  TimerId which = TimerId::deal;
+  std::uint64_t now_ms = 0;
+  std::string id;  // "timer:<which>:<arm count>": a timer firing twice closes once
+};
+
+// A device's state changed (the camera went, a reader came back).
+struct DeviceHealth {
+  display::DeviceStatus status;
+};
+
+using Event = std::variant<DiceThrown, CardTapped, TokenReport, ScreenIntent, TimerFired, DeviceHealth>;
+
+}  // namespace bb::table

@@ -1,0 +1,148 @@
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "display/intent.h"
+#include "display/snapshot.h"
+#include "display/table_question.h"
+#include "ledger/ledger_types.h"
+#include "rules/game.h"
+#include "table/card_registry.h"
+#include "table/events.h"
+#include "table/game_store.h"
+
+namespace bb::table {
+
+// How a card drawn from Chance or Community Chest comes to the table.
+enum class DrawMode {
+  stickers,        // the physical cards carry NFC stickers: the card tapped is the card drawn
+  pick_on_screen,  // the player draws a physical card and picks it on the screen from the deck's list
+  virtual_decks,   // the table shuffles the decks (the rules' seeded decks) and shows the card
+};
+
+// The table's settings, from the service's configuration. Plain values; the PIN check is a function so the
+// table never sees the salted hash.
+struct TableSettings {
+  DrawMode draw_mode = DrawMode::virtual_decks;
+  // Money the rules move waits for the payer's card tap before the game goes on.
+  bool payer_confirms_payments = true;
+  // Salary and payments from the bank need no tap (only what a player pays is confirmed).
+  bool automatic_bank_payments = true;
+  // The banker's card, the deck stickers and extra player cards the service keeps between games.
+  std::vector<RegisteredCard> cards;
+  // Whether a PIN typed on the screen is the banker's. Unset: no PIN is accepted (the banker's card only).
+  std::function<bool(const std::string& pin)> banker_pin_ok;
+  // House-rule defaults offered on the setup screen, by option name (rules::Setup::options).
+  std::map<std::string, bool> house_rules;
+};
+
+// A card the table hands to the screen: the screen's own dialogs (confirmations, bids, trades, setup) use it.
+struct CardForScreen {
+  std::string uid;
+  int player = -1;  // its owner in this game; -1 for the banker's card or a card nobody registered
+};
+
+struct TimerRequest {
+  enum class Action { arm, cancel };
+  TimerId which = TimerId::deal;
+  Action action = Action::arm;
+  std::uint64_t after_ms = 0;  // arm: fire this long from now
+  std::string id;              // arm: the id TimerFired must carry back
+};
+
+// What one event caused. Whatever it says is done was committed to the store before handle() returned.
+struct Reaction {
+  bool snapshot_changed = false;      // the game, the question or the view changed: build a new snapshot
+  std::vector<CardForScreen> cards;   // hand these to the screen (display::Ui::card) in order
+  std::vector<std::string> messages;  // for the status line, in order (refusals say what to do)
+  std::vector<TimerRequest> timers;
+  std::vector<display::Cue> cues;
+  std::vector<ledger::Recorded> recorded;          // the inputs stored (or found stored) by this event
+  std::optional<display::TableQuestion> question;  // a question opened by this event (also in view())
+  std::optional<std::string> paused;  // storage failed: the game waits; the message says what to do
+  bool cards_changed = false;         // the registry changed: the service stores TableSettings::cards again
+};
+
+// What the table waits for now: the snapshot's table parts come from it, and the demo's bots read it.
+struct Awaiting {
+  enum class Kind {
+    setup,            // no game: the setup screen (or a resume)
+    learn_tokens,     // the camera learns the tokens before play
+    throw_dice,       // `player` throws
+    move_token,       // `player` moves the token to `space` (the camera checks it, where there is one)
+    rules_question,   // the rules ask `player` (buy, jail, tax, debt, draw, ...): the screen shows it
+    tap_card,         // `player`'s card (or the banker's) confirms something: `detail` says what
+    answer_question,  // the table's own question is open
+    bids,             // an auction runs
+    game_over,
+    paused,  // storage failed
+  };
+  Kind kind = Kind::setup;
+  int player = -1;
+  int space = -1;
+  std::string detail;
+};
+
+// A payment the rules made that the payer has not confirmed with their card yet.
+struct UnconfirmedPayment {
+  int from = rules::kBank;
+  int to = rules::kBank;
+  rules::Money amount = 0;
+  std::string memo;  // "rent Baltic Avenue"
+};
+
+struct TableView {
+  const rules::Game* game = nullptr;  // the store's current game (nullptr: none)
+  std::optional<ledger::GameId> game_id;
+  Awaiting awaiting;
+  std::vector<int> expected_positions;  // per player: where the token must go (-1: nowhere in particular)
+  std::vector<int> seen_positions;      // per player: where the camera last saw it (-1: unknown)
+  std::optional<display::TableQuestion> question;
+  std::vector<UnconfirmedPayment> unconfirmed;  // the first one waits for its payer's tap
+  std::vector<RegisteredCard> cards;
+  std::vector<display::DeviceStatus> devices;
+  bool camera = false;  // a camera is working: tokens are cross-checked
+  std::string status;   // "Resumed game 3 from input 57"
+  std::optional<std::string> paused;
+};
+
+// The session at the table: turns events (dice, card taps, what the camera saw, touches, timers) into inputs
+// committed through the store and questions for the screen.
+// Owns: the card registry, the table's open question, the expected token destinations, the payments waiting
+// for a tap. Must never: touch an fd, a clock, SQL or SDL; post anything on the camera's word alone; show an
+// input as done before the store committed it. Thread: the loop thread only (not thread-safe).
+class Table {
+ public:
+  Table(GameStore& store, TableSettings settings);
+  ~Table();
+  Table(const Table&) = delete;
+  Table& operator=(const Table&) = delete;
+
+  // At start: resumes the newest unfinished game, if any; the status says from which input.
+  Reaction start_up();
+  Reaction handle(const Event& event);
+
+  const TableView& view() const;
+  // Fills the table's parts of a display snapshot (game, question, expected positions, seen positions,
+  // devices, status, unfinished_game). The caller keeps the rest (history, camera picture, editions) and the
+  // version.
+  void fill(display::Snapshot& snapshot) const;
+  const CardRegistry& cards() const;
+  const TableSettings& settings() const;
+  std::vector<ledger::GameSummary> games();
+
+  // The table's own invariants (empty: consistent): the question's player exists, the registry maps each
+  // player card to a seated player, expected positions are on the board.
+  std::vector<std::string> invariant_violations() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+}  // namespace bb::table

@@ -1,0 +1,156 @@
+// The table's card taps: whose card it is, and what its tap confirms.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "table/table_state.h"
+
+namespace bb::table {
+
+Reaction Table::State::card(const CardTapped& e) {
+  Reaction r;
+  const auto uid = CardRegistry::normalise(e.uid);
+  if (!uid) {
+    r.messages.push_back(fmt::format("The reader sent '{}', which is not a card number: tap again", e.uid));
+    return r;
+  }
+  // A reader that sees a card lying on it reports it again and again: the same card while nothing changed
+  // since its last tap is that tap. So is an event delivered again whose input is stored already.
+  if (*uid == last_uid && tap_state() == last_tap_state) return r;
+  if (!e.id.empty() && store.has_input(e.id)) return r;
+  const auto role = registry.find(*uid);
+  if (!role)
+    r = unknown_card(*uid);
+  else if (role->kind == CardRole::Kind::player)
+    r = player_card(e, *uid, role->player);
+  else if (role->kind == CardRole::Kind::banker)
+    r = banker_card(e, *uid);
+  else
+    r = deck_card(e, *role);
+  refresh();
+  last_uid = *uid;
+  last_tap_state = tap_state();
+  return r;
+}
+
+Reaction Table::State::unknown_card(const std::string& uid) {
+  Reaction r;
+  const auto* g = game();
+  if (!g || g->state().ended) {
+    // The setup screen registers it as a new player's card.
+    r.cards.push_back({uid, -1});
+    return r;
+  }
+  if (paused) {
+    r.messages.push_back(*paused);
+    return r;
+  }
+  if (auto* open = find(display::TableQuestion::Kind::register_card); open && open->uid == uid) return r;
+  OpenQuestion q;
+  q.uid = uid;
+  q.shown.kind = display::TableQuestion::Kind::register_card;
+  q.shown.title = "Whose card is this?";
+  q.shown.text = fmt::format("Card {} is not registered at this table", uid);
+  for (int p = 0; p < static_cast<int>(g->state().players.size()); ++p)
+    if (!g->state().players[static_cast<std::size_t>(p)].bankrupt)
+      q.shown.options.push_back(
+          {fmt::format("player:{}", p), fmt::format("{}'s card", name(p)), false, false});
+  q.shown.options.push_back({"banker", "The banker's card", false, true});
+  q.shown.options.push_back({"ignore", "Ignore it", false, false});
+  ask(r, std::move(q));
+  return r;
+}
+
+Reaction Table::State::player_card(const CardTapped& e, const std::string& uid, int player) {
+  Reaction r;
+  const auto* g = game();
+  if (!g) {
+    r.cards.push_back({uid, -1});  // a card of an earlier game: the setup screen may register it again
+    return r;
+  }
+  if (paused) {
+    r.messages.push_back(*paused);
+    r.cues.push_back(display::Cue::refused);
+    return r;
+  }
+  // The table's own questions come first: a tap answers the first one asked of this player.
+  for (auto& q : questions) {
+    if (q.shown.banker || q.shown.player != player) continue;
+    if (q.shown.kind == display::TableQuestion::Kind::confirm_payment ||
+        q.shown.kind == display::TableQuestion::Kind::house_payment) {
+      confirm_payment(r, q, e.id, {});
+      return r;
+    }
+  }
+  if (!questions.empty()) {
+    const auto& q = questions.front().shown;
+    if (q.player >= 0 && q.player != player) {
+      r.messages.push_back(
+          fmt::format("That is {}'s card: {} must tap ({})", name(player), name(q.player), q.text));
+      r.cues.push_back(display::Cue::refused);
+      return r;
+    }
+    if (q.banker) {
+      r.messages.push_back(fmt::format("That is {}'s card: the banker must tap ({})", name(player), q.text));
+      r.cues.push_back(display::Cue::refused);
+      return r;
+    }
+    if (q.player < 0) {
+      r.messages.push_back(fmt::format("Answer on the screen first: {}", q.title));
+      r.cues.push_back(display::Cue::refused);
+      return r;
+    }
+  }
+  if (g->state().players[static_cast<std::size_t>(player)].bankrupt) {
+    r.messages.push_back(fmt::format("{} is out of the game: their card confirms nothing", name(player)));
+    r.cues.push_back(display::Cue::refused);
+    return r;
+  }
+  if (g->state().ended) {
+    r.messages.push_back("The game is over: nothing is waiting for a card");
+    r.cues.push_back(display::Cue::refused);
+    return r;
+  }
+  // Buying, bids, trades, rules questions: the screen's dialogs take the tap (they know what is open).
+  r.cards.push_back({uid, player});
+  return r;
+}
+
+Reaction Table::State::banker_card(const CardTapped& e, const std::string& uid) {
+  Reaction r;
+  for (auto& q : questions)
+    if (q.shown.banker && q.shown.kind == display::TableQuestion::Kind::house_payment) {
+      confirm_payment(r, q, e.id, uid);
+      return r;
+    }
+  // The screen's banker dialogs (PIN or card for a correction) take it.
+  r.cards.push_back({uid, -1});
+  return r;
+}
+
+Reaction Table::State::deck_card(const CardTapped& e, const CardRole& role) {
+  Reaction r;
+  const auto* g = game();
+  const bool draw_pending =
+      g && !g->state().pending.empty() && g->state().pending.front().kind == rules::QuestionKind::draw;
+  if (!draw_pending) {
+    r.messages.push_back("No card is to be drawn now: put it back under its deck");
+    r.cues.push_back(display::Cue::refused);
+    return r;
+  }
+  const auto& q = g->state().pending.front();
+  if (q.deck != role.deck) {
+    const auto* deck = g->edition().deck(q.deck);
+    r.messages.push_back(fmt::format("That card is from the other deck: {} draws from {}", name(q.player),
+                                     deck ? deck->name : q.deck));
+    r.cues.push_back(display::Cue::refused);
+    return r;
+  }
+  if (record(r, rules::Draw{role.deck, role.card}, {e.id, "card", {}, {}}, true)) {
+    if (auto* open = find(display::TableQuestion::Kind::pick_card)) close(open->shown.id);
+    follow_up(r, e.id);
+  }
+  return r;
+}
+
+}  // namespace bb::table

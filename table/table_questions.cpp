@@ -1,0 +1,302 @@
+// The table's own questions: asking, answering, and the payments that wait for a tap.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+
+#include "table/table_state.h"
+
+namespace bb::table {
+namespace {
+using QK = display::TableQuestion::Kind;
+
+// "3,4" -> {3, 4}
+std::optional<std::pair<int, int>> parse_dice(std::string_view text) {
+  const auto comma = text.find(',');
+  if (comma == std::string_view::npos) return std::nullopt;
+  int d1 = 0, d2 = 0;
+  const auto a = text.substr(0, comma), b = text.substr(comma + 1);
+  if (std::from_chars(a.data(), a.data() + a.size(), d1).ec != std::errc{} ||
+      std::from_chars(b.data(), b.data() + b.size(), d2).ec != std::errc{})
+    return std::nullopt;
+  return std::pair{d1, d2};
+}
+
+// An answer's value holds what its option asked for, in order, separated by ';' ("3,4;1234": dice, PIN).
+std::vector<std::string> split_value(const std::string& value) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (;;) {
+    const auto semi = value.find(';', start);
+    out.push_back(value.substr(start, semi == std::string::npos ? std::string::npos : semi - start));
+    if (semi == std::string::npos) return out;
+    start = semi + 1;
+  }
+}
+
+bool refuse(Reaction& r, std::string message) {
+  r.messages.push_back(std::move(message));
+  r.cues.push_back(display::Cue::refused);
+  return false;
+}
+}  // namespace
+
+void set_payment_options(display::TableQuestion& q, bool reader) {
+  if (q.kind != QK::confirm_payment && q.kind != QK::house_payment) return;
+  // With a working reader the payer's card answers; otherwise the screen does (the banker's PIN for the
+  // bank).
+  q.options.clear();
+  if (!reader || q.banker)
+    q.options.push_back({"confirm", q.banker ? "Banker: enter the PIN" : "Confirm", false, q.banker});
+  if (q.kind == QK::house_payment) q.options.push_back({"cancel", "Cancel", false, false});
+}
+
+OpenQuestion* Table::State::find(QK kind, int player) {
+  for (auto& q : questions)
+    if (q.shown.kind == kind && (player < 0 || q.token_player == player || q.shown.player == player))
+      return &q;
+  return nullptr;
+}
+
+void Table::State::close(const std::string& question_id) {
+  std::erase_if(questions, [&](const OpenQuestion& q) { return q.shown.id == question_id; });
+}
+
+void Table::State::ask(Reaction& r, OpenQuestion q) {
+  q.shown.id = fmt::format("q{}", next_question++);
+  set_payment_options(q.shown, reader);
+  r.question = q.shown;
+  r.snapshot_changed = true;
+  questions.push_back(std::move(q));
+}
+
+void Table::State::payments_to_confirm(Reaction& r, const std::vector<rules::Posting>& postings) {
+  const auto* g = game();
+  if (!g) return;
+  for (const auto& p : postings) {
+    int payer = -1;
+    if (p.from >= 0 && settings.payer_confirms_payments)
+      payer = p.from;
+    else if (p.from == rules::kBank && p.to >= 0 && !settings.automatic_bank_payments)
+      payer = p.to;  // money from the bank: its receiver acknowledges it
+    if (payer < 0) continue;
+    OpenQuestion q;
+    q.paid = UnconfirmedPayment{p.from, p.to, p.amount, g->memo_text(p)};
+    q.shown.kind = QK::confirm_payment;
+    q.shown.player = payer;
+    q.shown.amount = p.amount;
+    q.shown.title = fmt::format("{}, tap your card", name(payer));
+    q.shown.text =
+        p.from == rules::kBank
+            ? fmt::format("The bank pays {} {} ({})", name(p.to), money(p.amount), g->memo_text(p))
+            : fmt::format("{} pays {} {} ({})", name(p.from), name(p.to), money(p.amount), g->memo_text(p));
+    ask(r, std::move(q));
+  }
+}
+
+void Table::State::pick_card_question(Reaction& r) {
+  const auto* g = game();
+  const auto& pending = g->state().pending.front();
+  const auto* deck = g->edition().deck(pending.deck);
+  if (!deck) return;
+  OpenQuestion q;
+  q.shown.kind = QK::pick_card;
+  q.shown.title = fmt::format("{} draws a {} card", name(pending.player), deck->name);
+  q.shown.text = settings.draw_mode == DrawMode::stickers
+                     ? fmt::format("Tap the {} card on the reader, or pick it here", deck->name)
+                     : fmt::format("Which {} card did {} draw?", deck->name, name(pending.player));
+  std::vector<std::string> ids;
+  for (const auto& c : deck->cards)
+    if (std::find(ids.begin(), ids.end(), c.id) == ids.end()) {
+      ids.push_back(c.id);
+      q.shown.options.push_back({"card:" + c.id, c.text.empty() ? c.id : c.text, false, false});
+    }
+  q.shown.options.push_back({"table_draws", "Let the table draw", false, false});
+  ask(r, std::move(q));
+}
+
+void Table::State::confirm_payment(Reaction& r, OpenQuestion& q, const std::string& id,
+                                   const std::string& authorised_by) {
+  const std::string question_id = q.shown.id;
+  if (q.shown.kind == QK::confirm_payment) {
+    r.messages.push_back(fmt::format("Confirmed: {}", q.shown.text));
+    r.cues.push_back(display::Cue::payment);
+    r.snapshot_changed = true;
+    close(question_id);
+    return;
+  }
+  const auto payment = *q.payment;  // house_payment
+  if (payment.from == rules::kBank && authorised_by.empty()) {
+    refuse(r, "A payment from the bank needs the banker's card or PIN");
+    return;
+  }
+  ledger::InputMeta meta{id, authorised_by.empty() || authorised_by == "pin" ? "touch" : "card",
+                         authorised_by, payment.reason};
+  const std::string text = q.shown.text;
+  if (record(r, payment, meta, false)) {
+    close(question_id);
+    r.messages.push_back(fmt::format("Paid: {}", text));
+    r.cues.push_back(display::Cue::payment);
+  }
+}
+
+Reaction Table::State::house_payment(const display::RequestHousePayment& p) {
+  Reaction r;
+  const auto* g = game();
+  if (!g) {
+    refuse(r, "No game is running: start one on the setup screen");
+    return r;
+  }
+  const int n = static_cast<int>(g->state().players.size());
+  auto valid = [n](int a) { return a == rules::kBank || (a >= 0 && a < n); };
+  if (!valid(p.from) || !valid(p.to) || p.from == p.to) {
+    refuse(r, "A house-rule payment goes between two different players, or a player and the bank");
+    return r;
+  }
+  if (p.amount <= 0) {
+    refuse(r, "Enter the amount of the house-rule payment");
+    return r;
+  }
+  if (p.reason.empty()) {
+    refuse(r, "Say what the house-rule payment is for (\"Free Parking jackpot\")");
+    return r;
+  }
+  OpenQuestion q;
+  q.payment = rules::HousePayment{p.from, p.to, p.amount, p.reason};
+  q.shown.kind = QK::house_payment;
+  q.shown.player = p.from >= 0 ? p.from : -1;
+  q.shown.banker = p.from == rules::kBank;
+  q.shown.amount = p.amount;
+  q.shown.title = q.shown.banker ? "Banker, tap your card" : fmt::format("{}, tap your card", name(p.from));
+  q.shown.text =
+      fmt::format("{} pays {} {} ({})", p.from == rules::kBank ? std::string("The bank") : name(p.from),
+                  name(p.to), money(p.amount), p.reason);
+  ask(r, std::move(q));
+  return r;
+}
+
+Reaction Table::State::answer(const display::AnswerQuestion& a, const std::string& id) {
+  Reaction r;
+  auto it = std::find_if(questions.begin(), questions.end(),
+                         [&](const auto& q) { return q.shown.id == a.question; });
+  if (it == questions.end()) {
+    refuse(r, "That question was answered already");
+    return r;
+  }
+  const auto opt = std::find_if(it->shown.options.begin(), it->shown.options.end(),
+                                [&](const auto& o) { return o.key == a.option; });
+  if (opt == it->shown.options.end()) {
+    refuse(r, fmt::format("'{}' is not an answer to \"{}\"", a.option, it->shown.title));
+    return r;
+  }
+  const auto values = split_value(a.value);
+  std::size_t next_value = 0;
+  std::optional<std::pair<int, int>> dice;
+  if (opt->needs_dice) {
+    dice = parse_dice(next_value < values.size() ? values[next_value++] : std::string());
+    if (!dice) {
+      refuse(r, "Enter both dice");
+      return r;
+    }
+  }
+  if (opt->needs_pin) {
+    const std::string pin = next_value < values.size() ? values[next_value++] : std::string();
+    if (!settings.banker_pin_ok || !settings.banker_pin_ok(pin)) {
+      refuse(r, "Wrong PIN: the banker must confirm this");
+      return r;
+    }
+  }
+  OpenQuestion q = *it;
+  const std::string qid = q.shown.id;
+  switch (q.shown.kind) {
+    case QK::camera_mismatch: {
+      const auto p = static_cast<std::size_t>(q.token_player);
+      if (a.option == "move_token") {
+        r.messages.push_back(
+            fmt::format("Move {} to {}", token_name(q.token_player), space_name(q.shown.expected)));
+        close(qid);
+      } else if (a.option == "camera_wrong") {
+        expected[p] = -1;
+        r.messages.push_back(fmt::format("The dice stand: {} is on {}", token_name(q.token_player),
+                                         space_name(q.shown.expected)));
+        close(qid);
+      } else {  // enter_dice: the throw recorded was wrong; the banker takes it back and the right one goes
+                // in
+        const auto* g = game();
+        if (g->inputs().empty() || !std::holds_alternative<rules::Roll>(g->inputs().back())) {
+          refuse(r, "Something was recorded after that throw: undo it on the Ledger screen first");
+          return r;
+        }
+        const std::string reason =
+            fmt::format("the dice were wrong: {} and {} entered", dice->first, dice->second);
+        if (!record(r, rules::Undo{}, {id + ":undo", "touch", "pin", reason}, false)) return r;
+        questions.clear();
+        record(r, rules::Roll{dice->first, dice->second}, {id + ":roll", "touch", {}, {}}, true);
+      }
+      break;
+    }
+    case QK::token_moved:
+      if (a.option == "move_token")
+        r.messages.push_back(
+            fmt::format("Put {} back on {}", token_name(q.token_player), space_name(q.shown.expected)));
+      close(qid);
+      break;
+    case QK::register_card:
+      if (a.option == "ignore") {
+        close(qid);
+      } else {
+        CardRole role{CardRole::Kind::banker, -1, {}, {}};
+        std::string owner = "the banker";
+        if (a.option.starts_with("player:")) {
+          role = {CardRole::Kind::player, std::stoi(a.option.substr(7)), {}, {}};
+          owner = name(role.player);
+        }
+        if (auto ok = registry.add(q.uid, role, owner); !ok) {
+          refuse(r, ok.error());
+          return r;
+        }
+        settings.cards.push_back({q.uid, role});
+        r.cards_changed = true;
+        r.messages.push_back(fmt::format("Card {} is now {}'s", q.uid, owner));
+        close(qid);
+      }
+      break;
+    case QK::house_payment:
+      if (a.option == "cancel") {
+        r.messages.push_back("House-rule payment cancelled");
+        close(qid);
+      } else {
+        confirm_payment(r, *it, id, q.shown.banker ? "pin" : std::string());
+      }
+      break;
+    case QK::confirm_payment:
+      confirm_payment(r, *it, id, {});
+      break;
+    case QK::pick_card: {
+      const auto* g = game();
+      if (g->state().pending.empty() || g->state().pending.front().kind != rules::QuestionKind::draw) {
+        close(qid);
+        break;
+      }
+      const std::string deck = g->state().pending.front().deck;
+      std::optional<std::string> card;
+      if (a.option.starts_with("card:")) card = a.option.substr(5);
+      if (record(r, rules::Draw{deck, card}, {id, "touch", {}, {}}, true)) {
+        close(qid);
+        follow_up(r, id);
+      }
+      break;
+    }
+    case QK::learn_tokens:
+      learning = false;
+      camera = false;
+      std::fill(seen.begin(), seen.end(), -1);
+      r.messages.push_back("Playing without the camera: the dice alone decide");
+      close(qid);
+      break;
+  }
+  r.snapshot_changed = true;
+  return r;
+}
+
+}  // namespace bb::table

@@ -1,0 +1,107 @@
+#pragma once
+// The table's insides, shared by its .cpp files (each owns one concern: cards, camera, questions, play).
+// Not a public header: only table/*.cpp include it.
+#include <deque>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "table/table.h"
+
+namespace bb::table {
+
+// A question of the table's own, with what answering it does.
+struct OpenQuestion {
+  display::TableQuestion shown;
+  // house_payment: the payment to record once tapped.
+  std::optional<rules::HousePayment> payment;
+  // confirm_payment: the payment the rules made, waiting for its payer's tap (nothing more is recorded).
+  std::optional<UnconfirmedPayment> paid;
+  // register_card: the card.
+  std::string uid;
+  // camera_mismatch / token_moved: the token's player.
+  int token_player = -1;
+};
+
+struct Table::State {
+  GameStore& store;
+  TableSettings settings;
+  CardRegistry registry;
+  TableView view;
+
+  std::deque<OpenQuestion> questions;  // the front one is shown
+  std::uint64_t next_question = 1;
+  std::vector<int> expected;  // per player
+  std::vector<int> seen;      // per player
+  std::set<int> learned;
+  bool learning = false;
+  bool camera = false;
+  bool reader = true;  // a card reader works (else the screen confirms)
+  std::vector<display::DeviceStatus> devices;
+  std::string status;
+  std::optional<std::string> paused;
+  // The auction the deal timer runs for: its arm count (ids "timer:deal:<n>"), 0 when none is armed.
+  std::uint64_t deal_timer = 0;
+  std::uint64_t deal_arms = 0;
+  // A reader repeating a tap: the uid and what the table looked like after it; the same uid again while
+  // nothing changed is the same tap.
+  std::string last_uid;
+  std::string last_tap_state;
+
+  State(GameStore& s, TableSettings t);
+
+  // table.cpp: play
+  const rules::Game* game() const { return store.game(); }
+  Reaction dice(const DiceThrown& e);
+  Reaction screen(const ScreenIntent& e);
+  Reaction timer(const TimerFired& e);
+  Reaction device(const DeviceHealth& e);
+  Reaction start_game(const display::StartGame& start, const std::string& id);
+  Reaction resume(std::optional<ledger::GameId> which);
+  Reaction apply(const display::ApplyInput& a, const std::string& id);
+  // Records one input and does what follows (expected positions, payments to confirm, timers, auto draws).
+  // Returns false when it was not stored (the reaction says why).
+  bool record(Reaction& r, const rules::Input& input, ledger::InputMeta meta, bool payments_need_tap);
+  void after_recorded(Reaction& r, const ledger::Recorded& rec, const std::string& id,
+                      bool payments_need_tap);
+  void follow_up(Reaction& r, const std::string& id);  // timers, draws, after any change
+  void seat_players();
+  void refresh();
+  std::string tap_state() const;
+
+  // table_cards.cpp
+  Reaction card(const CardTapped& e);
+  Reaction player_card(const CardTapped& e, const std::string& uid, int player);
+  Reaction deck_card(const CardTapped& e, const CardRole& role);
+  Reaction banker_card(const CardTapped& e, const std::string& uid);
+  Reaction unknown_card(const std::string& uid);
+
+  // table_camera.cpp
+  Reaction token(const TokenReport& e);
+  void start_learning(Reaction& r);
+
+  // table_questions.cpp
+  Reaction answer(const display::AnswerQuestion& a, const std::string& id);
+  Reaction house_payment(const display::RequestHousePayment& p);
+  void ask(Reaction& r, OpenQuestion q);
+  void close(const std::string& question_id);
+  OpenQuestion* find(display::TableQuestion::Kind kind, int player = -1);
+  void confirm_payment(Reaction& r, OpenQuestion& q, const std::string& id, const std::string& authorised_by);
+  void payments_to_confirm(Reaction& r, const std::vector<rules::Posting>& postings);
+  void pick_card_question(Reaction& r);
+
+  // words
+  std::string name(int account) const;
+  std::string space_name(int space) const;
+  std::string money(rules::Money amount) const;
+  std::string token_name(int player) const;
+};
+
+// The buttons of a payment question: the card answers where a reader works, else the screen.
+void set_payment_options(display::TableQuestion& q, bool reader);
+
+// Whether a ledger error pauses the game (storage) or is a refusal to show.
+bool is_storage_failure(const ledger::LedgerError& e);
+
+}  // namespace bb::table

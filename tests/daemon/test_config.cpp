@@ -1,0 +1,213 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "daemon/config.h"
+#include "daemon/config_report.h"
+
+using namespace bb::daemon;
+
+namespace {
+
+std::string example_file() { return std::string(SOURCE_DIR) + "/etc/boardbank.toml"; }
+
+// Lines of the problems, for asserting that each was placed where it is.
+std::vector<int> lines_of(const std::vector<ConfigProblem>& problems) {
+  std::vector<int> lines;
+  for (const auto& p : problems) lines.push_back(p.line);
+  return lines;
+}
+
+bool mentions(const std::vector<ConfigProblem>& problems, const std::string& text) {
+  for (const auto& p : problems)
+    if (p.message.find(text) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST(Config, TheShippedExampleIsGoodAndSaysWhatItConfigures) {
+  auto config = load_config(example_file());
+  ASSERT_TRUE(config.has_value()) << (config ? "" : config.error().front().to_string());
+  EXPECT_EQ(config->screen.width, 800);
+  EXPECT_EQ(config->screen.height, 480);
+  EXPECT_EQ(config->dice.backend, Backend::real);
+  ASSERT_EQ(config->wiegand.size(), 1u);
+  EXPECT_EQ(config->wiegand[0].name, "reader");
+  EXPECT_EQ(config->rc522.backend, Backend::off);
+  EXPECT_EQ(config->ledger.path, "/var/lib/boardbank/ledger.db");
+  EXPECT_EQ(config->ledger.backup_every_minutes, 30);
+  EXPECT_EQ(config->editions_dir, "/usr/share/boardbank/editions");
+  // dice, button and one Wiegand reader are opened; the RC522 is off.
+  const auto devices = config->device_configs();
+  ASSERT_EQ(devices.size(), 3u);
+  EXPECT_EQ(devices[0].kind, "dice");
+  EXPECT_EQ(devices[2].kind, "wiegand");
+  EXPECT_EQ(devices[2].backend, "real");
+}
+
+TEST(Config, AnEmptyFileGivesTheDefaults) {
+  auto config = parse_config("", "empty.toml");
+  ASSERT_TRUE(config.has_value());
+  EXPECT_TRUE(config->device_configs().empty());
+  EXPECT_EQ(config->ledger.keep_backups, 20);
+  EXPECT_TRUE(config->screen.fullscreen);
+}
+
+TEST(Config, ReadsEveryKindOfDeviceWithItsLines) {
+  auto config = parse_config(R"(
+[dice]
+backend = "simulated"
+[button]
+backend = "replay"
+trace = "button.trace"
+lines = "GPIO4"
+[[wiegand]]
+name = "left"
+backend = "real"
+lines = ["GPIO23", "GPIO24"]
+[[wiegand]]
+name = "right"
+backend = "real"
+lines = "d1=GPIO8,d0=GPIO7"
+[rc522]
+backend = "real"
+spi_device = "/dev/spidev0.1"
+reset_line = ""
+)",
+                             "devices.toml");
+  ASSERT_TRUE(config.has_value()) << config.error().front().to_string();
+  EXPECT_EQ(config->button.lines, std::vector<std::string>{"GPIO4"});
+  EXPECT_EQ(config->wiegand[1].lines, (std::vector<std::string>{"GPIO7", "GPIO8"}));
+  const auto devices = config->device_configs();
+  ASSERT_EQ(devices.size(), 5u);
+  EXPECT_EQ(devices[0].backend, "simulated");
+  EXPECT_EQ(devices[1].trace_path, "button.trace");
+  EXPECT_EQ(devices[4].kind, "rc522");
+  EXPECT_EQ(devices[4].spi_device, "/dev/spidev0.1");
+  EXPECT_EQ(devices[4].reset_line, "");
+}
+
+TEST(Config, EveryProblemIsReportedAtOnceWithItsLine) {
+  const std::string text = R"([screen]
+width = "wide"
+rotation = 45
+fullscreen = "yes"
+[dice]
+backend = "usb"
+lines = ["GPIO1"]
+[ledger]
+keep_backups = 0
+colour = "blue"
+[banker]
+pin_hash = "1234"
+card = "not hex"
+[cameras]
+source = "0"
+)";
+  auto config = parse_config(text, "bad.toml");
+  ASSERT_FALSE(config.has_value());
+  const auto& problems = config.error();
+  EXPECT_EQ(lines_of(problems), (std::vector<int>{2, 3, 4, 6, 7, 9, 10, 12, 13, 14}));
+  EXPECT_TRUE(mentions(problems, "[screen] width must be a whole number"));
+  EXPECT_TRUE(mentions(problems, "rotation must be 0, 90, 180 or 270"));
+  EXPECT_TRUE(mentions(problems, "fullscreen must be true or false"));
+  EXPECT_TRUE(mentions(problems, "backend must be \"real\", \"simulated\", \"replay\" or \"off\""));
+  EXPECT_TRUE(mentions(problems, "a dice needs 8 lines"));
+  EXPECT_TRUE(mentions(problems, "keep_backups must be a whole number from 1"));
+  EXPECT_TRUE(mentions(problems, "has no key 'colour'"));
+  EXPECT_TRUE(mentions(problems, "boardbank hash-pin"));
+  EXPECT_TRUE(mentions(problems, "card must be the card's UID in hex"));
+  EXPECT_TRUE(mentions(problems, "unknown section 'cameras'"));
+  EXPECT_EQ(problems.front().to_string(),
+            "bad.toml:2: [screen] width must be a whole number from 320 to 7680");
+}
+
+TEST(Config, ASyntaxErrorNamesItsLineAndStops) {
+  auto config = parse_config("[screen]\nwidth = 800\nheight = \n", "broken.toml");
+  ASSERT_FALSE(config.has_value());
+  ASSERT_EQ(config.error().size(), 1u);
+  EXPECT_EQ(config.error()[0].line, 3);
+  EXPECT_NE(config.error()[0].message.find("not valid TOML"), std::string::npos);
+}
+
+TEST(Config, ReplayWithoutATraceAndDuplicateReaderNamesAreRefused) {
+  auto config = parse_config(R"([rc522]
+backend = "replay"
+[[wiegand]]
+backend = "real"
+[[wiegand]]
+backend = "real"
+)",
+                             "r.toml");
+  ASSERT_FALSE(config.has_value());
+  EXPECT_TRUE(mentions(config.error(), "needs trace"));
+  EXPECT_TRUE(mentions(config.error(), "two Wiegand readers are named 'wiegand'"));
+}
+
+TEST(Config, AMissingFileSaysWhatToCheck) {
+  auto config = load_config("/nonexistent/boardbank.toml");
+  ASSERT_FALSE(config.has_value());
+  EXPECT_EQ(config.error()[0].line, 0);
+  EXPECT_NE(config.error()[0].message.find("cannot read the file"), std::string::npos);
+}
+
+TEST(Config, HouseRuleOptionsAreNamedSwitches) {
+  auto config = parse_config(R"([house_rules]
+automatic_salary = false
+auction_countdown_s = 10
+[house_rules.options]
+free_parking_jackpot = true
+short_game = false
+)",
+                             "h.toml");
+  ASSERT_TRUE(config.has_value()) << config.error().front().to_string();
+  EXPECT_FALSE(config->house_rules.automatic_salary);
+  EXPECT_EQ(config->house_rules.auction_countdown_s, 10);
+  EXPECT_EQ(config->house_rules.options.at("free_parking_jackpot"), true);
+  EXPECT_EQ(config->house_rules.options.at("short_game"), false);
+  auto bad = parse_config("[house_rules.options]\njackpot = 1\n", "h.toml");
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error()[0].line, 2);
+}
+
+TEST(PinHash, MatchesOnlyItsPinAndIsSalted) {
+  const PinHash first = hash_pin("4711", 1000);
+  const PinHash second = hash_pin("4711", 1000);
+  EXPECT_NE(first.text, second.text);  // a fresh salt each time
+  EXPECT_TRUE(pin_matches(first, "4711"));
+  EXPECT_TRUE(pin_matches(second, "4711"));
+  EXPECT_FALSE(pin_matches(first, "4712"));
+  EXPECT_FALSE(pin_matches(first, ""));
+  EXPECT_FALSE(pin_hash_problem(first.text).has_value());
+  EXPECT_EQ(first.text.rfind("pbkdf2-sha256$1000$", 0), 0u);
+}
+
+TEST(PinHash, AMangledHashIsAProblemAndMatchesNothing) {
+  for (const std::string text :
+       {"4711", "pbkdf2-sha256$10$00$00", "pbkdf2-sha256$100000$zz$00", "md5$1$2$3"}) {
+    EXPECT_TRUE(pin_hash_problem(text).has_value()) << text;
+    EXPECT_FALSE(pin_matches(PinHash{text}, "4711")) << text;
+  }
+  auto config = parse_config("[banker]\npin_hash = \"" + hash_pin("2468", 1000).text + "\"\n", "p.toml");
+  ASSERT_TRUE(config.has_value());
+  EXPECT_TRUE(pin_matches(config->banker_pin, "2468"));
+}
+
+TEST(ConfigReport, WarnsAboutWhatIsMissingOnThisMachine) {
+  auto config = parse_config(
+      "[editions]\ndir = \"/nonexistent/editions\"\n[dice]\nbackend = \"replay\"\n"
+      "trace = \"/nonexistent/dice.trace\"\n",
+      "w.toml");
+  ASSERT_TRUE(config.has_value());
+  const auto report = describe_config(*config);
+  auto warned = [&](const std::string& text) {
+    for (const auto& w : report.warnings)
+      if (w.find(text) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(warned("holds no edition"));
+  EXPECT_TRUE(warned("trace /nonexistent/dice.trace does not exist"));
+  EXPECT_TRUE(warned("no card reader is configured"));
+}

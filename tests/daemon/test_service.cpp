@@ -1,0 +1,180 @@
+// The service end to end on this machine: a real ledger file, simulated devices fed through pipes as the demo
+// feeds them, a device that is configured but missing, the screen offscreen, and a participant (as the demo's
+// bots are) that reads the table's view and acts through the devices and the screen.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "daemon/service.h"
+#include "ledger/ledger.h"
+#include "table/table.h"
+
+using namespace bb;
+using namespace bb::daemon;
+using namespace std::chrono_literals;
+
+namespace {
+
+class TempFolder {
+ public:
+  TempFolder() {
+    path_ = std::filesystem::temp_directory_path() /
+            ("bb-service-" + std::to_string(getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~TempFolder() { std::filesystem::remove_all(path_); }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+Config test_config(const TempFolder& dir) {
+  Config config;
+  config.screen.window = false;
+  config.screen.sound = false;
+  config.ledger.path = dir.file("state/ledger.db");
+  config.ledger.backup_dir = dir.file("state/backups");
+  config.editions_dir = std::string(SOURCE_DIR) + "/editions";
+  return config;
+}
+
+// Plays like the demo's bots do: starts a game on the screen, throws the simulated dice through its command
+// pipe, and stops the service once the throw is in the ledger.
+class ScriptedPlayer final : public Participant {
+ public:
+  explicit ScriptedPlayer(int dice_pipe) : dice_pipe_(dice_pipe) {}
+  std::string name() const override { return "scripted player"; }
+  Wake wake() const override { return Wake{-1, 10ms}; }
+  void on_wake(ParticipantContext& context) override {
+    ++wakes;
+    const auto& view = context.table().view();
+    for (const auto& device : view.devices)
+      if (device.state != display::DeviceStatus::State::ok) missing_seen.insert(device.name);
+    using K = table::Awaiting::Kind;
+    if (view.awaiting.kind == K::setup && !started) {
+      rules::Setup setup;
+      setup.edition = "classic";
+      setup.players = {{"Ann", "car", "", {}}, {"Bob", "dog", "", {}}};
+      context.touch(display::StartGame{setup, {0, 1}});
+      started = true;
+    } else if (view.awaiting.kind == K::throw_dice && view.game && !thrown) {
+      ASSERT_EQ(write(dice_pipe_, "roll 3 4\n", 9), 9);
+      thrown = true;
+    } else if (thrown && view.game && view.game->input_count() >= 1) {
+      context.stop(7);
+    }
+    if (wakes > 3000) context.stop(99);  // the test failed; do not hang
+  }
+  int wakes = 0;
+  bool started = false;
+  bool thrown = false;
+  std::set<std::string> missing_seen;
+
+ private:
+  int dice_pipe_;
+};
+
+}  // namespace
+
+TEST(Service, PlaysAThrowFromSimulatedDiceIntoTheLedgerAndGoesOnWithoutAMissingReader) {
+  TempFolder dir;
+  int dice_pipe[2];
+  ASSERT_EQ(pipe(dice_pipe), 0);
+  ServiceSetup setup;
+  setup.config = test_config(dir);
+  setup.headless = true;
+  std::vector<std::string> lines;
+  setup.log = [&lines](const std::string& line) { lines.push_back(line); };
+  peripherals::DeviceConfig dice;
+  dice.kind = "dice";
+  dice.backend = "simulated";
+  dice.input_fd = dice_pipe[0];
+  peripherals::DeviceConfig reader;  // configured, but there is no such chip here
+  reader.kind = "wiegand";
+  reader.name = "door";
+  reader.chip = "gpiochip99";
+  setup.devices = {dice, reader};
+  auto player = std::make_unique<ScriptedPlayer>(dice_pipe[1]);
+  ScriptedPlayer* scripted = player.get();
+  setup.participants.push_back(std::move(player));
+
+  auto service = Service::create(std::move(setup));
+  ASSERT_TRUE(service.has_value()) << service.error();
+  EXPECT_EQ((*service)->run(), 7) << ::testing::PrintToString(lines);
+  EXPECT_TRUE(scripted->started);
+  EXPECT_TRUE(scripted->thrown);
+  EXPECT_TRUE(scripted->missing_seen.contains("Card reader (door)"));
+  service->reset();
+
+  // The throw is in the ledger file, under the dice unit's id.
+  ledger::LedgerOptions options;
+  options.path = dir.file("state/ledger.db");
+  options.edition_dirs = {std::string(SOURCE_DIR) + "/editions"};
+  auto stored = ledger::Ledger::open(options);
+  ASSERT_TRUE(stored.has_value()) << stored.error().message;
+  auto game = stored->newest_unfinished_game();
+  ASSERT_TRUE(game.has_value());
+  auto script = stored->export_script(*game);
+  ASSERT_TRUE(script.has_value());
+  EXPECT_NE(script->find("dice:dice:"), std::string::npos) << *script;
+  close(dice_pipe[0]);
+  close(dice_pipe[1]);
+}
+
+TEST(Service, ResumesTheUnfinishedGameAtStart) {
+  TempFolder dir;
+  {
+    ServiceSetup setup;
+    setup.config = test_config(dir);
+    setup.headless = true;
+    setup.log = [](const std::string&) {};
+    setup.devices_from_config = false;
+    struct Starter final : Participant {
+      std::string name() const override { return "starter"; }
+      Wake wake() const override { return Wake{-1, 5ms}; }
+      void on_wake(ParticipantContext& c) override {
+        if (c.table().view().game) return c.stop(0);
+        rules::Setup s;
+        s.edition = "classic";
+        s.players = {{"Ann", "car", "", {}}, {"Bob", "dog", "", {}}, {"Cleo", "hat", "", {}}};
+        if (!sent) c.touch(display::StartGame{s, {0, 1, 2}});
+        sent = true;
+      }
+      bool sent = false;
+    };
+    setup.participants.push_back(std::make_unique<Starter>());
+    auto service = Service::create(std::move(setup));
+    ASSERT_TRUE(service.has_value()) << service.error();
+    ASSERT_EQ((*service)->run(), 0);
+  }
+  ServiceSetup setup;
+  setup.config = test_config(dir);
+  setup.headless = true;
+  std::vector<std::string> lines;
+  setup.log = [&lines](const std::string& line) { lines.push_back(line); };
+  setup.devices_from_config = false;
+  struct Checker final : Participant {
+    std::string name() const override { return "checker"; }
+    Wake wake() const override { return Wake{-1, 5ms}; }
+    void on_wake(ParticipantContext& c) override {
+      players = c.table().view().game ? static_cast<int>(c.table().view().game->state().players.size()) : 0;
+      c.stop(0);
+    }
+    int players = -1;
+  };
+  auto checker = std::make_unique<Checker>();
+  Checker* seen = checker.get();
+  setup.participants.push_back(std::move(checker));
+  auto service = Service::create(std::move(setup));
+  ASSERT_TRUE(service.has_value()) << service.error();
+  ASSERT_EQ((*service)->run(), 0);
+  EXPECT_EQ(seen->players, 3) << ::testing::PrintToString(lines);
+  bool said_ready = false;
+  for (const auto& line : lines)
+    said_ready = said_ready || line.find("table ready, game 1") != std::string::npos;
+  EXPECT_TRUE(said_ready) << ::testing::PrintToString(lines);
+}

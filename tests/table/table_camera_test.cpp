@@ -1,0 +1,102 @@
+// The camera as a cross-check: it never posts; where it disagrees with the dice the table asks.
+#include <gtest/gtest.h>
+
+#include "table_test_support.h"
+
+namespace bb::table::testing {
+namespace {
+
+using QK = display::TableQuestion::Kind;
+
+class CameraTest : public TableTest {
+ protected:
+  void SetUp() override {
+    event(DeviceHealth{{"Camera", display::DeviceStatus::State::ok, "", ""}});
+    start();
+    ASSERT_TRUE(question());
+    EXPECT_EQ(question()->kind, QK::learn_tokens);
+    EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::learn_tokens);
+    seen(0, 0, TokenReport::Kind::learned);
+    seen(1, 0, TokenReport::Kind::learned);
+    ASSERT_FALSE(question());
+  }
+};
+
+TEST_F(CameraTest, ATokenWhereTheDiceSayAsksNothing) {
+  dice(1, 2);
+  EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::rules_question);  // buy Baltic Avenue?
+  const auto r = seen(0, 3);
+  EXPECT_FALSE(r.question);
+  EXPECT_FALSE(question());
+  EXPECT_EQ(table->view().expected_positions[0], -1);
+  EXPECT_EQ(table->view().seen_positions[0], 3);
+}
+
+TEST_F(CameraTest, ATokenElsewhereIsAQuestionAndNothingIsPostedOnTheCamerasWord) {
+  dice(1, 2);  // the dice say Baltic Avenue
+  const auto count = inputs();
+  const auto r = seen(0, 4);  // the camera sees the car on Income Tax
+  ASSERT_TRUE(r.question);
+  EXPECT_EQ(r.question->kind, QK::camera_mismatch);
+  EXPECT_EQ(r.question->text, "The car is on Income Tax, the dice say Baltic Avenue");
+  EXPECT_EQ(inputs(), count);
+  EXPECT_EQ(game().state().players[0].position, 3);
+  // "Move it": the question closes; the token's arrival where the dice say is checked again.
+  answer("move_token");
+  EXPECT_FALSE(question());
+  seen(0, 3);
+  EXPECT_FALSE(question());
+  EXPECT_EQ(inputs(), count);
+}
+
+TEST_F(CameraTest, TheCameraIsWrong) {
+  dice(1, 2);
+  seen(0, 4);
+  answer("camera_wrong");
+  EXPECT_FALSE(question());
+  EXPECT_EQ(table->view().expected_positions[0], -1);
+  EXPECT_EQ(game().state().players[0].position, 3);
+}
+
+TEST_F(CameraTest, TheDiceWereWrongTheBankerEntersThem) {
+  dice(1, 2);
+  seen(0, 4);
+  auto r = answer("enter_dice", "2,2;0000");
+  EXPECT_TRUE(contains(r.messages, "Wrong PIN"));
+  r = answer("enter_dice", std::string("1,3;") + kPin);
+  ASSERT_EQ(r.recorded.size(), 2u);  // the wrong throw taken back, the right one stored
+  EXPECT_EQ(game().state().players[0].position, 4);
+  EXPECT_TRUE(contains(stored_authorisations(db), "pin|the dice were wrong: 1 and 3 entered"));
+}
+
+TEST_F(CameraTest, ATokenMovedWhenNobodyThrewIsAQuestion) {
+  const auto count = inputs();
+  const auto r = seen(1, 6);
+  ASSERT_TRUE(r.question);
+  EXPECT_EQ(r.question->kind, QK::token_moved);
+  EXPECT_NE(r.question->text.find("nobody threw"), std::string::npos);
+  EXPECT_EQ(inputs(), count);
+  // Put back: the question goes away when the camera sees it back.
+  seen(1, 0);
+  EXPECT_FALSE(question());
+}
+
+TEST_F(CameraTest, WithoutTheCameraTheDiceAloneDecide) {
+  auto r =
+      event(DeviceHealth{{"Camera", display::DeviceStatus::State::missing, "no frames", "check the cable"}});
+  EXPECT_TRUE(contains(r.messages, "the dice alone decide"));
+  dice(1, 2);
+  EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::rules_question);
+  EXPECT_FALSE(table->view().camera);
+}
+
+TEST_F(TableTest, WithoutACameraThereIsNoLearningAndTheThrowAloneMovesTheGame) {
+  start();
+  EXPECT_FALSE(question());
+  dice(1, 2);
+  EXPECT_FALSE(question());
+  EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::rules_question);
+}
+
+}  // namespace
+}  // namespace bb::table::testing
