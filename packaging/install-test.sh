@@ -24,7 +24,11 @@ check "/var/lib/boardbank is boardbank:750" owner_mode /var/lib/boardbank boardb
 check "the configuration is root:boardbank 640 (it holds the PIN hash)" owner_group_mode /etc/boardbank/boardbank.toml root:boardbank:640
 check "/etc/boardbank/boardbank.toml is a registered conffile" is_conffile /etc/boardbank/boardbank.toml
 check "boardbank --version runs with the installed libraries" boardbank --version
+check "the installed configuration passes check-config" boardbank check-config /etc/boardbank/boardbank.toml
+boardbank check-config /etc/boardbank/boardbank.toml || true
 boardbank --version
+check "the installed configuration passes check-config" boardbank check-config /etc/boardbank/boardbank.toml
+boardbank check-config /etc/boardbank/boardbank.toml || true
 check "systemd-analyze verify is clean" verify_clean
 
 touch /var/lib/boardbank/ledger.db

@@ -61,6 +61,9 @@ grep -q '^\[' "$work/root/etc/boardbank/boardbank.toml" || fail "the installed c
 got=$($emulator "$work/root/usr/bin/boardbank" --version)
 [ "$got" = "boardbank $version" ] || fail "boardbank --version printed '$got', not 'boardbank $version'"
 echo "installed boardbank --version: $got"
+$emulator "$work/root/usr/bin/boardbank" check-config "$work/root/etc/boardbank/boardbank.toml" >"$work/check-config.log" 2>&1 ||
+  { cat "$work/check-config.log" >&2; fail "the installed configuration does not pass boardbank check-config"; }
+echo "installed configuration: $(tail -n1 "$work/check-config.log")"
 "$here/check_unit.sh" verify "$work/root/lib/systemd/system/boardbank.service" "$work/root/usr/bin/boardbank" ||
   [ $? -eq 77 ] || fail "systemd-analyze verify"
 "$here/check_unit.sh" security "$work/root/lib/systemd/system/boardbank.service" >/dev/null ||
