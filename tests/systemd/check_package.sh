@@ -46,7 +46,7 @@ grep -qx /etc/boardbank/boardbank.toml "$work/control/conffiles" 2>/dev/null ||
   fail "/etc/boardbank/boardbank.toml is not a conffile"
 [ "$(dpkg-deb -f "$deb" Architecture)" = "$arch" ] || fail "architecture is not $arch"
 depends=$(dpkg-deb -f "$deb" Depends)
-for lib in libc6 libsqlite3-0 libsdl2-2.0-0 libgpiod2 fonts-dejavu-core; do
+for lib in libc6 libsqlite3-0 libsdl2-2.0-0 libgpiod fonts-dejavu-core; do  # libgpiod2 on 12, libgpiod3 on 13
   [[ ",$depends" == *", $lib"* || "$depends" == "$lib"* ]] || fail "Depends lacks $lib: $depends"
 done
 for script in postinst prerm postrm config; do
