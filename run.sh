@@ -5,6 +5,12 @@
 #   ./run.sh test --sanitize the same with AddressSanitizer + UndefinedBehaviorSanitizer
 #   ./run.sh bench           build and run the benchmarks, printing their figures
 #   ./run.sh build           install what is missing and build only
+#   ./run.sh package         build the .deb (out/boardbank_VERSION_ARCH.deb) and check it (file list, conffile,
+#                            unit, --version, lintian) in a throwaway root; with --install-test also apt-installs
+#                            it into a debootstrapped bookworm tree (maintainer scripts, user, purge)
+#   ./run.sh cross-arm64     cross-build for the Pi's arm64 in a debootstrapped bookworm tree, run the tests
+#                            under qemu-aarch64-static, build the arm64 .deb (slow: not in CI)
+#   ./run.sh check-trixie    build and test in a debootstrapped Debian 13 (trixie) tree (slow: not in CI)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -18,6 +24,7 @@ packages=(
   libsystemd-dev libssl-dev
   libsdl2-dev libsdl2-ttf-dev libsdl2-mixer-dev libsdl2-image-dev fonts-dejavu-core
   clang libclang-rt-14-dev
+  dpkg-dev lintian systemd
 )
 
 install_packages() {
@@ -75,8 +82,31 @@ case "$cmd" in
     build build -DCMAKE_BUILD_TYPE=Release
     for b in build/bench/*/bench_*; do [ -x "$b" ] && "$b"; done
     ;;
+  package)
+    install_packages
+    cmake -S . -B build -G Ninja >/dev/null
+    cmake --build build -j "$jobs" --target boardbank
+    version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' build/CMakeCache.txt)
+    arch=$(dpkg --print-architecture)
+    tests/systemd/check_package.sh "$PWD/build" "$PWD/build/package-check" "$version" "$arch"
+    mkdir -p out
+    cp "build/package-check/pkg/boardbank_${version}_${arch}.deb" out/
+    echo "run.sh: out/boardbank_${version}_${arch}.deb"
+    if [ "${1:-}" = "--install-test" ]; then
+      packages+=(debootstrap)
+      install_packages
+      nice -n 15 packaging/chroot-build.sh install-test "$PWD/out/boardbank_${version}_${arch}.deb"
+    fi
+    ;;
+  cross-arm64 | check-trixie)
+    # Each runs in its own Debian tree outside the source tree (packaging/chroot-build.sh says where), at low
+    # priority: a full build and test run that takes a long time on a small machine.
+    packages+=(debootstrap)
+    install_packages
+    nice -n 15 packaging/chroot-build.sh "${cmd#check-}"
+    ;;
   *)
-    echo "usage: ./run.sh demo|test [--sanitize]|bench|build" >&2
+    echo "usage: ./run.sh demo|test [--sanitize]|bench|build|package [--install-test]|cross-arm64|check-trixie" >&2
     exit 2
     ;;
 esac

@@ -12,3 +12,9 @@ endif()
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
   add_compile_options(-Wno-error=restrict -Wno-error=stringop-overflow -Wno-error=stringop-overread)
 endif()
+# GCC 13+ -Wdangling-reference reports a reference returned from a function that takes a temporary argument even
+# when it points elsewhere (tests/vision/identity_test.cpp's renderer_for returns an entry of a static cache):
+# a false positive that stopped the Debian 13 (GCC 14) build. Visible, not fatal.
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_GREATER_EQUAL 13)
+  add_compile_options(-Wno-error=dangling-reference)
+endif()

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Builds and tests boardbank inside a Debian tree made by debootstrap, never inside the source tree:
+#   packaging/chroot-build.sh cross-arm64   bookworm (amd64) with arm64 multiarch: cross build, tests under
+#                                           qemu-aarch64-static, the arm64 .deb
+#   packaging/chroot-build.sh trixie        Debian 13: native build and the whole test suite
+#   packaging/chroot-build.sh install-test DEB
+#                                           bookworm: apt installs the .deb with its dependencies and runs its
+#                                           maintainer scripts; then checks the user, the groups, the enabled
+#                                           unit, the state directory, the conffile, --version, and that a purge
+#                                           keeps the ledger unless asked (debconf) and then deletes it
+# Needs root (debootstrap, chroot, mounts). The trees live in $BOARDBANK_CHROOTS (default
+# /var/tmp/boardbank-chroots) and are reused; a tree whose setup did not finish is made again. Results (the log,
+# the .deb) are copied to out/ in the source tree. Set BOARDBANK_MIRROR to use another Debian mirror.
+set -euo pipefail
+src=$(cd "$(dirname "$0")/.." && pwd)
+what=${1:?usage: packaging/chroot-build.sh cross-arm64|trixie|install-test DEB}
+chroots=${BOARDBANK_CHROOTS:-/var/tmp/boardbank-chroots}
+mirror=${BOARDBANK_MIRROR:-http://deb.debian.org/debian}
+jobs=$(nproc)
+
+case "$what" in
+  cross-arm64)
+    suite=bookworm
+    root=$chroots/bookworm-cross-arm64
+    packages=(crossbuild-essential-arm64 cmake ninja-build pkg-config qemu-user-static dpkg-dev file
+      libgtest-dev:arm64 libgmock-dev:arm64 libbenchmark-dev:arm64 libfmt-dev:arm64 libtomlplusplus-dev:arm64
+      libcli11-dev nlohmann-json3-dev libsqlite3-dev:arm64 libgpiod-dev:arm64
+      libopencv-dev:arm64 libopencv-contrib-dev:arm64
+      libsdl2-dev:arm64 libsdl2-ttf-dev:arm64 libsdl2-mixer-dev:arm64 libsdl2-image-dev:arm64
+      libsystemd-dev:arm64 libssl-dev:arm64 fonts-dejavu-core sqlite3)
+    ;;
+  trixie)
+    suite=trixie
+    root=$chroots/trixie
+    packages=(build-essential cmake pkg-config ninja-build dpkg-dev file
+      libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
+      libsqlite3-dev sqlite3 libgpiod-dev gpiod libopencv-dev libopencv-contrib-dev
+      libsdl2-dev libsdl2-ttf-dev libsdl2-mixer-dev libsdl2-image-dev libsystemd-dev libssl-dev fonts-dejavu-core)
+    ;;
+  install-test)
+    deb=${2:?usage: packaging/chroot-build.sh install-test DEB}
+    [ -f "$deb" ] || { echo "chroot-build: no package at $deb" >&2; exit 1; }
+    suite=bookworm
+    root=$chroots/bookworm-install
+    packages=()
+    ;;
+  *) echo "usage: packaging/chroot-build.sh cross-arm64|trixie|install-test DEB" >&2; exit 2 ;;
+esac
+
+[ "$(id -u)" -eq 0 ] || { echo "chroot-build: needs root (debootstrap and chroot)" >&2; exit 1; }
+command -v debootstrap >/dev/null || { echo "chroot-build: needs debootstrap (apt-get install debootstrap)" >&2; exit 1; }
+
+mounted=()
+cleanup() { for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount -l "${mounted[i]}" 2>/dev/null || true; done; }
+trap cleanup EXIT
+mount_in() { # mount_in TYPE SOURCE TARGET-inside-root [options]
+  mkdir -p "$root$3"
+  mount -t "$1" "$2" "$root$3" ${4:+-o "$4"}
+  mounted+=("$root$3")
+}
+in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+  DEBIAN_FRONTEND=noninteractive bash -euo pipefail -c "$1"; }
+
+install_test() {
+  cp "$deb" "$root/tmp/boardbank.deb"
+  cp "$src/packaging/install-test.sh" "$root/tmp/install-test.sh"
+  in_root "bash /tmp/install-test.sh /tmp/boardbank.deb" 2>&1 | tee "$src/out/install-test.log"
+}
+
+if [ ! -e "$root/.boardbank-ready" ]; then
+  echo "chroot-build: making a $suite tree in $root"
+  rm -rf "$root"
+  mkdir -p "$chroots"
+  debootstrap --variant=minbase "$suite" "$root" "$mirror"
+  mount_in proc proc /proc
+  if [ "$what" = cross-arm64 ]; then in_root "dpkg --add-architecture arm64"; fi
+  echo "deb $mirror $suite main" >"$root/etc/apt/sources.list"
+  in_root "apt-get update -q"
+  touch "$root/.boardbank-ready"
+else
+  mount_in proc proc /proc
+fi
+[ "$what" = install-test ] && { mkdir -p "$src/out"; install_test; exit; }
+# Every run: what the build needs now (a no-op when all is there; the list grows with the project).
+in_root "apt-get install -y -q --no-install-recommends ${packages[*]} ||
+         { apt-get update -q && apt-get install -y -q --no-install-recommends ${packages[*]}; }"
+
+# The tree as it is now (tracked and new files, not build directories), copied fresh each run.
+rm -rf "$root/src" && mkdir -p "$root/src"
+(cd "$src" && git ls-files -co --exclude-standard -z | tar --null -T - -cf -) | tar -xf - -C "$root/src"
+
+log=$src/out/$what.log
+mkdir -p "$src/out"
+start=$(date +%s)
+status=0
+case "$what" in
+  cross-arm64)
+    in_root "cd /src && cmake -S . -B /build-arm64 -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBOARDBANK_BENCH=OFF \
+               -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-aarch64-linux-gnu.cmake
+             cmake --build /build-arm64 -j $jobs
+             file /build-arm64/daemon/boardbank
+             qemu-aarch64-static /build-arm64/daemon/boardbank --version
+             (cd /build-arm64 && cpack -G DEB)
+             ctest --test-dir /build-arm64 -j $jobs --output-on-failure --timeout 3000" 2>&1 | tee "$log" || status=$?
+    cp "$root"/build-arm64/boardbank_*_arm64.deb "$src/out/" 2>/dev/null || true
+    ;;
+  trixie)
+    in_root "cd /src && cmake -S . -B /build -G Ninja -DBOARDBANK_BENCH=OFF
+             cmake --build /build -j $jobs
+             /build/daemon/boardbank --version
+             ctest --test-dir /build -j $jobs --output-on-failure" 2>&1 | tee "$log" || status=$?
+    ;;
+esac
+echo "chroot-build: $what finished with status $status after $(( $(date +%s) - start )) s (log: out/$what.log)" | tee -a "$log"
+exit "$status"
