@@ -7,7 +7,12 @@ std::expected<ledger::Recorded, ledger::LedgerError> LedgerGameStore::record(con
   if (!current_)
     return std::unexpected(ledger::LedgerError{ledger::LedgerError::Kind::not_found,
                                                "No game is open: start a new game or resume one"});
-  return ledger_.record(*current_, input, meta);
+  auto recorded = ledger_.record(*current_, input, meta);
+  // A commit that failed leaves the engine one input ahead of the file; the table shows the game while it is
+  // paused, so it is rebuilt from the file now (a family's game replays in milliseconds) and shows only what
+  // is stored. If even reading fails, the ledger rebuilds it at the next input.
+  if (!recorded && ledger_.stale(*current_)) (void)ledger_.resume(*current_);
+  return recorded;
 }
 
 const rules::Game* LedgerGameStore::game() const { return current_ ? ledger_.game(*current_) : nullptr; }
