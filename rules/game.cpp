@@ -583,8 +583,10 @@ class Engine {
     q.amount = r.jail_fine;
     int last_turn = r.leave_jail_next_turn ? 1 : r.jail_turns;
     // The fine may be paid before rolling on all but the last turn; on the last, a failed throw costs it
-    // anyway.
-    if (pl.jail_attempts < last_turn - 1 && pl.cash >= r.jail_fine) q.options.push_back("pay_fine");
+    // anyway. Where the player must leave on the next turn (ships Short Game: "by ... a card ...; or 2)
+    // rolling doubles; or 3) paying $50"), paying first is one of the three ways out of that one turn.
+    bool may_pay_first = r.leave_jail_next_turn || pl.jail_attempts < last_turn - 1;
+    if (may_pay_first && pl.cash >= r.jail_fine) q.options.push_back("pay_fine");
     if (pl.cards() > 0) q.options.push_back("use_card");
     q.options.push_back("roll");
     st.pending.push_back(std::move(q));
@@ -761,28 +763,34 @@ class Engine {
         if (st.spaces[m].mortgaged)
           return fmt::format("{} is mortgaged: no building in its group", space_name(m));
     }
-    if (ss.hotel) return fmt::format("{} already has a hotel", sp.name);
+    // Refusals are said in the edition's words ("Queen Mary needs 4 first class decks before a suite").
+    const Words& w = ed.words;
+    if (ss.hotel) return fmt::format("{} already has a {}", sp.name, w.hotel);
     bool hotel =
         r.hotels_enabled && (ss.houses == r.max_houses || (want_hotel && ss.houses >= r.houses_for_hotel));
     if (want_hotel && !hotel)
-      return fmt::format("{} needs {} houses before a hotel", sp.name,
-                         r.hotels_enabled ? r.houses_for_hotel : 0);
-    if (!hotel && ss.houses >= r.max_houses) return fmt::format("{} has the most houses allowed", sp.name);
+      return fmt::format("{} needs {} {} before a {}", sp.name, r.hotels_enabled ? r.houses_for_hotel : 0,
+                         w.houses, w.hotel);
+    if (!hotel && ss.houses >= r.max_houses)
+      return fmt::format("{} has the most {} allowed", sp.name, w.houses);
     if (r.even_building && r.build_needs_group) {
       if (hotel) {
         for (int m : members)
           if (!st.spaces[m].hotel && st.spaces[m].houses < r.houses_for_hotel)
-            return fmt::format("build evenly: {} needs {} houses before a hotel on {}", space_name(m),
-                               r.houses_for_hotel, sp.name);
+            return fmt::format("build evenly: {} needs {} {} before a {} on {}", space_name(m),
+                               r.houses_for_hotel, w.houses, w.hotel, sp.name);
       } else {
         for (int m : members)
-          if (level(m) < ss.houses) return fmt::format("build evenly: {} has fewer houses", space_name(m));
+          if (level(m) < ss.houses)
+            return fmt::format("build evenly: {} has fewer {}", space_name(m), w.houses);
       }
     }
     int credits = hotel ? st.hotel_credits[p] : st.house_credits[p];
     if (credits == 0) {
-      if (hotel && st.bank_hotels == 0) return "the bank has no hotels left: wait until one is sold back";
-      if (!hotel && st.bank_houses == 0) return "the bank has no houses left: wait until some are sold back";
+      if (hotel && st.bank_hotels == 0)
+        return fmt::format("the bank has no {} left: wait until one is sold back", w.hotels);
+      if (!hotel && st.bank_houses == 0)
+        return fmt::format("the bank has no {} left: wait until some are sold back", w.houses);
       if (st.players[p].cash < sp.house_cost)
         return fmt::format("{} has {} and a building on {} costs {}", name(p), money(st.players[p].cash),
                            sp.name, money(sp.house_cost));
