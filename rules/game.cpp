@@ -1510,7 +1510,7 @@ class Engine {
     if (st.ended) return Fail("the game has ended");
     if (st.auction) return Fail("an auction is already running");
     if (in.hotel ? st.bank_hotels == 0 : st.bank_houses == 0)
-      return Fail(fmt::format("the bank has no {} to auction", in.hotel ? "hotels" : "houses"));
+      return Fail(fmt::format("the bank has no {} to auction", in.hotel ? ed.words.hotels : ed.words.houses));
     start_auction(in.hotel ? Auction::Item::hotel : Auction::Item::house, -1);
     return {};
   }
