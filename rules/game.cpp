@@ -1040,6 +1040,10 @@ class Engine {
     if (in.d1 == in.d2) {
       release(p);
       g.extra_roll_blocked_ = true;  // doubles out of jail move the token but give no further throw
+      if (r.jail_exit_ends_turn) {
+        push_front({make(Step::Kind::end_roll, p)});  // out, without moving on this turn
+        return {};
+      }
       push_front({move_by_step(p, total, true), land_step(p), make(Step::Kind::end_roll, p)});
       return {};
     }
@@ -1053,6 +1057,10 @@ class Engine {
       fine.space = ed.jail_space;
       release(p);
       g.extra_roll_blocked_ = true;
+      if (r.jail_exit_ends_turn) {
+        push_front({fine, make(Step::Kind::end_roll, p)});  // out for the fine, without moving on this turn
+        return {};
+      }
       push_front({fine, move_by_step(p, total, true), land_step(p), make(Step::Kind::end_roll, p)});
       return {};
     }
@@ -1143,6 +1151,7 @@ class Engine {
           use_jail_card(p);
         }
         release(p);
+        if (r.jail_exit_ends_turn) next_turn();  // out, but this turn was spent getting out
         return {};
       }
       case QuestionKind::mortgaged_transfer: {

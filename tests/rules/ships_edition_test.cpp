@@ -160,6 +160,27 @@ TEST(ShipsShortGame, DoublesFreeWithoutAnotherThrow) {
   EXPECT_EQ(g.dump()["current"], "Bob");
 }
 
+// Short Game rule 3, "You lose one turn", the other reading (option graving_dock_loses_turn): paying the $50
+// or doubles free the token, but it moves only on the following turn.
+TEST(ShipsShortGame, TheLostTurnReadingFreesWithoutMoving) {
+  ScriptedGame g(R"({"setup": {"edition": "ships", "players": ["Ann", "Bob"], "seed": 1,
+                     "options": {"short_game": true, "graving_dock_loses_turn": true}}})");
+  g.ok(R"({"t": "adopt", "player": "Ann", "in_jail": true})");
+  g.ok(R"({"t": "choose", "player": "Ann", "option": "pay_fine"})");
+  EXPECT_FALSE(g.player("Ann")["in_jail"]);
+  EXPECT_EQ(g.cash("Ann"), 1450);
+  EXPECT_EQ(g.position("Ann"), 10);
+  EXPECT_EQ(g.dump()["current"], "Bob");
+  g.ok(R"({"t": "adopt", "player": "Bob", "in_jail": true})");
+  g.ok(R"({"t": "roll", "dice": [4, 4]})");
+  EXPECT_FALSE(g.player("Bob")["in_jail"]);
+  EXPECT_EQ(g.position("Bob"), 10);
+  EXPECT_EQ(g.cash("Bob"), 1500);
+  EXPECT_EQ(g.dump()["current"], "Ann");
+  g.ok(R"({"t": "roll", "dice": [1, 2]})");  // Ann moves on her next turn, as from Just Visiting
+  EXPECT_EQ(g.position("Ann"), 13);
+}
+
 // The Short Game's switches are the option's, and the full game keeps the full rules.
 TEST(ShipsShortGame, IsAnOptionOverTheFullGame) {
   Edition ed = load("ships");
@@ -186,7 +207,7 @@ struct Played {
 };
 
 // Bot games of the Short Game with every invariant checked after every input.
-Played play_short_games(int games, std::uint64_t seed, int players) {
+Played play_short_games(int games, std::uint64_t seed, int players, bool loses_turn = false) {
   auto ed = load_edition("ships", editions());
   EXPECT_TRUE(ed);
   auto shared = std::make_shared<const Edition>(std::move(*ed));
@@ -196,6 +217,7 @@ Played play_short_games(int games, std::uint64_t seed, int players) {
     setup.edition = "ships";
     setup.seed = seed + static_cast<std::uint64_t>(gi);
     setup.options["short_game"] = true;
+    if (loses_turn) setup.options["graving_dock_loses_turn"] = true;
     for (int p = 0; p < players; ++p) setup.players.push_back({"P" + std::to_string(p), "", "", {}});
     auto game = Game::start(shared, setup);
     EXPECT_TRUE(game) << (game ? "" : game.error());
@@ -240,6 +262,12 @@ TEST(ShipsShortGame, TenThousandSimulatedGamesKeepEveryInvariant) {
   Played p = play_short_games(kGames, 1, 4);
   EXPECT_EQ(p.finished, kGames);
   EXPECT_GT(p.ended_by_one_bankruptcy, kGames * 9 / 10);
+}
+
+// The same with the other reading of "You lose one turn" switched on.
+TEST(ShipsShortGame, SimulatedGamesWithTheLostTurnKeepEveryInvariant) {
+  Played p = play_short_games(1000, 1, 4, true);
+  EXPECT_EQ(p.finished, 1000);
 }
 
 // Pins the Short Game's games: any change to a rule it uses changes this number (update it in the same
