@@ -51,6 +51,7 @@ const std::vector<std::pair<std::string_view, RuleField>>& rule_fields() {
       {"bankrupt_keeps_buildings", &Rules::bankrupt_keeps_buildings},
       {"flat_income_tax", &Rules::flat_income_tax},
       {"leave_jail_next_turn", &Rules::leave_jail_next_turn},
+      {"jail_exit_ends_turn", &Rules::jail_exit_ends_turn},
       {"forced_move_back", &Rules::forced_move_back},
       {"salary_must_be_claimed", &Rules::salary_must_be_claimed},
       {"lots_trade_with_houses", &Rules::lots_trade_with_houses},

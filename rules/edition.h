@@ -133,6 +133,9 @@ struct Rules {
   bool bankrupt_keeps_buildings = false;  // the game-ending bankruptcy hands over buildings intact
   bool flat_income_tax = false;           // tax_choice spaces charge their fixed amount without asking
   bool leave_jail_next_turn = false;
+  // The other reading of the ships Short Game's "You lose one turn": the turn out of the jail is spent getting
+  // out (card, fine, doubles, or the fine after a failed throw), and the token moves on the turn after.
+  bool jail_exit_ends_turn = false;
   int forced_move_back = 0;
   bool salary_must_be_claimed = false;
   // The stricter reading of selling a hotel: it is sold back only for the houses that replace it, so the

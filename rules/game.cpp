@@ -585,8 +585,10 @@ class Engine {
     q.amount = r.jail_fine;
     int last_turn = r.leave_jail_next_turn ? 1 : r.jail_turns;
     // The fine may be paid before rolling on all but the last turn; on the last, a failed throw costs it
-    // anyway.
-    if (pl.jail_attempts < last_turn - 1 && pl.cash >= r.jail_fine) q.options.push_back("pay_fine");
+    // anyway. Where the player must leave on the next turn (ships Short Game: "by ... a card ...; or 2)
+    // rolling doubles; or 3) paying $50"), paying first is one of the three ways out of that one turn.
+    bool may_pay_first = r.leave_jail_next_turn || pl.jail_attempts < last_turn - 1;
+    if (may_pay_first && pl.cash >= r.jail_fine) q.options.push_back("pay_fine");
     if (pl.cards() > 0) q.options.push_back("use_card");
     q.options.push_back("roll");
     st.pending.push_back(std::move(q));
@@ -763,28 +765,34 @@ class Engine {
         if (st.spaces[m].mortgaged)
           return fmt::format("{} is mortgaged: no building in its group", space_name(m));
     }
-    if (ss.hotel) return fmt::format("{} already has a hotel", sp.name);
+    // Refusals are said in the edition's words ("Queen Mary needs 4 first class decks before a suite").
+    const Words& w = ed.words;
+    if (ss.hotel) return fmt::format("{} already has a {}", sp.name, w.hotel);
     bool hotel =
         r.hotels_enabled && (ss.houses == r.max_houses || (want_hotel && ss.houses >= r.houses_for_hotel));
     if (want_hotel && !hotel)
-      return fmt::format("{} needs {} houses before a hotel", sp.name,
-                         r.hotels_enabled ? r.houses_for_hotel : 0);
-    if (!hotel && ss.houses >= r.max_houses) return fmt::format("{} has the most houses allowed", sp.name);
+      return fmt::format("{} needs {} {} before a {}", sp.name, r.hotels_enabled ? r.houses_for_hotel : 0,
+                         w.houses, w.hotel);
+    if (!hotel && ss.houses >= r.max_houses)
+      return fmt::format("{} has the most {} allowed", sp.name, w.houses);
     if (r.even_building && r.build_needs_group) {
       if (hotel) {
         for (int m : members)
           if (!st.spaces[m].hotel && st.spaces[m].houses < r.houses_for_hotel)
-            return fmt::format("build evenly: {} needs {} houses before a hotel on {}", space_name(m),
-                               r.houses_for_hotel, sp.name);
+            return fmt::format("build evenly: {} needs {} {} before a {} on {}", space_name(m),
+                               r.houses_for_hotel, w.houses, w.hotel, sp.name);
       } else {
         for (int m : members)
-          if (level(m) < ss.houses) return fmt::format("build evenly: {} has fewer houses", space_name(m));
+          if (level(m) < ss.houses)
+            return fmt::format("build evenly: {} has fewer {}", space_name(m), w.houses);
       }
     }
     int credits = hotel ? st.hotel_credits[p] : st.house_credits[p];
     if (credits == 0) {
-      if (hotel && st.bank_hotels == 0) return "the bank has no hotels left: wait until one is sold back";
-      if (!hotel && st.bank_houses == 0) return "the bank has no houses left: wait until some are sold back";
+      if (hotel && st.bank_hotels == 0)
+        return fmt::format("the bank has no {} left: wait until one is sold back", w.hotels);
+      if (!hotel && st.bank_houses == 0)
+        return fmt::format("the bank has no {} left: wait until some are sold back", w.houses);
       if (st.players[p].cash < sp.house_cost)
         return fmt::format("{} has {} and a building on {} costs {}", name(p), money(st.players[p].cash),
                            sp.name, money(sp.house_cost));
@@ -1034,6 +1042,10 @@ class Engine {
     if (in.d1 == in.d2) {
       release(p);
       g.extra_roll_blocked_ = true;  // doubles out of jail move the token but give no further throw
+      if (r.jail_exit_ends_turn) {
+        push_front({make(Step::Kind::end_roll, p)});  // out, without moving on this turn
+        return {};
+      }
       push_front({move_by_step(p, total, true), land_step(p), make(Step::Kind::end_roll, p)});
       return {};
     }
@@ -1047,6 +1059,10 @@ class Engine {
       fine.space = ed.jail_space;
       release(p);
       g.extra_roll_blocked_ = true;
+      if (r.jail_exit_ends_turn) {
+        push_front({fine, make(Step::Kind::end_roll, p)});  // out for the fine, without moving on this turn
+        return {};
+      }
       push_front({fine, move_by_step(p, total, true), land_step(p), make(Step::Kind::end_roll, p)});
       return {};
     }
@@ -1137,6 +1153,7 @@ class Engine {
           use_jail_card(p);
         }
         release(p);
+        if (r.jail_exit_ends_turn) next_turn();  // out, but this turn was spent getting out
         return {};
       }
       case QuestionKind::mortgaged_transfer: {
@@ -1504,7 +1521,7 @@ class Engine {
     if (st.ended) return Fail("the game has ended");
     if (st.auction) return Fail("an auction is already running");
     if (in.hotel ? st.bank_hotels == 0 : st.bank_houses == 0)
-      return Fail(fmt::format("the bank has no {} to auction", in.hotel ? "hotels" : "houses"));
+      return Fail(fmt::format("the bank has no {} to auction", in.hotel ? ed.words.hotels : ed.words.houses));
     start_auction(in.hotel ? Auction::Item::hotel : Auction::Item::house, -1);
     return {};
   }
