@@ -212,6 +212,17 @@ TEST(DemoBots, PlayATimeLimitGameToItsEndThroughTheDevicesAndTheCamera) {
   EXPECT_EQ(table.refusals, 0) << "every reading the bots made was decoded";
 }
 
+// Three players over more turns: a payer taps the same card again soon after their last tap (rent, then a
+// card's payment). The readers count the same card within their window as one tap, so a bot that retried
+// inside it (at the demo's speed, every few ms) was never heard and the game waited forever.
+TEST(DemoBots, ALongerGameEndsThoughPayersTapTheSameCardAgainSoon) {
+  BotTable table(3, 3, 12, 0, 0);
+  table.run(400000, 40000);
+  ASSERT_TRUE(table.stopped()) << table.describe();
+  EXPECT_TRUE(table.bots().tally().game_over) << table.describe();
+  EXPECT_GT(table.bots().tally().taps, 0);
+}
+
 TEST(DemoBots, SlipsMakeTheTableAskAndTheGameStillEnds) {
   BotTable table(2, 8, 6, 0.5, 0.5);
   table.run(300000);
