@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 
+#include "peripherals/tap_deduplicator.h"
 #include "table/table.h"
 
 namespace bb::daemon {
@@ -132,8 +133,15 @@ void DemoBots::on_wake(ParticipantContext& context) {
   report_turns(view);
   if (camera_->moving() || now < next_act_) return;  // a hand is over the board, or a bot is still reaching
   if (!acts_.empty()) {
+    if (!acts_.front().card.empty()) {
+      if (const auto ready = card_ready_at(acts_.front().card); now < ready) {
+        next_act_ = ready;  // the card is taken off the reader and held to it again once it forgot it
+        return;
+      }
+    }
     Act act = std::move(acts_.front());
     acts_.pop_front();
+    if (!act.card.empty()) last_tap_[act.card] = now;
     act.run(context);
     if (!acts_.empty()) next_act_ = now + scaled(acts_.front().after);
     return;
@@ -165,6 +173,15 @@ int DemoBots::whose_token(const table::TableView& view, int seen, int expected) 
   return -1;
 }
 
+milliseconds DemoBots::card_ready_at(const std::string& card) const {
+  const auto last = last_tap_.find(card);
+  if (last == last_tap_.end()) return milliseconds(0);
+  // A little past the window, so a reader's own clock a tick behind ours still sees a new tap.
+  return last->second +
+         std::chrono::duration_cast<milliseconds>(std::chrono::nanoseconds(peripherals::kSameCardWindow)) +
+         milliseconds(100);
+}
+
 void DemoBots::plan_tap(int player, std::deque<Act>& acts, bool may_slip) {
   const bool banker = player < 0;
   const Reader reader = banker ? Reader::rc522 : settings_.family.reader(player);
@@ -177,19 +194,19 @@ void DemoBots::plan_tap(int player, std::deque<Act>& acts, bool may_slip) {
                       ++tally_.taps;
                       (void)devices_->tap(settings_.family.reader(other), settings_.family.card(other));
                     },
-                    kReach});
+                    kReach, settings_.family.card(other)});
     acts.push_back({[this, reader, uid](ParticipantContext&) {
                       ++tally_.taps;
                       (void)devices_->tap(reader, uid);
                     },
-                    kBetweenTaps});
+                    kBetweenTaps, uid});
     return;
   }
   acts.push_back({[this, reader, uid](ParticipantContext&) {
                     ++tally_.taps;
                     (void)devices_->tap(reader, uid);
                   },
-                  kReach});
+                  kReach, uid});
 }
 
 // A game input the bot decided: a throw goes to the dice unit, everything else is a touch on the screen

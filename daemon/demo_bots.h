@@ -9,8 +9,10 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "daemon/participant.h"
@@ -75,9 +77,15 @@ class DemoBots final : public Participant {
  private:
   // One physical or on-screen act.
   struct Act {
+    Act(std::function<void(ParticipantContext&)> r, std::chrono::milliseconds a, std::string c = {})
+        : run(std::move(r)), after(a), card(std::move(c)) {}
     std::function<void(ParticipantContext&)> run;
     std::chrono::milliseconds after{0};  // thinking time before it, at speed 1
+    std::string card;  // a tap: the card's uid (the reader takes it again only after its window)
   };
+  // Real time at which `card` may touch a reader again and be a new tap: the readers' same-card window is
+  // in real time whatever the demo's speed, and a retap inside it (even a retry) only extends it.
+  std::chrono::milliseconds card_ready_at(const std::string& card) const;
   std::string situation(const table::TableView& view) const;
   std::deque<Act> plan(const table::TableView& view, ParticipantContext& context);
   void plan_input(const rules::Input& input, const table::TableView& view, std::deque<Act>& acts);
@@ -97,6 +105,7 @@ class DemoBots final : public Participant {
   std::string acted_on_;  // the situation the current plan answers
   std::chrono::milliseconds next_act_{0};
   std::chrono::milliseconds planned_at_{0};
+  std::map<std::string, std::chrono::milliseconds> last_tap_;  // per card uid: when it last touched a reader
   int reported_turns_ = -1;
   int thrower_ = -1;  // the player who threw last
   bool reported_end_ = false;

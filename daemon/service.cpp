@@ -1,15 +1,20 @@
 #include "daemon/service.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <opencv2/core.hpp>
 #include <random>
 #include <thread>
+#include <utility>
 
 #include "daemon/event_loop.h"
 #include "daemon/paths.h"
@@ -130,10 +135,43 @@ std::vector<std::shared_ptr<const rules::Edition>> load_editions(const std::stri
 
 }  // namespace
 
+// One service per database: two processes writing one ledger each number their inputs from what they last
+// read, and the second one's inputs collide with the first one's (a UNIQUE failure on inputs.seq, or worse,
+// two games interleaved). An advisory lock on "<database>.lock", held for the service's life and released by
+// the kernel when the process ends however it ends, refuses the second one with a clear message.
+class DatabaseLock {
+ public:
+  static std::expected<DatabaseLock, std::string> take(const std::string& database) {
+    const std::string path = database + ".lock";
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) return std::unexpected(fmt::format("cannot open {}: {}", path, std::strerror(errno)));
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int error = errno;
+      ::close(fd);
+      if (error == EWOULDBLOCK)
+        return std::unexpected(fmt::format(
+            "{} is in use by another boardbank (a service or demo still running): stop it first", database));
+      return std::unexpected(fmt::format("cannot lock {}: {}", path, std::strerror(error)));
+    }
+    return DatabaseLock(fd);
+  }
+  DatabaseLock(DatabaseLock&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  DatabaseLock& operator=(DatabaseLock&&) = delete;
+  DatabaseLock(const DatabaseLock&) = delete;
+  ~DatabaseLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+ private:
+  explicit DatabaseLock(int fd) : fd_(fd) {}
+  int fd_ = -1;
+};
+
 struct Service::Impl : ParticipantContext {
   ServiceSetup setup;
   std::unique_ptr<EventLoop> loop;
   SystemdNotifier notifier;
+  std::optional<DatabaseLock> database_lock;  // taken before the ledger opens, released after it closes
   std::optional<ledger::Ledger> ledger;
   std::unique_ptr<table::LedgerGameStore> store;
   std::unique_ptr<table::Table> session;  // the table (named so it does not hide namespace table)
@@ -529,6 +567,9 @@ std::expected<std::unique_ptr<Service>, std::string> Service::create(ServiceSetu
       return std::unexpected(
           fmt::format("cannot create {}: {} (the service's user must own it)", dir.string(), ec.message()));
   }
+  auto locked = DatabaseLock::take(config.ledger.path);
+  if (!locked) return std::unexpected(locked.error());
+  s.database_lock.emplace(std::move(*locked));
   ledger::LedgerOptions options;
   options.path = config.ledger.path;
   options.backup_dir = config.ledger.backup_dir;

@@ -6,11 +6,14 @@
 
 namespace bb::peripherals {
 
+// How long a reader remembers a card: the same card within this of its last sighting is the same tap.
+inline constexpr Nanoseconds kSameCardWindow = 1'500 * kMillisecond;
+
 // A card held on a reader is read again and again; the same card seen again within the window of its
 // last sighting is the same tap. The window slides, so a card left on the reader stays one tap.
 class TapDeduplicator {
  public:
-  explicit TapDeduplicator(Nanoseconds window = 1'500 * kMillisecond) : window_(window) {}
+  explicit TapDeduplicator(Nanoseconds window = kSameCardWindow) : window_(window) {}
   // True when this sighting is a new tap.
   bool is_new_tap(const std::string& card_key, Nanoseconds ts_ns);
   int suppressed() const { return suppressed_; }

@@ -20,7 +20,7 @@ struct WiegandTiming {
   Nanoseconds bounce_window = 150 * kMicrosecond;
   // Bits come at most 20 ms apart; a longer silence ends the frame.
   Nanoseconds frame_gap = 25 * kMillisecond;
-  Nanoseconds same_card_window = 1'500 * kMillisecond;
+  Nanoseconds same_card_window = kSameCardWindow;
 };
 
 // Decodes Wiegand 26- and 34-bit frames from the edges of D0 (line 0) and D1 (line 1), both idle high:

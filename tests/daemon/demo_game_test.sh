@@ -12,11 +12,13 @@ mkdir -p "$dir"
 demo() { # demo DB STATE_JSON [extra...]
   db=$1 state=$2
   shift 2
-  "$bb" demo --headless --speed 40 --seed 7 --players 2 --turns 8 --db "$db" --state-json "$state" "$@"
+  # exec: run in the background, the subshell's pid is boardbank's own, so the SIGTERM below reaches it
+  # (a subshell killed instead left boardbank playing on beside the resumed one, on the same file).
+  exec "$bb" demo --headless --speed 40 --seed 7 --players 2 --turns 8 --db "$db" --state-json "$state" "$@"
 }
 
 echo "== a whole game"
-demo "$dir/whole.db" "$dir/whole.json" | tee "$dir/whole.out"
+(demo "$dir/whole.db" "$dir/whole.json") | tee "$dir/whole.out"
 grep -q "^standings after" "$dir/whole.out"
 grep -q "finished" "$dir/whole.out"
 test -s "$dir/whole.json"
@@ -38,12 +40,12 @@ fi
 
 echo "== stopped mid-game, then resumed on the same file"
 # The moment of the stop does not matter: any moment must resume to the same end.
-demo "$dir/resumed.db" "$dir/first.json" > "$dir/first.out" &
+(demo "$dir/resumed.db" "$dir/first.json") > "$dir/first.out" &
 pid=$!
 sleep 3
 kill -TERM "$pid" 2>/dev/null || true
 wait "$pid" || true
-demo "$dir/resumed.db" "$dir/resumed.json" | tee "$dir/resumed.out"
+(demo "$dir/resumed.db" "$dir/resumed.json") | tee "$dir/resumed.out"
 "$bb" ledger check "$dir/resumed.db"
 cmp "$dir/whole.json" "$dir/resumed.json"
 echo "demo game test: ok"

@@ -210,6 +210,29 @@ struct Watcher final : Participant {
 
 }  // namespace
 
+// Two services on one database each number their inputs from what they last read: the second one's inputs
+// collided with the first one's (UNIQUE constraint failed: inputs.game, inputs.seq). The second is refused.
+TEST(Service, ASecondServiceOnTheSameDatabaseIsRefusedUntilTheFirstEnds) {
+  TempFolder dir;
+  auto make = [&dir] {
+    ServiceSetup setup;
+    setup.config = test_config(dir);
+    setup.headless = true;
+    setup.log = [](const std::string&) {};
+    setup.devices_from_config = false;
+    return Service::create(std::move(setup));
+  };
+  {
+    auto first = make();
+    ASSERT_TRUE(first.has_value()) << first.error();
+    auto second = make();
+    ASSERT_FALSE(second.has_value());
+    EXPECT_NE(second.error().find("in use by another boardbank"), std::string::npos) << second.error();
+  }
+  auto after = make();
+  EXPECT_TRUE(after.has_value()) << (after ? std::string() : after.error());
+}
+
 TEST(Service, AFrameSourceThatIsGoneShowsTheCameraMissingAndTheTableGoesOn) {
   TempFolder dir;
   ServiceSetup setup;
