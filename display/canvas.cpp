@@ -99,6 +99,9 @@ std::expected<std::unique_ptr<Canvas>, std::string> Canvas::window(const std::st
   c->impl_->window =
       SDL_CreateWindow(title.c_str(), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, flags);
   if (!c->impl_->window) return std::unexpected(fmt::format("no window: {}", SDL_GetError()));
+  // The table's screen is touched, never pointed at: a pointer left in the middle of a fullscreen touchscreen
+  // (the KMS/DRM driver draws one) only hides what is under it. A window on a desktop keeps its pointer.
+  if (fullscreen) SDL_ShowCursor(SDL_DISABLE);
   SDL_Surface* s = SDL_GetWindowSurface(c->impl_->window);
   if (!s) return std::unexpected(fmt::format("no window surface: {}", SDL_GetError()));
   if (auto ok = c->impl_->attach(s); !ok) return std::unexpected(ok.error());

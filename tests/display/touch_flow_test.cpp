@@ -167,13 +167,14 @@ TEST(TouchFlow, AHotelSaleWithNoHousesInTheBankListsEveryLotBeforeItIsPosted) {
 // A hotel sold for its houses is still one lot: the question says what it comes down to.
 TEST(TouchFlow, AHotelSaleWithHousesInTheBankSaysWhatItComesDownTo) {
   auto t = new_table();
-  adopt(t, rules::Adopt{0, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
-                        {{37, 0, true}, {39, 0, true}}});
+  adopt(t, rules::Adopt{
+               0, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{37, 0, true}, {39, 0, true}}});
   Harness h(std::move(t));
   h.tap("home.player.0");
   h.tap("props.space.39");
   h.tap("props.sell");
-  EXPECT_TRUE(h.frame().shows("sell the hotel on Boardwalk to the bank for $100? It comes down to 4 houses."));
+  EXPECT_TRUE(
+      h.frame().shows("sell the hotel on Boardwalk to the bank for $100? It comes down to 4 houses."));
   h.card(0);
   EXPECT_EQ(h.table().game().state().spaces[39].houses, 4);
 }
@@ -379,6 +380,23 @@ TEST(TouchFlow, AWindowOnTheDummyVideoDriverDrawsAndTakesClicks) {
   (*screen)->pump();
   EXPECT_EQ((*screen)->ui().screen(), ScreenId::ledger);
   EXPECT_TRUE((*screen)->draw_if_needed());
+}
+
+// A fullscreen table is touched, never pointed at: the pointer the KMS/DRM driver would draw is hidden. A
+// window on a desktop keeps it.
+TEST(TouchFlow, FullscreenHidesThePointerAndAWindowKeepsIt) {
+  TouchScreen::Options o;
+  o.window = true;
+  {
+    auto windowed = TouchScreen::open(o);
+    if (!windowed) GTEST_SKIP() << "no SDL video driver here: " << windowed.error();
+    EXPECT_EQ(SDL_ShowCursor(SDL_QUERY), SDL_ENABLE);
+  }
+  o.fullscreen = true;
+  auto screen = TouchScreen::open(o);
+  ASSERT_TRUE(screen) << screen.error();
+  EXPECT_EQ(SDL_ShowCursor(SDL_QUERY), SDL_DISABLE);
+  SDL_ShowCursor(SDL_ENABLE);  // leave the process as the other tests expect it
 }
 
 }  // namespace
