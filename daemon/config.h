@@ -37,7 +37,9 @@ struct Rc522Config {
 
 struct CameraConfig {
   std::string source;  // "" (no camera), a number or /dev/videoN, "libcamera", "gst:...", a folder or a file
-  std::string setup;   // the tracker's stored set-up (boardbank track --save-setup); "" = learn at the table
+  // Where the tokens learned at the table are kept across restarts (the tracker's set-up, as `boardbank track
+  // --save-setup` writes it); "" = beside the ledger, "<database>.tokens.json".
+  std::string setup;
   int width = 1280;
   int height = 720;
 };

@@ -279,9 +279,26 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
                       },
                       kRead});
       break;
-    case Kind::learn_tokens:
-      // The tokens stand on GO and the camera learns them by itself. A camera that learned them before the
-      // game was set up says nothing new: after waiting, the family plays on without the cross-check.
+    case Kind::learn_tokens: {
+      // The family puts every token on the start space (a resumed game's tokens too: they go back to their
+      // spaces once learned) and the camera learns them. If it does not, after waiting they play on without
+      // the cross-check.
+      if (view.game) {
+        const int start = view.game->edition().start_space;
+        const auto truth = camera_->truth();
+        for (std::size_t p = 0; p < truth.size() && p < view.game->state().players.size(); ++p) {
+          if (truth[p] == start) continue;
+          acts.push_back({[this, player = static_cast<int>(p), start](ParticipantContext&) {
+                            ++tally_.token_moves;
+                            camera_->move_token(player, start);
+                          },
+                          kReach});
+        }
+        if (!acts.empty()) {
+          acted_on_.clear();
+          break;
+        }
+      }
       if (replanning_ && view.question) {
         const std::string option = pick_option(*view.question, {"skip"});
         if (!option.empty())
@@ -292,6 +309,7 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
                           kRead});
       }
       break;
+    }
     case Kind::throw_dice: {
       if (!view.game) break;
       const auto& st = view.game->state();

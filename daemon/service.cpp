@@ -101,7 +101,7 @@ std::optional<table::TokenReport> report_of(const vision::TrackerEvent& e) {
       break;
     case K::calibrated:
     case K::recalibrated:
-    case K::ready_for_token:  // one-at-a-time learning is not offered by the service yet
+    case K::ready_for_token:  // one-at-a-time learning is not offered by the service: all stand on GO
       return std::nullopt;
   }
   r.player = player_of_token(e.token);
@@ -188,6 +188,9 @@ struct Service::Impl : ParticipantContext {
   std::jthread camera;
   std::atomic<std::uint64_t> camera_dropped{0};
   bool camera_configured = false;
+  // Loop -> camera thread: learn this many tokens afresh (> 0), forget the tokens (-1), nothing asked (0).
+  std::atomic<int> camera_relearn{0};
+  bool learning_asked = false;  // the table's learn_tokens request was handed to the camera thread
 
   std::map<table::TimerId, EventLoop::TimerId> table_timers;
   std::uint64_t touches = 0;
@@ -280,6 +283,7 @@ struct Service::Impl : ParticipantContext {
     for (const auto& card : r.cards) {
       for (const auto& intent : screen->card(card.uid, card.player)) on_intent(intent);
     }
+    follow_learning();
   }
 
   void handle(const table::Event& event) { react(session->handle(event)); }
@@ -406,6 +410,12 @@ struct Service::Impl : ParticipantContext {
   // ---- camera
   // ----------------------------------------------------------------------------------------------
 
+  // Where the learned tokens are kept across restarts: as configured, else beside the ledger.
+  std::string camera_setup_path() const {
+    const CameraConfig& c = setup.config.camera;
+    return !c.setup.empty() ? c.setup : setup.config.ledger.path + ".tokens.json";
+  }
+
   void start_camera() {
     auto make_source = setup.frame_source;
     const CameraConfig camera_config = setup.config.camera;
@@ -422,14 +432,48 @@ struct Service::Impl : ParticipantContext {
     int spaces_per_side = 10;
     if (const rules::Game* g = session->view().game; g && g->edition().spaces.size() % 4 == 0)
       spaces_per_side = static_cast<int>(g->edition().spaces.size() / 4);
-    const std::string stored_setup = camera_config.setup;
+    const std::string stored_setup = camera_setup_path();
     camera = std::jthread([this, make_source, spaces_per_side, stored_setup](std::stop_token stop) {
       camera_main(stop, make_source, spaces_per_side, stored_setup);
     });
   }
 
+  // The table asks for the tokens (a new game, or a resumed one the camera does not know): the camera
+  // thread starts learning afresh, expecting one token per player. Called after every reaction.
+  void follow_learning() {
+    const table::TableView& v = session->view();
+    const bool asked = v.awaiting.kind == table::Awaiting::Kind::learn_tokens && v.game;
+    if (asked && !learning_asked) {
+      const int players = static_cast<int>(v.game->state().players.size());
+      camera_relearn.store(players);
+      log(fmt::format("the camera learns {} tokens", players));
+    }
+    learning_asked = asked;
+  }
+
+  // The camera thread says which tokens it knows at start (loop thread): a stored set-up that fits the game
+  // that is open goes on cross-checking it; none, an unreadable or a stale one makes the table ask for the
+  // tokens again.
+  void camera_setup_known(int tokens, const std::string& problem) {
+    const rules::Game* g = session->view().game;
+    const int players = g ? static_cast<int>(g->state().players.size()) : 0;
+    std::string why = problem;
+    if (why.empty() && g && tokens == 0) why = "none are stored in " + camera_setup_path();
+    if (why.empty() && g && tokens != players)
+      why = fmt::format("it holds {} tokens and the game has {} players", tokens, players);
+    if (why.empty()) {
+      if (tokens > 0)
+        log(fmt::format("the camera knows the {} tokens learned before ({})", tokens, camera_setup_path()));
+      return;
+    }
+    log(fmt::format("the camera's stored tokens are not used: {}; they are learned again", why));
+    if (tokens > 0 || !problem.empty()) camera_relearn.store(-1);  // forget them until the table asks
+    if (g && !g->state().ended) react(session->learn_tokens_again());
+  }
+
   // The camera thread: grabs frames, runs the tracker, hands what it saw to the loop. Never touches the
-  // table, the ledger or SDL.
+  // table, the ledger or SDL. It looks for tokens only once it knows them (a stored set-up) or the table
+  // asked for them, so that nothing learned before a game is set up stands in for the game's tokens.
   void camera_main(
       std::stop_token stop,
       const std::function<std::expected<std::unique_ptr<vision::FrameSource>, std::string>()>& make,
@@ -447,26 +491,55 @@ struct Service::Impl : ParticipantContext {
       lost(source.error());
       return;
     }
-    vision::TokenTracker tracker(vision::SpaceMap(spaces_per_side), vision::TokenTracker::Settings{});
-    if (!stored_setup.empty() && std::filesystem::exists(stored_setup)) {
-      if (auto loaded = tracker.load_setup(stored_setup); !loaded)
-        loop->post([this, why = loaded.error()] { log("camera set-up not loaded: " + why); });
+    const vision::SpaceMap map(spaces_per_side);
+    std::unique_ptr<vision::TokenTracker> tracker;
+    int learning_tokens = 0;  // > 0: learning asked for this many tokens, not yet stored
+    std::string problem;
+    if (std::filesystem::exists(stored_setup)) {
+      tracker = std::make_unique<vision::TokenTracker>(map, vision::TokenTracker::Settings{});
+      if (auto loaded = tracker->load_setup(stored_setup); !loaded) {
+        problem = fmt::format("{} cannot be used ({})", stored_setup, loaded.error());
+        tracker.reset();
+      }
     }
     hand_over(table::DeviceHealth{
         display::DeviceStatus{"Camera", display::DeviceStatus::State::ok, (*source)->describe(), ""}});
+    const int known = tracker ? static_cast<int>(tracker->tokens().size()) : 0;
+    loop->post([this, known, problem] { camera_setup_known(known, problem); });
     cv::Mat frame;
     std::int64_t index = 0;
     while (!stop.stop_requested()) {
+      if (const int asked = camera_relearn.exchange(0); asked != 0) {
+        tracker.reset();
+        learning_tokens = 0;
+        if (asked > 0) {
+          vision::TokenTracker::Settings settings;
+          settings.expected_tokens = asked;
+          tracker = std::make_unique<vision::TokenTracker>(map, settings);
+          learning_tokens = asked;
+        }
+      }
       const auto grab = (*source)->grab(frame);
       switch (grab.status) {
         case vision::FrameSource::Status::frame:
           if (grab.reopened) {
-            tracker.camera_restarted();
+            if (tracker) tracker->camera_restarted();
             hand_over(table::DeviceHealth{
                 display::DeviceStatus{"Camera", display::DeviceStatus::State::ok, "back", ""}});
           }
-          for (const auto& e : tracker.process(frame, index))
-            if (auto r = report_of(e)) hand_over(*r);
+          if (tracker) {
+            for (const auto& e : tracker->process(frame, index))
+              if (auto r = report_of(e)) hand_over(*r);
+            if (learning_tokens > 0 && static_cast<int>(tracker->tokens().size()) >= learning_tokens) {
+              // Kept for a restart: after a power cut the family does not put every token on GO again.
+              auto saved = tracker->save_setup(stored_setup);
+              loop->post([this, why = saved ? std::string() : saved.error(), stored_setup] {
+                log(why.empty() ? "the camera's learned tokens are kept in " + stored_setup
+                                : "the camera's learned tokens could not be kept: " + why);
+              });
+              learning_tokens = 0;
+            }
+          }
           ++index;
           break;
         case vision::FrameSource::Status::end:

@@ -419,6 +419,16 @@ Reaction Table::open_game(ledger::GameId game) {
   return r;
 }
 
+Reaction Table::learn_tokens_again() {
+  Reaction r;
+  const auto* g = s_->game();
+  if (!g || g->state().ended || !s_->camera || s_->learning) return r;
+  s_->start_learning(r, true);
+  r.snapshot_changed = true;
+  s_->refresh();
+  return r;
+}
+
 Reaction Table::handle(const Event& event) {
   Reaction r = std::visit(
       [&](const auto& e) -> Reaction {

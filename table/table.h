@@ -146,6 +146,10 @@ class Table {
   // ResumeGame from the screen goes back to the newest unfinished game.
   Reaction open_game(ledger::GameId game);
   Reaction handle(const Event& event);
+  // The camera cannot cross-check the game that is open (a resumed game whose learned tokens were not
+  // stored, or were stale): the table asks for every token on the start space, to be learned, then put back
+  // on its space. Nothing without a game or a working camera, or while learning is asked already.
+  Reaction learn_tokens_again();
 
   const TableView& view() const;
   // Fills the table's parts of a display snapshot (game, question, expected positions, seen positions,

@@ -7,7 +7,7 @@
 
 namespace bb::table {
 
-void Table::State::start_learning(Reaction& r) {
+void Table::State::start_learning(Reaction& r, bool resumed) {
   const auto* g = game();
   if (!g) return;
   learning = true;
@@ -16,7 +16,11 @@ void Table::State::start_learning(Reaction& r) {
   q.shown.kind = display::TableQuestion::Kind::learn_tokens;
   q.shown.title = "The camera learns the tokens";
   q.shown.text =
-      fmt::format("Put every token on {}: the camera learns each one", space_name(g->edition().start_space));
+      resumed
+          ? fmt::format("Put every token on {}: the camera learns each one; then put each back on its space",
+                        space_name(g->edition().start_space))
+          : fmt::format("Put every token on {}: the camera learns each one",
+                        space_name(g->edition().start_space));
   q.shown.options.push_back({"skip", "Play without the camera", false, false});
   ask(r, std::move(q));
 }

@@ -78,7 +78,7 @@ struct Table::State {
 
   // table_camera.cpp
   Reaction token(const TokenReport& e);
-  void start_learning(Reaction& r);
+  void start_learning(Reaction& r, bool resumed = false);
 
   // table_questions.cpp
   Reaction answer(const display::AnswerQuestion& a, const std::string& id);
