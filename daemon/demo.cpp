@@ -212,6 +212,9 @@ int run_demo(const DemoOptions& o) {
       "{} touches, {} questions answered{}\n",
       tally.throws, tally.taps, tally.wrong_taps, tally.token_moves, tally.miscounts, tally.touches,
       tally.questions, tally.stopped_because.empty() ? "" : "; " + tally.stopped_because);
+  const int checked = tally.camera_agreed + tally.camera_questioned_moves;
+  fmt::print("camera: agreed on {} of {} moves, {} questions ({} moves settled by an answer)\n",
+             tally.camera_agreed, checked, tally.camera_questions, tally.camera_questioned_moves);
   if (!o.state_json.empty() && !final_state.empty()) {
     std::ofstream out(o.state_json);
     out << final_state << "\n";

@@ -24,6 +24,8 @@ constexpr milliseconds kBetweenTaps{900};  // noticing the refusal, finding the 
 constexpr milliseconds kRead{1200};        // reading a question on the screen
 // A situation the table did not answer within this (at speed 1) is looked at afresh.
 constexpr milliseconds kPatience{8000};
+// How long (real time, at any speed) the family waits for the camera to learn the tokens.
+constexpr milliseconds kLearningPatience{30000};
 
 const char* kind_name(Kind kind) {
   switch (kind) {
@@ -131,6 +133,7 @@ void DemoBots::on_wake(ParticipantContext& context) {
   const auto now = context.uptime();
   const table::TableView& view = context.table().view();
   report_turns(view);
+  watch_camera(view);
   if (camera_->moving() || now < next_act_) return;  // a hand is over the board, or a bot is still reaching
   if (!acts_.empty()) {
     if (!acts_.front().card.empty()) {
@@ -267,6 +270,20 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
     }
   }
   const auto& a = view.awaiting;
+  if (a.kind != Kind::learn_tokens) learning_since_ = milliseconds(-1);
+  if (time_is_up(view)) {
+    // Time is up at a turn boundary (the next player has not thrown nor answered their jail question yet):
+    // the family agrees to end, and the richest wins.
+    acts.push_back({[this](ParticipantContext& c) {
+                      ++tally_.touches;
+                      display::ApplyInput end;
+                      end.input = rules::End{};
+                      end.reason = "the agreed time is up";
+                      c.touch(end);
+                    },
+                    kRead});
+    return acts;
+  }
   switch (a.kind) {
     case Kind::setup:
       // The family sits down: a new classic game with everyone's card, on the setup screen.
@@ -299,7 +316,10 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
           break;
         }
       }
-      if (replanning_ && view.question) {
+      // The camera learns at its own pace (its frames are rendered and tracked for real, whatever --speed
+      // says): the family waits for it in real time before giving up on it.
+      if (learning_since_.count() < 0) learning_since_ = context.uptime();
+      if (replanning_ && view.question && context.uptime() - learning_since_ >= kLearningPatience) {
         const std::string option = pick_option(*view.question, {"skip"});
         if (!option.empty())
           acts.push_back({[this, id = view.question->id, option](ParticipantContext& c) {
@@ -312,19 +332,6 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
     }
     case Kind::throw_dice: {
       if (!view.game) break;
-      const auto& st = view.game->state();
-      if (settings_.turns > 0 && st.turns >= settings_.turns && st.pending.empty() && !st.auction) {
-        // Time is up: the family agrees to end, and the richest wins.
-        acts.push_back({[this](ParticipantContext& c) {
-                          ++tally_.touches;
-                          display::ApplyInput end;
-                          end.input = rules::End{};
-                          end.reason = "the agreed time is up";
-                          c.touch(end);
-                        },
-                        kRead});
-        break;
-      }
       plan_input(decide(*view.game), view, acts);
       break;
     }
@@ -353,10 +360,17 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
       const int token_player = q.player >= 0 ? q.player : whose_token(view, q.space, q.expected);
       if ((q.kind == QK::camera_mismatch || q.kind == QK::token_moved) && q.expected >= 0 &&
           token_player >= 0) {
-        // The player counted wrong: they put the token where the dice say, and the camera sees it there.
+        // The player counted wrong: they press "Move it" and put the token where the dice say, and the
+        // camera sees it there.
         const int player = token_player, to = q.expected;
         if (static_cast<std::size_t>(player) < slipped_.size())
           slipped_[static_cast<std::size_t>(player)] = -1;
+        if (const std::string option = pick_option(q, {"move_token"}); option == "move_token")
+          acts.push_back({[this, id = q.id, option](ParticipantContext& c) {
+                            ++tally_.touches;
+                            c.touch(display::AnswerQuestion{id, option, {}});
+                          },
+                          kRead});
         acts.push_back({[this, player, to](ParticipantContext&) {
                           ++tally_.token_moves;
                           camera_->move_token(player, to);
@@ -400,6 +414,46 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
   return acts;
 }
 
+// What the camera made of each move, read from the table's view: a token expected somewhere and then no
+// longer expected, seen there, with no question about it, is a move the camera agreed with; one the table
+// asked about is a question (answered, since the table no longer waits for it).
+void DemoBots::watch_camera(const table::TableView& view) {
+  using QK = display::TableQuestion::Kind;
+  const auto& expected = view.expected_positions;
+  asked_.resize(expected.size(), false);
+  if (view.question && view.question->id != last_question_ &&
+      (view.question->kind == QK::camera_mismatch || view.question->kind == QK::token_moved)) {
+    const auto& q = *view.question;
+    const int player = q.player >= 0 ? q.player : whose_token(view, q.space, q.expected);
+    ++tally_.camera_questions;
+    if (player >= 0 && static_cast<std::size_t>(player) < asked_.size())
+      asked_[static_cast<std::size_t>(player)] = true;
+  }
+  last_question_ = view.question ? view.question->id : std::string();
+  for (std::size_t p = 0; p < expected.size() && p < previous_expected_.size(); ++p) {
+    const int before = previous_expected_[p];
+    if (before < 0 || expected[p] == before) continue;
+    if (asked_[p])
+      ++tally_.camera_questioned_moves;
+    else if (p < view.seen_positions.size() && view.seen_positions[p] == before)
+      ++tally_.camera_agreed;
+    asked_[p] = false;
+  }
+  previous_expected_ = expected;
+}
+
+// A time-limit game ends once its turns are played, at a turn boundary: the next player is asked to throw,
+// or (in jail) asked how to leave, and nothing else waits (no auction, no payment, no question).
+bool DemoBots::time_is_up(const table::TableView& view) const {
+  if (settings_.turns <= 0 || !view.game) return false;
+  const auto& st = view.game->state();
+  if (st.ended || st.turns < settings_.turns || st.auction) return false;
+  if (view.awaiting.kind == Kind::throw_dice)
+    return st.pending.empty() || st.pending.front().kind == rules::QuestionKind::roll;
+  return view.awaiting.kind == Kind::rules_question && st.pending.size() == 1 &&
+         st.pending.front().kind == rules::QuestionKind::jail && st.pending.front().player == st.current;
+}
+
 void DemoBots::report_turns(const table::TableView& view) {
   if (!settings_.print || !view.game) return;
   const auto& g = *view.game;
@@ -416,6 +470,7 @@ void DemoBots::report_turns(const table::TableView& view) {
     return;
   }
   reported_end_ = st.ended;
+  if (st.turns == reported_turns_) return;  // the game ended between turns: no turn to report
   // One line per completed turn: who threw, the throw, where the token stands, everyone's cash.
   const int player = thrower_ >= 0 && thrower_ < static_cast<int>(st.players.size()) ? thrower_ : st.current;
   std::string cash;

@@ -67,6 +67,9 @@ class DemoBots final : public Participant {
   // How the game went, for the demo's summary and its tests.
   struct Tally {
     int throws = 0, taps = 0, wrong_taps = 0, token_moves = 0, miscounts = 0, touches = 0, questions = 0;
+    // The camera's cross-check: moves it saw where the dice said (nothing asked), moves the table asked
+    // about (and the family answered), and the questions it asked.
+    int camera_agreed = 0, camera_questioned_moves = 0, camera_questions = 0;
     bool game_over = false;
     std::string stopped_because;  // set when the bots stopped the run
   };
@@ -92,6 +95,9 @@ class DemoBots final : public Participant {
   void plan_tap(int player, std::deque<Act>& acts, bool may_slip);
   int whose_token(const table::TableView& view, int seen, int expected) const;
   void report_turns(const table::TableView& view);
+  void watch_camera(const table::TableView& view);
+  bool time_is_up(const table::TableView& view) const;
+  std::chrono::milliseconds learning_since_{-1};  // uptime when the table began asking for the tokens
   std::chrono::milliseconds scaled(std::chrono::milliseconds at_speed_one) const;
 
   Settings settings_;
@@ -114,6 +120,9 @@ class DemoBots final : public Participant {
   std::string stuck_reported_;  // the last situation the bots said they are trying again
   std::size_t reported_inputs_ = 0;
   Tally tally_;
+  std::vector<int> previous_expected_;  // the view's expected positions at the last wake
+  std::vector<bool> asked_;             // per player: the camera asked about their token's move
+  std::string last_question_;
   std::function<void(const rules::Game&)> on_game_over_;
 };
 
