@@ -2,7 +2,10 @@
 # The headless demo plays a whole (time-limit) game through the service; its ledger passes `ledger check`;
 # the game script exported from the ledger, replayed, gives the final state the table played to; and a demo
 # stopped mid-game (SIGTERM) and started again on the same file resumes it and plays it to that same end.
-#   demo_game_test.sh BOARDBANK WORK_DIR [whole|resume]
+# The camera cross-checks every move: it learns the tokens when the game asks, agrees with most moves, asks
+# about a bot's miscount and the bot answers; its learned tokens are kept beside the ledger and reused after
+# the restart, and an unreadable stored set-up is said and the tokens are learned again (part "stale").
+#   demo_game_test.sh BOARDBANK WORK_DIR [whole|resume|stale]
 set -eu
 bb=$1
 dir=$2
@@ -33,6 +36,21 @@ test -n "$game"
 "$bb" replay --json "$dir/whole.jsonl" > "$dir/replayed.json"
 cmp "$dir/whole.json" "$dir/replayed.json"
 
+echo "== the camera's cross-check"
+grep -q "^the camera learns 2 tokens" "$dir/whole.out"
+grep -q "^The camera knows every token" "$dir/whole.out"
+test -s "$dir/whole.db.tokens.json"
+camera=$(grep "^camera: agreed on" "$dir/whole.out")
+agreed=$(echo "$camera" | sed -n 's/^camera: agreed on \([0-9]*\) of \([0-9]*\) moves, \([0-9]*\) questions (\([0-9]*\) moves.*/\1/p')
+asked=$(echo "$camera" | sed -n 's/^camera: agreed on \([0-9]*\) of \([0-9]*\) moves, \([0-9]*\) questions (\([0-9]*\) moves.*/\3/p')
+settled=$(echo "$camera" | sed -n 's/^camera: agreed on \([0-9]*\) of \([0-9]*\) moves, \([0-9]*\) questions (\([0-9]*\) moves.*/\4/p')
+miscounted=$(sed -n 's/^demo: .* token moves (\([0-9]*\) miscounted).*/\1/p' "$dir/whole.out")
+echo "camera agreed $agreed, asked $asked, settled $settled, bots miscounted $miscounted"
+test "$agreed" -ge 3                 # the camera confirmed moves, nothing asked
+test "$miscounted" -ge 1             # this seed's bots miscount a move ...
+test "$asked" -ge "$miscounted"      # ... the camera asked about it ...
+test "$settled" -ge "$miscounted"    # ... and the answer settled it
+
 if [ "$part" = whole ]; then
   echo "demo game test: ok"
   exit 0
@@ -45,7 +63,21 @@ pid=$!
 sleep 3
 kill -TERM "$pid" 2>/dev/null || true
 wait "$pid" || true
+if [ "$part" = stale ]; then
+  echo "not a camera set-up" > "$dir/resumed.db.tokens.json"
+fi
 (demo "$dir/resumed.db" "$dir/resumed.json") | tee "$dir/resumed.out"
+if [ "$part" = stale ]; then
+  grep -q "^the camera's stored tokens are not used: .* cannot be used" "$dir/resumed.out"
+  grep -q "^the camera learns 2 tokens" "$dir/resumed.out"
+  grep -q "^The camera knows every token" "$dir/resumed.out"
+else
+  grep -q "^the camera knows the 2 tokens learned before" "$dir/resumed.out"
+  if grep -q "^the camera learns" "$dir/resumed.out"; then
+    echo "the resumed demo learned the tokens again though they were kept"
+    exit 1
+  fi
+fi
 "$bb" ledger check "$dir/resumed.db"
 cmp "$dir/whole.json" "$dir/resumed.json"
 echo "demo game test: ok"
