@@ -212,6 +212,9 @@ int run_demo(const DemoOptions& o) {
       "{} touches, {} questions answered{}\n",
       tally.throws, tally.taps, tally.wrong_taps, tally.token_moves, tally.miscounts, tally.touches,
       tally.questions, tally.stopped_because.empty() ? "" : "; " + tally.stopped_because);
+  fmt::print("screen: {} buttons pressed, {} not found, {} touches handed over as intents\n", tally.presses,
+             tally.missed_presses, tally.intents);
+  if (tally.missed_presses > 0 && code == 0) code = 1;  // a bot could not find what it meant to press
   const int checked = tally.camera_agreed + tally.camera_questioned_moves;
   fmt::print("camera: agreed on {} of {} moves, {} questions ({} moves settled by an answer)\n",
              tally.camera_agreed, checked, tally.camera_questions, tally.camera_questioned_moves);

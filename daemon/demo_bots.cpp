@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 
 #include "peripherals/tap_deduplicator.h"
 #include "table/table.h"
@@ -185,6 +186,25 @@ milliseconds DemoBots::card_ready_at(const std::string& card) const {
          milliseconds(100);
 }
 
+// A finger on the button `target` as the screen draws it now. A button the bots cannot find is said
+// loudly and counted (the demo then fails): they never hand the table the intent instead.
+void DemoBots::plan_press(const std::string& target, std::deque<Act>& acts, milliseconds after) {
+  acts.push_back({[this, target](ParticipantContext& c) {
+                    ++tally_.touches;
+                    ++tally_.presses;
+                    if (auto pressed = c.press(target); !pressed) {
+                      ++tally_.missed_presses;
+                      const std::string line =
+                          fmt::format("the bots could not press {}: {}", target, pressed.error());
+                      if (settings_.print)
+                        settings_.print(line);
+                      else
+                        fmt::print(stderr, "{}\n", line);
+                    }
+                  },
+                  after});
+}
+
 void DemoBots::plan_tap(int player, std::deque<Act>& acts, bool may_slip) {
   const bool banker = player < 0;
   const Reader reader = banker ? Reader::rc522 : settings_.family.reader(player);
@@ -224,8 +244,18 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView&, st
                     kReach});
     return;
   }
+  if (const auto* choose = std::get_if<rules::Choose>(&input)) {
+    // The option's button on the home screen; one that pays opens a confirmation the player's card answers.
+    plan_press("home.option." + choose->option, acts, kRead);
+    static const std::set<std::string> kPays{"buy", "pay_fixed", "pay_percent", "pay_fine", "lift", "keep"};
+    if (kPays.contains(choose->option)) plan_tap(choose->player, acts, false);
+    return;
+  }
+  // Bids, building, mortgages, trades: their screens are not pressed by the bots yet (the intent the
+  // screen would make is handed over, and counted apart).
   acts.push_back({[this, input](ParticipantContext& context) {
                     ++tally_.touches;
+                    ++tally_.intents;
                     display::ApplyInput apply;
                     apply.input = input;
                     context.touch(apply);
@@ -276,6 +306,7 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
     // the family agrees to end, and the richest wins.
     acts.push_back({[this](ParticipantContext& c) {
                       ++tally_.touches;
+                      ++tally_.intents;
                       display::ApplyInput end;
                       end.input = rules::End{};
                       end.reason = "the agreed time is up";
@@ -289,6 +320,7 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
       // The family sits down: a new classic game with everyone's card, on the setup screen.
       acts.push_back({[this](ParticipantContext& c) {
                         ++tally_.touches;
+                        ++tally_.intents;
                         display::StartGame start;
                         start.setup = settings_.family.setup(settings_.seed, settings_.turns);
                         for (int p = 0; p < settings_.family.players; ++p) start.colours.push_back(p);
@@ -321,12 +353,7 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
       if (learning_since_.count() < 0) learning_since_ = context.uptime();
       if (replanning_ && view.question && context.uptime() - learning_since_ >= kLearningPatience) {
         const std::string option = pick_option(*view.question, {"skip"});
-        if (!option.empty())
-          acts.push_back({[this, id = view.question->id, option](ParticipantContext& c) {
-                            ++tally_.touches;
-                            c.touch(display::AnswerQuestion{id, option, {}});
-                          },
-                          kRead});
+        if (!option.empty()) plan_press("question." + option, acts, kRead);
       }
       break;
     }
@@ -366,11 +393,7 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
         if (static_cast<std::size_t>(player) < slipped_.size())
           slipped_[static_cast<std::size_t>(player)] = -1;
         if (const std::string option = pick_option(q, {"move_token"}); option == "move_token")
-          acts.push_back({[this, id = q.id, option](ParticipantContext& c) {
-                            ++tally_.touches;
-                            c.touch(display::AnswerQuestion{id, option, {}});
-                          },
-                          kRead});
+          plan_press("question." + option, acts, kRead);
         acts.push_back({[this, player, to](ParticipantContext&) {
                           ++tally_.token_moves;
                           camera_->move_token(player, to);
@@ -384,12 +407,7 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
       }
       const std::string option = pick_option(q, {"move_token", "camera_wrong", "confirm", "ok"});
       if (option.empty()) break;
-      const std::string id = q.id;
-      acts.push_back({[this, id, option](ParticipantContext& c) {
-                        ++tally_.touches;
-                        c.touch(display::AnswerQuestion{id, option, {}});
-                      },
-                      kRead});
+      plan_press("question." + option, acts, kRead);
       break;
     }
     case Kind::game_over:

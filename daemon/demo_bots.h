@@ -70,6 +70,9 @@ class DemoBots final : public Participant {
     // The camera's cross-check: moves it saw where the dice said (nothing asked), moves the table asked
     // about (and the family answered), and the questions it asked.
     int camera_agreed = 0, camera_questioned_moves = 0, camera_questions = 0;
+    // Touches made by pressing a drawn button (through the screen's input path), of them the buttons not
+    // found (a failure), and touches still handed to the table as intents (setup, bids, building, ending).
+    int presses = 0, missed_presses = 0, intents = 0;
     bool game_over = false;
     std::string stopped_because;  // set when the bots stopped the run
   };
@@ -93,6 +96,7 @@ class DemoBots final : public Participant {
   std::deque<Act> plan(const table::TableView& view, ParticipantContext& context);
   void plan_input(const rules::Input& input, const table::TableView& view, std::deque<Act>& acts);
   void plan_tap(int player, std::deque<Act>& acts, bool may_slip);
+  void plan_press(const std::string& target, std::deque<Act>& acts, std::chrono::milliseconds after);
   int whose_token(const table::TableView& view, int seen, int expected) const;
   void report_turns(const table::TableView& view);
   void watch_camera(const table::TableView& view);

@@ -1,5 +1,6 @@
 #pragma once
 #include <chrono>
+#include <expected>
 #include <string>
 
 #include "display/intent.h"
@@ -21,6 +22,11 @@ class ParticipantContext {
   virtual const table::Table& table() const = 0;
   // A touch on the screen, delivered to the table as if a finger had made it (it gets a "touch:<n>" id).
   virtual void touch(const display::Intent& intent) = 0;
+  // A finger on the screen: presses the centre of the target `target` (display::Target::id, e.g.
+  // "question.move_token") of the frame as it stands now, laid out from the newest snapshot, through the
+  // touchscreen's own input path (an SDL touch, hit-tested by the screen, its dialogs and all); the intents
+  // it makes reach the table as touches. The error says why nothing was pressed (no such target shown).
+  virtual std::expected<void, std::string> press(const std::string& target) = 0;
   // Ends run() with `exit_code` after this call returns (e.g. the demo's game is over).
   virtual void stop(int exit_code) = 0;
   // Time since the service started, on the loop's clock.

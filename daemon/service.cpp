@@ -19,6 +19,7 @@
 #include "daemon/event_loop.h"
 #include "daemon/paths.h"
 #include "daemon/systemd_notifier.h"
+#include "daemon/virtual_table.h"
 #include "display/touch_screen.h"
 #include "ledger/ledger.h"
 #include "peripherals/device.h"
@@ -208,6 +209,12 @@ struct Service::Impl : ParticipantContext {
   // ParticipantContext
   const table::Table& table() const override { return *session; }
   void touch(const display::Intent& intent) override { on_intent(intent); }
+  std::expected<void, std::string> press(const std::string& target) override {
+    screen->draw_if_needed();  // the frame as the newest snapshot lays it out
+    if (auto pressed = press_target(screen->frame(), target); !pressed) return pressed;
+    frame();  // the touch is handled now, as the next frame would
+    return {};
+  }
   void stop(int code) override { loop->stop(code); }
   std::chrono::milliseconds uptime() const override {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);

@@ -220,7 +220,7 @@ bool Slips::taps_wrong_card() {
 
 // --- touch -----------------------------------------------------------------------------------------------
 
-std::expected<void, std::string> press(const display::Frame& frame, const std::string& id) {
+std::expected<void, std::string> press_target(const display::Frame& frame, const std::string& id) {
   const display::Target* target = frame.find(id);
   if (!target) return std::unexpected(fmt::format("no '{}' on the screen to press", id));
   if (frame.width() <= 0 || frame.height() <= 0) return std::unexpected("the screen has no size yet");

@@ -136,7 +136,7 @@ class Slips {
 // A finger on the touchscreen: presses the centre of the frame's target `id` (an SDL finger down and up, as
 // the touch panel delivers them, queued for the screen's next pump()). Loop thread only; SDL must be
 // initialised (the TouchScreen is open). The error says why nothing was pressed.
-std::expected<void, std::string> press(const display::Frame& frame, const std::string& id);
+std::expected<void, std::string> press_target(const display::Frame& frame, const std::string& id);
 
 // The card uid of `player` on `reader` in the demo (each player has one card per reader).
 std::string demo_card(int player, Reader reader);

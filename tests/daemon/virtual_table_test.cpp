@@ -209,7 +209,7 @@ TEST(Press, PutsAFingerDownAndUpOnTheTargetsCentre) {
   SDL_Event e;
   while (SDL_PollEvent(&e)) {
   }
-  ASSERT_TRUE(press(frame, "home.option.buy").has_value());
+  ASSERT_TRUE(press_target(frame, "home.option.buy").has_value());
   std::vector<SDL_Event> events;
   while (SDL_PollEvent(&e)) events.push_back(e);
   ASSERT_EQ(events.size(), 2u);
@@ -219,7 +219,7 @@ TEST(Press, PutsAFingerDownAndUpOnTheTargetsCentre) {
   const int x = static_cast<int>(events[0].tfinger.x * 800), y = static_cast<int>(events[0].tfinger.y * 480);
   ASSERT_NE(frame.hit(x, y), nullptr);
   EXPECT_EQ(frame.hit(x, y)->id, "home.option.buy");
-  const auto missing = press(frame, "home.roll");
+  const auto missing = press_target(frame, "home.roll");
   ASSERT_FALSE(missing.has_value());
   EXPECT_NE(missing.error().find("home.roll"), std::string::npos);
   SDL_Quit();
