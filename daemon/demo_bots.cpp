@@ -192,7 +192,14 @@ void DemoBots::plan_press(const std::string& target, std::deque<Act>& acts, mill
   acts.push_back({[this, target](ParticipantContext& c) {
                     ++tally_.touches;
                     ++tally_.presses;
-                    if (auto pressed = c.press(target); !pressed) {
+                    auto pressed = c.press(target);
+                    if (!pressed && target.rfind("home.", 0) == 0 && c.press("back")) {
+                      // Another screen is up (a card tapped with nothing to confirm shows its holder's
+                      // properties): the player goes back home, as anyone would, and presses there.
+                      ++tally_.touches;
+                      pressed = c.press(target);
+                    }
+                    if (!pressed) {
                       ++tally_.missed_presses;
                       const std::string line =
                           fmt::format("the bots could not press {}: {}", target, pressed.error());

@@ -222,7 +222,14 @@ bool Slips::taps_wrong_card() {
 
 std::expected<void, std::string> press_target(const display::Frame& frame, const std::string& id) {
   const display::Target* target = frame.find(id);
-  if (!target) return std::unexpected(fmt::format("no '{}' on the screen to press", id));
+  if (!target) {
+    std::string shown;
+    for (const auto& t : frame.targets)
+      if (t.id.rfind("dialog.", 0) != 0 && t.id.rfind("nav.", 0) != 0)
+        shown += (shown.empty() ? "" : ", ") + t.id;
+    return std::unexpected(fmt::format("no '{}' on the screen to press (it shows {})", id,
+                                       shown.empty() ? std::string("no buttons") : shown));
+  }
   if (frame.width() <= 0 || frame.height() <= 0) return std::unexpected("the screen has no size yet");
   SDL_Event e{};
   e.type = SDL_FINGERDOWN;

@@ -14,6 +14,7 @@
 #include <opencv2/core.hpp>
 
 #include "daemon/virtual_table.h"
+#include "display/touch_screen.h"
 #include "ledger/ledger.h"
 #include "peripherals/device_factory.h"
 #include "table/ledger_game_store.h"
@@ -71,6 +72,19 @@ class BotTable final : public ParticipantContext {
     bots.slips.miscount = miscount;
     bots.slips.wrong_card = wrong_card;
     bots_ = std::make_unique<DemoBots>(bots, devices_, camera_);
+
+    // The touchscreen, offscreen: the bots press its buttons as drawn.
+    display::TouchScreen::Options screen;
+    screen.width = 800;
+    screen.height = 480;
+    screen.window = false;
+    screen.audio = false;
+    screen.settings.banker_card = DemoFamily::banker_card();
+    screen.settings.banker_pin_ok = [](const std::string&) { return false; };
+    auto opened_screen = display::TouchScreen::open(screen);
+    if (!opened_screen) throw std::runtime_error(opened_screen.error());
+    screen_ = std::move(*opened_screen);
+    show();
   }
   ~BotTable() override {
     opened_.clear();
@@ -101,6 +115,13 @@ class BotTable final : public ParticipantContext {
   void touch(const display::Intent& intent) override {
     handle(table::ScreenIntent{intent, "touch:" + std::to_string(++touches_)});
   }
+  std::expected<void, std::string> press(const std::string& target) override {
+    screen_->draw_if_needed();
+    if (auto pressed = press_target(screen_->frame(), target); !pressed) return pressed;
+    ++presses;
+    for (const auto& intent : screen_->pump()) touch(intent);
+    return {};
+  }
   void stop(int exit_code) override {
     stopped_ = true;
     exit_code_ = exit_code;
@@ -123,11 +144,21 @@ class BotTable final : public ParticipantContext {
   int exit_code() const { return exit_code_; }
   std::vector<std::string> messages;
   int refusals = 0;
+  int presses = 0;  // buttons found and pressed on the screen
 
  private:
   void handle(const table::Event& event) {
     const auto reaction = table_->handle(event);
     messages.insert(messages.end(), reaction.messages.begin(), reaction.messages.end());
+    show();
+    for (const auto& card : reaction.cards)
+      for (const auto& intent : screen_->card(card.uid, card.player)) touch(intent);
+  }
+  void show() {
+    const auto version = snapshot_.version;
+    table_->fill(snapshot_);
+    snapshot_.version = version + 1;
+    screen_->show(snapshot_);
   }
   void deliver(const peripherals::PeripheralEvent& e) {
     using peripherals::EventKind;
@@ -190,6 +221,8 @@ class BotTable final : public ParticipantContext {
   std::shared_ptr<VirtualCamera> camera_;
   std::unique_ptr<vision::TokenTracker> tracker_;
   std::unique_ptr<DemoBots> bots_;
+  std::unique_ptr<display::TouchScreen> screen_;
+  display::Snapshot snapshot_;
   cv::Mat image_;
   std::int64_t frame_ = 0;
   int touches_ = 0;
@@ -211,6 +244,9 @@ TEST(DemoBots, PlayATimeLimitGameToItsEndThroughTheDevicesAndTheCamera) {
   EXPECT_GT(table.bots().tally().throws, 0);
   EXPECT_GT(table.bots().tally().token_moves, 0);
   EXPECT_EQ(table.refusals, 0) << "every reading the bots made was decoded";
+  // The bots pressed the screen's buttons (the rules' options, confirmed by card), and found every one.
+  EXPECT_GT(table.bots().tally().presses, 0);
+  EXPECT_EQ(table.bots().tally().missed_presses, 0) << table.describe();
 }
 
 // Three players over more turns: a payer taps the same card again soon after their last tap (rent, then a
@@ -231,6 +267,11 @@ TEST(DemoBots, SlipsMakeTheTableAskAndTheGameStillEnds) {
   EXPECT_TRUE(table.bots().tally().game_over);
   EXPECT_GT(table.bots().tally().miscounts + table.bots().tally().wrong_taps, 0);
   EXPECT_GT(table.bots().tally().questions, 0) << "a slip is a question at the table";
+  // A miscount is a camera question, answered on the screen ("Move it"), and the camera agrees with the rest.
+  EXPECT_GT(table.bots().tally().camera_questions, 0);
+  EXPECT_GT(table.bots().tally().camera_questioned_moves, 0);
+  EXPECT_GT(table.bots().tally().camera_agreed, 0);
+  EXPECT_EQ(table.bots().tally().missed_presses, 0) << table.describe();
 }
 
 }  // namespace
