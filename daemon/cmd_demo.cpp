@@ -32,6 +32,8 @@ void add_demo_commands(CLI::App& app) {
   demo->add_option("--fonts", o->fonts, "folder holding DejaVuSans.ttf (default: Debian's)");
   demo->add_option("--state-json", o->state_json,
                    "write the final game state here (as `replay --json` prints)");
+  demo->add_option("--screenshots", o->screenshots,
+                   "save the screen as PNGs in this folder at the evening's key moments (docs/playing.md)");
   demo->add_flag("--no-slips", o->no_slips, "the bots never miscount or tap the wrong card");
   demo->callback([o] { std::exit(run_demo(*o)); });
 }

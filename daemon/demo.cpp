@@ -172,6 +172,11 @@ std::expected<Demo, std::string> make_demo(const DemoOptions& o) {
   bots.speed = o.speed;
   bots.turns = o.turns;
   if (o.no_slips) bots.slips.miscount = bots.slips.wrong_card = 0;
+  if (!o.screenshots.empty()) {
+    std::filesystem::create_directories(o.screenshots, ec);
+    if (ec) return std::unexpected(fmt::format("cannot create {}: {}", o.screenshots, ec.message()));
+    bots.screenshots = o.screenshots;
+  }
   if (o.headless)
     bots.print = [](const std::string& line) {
       fmt::print("{}\n", line);

@@ -28,6 +28,7 @@ struct DemoOptions {
   std::string fonts;
   std::string state_json;  // where to write the final state (tests compare it with a replay of the ledger)
   bool no_slips = false;
+  std::string screenshots;  // a folder: the screen at the key moments of the evening, as PNGs
 };
 
 // Why the options cannot be used (with what to give instead), or nullopt.

@@ -54,6 +54,18 @@ const char* kind_name(Kind kind) {
   return "?";
 }
 
+const char* display_kind_name(display::TableQuestion::Kind kind) {
+  using QK = display::TableQuestion::Kind;
+  switch (kind) {
+    case QK::camera_mismatch:
+      return "camera-question";
+    case QK::token_moved:
+      return "token-moved";
+    default:
+      return "table-question";
+  }
+}
+
 bool a_game_is_played(Kind kind) { return kind != Kind::setup && kind != Kind::learn_tokens; }
 
 std::string money(rules::Money amount) { return fmt::format("${}", amount); }
@@ -188,6 +200,16 @@ milliseconds DemoBots::card_ready_at(const std::string& card) const {
 
 // A finger on the button `target` as the screen draws it now. A button the bots cannot find is said
 // loudly and counted (the demo then fails): they never hand the table the intent instead.
+// The screen at a key moment of the evening, once per moment, for docs/playing.md.
+void DemoBots::screenshot(ParticipantContext& context, const std::string& moment) {
+  if (settings_.screenshots.empty() || screenshots_taken_.contains(moment)) return;
+  screenshots_taken_.insert(moment);
+  const std::string path =
+      fmt::format("{}/{:02}-{}.png", settings_.screenshots, screenshots_taken_.size(), moment);
+  if (auto saved = context.save_screen(path); !saved && settings_.print)
+    settings_.print(fmt::format("screenshot {} not saved: {}", path, saved.error()));
+}
+
 void DemoBots::plan_press(const std::string& target, std::deque<Act>& acts, milliseconds after) {
   acts.push_back({[this, target](ParticipantContext& c) {
                     ++tally_.touches;
@@ -255,7 +277,12 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView&, st
     // The option's button on the home screen; one that pays opens a confirmation the player's card answers.
     plan_press("home.option." + choose->option, acts, kRead);
     static const std::set<std::string> kPays{"buy", "pay_fixed", "pay_percent", "pay_fine", "lift", "keep"};
-    if (kPays.contains(choose->option)) plan_tap(choose->player, acts, false);
+    if (kPays.contains(choose->option)) {
+      acts.push_back(
+          {[this, option = choose->option](ParticipantContext& c) { screenshot(c, "confirm-" + option); },
+           milliseconds(0)});
+      plan_tap(choose->player, acts, false);
+    }
     return;
   }
   // Bids, building, mortgages, trades: their screens are not pressed by the bots yet (the intent the
@@ -308,6 +335,35 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
   }
   const auto& a = view.awaiting;
   if (a.kind != Kind::learn_tokens) learning_since_ = milliseconds(-1);
+  switch (a.kind) {  // the evening's key moments, each saved once (--screenshots)
+    case Kind::setup:
+      screenshot(context, "no-game-yet");
+      break;
+    case Kind::learn_tokens:
+      screenshot(context, "learn-tokens");
+      break;
+    case Kind::throw_dice:
+      screenshot(context, "throw-the-dice");
+      break;
+    case Kind::rules_question:
+      screenshot(context, "question-" + a.detail);
+      break;
+    case Kind::tap_card:
+      screenshot(context, "tap-to-pay");
+      break;
+    case Kind::answer_question:
+      if (view.question) screenshot(context, std::string(display_kind_name(view.question->kind)));
+      break;
+    case Kind::bids:
+      screenshot(context, "auction");
+      break;
+    case Kind::game_over:
+      screenshot(context, "game-over");
+      break;
+    case Kind::move_token:
+    case Kind::paused:
+      break;
+  }
   if (time_is_up(view)) {
     // Time is up at a turn boundary (the next player has not thrown nor answered their jail question yet):
     // the family agrees to end, and the richest wins.

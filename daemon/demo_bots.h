@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,6 +55,8 @@ class DemoBots final : public Participant {
     double speed = 1;       // 10: the family acts ten times as fast
     int turns = 0;          // > 0: agree to end (time-limit game) once this many turns are complete
     Slips::Settings slips;  // the seed is taken from `seed`
+    // A folder: the screen is saved there at the evening's key moments ("01-learn-tokens.png", ...).
+    std::string screenshots;
     // One line per turn and the end (headless); unset: nothing printed.
     std::function<void(const std::string&)> print;
   };
@@ -101,6 +104,8 @@ class DemoBots final : public Participant {
   void report_turns(const table::TableView& view);
   void watch_camera(const table::TableView& view);
   bool time_is_up(const table::TableView& view) const;
+  void screenshot(ParticipantContext& context, const std::string& moment);
+  std::set<std::string> screenshots_taken_;
   std::chrono::milliseconds learning_since_{-1};  // uptime when the table began asking for the tokens
   std::chrono::milliseconds scaled(std::chrono::milliseconds at_speed_one) const;
 

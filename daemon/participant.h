@@ -27,6 +27,8 @@ class ParticipantContext {
   // touchscreen's own input path (an SDL touch, hit-tested by the screen, its dialogs and all); the intents
   // it makes reach the table as touches. The error says why nothing was pressed (no such target shown).
   virtual std::expected<void, std::string> press(const std::string& target) = 0;
+  // The screen as it stands now (laid out from the newest snapshot), saved as a PNG at `path`.
+  virtual std::expected<void, std::string> save_screen(const std::string& path) = 0;
   // Ends run() with `exit_code` after this call returns (e.g. the demo's game is over).
   virtual void stop(int exit_code) = 0;
   // Time since the service started, on the loop's clock.

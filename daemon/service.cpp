@@ -215,6 +215,9 @@ struct Service::Impl : ParticipantContext {
     frame();  // the touch is handled now, as the next frame would
     return {};
   }
+  std::expected<void, std::string> save_screen(const std::string& path) override {
+    return screen->save_png(path);
+  }
   void stop(int code) override { loop->stop(code); }
   std::chrono::milliseconds uptime() const override {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);

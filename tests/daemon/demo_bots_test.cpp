@@ -122,6 +122,9 @@ class BotTable final : public ParticipantContext {
     for (const auto& intent : screen_->pump()) touch(intent);
     return {};
   }
+  std::expected<void, std::string> save_screen(const std::string& path) override {
+    return screen_->save_png(path);
+  }
   void stop(int exit_code) override {
     stopped_ = true;
     exit_code_ = exit_code;
