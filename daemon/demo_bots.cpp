@@ -475,6 +475,14 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
     }
     case Kind::game_over:
       if (view.game && on_game_over_) on_game_over_(*view.game);
+      if (!settings_.screenshots.empty()) {
+        // The family looks back over the evening: the deeds, the ledger, the charts, the devices.
+        for (const char* screen : {"properties", "ledger", "charts", "devices"}) {
+          plan_press(fmt::format("nav.{}", screen), acts, kRead);
+          acts.push_back({[this, screen](ParticipantContext& c) { screenshot(c, screen); }, milliseconds(0)});
+          plan_press("back", acts, milliseconds(0));
+        }
+      }
       acts.push_back({[this](ParticipantContext& c) {
                         tally_.game_over = true;
                         tally_.stopped_because = "the game is over";
