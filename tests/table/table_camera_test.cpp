@@ -121,6 +121,37 @@ TEST_F(CameraTest, WithoutTheCameraTheDiceAloneDecide) {
   EXPECT_FALSE(table->view().camera);
 }
 
+// A resumed game whose learned tokens were not kept: the service asks the table to learn them again. The
+// tokens go on the start space, are learned, and go back to their spaces without a question (the camera
+// sees each where the game has it); nothing is stored by any of it.
+TEST_F(CameraTest, AResumedGameTheCameraDoesNotKnowLearnsTheTokensAgain) {
+  dice(1, 2);
+  seen(0, 3);
+  restart();
+  event(DeviceHealth{{"Camera", display::DeviceStatus::State::ok, "", ""}});
+  const auto count = inputs();
+  const auto r = table->learn_tokens_again();
+  ASSERT_TRUE(r.question);
+  EXPECT_EQ(r.question->kind, QK::learn_tokens);
+  EXPECT_NE(r.question->text.find("put each back on its space"), std::string::npos);
+  EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::learn_tokens);
+  EXPECT_FALSE(table->learn_tokens_again().question) << "asked once";
+  seen(0, 0, TokenReport::Kind::learned);
+  seen(1, 0, TokenReport::Kind::learned);
+  EXPECT_FALSE(question());
+  const auto back = seen(0, 3);  // the car back on Baltic Avenue, where the game has it
+  EXPECT_FALSE(back.question);
+  EXPECT_FALSE(question());
+  EXPECT_EQ(inputs(), count);
+}
+
+TEST_F(TableTest, NoLearningIsAskedWithoutACameraOrAGame) {
+  EXPECT_FALSE(table->learn_tokens_again().question);  // no game
+  start();
+  EXPECT_FALSE(table->learn_tokens_again().question);  // no camera
+  EXPECT_NE(table->view().awaiting.kind, Awaiting::Kind::learn_tokens);
+}
+
 TEST_F(TableTest, WithoutACameraThereIsNoLearningAndTheThrowAloneMovesTheGame) {
   start();
   EXPECT_FALSE(question());
