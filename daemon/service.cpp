@@ -458,6 +458,9 @@ struct Service::Impl : ParticipantContext {
       camera_relearn.store(players);
       log(fmt::format("the camera learns {} tokens", players));
     }
+    // Learning ended without a camera ("Play without the camera"): the tracker stops looking, or its
+    // reports would bring the cross-check back.
+    if (learning_asked && !asked && !v.camera) camera_relearn.store(-1);
     learning_asked = asked;
   }
 
