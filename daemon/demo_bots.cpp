@@ -165,7 +165,9 @@ void DemoBots::on_wake(ParticipantContext& context) {
   const std::string now_situation = situation(view);
   if (now_situation == acted_on_ && now - planned_at_ < scaled(kPatience)) return;  // the table is on it
   replanning_ = now_situation == acted_on_;
-  if (replanning_ && settings_.print && now_situation != stuck_reported_) {
+  // (The camera learning the tokens takes its own real time: waiting for it is not being stuck.)
+  if (replanning_ && settings_.print && now_situation != stuck_reported_ &&
+      view.awaiting.kind != Kind::learn_tokens) {
     stuck_reported_ = now_situation;  // said once per situation
     settings_.print(fmt::format("the bots try again: the table still waits for {} (player {}): {}",
                                 kind_name(view.awaiting.kind), view.awaiting.player, view.awaiting.detail));
