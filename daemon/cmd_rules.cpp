@@ -3,8 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <fstream>
-#include <iostream>
 #include <map>
+#include <iostream>
 #include <sstream>
 
 #include "daemon/commands.h"
@@ -152,9 +152,9 @@ int run_check_edition(const CheckEditionOptions& o) {
   int cards = 0;
   for (const auto& d : edition->decks)
     for (const auto& c : d.cards) cards += c.copies;
-  fmt::print("{} ({}): {} spaces, {} to own in {} groups, {} decks with {} cards, {} options\n",
-             edition->name, edition->id, edition->spaces.size(), ownable, edition->groups.size(),
-             edition->decks.size(), cards, edition->options.size());
+  fmt::print("{} ({}): {} spaces, {} to own in {} groups, {} decks with {} cards, {} options\n", edition->name,
+             edition->id, edition->spaces.size(), ownable, edition->groups.size(), edition->decks.size(), cards,
+             edition->options.size());
   fmt::print("the file reads cleanly; playing {} games with every invariant checked after every input\n",
              o.games);
   SimulateOptions sim;
@@ -171,7 +171,7 @@ int run_check_edition(const CheckEditionOptions& o) {
     result = run_simulate(sim);
   }
   fmt::print("{}\n", result == 0 ? "the edition is ready for game night"
-                                 : "the edition broke a rule of the engine: see the game and input above");
+                                  : "the edition broke a rule of the engine: see the game and input above");
   return result;
 }
 
@@ -205,8 +205,7 @@ void add_rules_commands(CLI::App& app) {
 
   auto check_opts = std::make_shared<CheckEditionOptions>();
   auto* check = app.add_subcommand(
-      "check-edition",
-      "Check an edition file: the loader's checks, then simulated games with every invariant");
+      "check-edition", "Check an edition file: the loader's checks, then simulated games with every invariant");
   check->add_option("file", check_opts->file, "The edition file (or an edition id)")->required();
   check->add_option("--games", check_opts->games, "How many games with the default switches")
       ->check(CLI::PositiveNumber);
