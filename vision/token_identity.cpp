@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <numbers>
 #include <opencv2/imgproc.hpp>
 
@@ -109,22 +111,43 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
     choice[i] = -1;
   };
   search(search, 0, 0.0);
+  if (std::getenv("BB_DEBUG_OUTLINE")) {
+    std::fprintf(stderr, "group n=%zu blobs=%zu best=%.2f\n", n, found.size(), best);
+    for (size_t b = 0; b < found.size(); ++b) {
+      std::fprintf(stderr, "  blob %zu px %zu shape %.4f %.3f %.3f cap %.2f costs", b,
+                   found[b]->pixels.size(), found[b]->shape.spread, found[b]->shape.elongation,
+                   found[b]->shape.fill, found[b]->cap.share);
+      for (size_t k = 0; k < n; ++k) std::fprintf(stderr, " %.2f", cost(members[k], *found[b]));
+      std::fprintf(stderr, "\n");
+    }
+    for (size_t k = 0; k < n; ++k) {
+      std::fprintf(stderr, "  tok %zu choice %d with:", members[k], best_choice[k]);
+      for (size_t b = 0; b <= found.size(); ++b)
+        std::fprintf(stderr, " %.2f", best_with[k * (found.size() + 1) + b]);
+      std::fprintf(stderr, "\n");
+    }
+  }
   for (size_t k = 0; k < n; ++k) {
     const size_t t = members[k];
     if (best_choice[k] < 0) continue;  // covered, or gone
     const Tally& mine = *found[static_cast<size_t>(best_choice[k])];
     out[t] = observe(static_cast<int>(t), mine, tokens[t].area_px);
     for (int i : mine.pixels) claimed.at<uint8_t>(i) = 255;
-    const bool shared = mine.pixels.size() > 1.6 * mean_area;
+    // At setup each token has its own blob (found by where it stands) and its area is measured from it.
+    const bool shared = !near && mine.pixels.size() > 1.6 * mean_area;
+    out[t].shared = shared;
     if (shared) out[t].visible_fraction = std::min(1.0, out[t].visible_fraction / 2);
     for (size_t b = 0; b < found.size(); ++b) {
       if (static_cast<int>(b) == best_choice[k]) continue;
       if (best_with[k * (found.size() + 1) + b] < best + margin) ask_between(out[t], *found[b]);
     }
-    // A token whose outline could not be learned (it touched another of its look at setup) makes every
-    // answer in its group a guess, unless a token simply stayed where it was.
-    bool unknown_outline = false;
-    for (size_t m : members) unknown_outline |= !tokens[m].shape.known();
+    // Two tokens whose outlines could not be learned (they touched at setup) could swap unnoticed: every
+    // answer in their group is a guess, unless a token simply stayed where it was. With one unknown the
+    // others' outlines decide (the joint costs above), and the tracker learns the outlines once each
+    // token is decided alone.
+    int unknown_outlines = 0;
+    for (size_t m : members) unknown_outlines += !tokens[m].shape.known();
+    const bool unknown_outline = unknown_outlines >= 2;
     const bool stayed = !last_spaces.empty() && out[t].space == last_spaces[t];
     if (best_with[k * (found.size() + 1) + found.size()] < best + margin ||
         (!near && (unknown_outline || too_many) && !stayed)) {
@@ -181,6 +204,42 @@ std::vector<Tally> TokenLocator::Impl::split_by_colour(const Tally& tally, int s
     ++p.per_space[static_cast<size_t>(labels.at<int16_t>(i))];
   }
   return parts;
+}
+
+void TokenLocator::Impl::split_touching(std::vector<Tally>& parts, const std::vector<size_t>& members,
+                                        const std::vector<Point2>& near, int side) const {
+  std::vector<Tally> out;
+  for (Tally& part : parts) {
+    std::vector<size_t> inside;  // the tokens standing in this blob
+    for (size_t m : members) {
+      double closest = 1e18;
+      for (int i : part.pixels)
+        closest = std::min(closest, std::hypot(i % side - near[m].x, i / side - near[m].y));
+      if (closest <= 2.0) inside.push_back(m);
+    }
+    if (inside.size() < 2) {
+      out.push_back(std::move(part));
+      continue;
+    }
+    std::vector<Tally> pieces(inside.size());
+    for (auto& p : pieces) p.per_space.assign(part.per_space.size(), 0);
+    for (int i : part.pixels) {
+      size_t nearest = 0;
+      double best = 1e18;
+      for (size_t k = 0; k < inside.size(); ++k) {
+        const Point2 c = near[inside[k]];
+        const double d = std::hypot(i % side - c.x, i / side - c.y);
+        if (d < best) best = d, nearest = k;
+      }
+      pieces[nearest].pixels.push_back(i);
+      ++pieces[nearest].per_space[static_cast<size_t>(labels.at<int16_t>(i))];
+    }
+    for (auto& p : pieces) {
+      p.divided = true;
+      out.push_back(std::move(p));
+    }
+  }
+  parts = std::move(out);
 }
 
 }  // namespace bb::vision

@@ -221,14 +221,18 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
       if (count < std::max(6.0, 0.25 * smallest) || count > 3.0 * largest) continue;
       found.push_back(&it->second);
     }
+    if (near && members.size() > 1) im.split_touching(parts, members, *near, s);
     for (Tally& part : parts) {
       const double count = static_cast<double>(part.pixels.size());
-      if (count >= std::max(6.0, 0.25 * smallest) && count <= 2.6 * largest) found.push_back(&part);
+      // At setup the areas learned so far are of a stricter mask (a soft picture's token is twice as large
+      // here): only where it stands says which blob is a token.
+      if (count >= std::max(6.0, 0.25 * smallest) && (near || count <= 2.6 * largest)) found.push_back(&part);
     }
     std::sort(found.begin(), found.end(),
               [](const Tally* a, const Tally* b) { return a->pixels.size() > b->pixels.size(); });
     for (Tally* b : found) {
       b->shape = shape_of(b->pixels, s, &b->centre);
+      if (b->divided) b->shape = {};
       if (members.size() > 1) b->cap = im.cap_of(*b, top, chroma_gain);
     }
     if (members.size() == 1) {

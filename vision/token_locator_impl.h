@@ -68,6 +68,7 @@ struct Tally {
   ShapeFeatures shape;
   CapFeatures cap;
   Point2 centre;
+  bool divided = false;  // cut out of a blob of touching tokens at setup: its outline is not the token's
 };
 
 struct TokenLocator::Impl {
@@ -96,6 +97,12 @@ struct TokenLocator::Impl {
   int token_at(const Features& f, const std::vector<TokenAppearance>& tokens) const;
   TokenObservation observe(int token, const Tally& blob, double area) const;
   std::vector<Tally> split_by_colour(const Tally& tally, int side) const;
+  // At setup: a blob holding several of the group's tokens (touching on the start space) is divided
+  // between them, each pixel to the nearest token's centre, so that each token's size and outline are
+  // measured (their outlines, cut straight where they touch, are left unknown: a cut outline was seen to
+  // name the wrong token later).
+  void split_touching(std::vector<Tally>& parts, const std::vector<size_t>& members,
+                      const std::vector<Point2>& near, int side) const;
   CapFeatures cap_of(const Tally& blob, const cv::Mat& top, const cv::Vec3f& gain) const;
   void ask_between(TokenObservation& o, const Tally& other) const;
   void assign_by_outline(const std::vector<size_t>& members, const std::vector<Tally*>& blobs,
