@@ -1,7 +1,5 @@
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <numbers>
 #include <opencv2/imgproc.hpp>
 
@@ -82,7 +80,10 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
                                                     static_cast<int>(b.pixels.size());
     const double prior = stayed ? -stay_bonus : 0.0;
     if (!tokens[m].shape.known()) return prior;  // an old set-up without outlines: only where it stood
-    return shape_distance(tokens[m].shape, b.shape) + cap_distance(tokens[m].cap, b.cap) + size + prior;
+    // A rough outline (cut where tokens touched at setup) says half as much.
+    const double outline_weight = tokens[m].outline_cut ? 0.5 : 1.0;
+    return outline_weight * shape_distance(tokens[m].shape, b.shape) + cap_distance(tokens[m].cap, b.cap) +
+           size + prior;
   };
   std::vector<int> choice(n, -1), best_choice(n, -1);
   std::vector<int> used(found.size(), 0);
@@ -111,22 +112,6 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
     choice[i] = -1;
   };
   search(search, 0, 0.0);
-  if (std::getenv("BB_DEBUG_OUTLINE")) {
-    std::fprintf(stderr, "group n=%zu blobs=%zu best=%.2f\n", n, found.size(), best);
-    for (size_t b = 0; b < found.size(); ++b) {
-      std::fprintf(stderr, "  blob %zu px %zu shape %.4f %.3f %.3f cap %.2f costs", b,
-                   found[b]->pixels.size(), found[b]->shape.spread, found[b]->shape.elongation,
-                   found[b]->shape.fill, found[b]->cap.share);
-      for (size_t k = 0; k < n; ++k) std::fprintf(stderr, " %.2f", cost(members[k], *found[b]));
-      std::fprintf(stderr, "\n");
-    }
-    for (size_t k = 0; k < n; ++k) {
-      std::fprintf(stderr, "  tok %zu choice %d with:", members[k], best_choice[k]);
-      for (size_t b = 0; b <= found.size(); ++b)
-        std::fprintf(stderr, " %.2f", best_with[k * (found.size() + 1) + b]);
-      std::fprintf(stderr, "\n");
-    }
-  }
   for (size_t k = 0; k < n; ++k) {
     const size_t t = members[k];
     if (best_choice[k] < 0) continue;  // covered, or gone

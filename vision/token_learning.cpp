@@ -229,6 +229,7 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
       if (seen[k].visible_fraction > 0.3) tokens[k].area_px *= seen[k].visible_fraction;
       tokens[k].shape = seen[k].shape;
       tokens[k].cap = seen[k].cap;
+      tokens[k].outline_cut = seen[k].outline_cut;
     }
   }
   return tokens;

@@ -232,7 +232,6 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
               [](const Tally* a, const Tally* b) { return a->pixels.size() > b->pixels.size(); });
     for (Tally* b : found) {
       b->shape = shape_of(b->pixels, s, &b->centre);
-      if (b->divided) b->shape = {};
       if (members.size() > 1) b->cap = im.cap_of(*b, top, chroma_gain);
     }
     if (members.size() == 1) {
@@ -257,6 +256,7 @@ TokenObservation TokenLocator::Impl::observe(int token, const Tally& blob, doubl
   o.visible_fraction = total / area;
   o.shape = blob.shape;
   o.cap = blob.cap;
+  o.outline_cut = blob.divided;
   std::vector<std::pair<double, int>> shares;
   for (size_t sp = 0; sp < blob.per_space.size(); ++sp)
     if (blob.per_space[sp] > 0) shares.emplace_back(blob.per_space[sp] / total, static_cast<int>(sp));

@@ -68,7 +68,7 @@ struct Tally {
   ShapeFeatures shape;
   CapFeatures cap;
   Point2 centre;
-  bool divided = false;  // cut out of a blob of touching tokens at setup: its outline is not the token's
+  bool divided = false;  // cut out of a blob of touching tokens at setup: its outline is only rough
 };
 
 struct TokenLocator::Impl {
@@ -99,8 +99,7 @@ struct TokenLocator::Impl {
   std::vector<Tally> split_by_colour(const Tally& tally, int side) const;
   // At setup: a blob holding several of the group's tokens (touching on the start space) is divided
   // between them, each pixel to the nearest token's centre, so that each token's size and outline are
-  // measured (their outlines, cut straight where they touch, are left unknown: a cut outline was seen to
-  // name the wrong token later).
+  // measured (their outlines, cut straight where they touch, are marked rough).
   void split_touching(std::vector<Tally>& parts, const std::vector<size_t>& members,
                       const std::vector<Point2>& near, int side) const;
   CapFeatures cap_of(const Tally& blob, const cv::Mat& top, const cv::Vec3f& gain) const;

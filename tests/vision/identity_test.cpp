@@ -150,9 +150,11 @@ TEST(Identity, CapsAreStoredWithTheTokens) {
   t.area_px = 100;
   t.shape = {0.17, 0.9, 0.6};
   t.cap = {0.3, 0.2, 0.2};
+  t.outline_cut = true;
   const auto back = tokens_from_json(tokens_to_json({t}));
   ASSERT_TRUE(back.has_value()) << back.error();
   EXPECT_DOUBLE_EQ((*back)[0].cap.share, 0.3);
+  EXPECT_TRUE((*back)[0].outline_cut);
   EXPECT_DOUBLE_EQ((*back)[0].shape.fill, 0.6);
   EXPECT_GT(cap_distance(t.cap, CapFeatures{}), 1.0);
   EXPECT_EQ(cap_distance(CapFeatures{}, CapFeatures{}), 0.0);
