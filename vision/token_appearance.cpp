@@ -37,7 +37,8 @@ std::string tokens_to_json(const std::vector<TokenAppearance>& tokens) {
                  {"area_px", t.area_px},
                  {"hu", t.hu},
                  {"shape", {t.shape.spread, t.shape.elongation, t.shape.fill}},
-                 {"cap", {t.cap.share, t.cap.r, t.cap.g}}});
+                 {"cap", {t.cap.share, t.cap.r, t.cap.g}},
+                 {"outline_cut", t.outline_cut}});
   return j.dump();
 }
 
@@ -55,6 +56,7 @@ std::expected<std::vector<TokenAppearance>, std::string> tokens_from_json(const 
       t.shape = {shape[0], shape[1], shape[2]};
       const auto cap = j.value("cap", std::array<double, 3>{});
       t.cap = {cap[0], cap[1], cap[2]};
+      t.outline_cut = j.value("outline_cut", false);
       if (auto p = t.problem(); !p.empty()) return std::unexpected(p);
       out.push_back(t);
     }

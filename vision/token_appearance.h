@@ -41,6 +41,9 @@ struct TokenAppearance {
   std::array<double, 7> hu{};  // log Hu moments of the outline found at setup
   ShapeFeatures shape;         // the outline as locate() sees it, to tell tokens of one colour apart
   CapFeatures cap;             // likewise for a cap, when the family stuck one on
+  // The outline was cut out of tokens of one look touching at setup: a rough guide, weighed at half, until
+  // the tracker replaces it with the first sure look at the token alone.
+  bool outline_cut = false;
 
   std::string problem() const;  // empty when usable
 };

@@ -26,6 +26,8 @@ struct TokenObservation {
   double visible_fraction = 0;  // seen area over learned area
   ShapeFeatures shape;          // the outline seen
   CapFeatures cap;              // a cap seen inside it (tokens of one colour only)
+  bool shared = false;          // its blob holds two tokens of one look (the outline is neither's)
+  bool outline_cut = false;     // at setup: cut out of tokens of one look touching (a rough outline)
 };
 
 // A token put down alone on a board whose empty look is known, learned by its difference from it.

@@ -430,6 +430,14 @@ void TokenTracker::decide(size_t t, const TokenObservation& o, int64_t frame_ind
     return;
   }
   if (o.confidence >= sure) {
+    // An outline unknown or rough from setup (the token touched another of its look) is learned from the
+    // first sure look at it alone.
+    if ((!tokens_[t].shape.known() || tokens_[t].outline_cut) && o.shape.known() && !o.shared &&
+        !o.outline_cut && o.visible_fraction > 0.7 && o.visible_fraction < 1.3) {
+      tokens_[t].shape = o.shape;
+      tokens_[t].cap = o.cap;
+      tokens_[t].outline_cut = false;
+    }
     if (o.space != positions_[t]) {
       TrackerEvent e = event(TrackerEvent::Kind::moved, frame_index, name);
       e.from = positions_[t];

@@ -7,6 +7,7 @@
 //   six      6 tokens crowded on GO (issue 12)
 //   hard     red, blue, a metal-like grey and a black token learned on GO (issue 12)
 //   hard1    the same tokens learned one at a time by difference from the empty board (issue 12)
+//   white1   red, blue, white and black tokens learned one at a time (issue 12: is a white token seen?)
 //   pairs    two red and two blue tokens told apart by shape (issue 5)
 // Rows other than main and pairs expect their token count, so a start that shows fewer says so.
 #include <chrono>
@@ -78,6 +79,8 @@ int main(int argc, char** argv) {
   auto hard_looks = hard_token_looks();
   hard_looks.resize(4);  // red, blue, metal grey, black
   TableRenderer hard(layout, map, hard_looks, width, height);
+  const auto all_hard = hard_token_looks();  // red, blue, metal grey, black, white
+  TableRenderer white(layout, map, {all_hard[0], all_hard[1], all_hard[4], all_hard[3]}, width, height);
   TableRenderer pairs(layout, map,
                       {{0xE01010, TokenShape::circle},
                        {0xE01010, TokenShape::triangle},
@@ -105,6 +108,7 @@ int main(int argc, char** argv) {
       {"six", &six, 6, 1, expecting(6), crowded(6), 4000},
       {"hard", &hard, 4, 1, expecting(4), {}, 5000},
       {"hard1", &hard, 4, 1, one_by_one, {}, 6000},
+      {"white1", &white, 4, 1, one_by_one, {}, 7000},
   };
   const auto start = std::chrono::steady_clock::now();
   TrackingScore total;

@@ -74,6 +74,50 @@ TEST(Identity, TokensOfOneColourUnderBlurAreQuestionsNeverWrongMoves) {
   EXPECT_EQ(score.false_moves, 0) << score.summary();
 }
 
+TEST(Identity, TokensOfOneColourInASoftPictureKeepTheSizeLearnedOnGo) {
+  // A soft picture makes a token's blob about twice the strict mask it is first found by, and the blue
+  // square and star touch on GO. Each must still be learned at the size it is seen alone later: a blob of
+  // one token must never be taken for two tokens of its look sharing a space.
+  cv::setNumThreads(1);
+  const BoardLayout layout = classic_layout();
+  const SpaceMap map(layout.spaces_per_side);
+  const TableRenderer r(layout, map,
+                        {{0xE01010, TokenShape::circle},
+                         {0xE01010, TokenShape::triangle},
+                         {0x1040F0, TokenShape::square},
+                         {0x1040F0, TokenShape::star}},
+                        1280, 720);
+  for (uint64_t seed : {2008u, 2009u}) {
+    const TableScene base = scene_of(r, Condition::blur, seed);
+    TableScene start = base;
+    for (int t = 0; t < 4; ++t) start.tokens.push_back({t, r.slot_position(0, t), 30.0 * t});
+    cv::Mat image, top;
+    RenderTruth truth;
+    r.render(start, image, &truth);
+    Calibration calibration;
+    calibration.board_to_image = truth.board_to_image;
+    calibration.image_to_board = *truth.board_to_image.inverse();
+    TokenLocator locator(map, {});
+    locator.top_view(image, calibration, top);
+    const auto tokens = locator.learn(top, 0);
+    ASSERT_EQ(tokens.size(), 4u);
+    TableScene apart = base;
+    const std::array<int, 4> spaces{6, 13, 24, 33};
+    for (int t = 0; t < 4; ++t)
+      apart.tokens.push_back({t, r.slot_position(spaces[static_cast<size_t>(t)], 0), 50.0 * t});
+    r.render(apart, image);
+    locator.top_view(image, calibration, top);
+    for (const auto& o : locator.locate(top, tokens)) {
+      SCOPED_TRACE(tokens[static_cast<size_t>(o.token)].name);
+      ASSERT_TRUE(o.visible);
+      EXPECT_FALSE(o.shared);
+      EXPECT_GT(o.visible_fraction, 0.7);
+      EXPECT_LT(o.visible_fraction, 1.3);
+      EXPECT_NE(std::find(spaces.begin(), spaces.end(), o.space), spaces.end());
+    }
+  }
+}
+
 TEST(Identity, ACapTellsTokensOfOneLookApart) {
   const TableRenderer& r = capped();
   const auto moves = random_moves(4, 40, 8, 7);
@@ -106,9 +150,11 @@ TEST(Identity, CapsAreStoredWithTheTokens) {
   t.area_px = 100;
   t.shape = {0.17, 0.9, 0.6};
   t.cap = {0.3, 0.2, 0.2};
+  t.outline_cut = true;
   const auto back = tokens_from_json(tokens_to_json({t}));
   ASSERT_TRUE(back.has_value()) << back.error();
   EXPECT_DOUBLE_EQ((*back)[0].cap.share, 0.3);
+  EXPECT_TRUE((*back)[0].outline_cut);
   EXPECT_DOUBLE_EQ((*back)[0].shape.fill, 0.6);
   EXPECT_GT(cap_distance(t.cap, CapFeatures{}), 1.0);
   EXPECT_EQ(cap_distance(CapFeatures{}, CapFeatures{}), 0.0);
@@ -151,20 +197,38 @@ TEST(Identity, ThreeTokensOnOneSpaceAndOneLeaves) {
 }
 
 TEST(Identity, TwoTokensOfOneColourShareASpaceAndTheRightOneLeaves) {
-  Game game(twins(), 33);
-  game.feed.run(game.script.play({0, 9}, 0));  // the red disc
-  game.feed.run(game.script.play({1, 9}, 1));  // the red triangle
-  EXPECT_EQ(game.at(0), 9);
-  EXPECT_EQ(game.at(1), 9);
-  const auto events = game.feed.run(game.script.play({1, 14}, 2));
-  ASSERT_EQ(count(events, TrackerEvent::Kind::moved), 1);
-  for (const auto& e : events)
-    if (e.kind == TrackerEvent::Kind::moved) {
-      EXPECT_EQ(e.token, game.tracker.tokens()[static_cast<size_t>(game.index(1))].name);
-      EXPECT_EQ(e.to, 14);
+  // The triangle joining the disc on one space makes one blob of their colour: it is reported there, or,
+  // where the two outlines blend too much to tell, asked about with that space among the candidates (seed
+  // 28 on amd64; seed 33 was seen not to end on space 9 on arm64, whose OpenCV draws a few pixels
+  // differently, most likely the same near tie). Never a wrong answer, and when it leaves, the one that
+  // left is named.
+  for (uint64_t seed : {33u, 28u}) {
+    SCOPED_TRACE(seed);
+    Game game(twins(), seed);
+    game.feed.run(game.script.play({0, 9}, 0));                      // the red disc
+    const auto joined = game.feed.run(game.script.play({1, 9}, 1));  // the red triangle
+    EXPECT_EQ(game.at(0), 9);
+    const std::string triangle = game.tracker.tokens()[static_cast<size_t>(game.index(1))].name;
+    bool asked = false;
+    for (const auto& e : joined) {
+      if (e.kind == TrackerEvent::Kind::moved) {
+        EXPECT_EQ(e.token, triangle);  // only the triangle moved: never another token
+        EXPECT_EQ(e.to, 9);
+      }
+      asked |= e.kind == TrackerEvent::Kind::unsure && e.token == triangle &&
+               std::find(e.candidates.begin(), e.candidates.end(), 9) != e.candidates.end();
     }
-  EXPECT_EQ(game.at(0), 9);
-  EXPECT_EQ(game.at(1), 14);
+    EXPECT_TRUE(game.at(1) == 9 || asked);
+    const auto events = game.feed.run(game.script.play({1, 14}, 2));
+    ASSERT_EQ(count(events, TrackerEvent::Kind::moved), 1);
+    for (const auto& e : events)
+      if (e.kind == TrackerEvent::Kind::moved) {
+        EXPECT_EQ(e.token, triangle);
+        EXPECT_EQ(e.to, 14);
+      }
+    EXPECT_EQ(game.at(0), 9);
+    EXPECT_EQ(game.at(1), 14);
+  }
 }
 
 }  // namespace

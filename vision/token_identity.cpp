@@ -1,0 +1,230 @@
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <opencv2/imgproc.hpp>
+
+#include "vision/token_locator_impl.h"
+
+// Telling tokens of one colour apart: their outline and cap, weighed jointly per colour group; a near tie
+// is a question, never a guess.
+
+namespace bb::vision {
+
+using locator_detail::alike;
+using locator_detail::cell;
+using locator_detail::chroma_distance;
+using locator_detail::features;
+using locator_detail::median;
+using locator_detail::shape_of;
+
+namespace locator_detail {
+
+ShapeFeatures shape_of(const std::vector<int>& pixels, int side, Point2* centre) {
+  const double n = static_cast<double>(pixels.size());
+  double cx = 0, cy = 0;
+  for (int i : pixels) cx += i % side, cy += i / side;
+  cx /= n;
+  cy /= n;
+  double xx = 0, yy = 0, xy = 0, reach = 0;
+  for (int i : pixels) {
+    const double dx = i % side - cx, dy = i / side - cy;
+    xx += dx * dx, yy += dy * dy, xy += dx * dy;
+    reach = std::max(reach, dx * dx + dy * dy);
+  }
+  // Pixels are squares: each adds 1/12 to its own second moment, and reaches half a pixel further.
+  xx = xx / n + 1.0 / 12, yy = yy / n + 1.0 / 12, xy /= n;
+  const double root = std::sqrt((xx - yy) * (xx - yy) + 4 * xy * xy);
+  const double major = (xx + yy + root) / 2, minor = (xx + yy - root) / 2;
+  const double radius = std::sqrt(reach) + 0.5;
+  *centre = {cx, cy};
+  return {(xx + yy) / n, major > 0 ? std::max(0.0, minor) / major : 1.0,
+          n / (std::numbers::pi * radius * radius)};
+}
+
+}  // namespace locator_detail
+
+void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
+                                           const std::vector<Tally*>& all_blobs,
+                                           const std::vector<TokenAppearance>& tokens,
+                                           const std::vector<Point2>* near,
+                                           std::vector<TokenObservation>& out) const {
+  // Every way of giving the group's tokens to its largest blobs (or to none: covered), scored by outline
+  // (or, at setup, by position). A blob twice a token's size is two of them touching and may take two,
+  // with no say about which is which. The best way is taken for each token whose blob no nearly as good
+  // way changes; the others become questions between the blobs those ways give them. The ways grow as
+  // (blobs + 1) to the power of tokens: beyond five look-alikes only the two largest blobs are weighed
+  // and every answer is a question.
+  const size_t n = members.size();
+  const bool too_many = n > 5;
+  const std::vector<Tally*> found(
+      all_blobs.begin(),
+      all_blobs.begin() + static_cast<long>(std::min(all_blobs.size(), too_many ? 2 : n + 2)));
+  double mean_area = 0;
+  for (size_t m : members) mean_area += tokens[m].area_px / static_cast<double>(n);
+  // In shape_distance's units; the size of a blob against the learned area counts too (a token's area
+  // varies by 3-10% between frames).
+  constexpr double absent_cost = 6.0, pair_cost = 3.0, margin = 3.0, size_scale = 0.12, stay_bonus = 2.0;
+  auto cost = [&](size_t m, const Tally& b) {
+    const double count = static_cast<double>(b.pixels.size());
+    const double size = std::abs(std::log(count / tokens[m].area_px)) / size_scale;
+    if (near) {
+      // At setup only the blob where the token stands is it (the areas learned so far are of a stricter
+      // mask, so size says nothing yet).
+      const Point2 p = (*near)[m];
+      const double off = std::hypot(p.x - b.centre.x, p.y - b.centre.y);
+      return off > 5.0 ? 1e6 : off / 4.0;
+    }
+    if (count > 1.6 * mean_area) return pair_cost;
+    // Usually one token moves at a time: the others' blobs are still on their spaces.
+    const bool stayed = !last_spaces.empty() && b.per_space[static_cast<size_t>(last_spaces[m])] * 2 >
+                                                    static_cast<int>(b.pixels.size());
+    const double prior = stayed ? -stay_bonus : 0.0;
+    if (!tokens[m].shape.known()) return prior;  // an old set-up without outlines: only where it stood
+    // A rough outline (cut where tokens touched at setup) says half as much.
+    const double outline_weight = tokens[m].outline_cut ? 0.5 : 1.0;
+    return outline_weight * shape_distance(tokens[m].shape, b.shape) + cap_distance(tokens[m].cap, b.cap) +
+           size + prior;
+  };
+  std::vector<int> choice(n, -1), best_choice(n, -1);
+  std::vector<int> used(found.size(), 0);
+  std::vector<double> best_with(n * (found.size() + 1), 1e18);  // per token and blob (last: none)
+  double best = 1e18;
+  auto search = [&](auto&& self, size_t i, double total) -> void {
+    if (i == n) {
+      if (total < best) best = total, best_choice = choice;
+      for (size_t k = 0; k < n; ++k) {
+        const size_t slot = choice[k] < 0 ? found.size() : static_cast<size_t>(choice[k]);
+        double& b = best_with[k * (found.size() + 1) + slot];
+        b = std::min(b, total);
+      }
+      return;
+    }
+    choice[i] = -1;
+    self(self, i + 1, total + absent_cost);
+    for (size_t b = 0; b < found.size(); ++b) {
+      const int capacity = !near && found[b]->pixels.size() > 1.6 * mean_area ? 2 : 1;
+      if (used[b] >= capacity) continue;
+      ++used[b];
+      choice[i] = static_cast<int>(b);
+      self(self, i + 1, total + cost(members[i], *found[b]));
+      --used[b];
+    }
+    choice[i] = -1;
+  };
+  search(search, 0, 0.0);
+  for (size_t k = 0; k < n; ++k) {
+    const size_t t = members[k];
+    if (best_choice[k] < 0) continue;  // covered, or gone
+    const Tally& mine = *found[static_cast<size_t>(best_choice[k])];
+    out[t] = observe(static_cast<int>(t), mine, tokens[t].area_px);
+    for (int i : mine.pixels) claimed.at<uint8_t>(i) = 255;
+    // At setup each token has its own blob (found by where it stands) and its area is measured from it.
+    const bool shared = !near && mine.pixels.size() > 1.6 * mean_area;
+    out[t].shared = shared;
+    if (shared) out[t].visible_fraction = std::min(1.0, out[t].visible_fraction / 2);
+    for (size_t b = 0; b < found.size(); ++b) {
+      if (static_cast<int>(b) == best_choice[k]) continue;
+      if (best_with[k * (found.size() + 1) + b] < best + margin) ask_between(out[t], *found[b]);
+    }
+    // Two tokens whose outlines could not be learned (they touched at setup) could swap unnoticed: every
+    // answer in their group is a guess, unless a token simply stayed where it was. With one unknown the
+    // others' outlines decide (the joint costs above), and the tracker learns the outlines once each
+    // token is decided alone.
+    int unknown_outlines = 0;
+    for (size_t m : members) unknown_outlines += !tokens[m].shape.known();
+    const bool unknown_outline = unknown_outlines >= 2;
+    const bool stayed = !last_spaces.empty() && out[t].space == last_spaces[t];
+    if (best_with[k * (found.size() + 1) + found.size()] < best + margin ||
+        (!near && (unknown_outline || too_many) && !stayed)) {
+      // The blob might as well be another of the same look, this token being covered or elsewhere.
+      out[t].confidence = std::min(out[t].confidence, 0.5);
+      if (!last_spaces.empty() && std::find(out[t].candidates.begin(), out[t].candidates.end(),
+                                            last_spaces[t]) == out[t].candidates.end())
+        out[t].candidates.push_back(last_spaces[t]);
+    }
+  }
+}
+
+CapFeatures TokenLocator::Impl::cap_of(const Tally& blob, const cv::Mat& top, const cv::Vec3f& gain) const {
+  // A cap is foreground of another colour in the middle of the token's own colour.
+  const int side = top.cols;
+  const double n = static_cast<double>(blob.pixels.size());
+  const double reach = 0.55 * std::sqrt(n / std::numbers::pi);
+  const int x0 = std::max(0, static_cast<int>(blob.centre.x - reach)),
+            x1 = std::min(side - 1, static_cast<int>(blob.centre.x + reach + 1));
+  const int y0 = std::max(0, static_cast<int>(blob.centre.y - reach)),
+            y1 = std::min(side - 1, static_cast<int>(blob.centre.y + reach + 1));
+  if (x1 < x0 || y1 < y0) return {};
+  cv::Mat own = cv::Mat::zeros(y1 - y0 + 1, x1 - x0 + 1, CV_8U);
+  for (int i : blob.pixels) {
+    const int x = i % side, y = i / side;
+    if (x >= x0 && x <= x1 && y >= y0 && y <= y1) own.at<uint8_t>(y - y0, x - x0) = 1;
+  }
+  double r = 0, g = 0, count = 0;
+  for (int y = y0; y <= y1; ++y)
+    for (int x = x0; x <= x1; ++x) {
+      if (std::hypot(x - blob.centre.x, y - blob.centre.y) > reach) continue;
+      if (own.at<uint8_t>(y - y0, x - x0) || !mask.at<uint8_t>(y, x)) continue;
+      const Features f = features(top.at<cv::Vec3b>(y, x), gain);
+      r += f.r, g += f.g, ++count;
+    }
+  if (count == 0) return {};
+  return {count / n, r / count, g / count};
+}
+
+std::vector<Tally> TokenLocator::Impl::split_by_colour(const Tally& tally, int side) const {
+  int x0 = side, y0 = side, x1 = 0, y1 = 0;
+  for (int i : tally.pixels) {
+    x0 = std::min(x0, i % side), x1 = std::max(x1, i % side);
+    y0 = std::min(y0, i / side), y1 = std::max(y1, i / side);
+  }
+  cv::Mat local = cv::Mat::zeros(y1 - y0 + 1, x1 - x0 + 1, CV_8U), labels_here;
+  for (int i : tally.pixels) local.at<uint8_t>(i / side - y0, i % side - x0) = 255;
+  const int n = cv::connectedComponents(local, labels_here, 8, CV_32S);
+  std::vector<Tally> parts(static_cast<size_t>(std::max(0, n - 1)));
+  for (auto& p : parts) p.per_space.assign(tally.per_space.size(), 0);
+  for (int i : tally.pixels) {
+    Tally& p = parts[static_cast<size_t>(labels_here.at<int>(i / side - y0, i % side - x0) - 1)];
+    p.pixels.push_back(i);
+    ++p.per_space[static_cast<size_t>(labels.at<int16_t>(i))];
+  }
+  return parts;
+}
+
+void TokenLocator::Impl::split_touching(std::vector<Tally>& parts, const std::vector<size_t>& members,
+                                        const std::vector<Point2>& near, int side) const {
+  std::vector<Tally> out;
+  for (Tally& part : parts) {
+    std::vector<size_t> inside;  // the tokens standing in this blob
+    for (size_t m : members) {
+      double closest = 1e18;
+      for (int i : part.pixels)
+        closest = std::min(closest, std::hypot(i % side - near[m].x, i / side - near[m].y));
+      if (closest <= 2.0) inside.push_back(m);
+    }
+    if (inside.size() < 2) {
+      out.push_back(std::move(part));
+      continue;
+    }
+    std::vector<Tally> pieces(inside.size());
+    for (auto& p : pieces) p.per_space.assign(part.per_space.size(), 0);
+    for (int i : part.pixels) {
+      size_t nearest = 0;
+      double best = 1e18;
+      for (size_t k = 0; k < inside.size(); ++k) {
+        const Point2 c = near[inside[k]];
+        const double d = std::hypot(i % side - c.x, i / side - c.y);
+        if (d < best) best = d, nearest = k;
+      }
+      pieces[nearest].pixels.push_back(i);
+      ++pieces[nearest].per_space[static_cast<size_t>(labels.at<int16_t>(i))];
+    }
+    for (auto& p : pieces) {
+      p.divided = true;
+      out.push_back(std::move(p));
+    }
+  }
+  parts = std::move(out);
+}
+
+}  // namespace bb::vision

@@ -1,0 +1,349 @@
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <numbers>
+#include <opencv2/imgproc.hpp>
+#include <optional>
+
+#include "vision/marker_patch.h"
+#include "vision/token_locator_impl.h"
+
+// Learning the tokens: all together on the start space (GO, also on its marker), or one put down alone,
+// by its difference from the empty board.
+
+namespace bb::vision {
+
+using locator_detail::alike;
+using locator_detail::cell;
+using locator_detail::chroma_distance;
+using locator_detail::features;
+using locator_detail::median;
+using locator_detail::shape_of;
+
+std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_space) {
+  Impl& im = *impl_;
+  const int s = im.settings.top_side;
+  assert(top.rows == s && top.cols == s && top.type() == CV_8UC3);
+  im.reference = top.clone();
+
+  // The paper's colour: the median over the rest of the ring, which is mostly unprinted.
+  std::array<std::vector<double>, 3> channels;
+  for (size_t k = 0; k < im.ring.size(); k += 7) {
+    const int i = im.ring[k];
+    if (im.labels.at<int16_t>(i) == start_space) continue;
+    const cv::Vec3b p = top.at<cv::Vec3b>(i);
+    for (int ch = 0; ch < 3; ++ch) channels[static_cast<size_t>(ch)].push_back(p[ch]);
+  }
+  const cv::Vec3b paper(cv::saturate_cast<uchar>(median(channels[0])),
+                        cv::saturate_cast<uchar>(median(channels[1])),
+                        cv::saturate_cast<uchar>(median(channels[2])));
+  const cv::Vec3f unit(1, 1, 1);
+  const Features pf = features(paper, unit);
+
+  // Tokens: coloured, not ink (dark), not the paper or the marker's white. Where the start corner's marker
+  // is, the empty look is rebuilt from its known pattern: tokens standing on it are learned like the rest,
+  // and the reference under them is the marker, not paper.
+  cv::Mat candidate = cv::Mat::zeros(s, s, CV_8U);
+  const int corner_id = start_space / im.map.spaces_per_side();
+  const bool start_is_corner = start_space % im.map.spaces_per_side() == 0;
+  std::optional<MarkerPatch> marker;
+  if (start_is_corner)
+    marker = rebuild_marker_patch(top, corner_id, im.markers, {paper[0], paper[1], paper[2]});
+  const Features marker_white =
+      marker ? features(cv::Vec3b(marker->white[0], marker->white[1], marker->white[2]), unit) : pf;
+  for (int i : im.ring) {
+    if (im.labels.at<int16_t>(i) != start_space) continue;
+    const int x = i % s, y = i / s;
+    // The board's outer rim blends with the table when the view is soft: no token is learned from it.
+    const int rim = std::max(2, s / 100);
+    if (x < rim || y < rim || x >= s - rim || y >= s - rim) continue;
+    const Features f = features(top.at<cv::Vec3b>(i), unit);
+    // Only clearly coloured pixels: a token's soft edge, blended with the paper, would join neighbours.
+    // Dark tokens in a shadow are still well above black, whose chromaticity is only noise. On the marker
+    // the neutral is its white (the black cells are too dark to count).
+    const Features& neutral = marker && marker->contains(x, y) ? marker_white : pf;
+    if (chroma_distance(f, neutral) > 0.25 && f.i > 0.1 * pf.i) candidate.at<uint8_t>(i) = 255;
+  }
+  const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3));
+  // Opening with a 5x5 disc breaks the thin necks between tokens standing close.
+  cv::morphologyEx(candidate, candidate, cv::MORPH_CLOSE, kernel);
+  cv::morphologyEx(candidate, candidate, cv::MORPH_OPEN,
+                   cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+  cv::Mat cc;
+  const int n = cv::connectedComponents(candidate, cc, 8, CV_32S);
+  const double w = im.map.space_width() * s;
+  const double min_area = 0.04 * w * w, max_area = 1.2 * w * w;
+
+  std::vector<std::vector<int>> pieces(static_cast<size_t>(n));
+  for (int i = 0; i < s * s; ++i)
+    if (const int b = cc.at<int>(i); b > 0) pieces[static_cast<size_t>(b)].push_back(i);
+
+  struct Found {
+    TokenAppearance look;
+    double distance;
+    std::vector<int> pixels;
+    Point2 centre;  // top-view pixels
+  };
+  std::vector<Found> found;
+  const Point2 corner = im.map.point_in_space(start_space, 0, 0);
+  static constexpr std::array<double, 3> floor{0.02, 0.02, 0.08};
+  // Tokens that touch form one blob of two colours: split such blobs by colour until each is one token.
+  std::vector<std::vector<int>> queue(pieces.begin() + 1, pieces.end());
+  std::vector<int> caps;  // pixels of caps stuck on the tokens
+  while (!queue.empty()) {
+    std::vector<int> piece = std::move(queue.back());
+    queue.pop_back();
+    if (piece.size() < min_area) continue;
+    std::array<double, 3> sum{}, sq{};
+    cv::Mat samples(static_cast<int>(piece.size()), 2, CV_32F);
+    double cx = 0, cy = 0;
+    for (size_t k = 0; k < piece.size(); ++k) {
+      const Features f = features(top.at<cv::Vec3b>(piece[k]), unit);
+      const std::array<double, 3> v{f.r, f.g, f.i};
+      for (size_t c = 0; c < 3; ++c) sum[c] += v[c], sq[c] += v[c] * v[c];
+      samples.at<float>(static_cast<int>(k), 0) = static_cast<float>(f.r);
+      samples.at<float>(static_cast<int>(k), 1) = static_cast<float>(f.g);
+      cx += piece[k] % s;
+      cy += piece[k] / s;
+    }
+    const double count = static_cast<double>(piece.size());
+    std::array<double, 3> mean{}, spread{};
+    for (size_t c = 0; c < 3; ++c) {
+      mean[c] = sum[c] / count;
+      spread[c] = std::sqrt(std::max(0.0, sq[c] / count - mean[c] * mean[c]));
+    }
+    if (std::max(spread[0], spread[1]) > 0.06 && piece.size() >= 2 * min_area) {
+      cv::Mat labels, centres;
+      cv::kmeans(samples, 2, labels,
+                 cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 20, 1e-3), 3,
+                 cv::KMEANS_PP_CENTERS, centres);
+      std::vector<int> a, b;
+      for (size_t k = 0; k < piece.size(); ++k)
+        (labels.at<int>(static_cast<int>(k)) ? b : a).push_back(piece[k]);
+      const Features ca{centres.at<float>(0, 0), centres.at<float>(0, 1), 0};
+      const Features cb{centres.at<float>(1, 0), centres.at<float>(1, 1), 0};
+      // A cap: a smaller patch of another colour in the middle. The token is learned from its body's
+      // colour; the cap is measured later, inside the outline, and painted out of the reference here.
+      const auto& small = a.size() < b.size() ? a : b;
+      const auto& large = a.size() < b.size() ? b : a;
+      double sx = 0, sy = 0;
+      for (int i : small) sx += i % s, sy += i / s;
+      const double n_small = std::max<double>(1.0, static_cast<double>(small.size()));
+      const double off = std::hypot(sx / n_small - cx / count, sy / n_small - cy / count);
+      if (chroma_distance(ca, cb) > 0.25 && small.size() < 0.45 * count &&
+          off < 0.35 * std::sqrt(count / std::numbers::pi) && large.size() >= min_area) {
+        caps.insert(caps.end(), small.begin(), small.end());
+        queue.push_back(large);
+        continue;
+      }
+      // Two tokens, not one token and its shading: clearly different colours, both of token size, side by
+      // side (a token on the marker's black and white cells, smeared by JPEG, splits into parts of two
+      // hues that overlap). Each part loses the blend along the contact by an opening, and may fall into
+      // pieces.
+      double ax = 0, ay = 0, bx = 0, by = 0;
+      for (int i : a) ax += i % s, ay += i / s;
+      for (int i : b) bx += i % s, by += i / s;
+      const double na = std::max<double>(1.0, static_cast<double>(a.size())),
+                   nb = std::max<double>(1.0, static_cast<double>(b.size()));
+      const bool side_by_side =
+          std::hypot(ax / na - bx / nb, ay / na - by / nb) > std::sqrt(count / std::numbers::pi);
+      if (chroma_distance(ca, cb) > 0.25 && side_by_side &&
+          std::min(a.size(), b.size()) >= std::max(min_area, 0.25 * count)) {
+        for (auto* part : {&a, &b}) {
+          cv::Mat mask = cv::Mat::zeros(s, s, CV_8U), parts;
+          for (int i : *part) mask.at<uint8_t>(i) = 255;
+          cv::morphologyEx(mask, mask, cv::MORPH_OPEN, kernel);
+          const int m = cv::connectedComponents(mask, parts, 8, CV_32S);
+          std::vector<std::vector<int>> split(static_cast<size_t>(m));
+          for (int i : *part)
+            if (const int l = parts.at<int>(i); l > 0) split[static_cast<size_t>(l)].push_back(i);
+          for (int l = 1; l < m; ++l) queue.push_back(std::move(split[static_cast<size_t>(l)]));
+        }
+        continue;
+      }
+    }
+    if (count > max_area) continue;
+    Found f;
+    for (size_t c = 0; c < 3; ++c) {
+      f.look.mean[c] = mean[c];
+      f.look.spread[c] = std::max(floor[c], spread[c]);
+    }
+    f.look.area_px = count;
+    cv::Mat mask = cv::Mat::zeros(s, s, CV_8U);
+    for (int i : piece) mask.at<uint8_t>(i) = 255;
+    double hu[7];
+    cv::HuMoments(cv::moments(mask, true), hu);
+    for (size_t c = 0; c < 7; ++c)
+      f.look.hu[c] = hu[c] == 0 ? 0 : -std::copysign(1.0, hu[c]) * std::log10(std::abs(hu[c]));
+    f.distance = std::hypot((cx / count + 0.5) / s - corner.x, (cy / count + 0.5) / s - corner.y);
+    f.centre = {cx / count, cy / count};
+    f.pixels = std::move(piece);
+    found.push_back(std::move(f));
+  }
+  // A cap that came apart from its token's body is a piece in the middle of a larger one: not a token.
+  for (size_t k = 0; k < found.size();) {
+    bool cap = false;
+    for (size_t o = 0; o < found.size() && !cap; ++o) {
+      const double own = static_cast<double>(found[k].pixels.size()),
+                   other = static_cast<double>(found[o].pixels.size());
+      cap = o != k && other > 1.5 * own &&
+            std::hypot(found[k].centre.x - found[o].centre.x, found[k].centre.y - found[o].centre.y) <
+                0.6 * std::sqrt(other / std::numbers::pi);
+    }
+    if (!cap) {
+      ++k;
+      continue;
+    }
+    caps.insert(caps.end(), found[k].pixels.begin(), found[k].pixels.end());
+    found.erase(found.begin() + static_cast<long>(k));
+  }
+  std::sort(found.begin(), found.end(),
+            [](const Found& a, const Found& b) { return a.distance < b.distance; });
+
+  // Paint the tokens out of the reference: under them is the start space's paper.
+  cv::Mat painted = cv::Mat::zeros(s, s, CV_8U);
+  std::vector<TokenAppearance> tokens;
+  std::vector<Point2> centres;
+  for (size_t k = 0; k < found.size(); ++k) {
+    found[k].look.name = "T" + std::to_string(k + 1);
+    tokens.push_back(found[k].look);
+    centres.push_back(found[k].centre);
+    for (int i : found[k].pixels) painted.at<uint8_t>(i) = 255;
+  }
+  for (int i : caps) painted.at<uint8_t>(i) = 255;
+  cv::dilate(painted, painted, kernel, cv::Point(-1, -1), 2);
+  im.reference.setTo(cv::Scalar(paper[0], paper[1], paper[2]), painted);
+  if (marker)
+    for (int y = marker->y; y < marker->y + marker->height; ++y)
+      for (int x = marker->x; x < marker->x + marker->width; ++x)
+        if (painted.at<uint8_t>(y, x)) {
+          const auto c = marker->at(x, y);
+          im.reference.at<cv::Vec3b>(y, x) = cv::Vec3b(c[0], c[1], c[2]);
+        }
+
+  // Measure each token's area and outline the way locate() will see them, so that visibility and shape
+  // compare like with like. Tokens of one colour are told apart here by where they stand.
+  if (!tokens.empty()) {
+    const auto seen = im.find(top, tokens, &centres);
+    for (size_t k = 0; k < tokens.size(); ++k) {
+      if (seen[k].visible_fraction > 0.3) tokens[k].area_px *= seen[k].visible_fraction;
+      tokens[k].shape = seen[k].shape;
+      tokens[k].cap = seen[k].cap;
+      tokens[k].outline_cut = seen[k].outline_cut;
+    }
+  }
+  return tokens;
+}
+
+std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat& top) {
+  Impl& im = *impl_;
+  const int s = im.settings.top_side;
+  if (im.reference.empty() || im.mask.empty() || im.claimed.empty())
+    return std::unexpected("the empty board is not known yet");
+  // Foreground no learned token took, without the slivers along learned tokens' edges.
+  cv::Mat unexplained = im.mask & ~im.claimed;
+  cv::Mat near_claimed;
+  cv::dilate(im.claimed, near_claimed, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+  unexplained.setTo(0, near_claimed);
+  cv::morphologyEx(unexplained, unexplained, cv::MORPH_OPEN,
+                   cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+  cv::Mat labels, stats, centroids;
+  const int n = cv::connectedComponentsWithStats(unexplained, labels, stats, centroids, 8, CV_32S);
+  const double w = im.map.space_width() * s;
+  const double min_area = 0.06 * w * w, max_area = 0.6 * w * w;  // a token is about 0.15 w^2 with its rim
+  auto feature_at = [&](int i) {
+    Features f = features(top.at<cv::Vec3b>(i), im.last_chroma_gain);
+    f.i /= im.last_mean_gain * im.field.at<float>(i);
+    return f;
+  };
+  // The paper, to tell a place left bare from a token put down.
+  std::array<std::vector<double>, 3> channels;
+  for (size_t k = 0; k < im.ring.size(); k += 11) {
+    const cv::Vec3b p = im.reference.at<cv::Vec3b>(im.ring[k]);
+    for (int ch = 0; ch < 3; ++ch) channels[static_cast<size_t>(ch)].push_back(p[ch]);
+  }
+  const cv::Vec3b paper(cv::saturate_cast<uchar>(median(channels[0])),
+                        cv::saturate_cast<uchar>(median(channels[1])),
+                        cv::saturate_cast<uchar>(median(channels[2])));
+  const Features pf = features(paper, cv::Vec3f(1, 1, 1));
+  int chosen = -1, count = 0;
+  for (int b = 1; b < n; ++b) {
+    const int area = stats.at<int>(b, cv::CC_STAT_AREA);
+    if (area < min_area || area > max_area) continue;
+    const cv::Rect box(stats.at<int>(b, cv::CC_STAT_LEFT), stats.at<int>(b, cv::CC_STAT_TOP),
+                       stats.at<int>(b, cv::CC_STAT_WIDTH), stats.at<int>(b, cv::CC_STAT_HEIGHT));
+    int bare = 0;
+    for (int y = box.y; y < box.y + box.height; ++y)
+      for (int x = box.x; x < box.x + box.width; ++x) {
+        if (labels.at<int>(y, x) != b) continue;
+        const Features f = feature_at(y * s + x);
+        bare += chroma_distance(f, pf) < im.settings.chroma_threshold && std::abs(f.i / pf.i - 1) < 0.2;
+      }
+    if (bare > 0.7 * area) {
+      // Left bare: from now on this is the board here (in the reference's light).
+      cv::Mat place = labels(box) == b;
+      cv::dilate(place, place, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(7, 7)));
+      for (int y = 0; y < box.height; ++y)
+        for (int x = 0; x < box.width; ++x) {
+          if (!place.at<uint8_t>(y, x)) continue;
+          const int i = (box.y + y) * s + box.x + x;
+          const float light = im.last_mean_gain * im.field.at<float>(i);
+          const cv::Vec3b c = top.at<cv::Vec3b>(i);
+          cv::Vec3b& r = im.reference.at<cv::Vec3b>(i);
+          for (int ch = 0; ch < 3; ++ch)
+            r[ch] = cv::saturate_cast<uchar>(c[ch] / (light * im.last_chroma_gain[ch]));
+        }
+      continue;
+    }
+    chosen = b;
+    ++count;
+  }
+  if (count == 0) return std::unexpected("nothing new is on the board");
+  if (count > 1)
+    return std::unexpected("more than one new thing is on the board; put one token down at a time");
+
+  // Its colour from the inside (the rim, the shadow and the soft edge are left out), in the units locate()
+  // compares with: chromaticity under the light's correction, brightness over the light field.
+  cv::Mat blob = labels == chosen, core;
+  cv::erode(blob, core, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+  if (cv::countNonZero(core) < 6) core = blob;
+  std::array<double, 3> sum{}, sq{};
+  double core_n = 0;
+  for (int i = 0; i < s * s; ++i) {
+    if (!core.at<uint8_t>(i)) continue;
+    const Features f = feature_at(i);
+    const std::array<double, 3> v{f.r, f.g, f.i};
+    for (size_t c = 0; c < 3; ++c) sum[c] += v[c], sq[c] += v[c] * v[c];
+    ++core_n;
+  }
+  static constexpr std::array<double, 3> floor{0.02, 0.02, 0.08};
+  NewToken found;
+  for (size_t c = 0; c < 3; ++c) {
+    found.look.mean[c] = sum[c] / core_n;
+    found.look.spread[c] = std::max(
+        floor[c], std::sqrt(std::max(0.0, sq[c] / core_n - found.look.mean[c] * found.look.mean[c])));
+  }
+  // Its size and outline as locate() will see them: the blob's pixels its colour claims.
+  const std::vector<TokenAppearance> alone{found.look};
+  std::vector<int> pixels, per_space(static_cast<size_t>(im.map.space_count()), 0);
+  for (int i = 0; i < s * s; ++i) {
+    if (!blob.at<uint8_t>(i) || im.labels.at<int16_t>(i) < 0) continue;
+    if (im.token_at(feature_at(i), alone) < 0) continue;
+    pixels.push_back(i);
+    ++per_space[static_cast<size_t>(im.labels.at<int16_t>(i))];
+  }
+  if (pixels.size() < 0.5 * min_area)
+    return std::unexpected("the new thing on the board has no single colour; is it a token?");
+  found.look.area_px = static_cast<double>(pixels.size());
+  cv::Mat mask = cv::Mat::zeros(s, s, CV_8U);
+  for (int i : pixels) mask.at<uint8_t>(i) = 255;
+  double hu[7];
+  cv::HuMoments(cv::moments(mask, true), hu);
+  for (size_t c = 0; c < 7; ++c)
+    found.look.hu[c] = hu[c] == 0 ? 0 : -std::copysign(1.0, hu[c]) * std::log10(std::abs(hu[c]));
+  found.look.shape = shape_of(pixels, s, &found.centre);
+  found.space = static_cast<int>(std::max_element(per_space.begin(), per_space.end()) - per_space.begin());
+  return found;
+}
+
+}  // namespace bb::vision

@@ -1,0 +1,112 @@
+#pragma once
+
+// Private to token_locator*.cpp: the locator's state and the helpers its parts share. OpenCV appears here
+// (never in a public header); nothing outside vision/token_locator*.cpp includes this file.
+//
+// The locator is split by concern: token_locator.cpp (the per-frame look: light, foreground, colour),
+// token_learning.cpp (learning tokens on the start space and one at a time by difference from the empty
+// board), token_identity.cpp (telling tokens of one colour apart by outline and cap).
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <opencv2/core.hpp>
+#include <vector>
+
+#include "vision/token_locator.h"
+
+namespace bb::vision::locator_detail {
+
+inline constexpr int cell = 16;  // illumination field resolution, top-view pixels
+
+struct Features {
+  double r, g, i;  // chromaticity and brightness 0..1
+};
+
+// L1 distance of chromaticities (blue's share is 1 - r - g, so it counts too).
+inline double chroma_distance(const Features& a, const Features& b) {
+  const double dr = a.r - b.r, dg = a.g - b.g;
+  return std::abs(dr) + std::abs(dg) + std::abs(dr + dg);
+}
+
+inline Features features(const cv::Vec3b& p, const cv::Vec3f& gain) {
+  const double b = p[0] / gain[0], g = p[1] / gain[1], r = p[2] / gain[2];
+  const double s = b + g + r + 3.0;
+  return {r / s, g / s, (b + g + r) / (3 * 255.0)};
+}
+
+// Two tokens whose colours the per-pixel match cannot keep apart: within about two spreads on every axis.
+inline bool alike(const TokenAppearance& a, const TokenAppearance& b) {
+  double d = 0;
+  for (size_t c = 0; c < 3; ++c) {
+    const double z = (a.mean[c] - b.mean[c]) / (a.spread[c] + b.spread[c]);
+    d += z * z;
+  }
+  return d < 4.0;
+}
+
+// A blob's outline as numbers that do not change when it is turned; `centre` gets its centroid.
+ShapeFeatures shape_of(const std::vector<int>& pixels, int side, Point2* centre);
+
+inline double median(std::vector<double>& v) {
+  if (v.empty()) return 1.0;
+  auto mid = v.begin() + static_cast<long>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
+}
+
+}  // namespace bb::vision::locator_detail
+
+namespace bb::vision {
+
+using locator_detail::Features;
+
+// The pixels of one colour group within one foreground blob.
+struct Tally {
+  std::vector<int> per_space;  // pixels on each space
+  std::vector<int> pixels;     // top-view indices
+  ShapeFeatures shape;
+  CapFeatures cap;
+  Point2 centre;
+  bool divided = false;  // cut out of a blob of touching tokens at setup: its outline is only rough
+};
+
+struct TokenLocator::Impl {
+  SpaceMap map;
+  Settings settings;
+  MarkerLayout markers;
+  cv::Mat labels;         // CV_16S: space under each top-view pixel, -1 none
+  std::vector<int> ring;  // indices of pixels on a space
+  cv::Mat reference;      // CV_8UC3 top view of the empty board
+  std::vector<double> foreground_share;
+  // Scratch, kept between frames to avoid allocation in the steady state.
+  cv::Mat mask, blobs, stats, centroids, lsum, lcount, field;
+  std::vector<float> ratio;
+  std::vector<int> last_spaces;  // of the current locate() call, empty when unknown
+  std::vector<uint8_t> chroma_fg;
+  // Of the last find(): foreground pixels given to a learned token's blob, and the light's correction.
+  mutable cv::Mat claimed;
+  cv::Vec3f last_chroma_gain{1, 1, 1};
+  float last_mean_gain = 1;
+
+  cv::Vec3f white_balance(const cv::Mat& top) const;
+  // locate(); with `near` (top-view pixels per token) tokens of one colour are told apart by position
+  // instead of outline, for measuring them at setup.
+  std::vector<TokenObservation> find(const cv::Mat& top, const std::vector<TokenAppearance>& tokens,
+                                     const std::vector<Point2>* near);
+  int token_at(const Features& f, const std::vector<TokenAppearance>& tokens) const;
+  TokenObservation observe(int token, const Tally& blob, double area) const;
+  std::vector<Tally> split_by_colour(const Tally& tally, int side) const;
+  // At setup: a blob holding several of the group's tokens (touching on the start space) is divided
+  // between them, each pixel to the nearest token's centre, so that each token's size and outline are
+  // measured (their outlines, cut straight where they touch, are marked rough).
+  void split_touching(std::vector<Tally>& parts, const std::vector<size_t>& members,
+                      const std::vector<Point2>& near, int side) const;
+  CapFeatures cap_of(const Tally& blob, const cv::Mat& top, const cv::Vec3f& gain) const;
+  void ask_between(TokenObservation& o, const Tally& other) const;
+  void assign_by_outline(const std::vector<size_t>& members, const std::vector<Tally*>& blobs,
+                         const std::vector<TokenAppearance>& tokens, const std::vector<Point2>* near,
+                         std::vector<TokenObservation>& out) const;
+};
+
+}  // namespace bb::vision
