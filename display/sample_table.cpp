@@ -95,6 +95,8 @@ void SampleTable::play(int inputs, std::uint64_t seed) {
         case rules::QuestionKind::roll:
           tries.push_back(rules::Roll{die(), die()});
           break;
+        case rules::QuestionKind::draft:
+          break;  // the options below: the first set still free
       }
       for (const auto& o : q.options) tries.push_back(rules::Choose{q.player, o});
     } else {
@@ -370,9 +372,9 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
                                         std::nullopt,
                                         std::nullopt,
                                         std::nullopt,
-                                        {AdoptSpace{31, 4}, AdoptSpace{32, 4}, AdoptSpace{34, 4}, AdoptSpace{26, 4},
-                                         AdoptSpace{27, 4}, AdoptSpace{29, 4}, AdoptSpace{16, 2}, AdoptSpace{18, 1},
-                                         AdoptSpace{19, 1}}}));
+                                        {AdoptSpace{31, 4}, AdoptSpace{32, 4}, AdoptSpace{34, 4},
+                                         AdoptSpace{26, 4}, AdoptSpace{27, 4}, AdoptSpace{29, 4},
+                                         AdoptSpace{16, 2}, AdoptSpace{18, 1}, AdoptSpace{19, 1}}}));
   }
   out.push_back(std::move(*shortage));
 
@@ -382,14 +384,14 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
   {
     using rules::AdoptSpace;
     const auto none = std::nullopt;
-    BB_TRY(must(*tie, rules::Adopt{0, 1640, none, none, none, {AdoptSpace{16, 1}, AdoptSpace{18, 1}, AdoptSpace{19, 1}}}));
+    BB_TRY(must(
+        *tie,
+        rules::Adopt{0, 1640, none, none, none, {AdoptSpace{16, 1}, AdoptSpace{18, 1}, AdoptSpace{19, 1}}}));
     BB_TRY(must(*tie, rules::Adopt{1, 1320, none, none, none, {AdoptSpace{37}}}));
-    BB_TRY(must(*tie, rules::Adopt{2,
-                                   2050,
-                                   none,
-                                   none,
-                                   none,
-                                   {AdoptSpace{5}, AdoptSpace{15, 0, false, true}, AdoptSpace{12}}}));
+    BB_TRY(must(
+        *tie,
+        rules::Adopt{
+            2, 2050, none, none, none, {AdoptSpace{5}, AdoptSpace{15, 0, false, true}, AdoptSpace{12}}}));
     BB_TRY(must(*tie, rules::Adopt{3, 900, none, none, none, {}}));
     BB_TRY(must(*tie, rules::End{}));
   }
