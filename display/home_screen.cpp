@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "display/choice_dialog.h"
 #include "display/dice_dialog.h"
 #include "display/frame_builder.h"
 #include "display/palette.h"
@@ -202,13 +203,13 @@ void HomeScreen::build_standings(FrameBuilder& fb, UiContext& ui, Rect panel, in
     fb.text({x, y, l.s(34), line_h}, pl.bankrupt ? "-" : fmt::format("{}.", place), FontFace::bold,
             l.font_body, colour);
     fb.fill({x + l.s(36), y + l.s(6), l.s(8), line_h - l.s(12)}, Widgets::player_colour(ui.snapshot(), p));
-    fb.text({x + l.s(50), y, panel.w - l.s(80) - money_w - tag_w, line_h}, pl.name, FontFace::bold, l.font_body,
-            colour, Align::left, l.s(12));
+    fb.text({x + l.s(50), y, panel.w - l.s(80) - money_w - tag_w, line_h}, pl.name, FontFace::bold,
+            l.font_body, colour, Align::left, l.s(12));
     fb.text({panel.right() - l.s(10) - tag_w - money_w, y, money_w, line_h},
             pl.bankrupt ? std::string() : Wording::money(game, game.worth(p)), FontFace::regular, l.font_body,
             colour, Align::right);
-    fb.text({panel.right() - l.s(10) - tag_w, y, tag_w, line_h}, standing, FontFace::bold, l.font_small, colour,
-            Align::right);
+    fb.text({panel.right() - l.s(10) - tag_w, y, tag_w, line_h}, standing, FontFace::bold, l.font_small,
+            colour, Align::right);
     y += line_h;
   }
 }
@@ -254,7 +255,25 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
     text = Wording::question(game, q);
     const int player = q.player;
     const auto kind = q.kind;
-    for (const auto& opt : q.options) {
+    if (kind == rules::QuestionKind::draft) {
+      // The draft page: every set still free, with its deeds and colour, one tap to choose it.
+      std::vector<ChoiceDialog::Choice> sets;
+      for (const auto& opt : q.options) {
+        const auto* group = game.edition().group(opt);
+        sets.push_back(
+            {Wording::option(game, q, opt), group ? Palette::parse_hex(group->colour) : Colour{0, 0, 0, 0}});
+      }
+      const std::vector<std::string> ids = q.options;
+      const std::string title = Wording::question(game, q);
+      choices.push_back(
+          {"home.draft", fmt::format("Choose a set ({} left)", ids.size()), Palette::primary,
+           [&ui, sets, ids, title, player] {
+             ui.open_dialog(std::make_unique<ChoiceDialog>(title, sets, [&ui, ids, player](int i) {
+               ui.emit(ApplyInput{rules::Choose{player, ids[static_cast<std::size_t>(i)]}, {}, -1, {}});
+             }));
+           }});
+    }
+    for (const auto& opt : kind == rules::QuestionKind::draft ? std::vector<std::string>{} : q.options) {
       rules::Choose choose{player, opt};
       const std::string label = Wording::option(game, q, opt);
       const bool pays = opt == "buy" || opt == "pay_fixed" || opt == "pay_percent" || opt == "pay_fine" ||

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include "display/board_geometry.h"
 
@@ -95,6 +97,8 @@ void SampleTable::play(int inputs, std::uint64_t seed) {
         case rules::QuestionKind::roll:
           tries.push_back(rules::Roll{die(), die()});
           break;
+        case rules::QuestionKind::draft:
+          break;  // the options below: the first set still free
       }
       for (const auto& o : q.options) tries.push_back(rules::Choose{q.player, o});
     } else {
@@ -250,13 +254,15 @@ std::shared_ptr<CalibrationView> SampleTable::synthetic_top_view(int spaces) {
 std::expected<SampleTable, std::string> SampleTable::start(const std::string& name,
                                                            const std::string& editions_dir,
                                                            const std::vector<std::string>& players,
-                                                           std::uint64_t seed) {
-  auto edition = rules::load_edition("classic", {editions_dir});
+                                                           std::uint64_t seed, const std::string& edition_id,
+                                                           const std::map<std::string, bool>& options) {
+  auto edition = rules::load_edition(edition_id, {editions_dir});
   if (!edition) return std::unexpected(edition.error().what());
   auto shared = std::make_shared<const rules::Edition>(std::move(*edition));
   static const char* tokens[] = {"car", "dog", "hat", "boot", "ship", "thimble", "iron", "cat"};
   rules::Setup setup;
-  setup.edition = "classic";
+  setup.edition = edition_id;
+  setup.options = options;
   setup.seed = seed;
   for (std::size_t i = 0; i < players.size(); ++i)
     setup.players.push_back({players[i], tokens[i % 8], fmt::format("0A1B2C{:02X}", i), {}});
@@ -266,9 +272,25 @@ std::expected<SampleTable, std::string> SampleTable::start(const std::string& na
   t.devices = healthy_devices();
   t.camera = synthetic_camera(static_cast<int>(shared->spaces.size()));
   t.calibration = synthetic_top_view(static_cast<int>(shared->spaces.size()));
-  t.editions = {shared};
+  // The setup screen lists what the family can pick: every edition in the folder.
+  t.editions = folder_editions(editions_dir);
+  if (t.editions.empty()) t.editions = {shared};
   for (std::size_t i = 0; i < players.size(); ++i) t.seen_positions.push_back(0);
   return t;
+}
+
+std::vector<std::shared_ptr<const rules::Edition>> SampleTable::folder_editions(
+    const std::string& editions_dir) {
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(editions_dir, ec))
+    if (entry.path().extension() == ".toml") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  std::vector<std::shared_ptr<const rules::Edition>> out;
+  for (const auto& f : files)
+    if (auto ed = rules::load_edition(f.string(), {editions_dir}))
+      out.push_back(std::make_shared<const rules::Edition>(std::move(*ed)));
+  return out;
 }
 
 std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const std::string& editions_dir) {
@@ -370,9 +392,9 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
                                         std::nullopt,
                                         std::nullopt,
                                         std::nullopt,
-                                        {AdoptSpace{31, 4}, AdoptSpace{32, 4}, AdoptSpace{34, 4}, AdoptSpace{26, 4},
-                                         AdoptSpace{27, 4}, AdoptSpace{29, 4}, AdoptSpace{16, 2}, AdoptSpace{18, 1},
-                                         AdoptSpace{19, 1}}}));
+                                        {AdoptSpace{31, 4}, AdoptSpace{32, 4}, AdoptSpace{34, 4},
+                                         AdoptSpace{26, 4}, AdoptSpace{27, 4}, AdoptSpace{29, 4},
+                                         AdoptSpace{16, 2}, AdoptSpace{18, 1}, AdoptSpace{19, 1}}}));
   }
   out.push_back(std::move(*shortage));
 
@@ -382,14 +404,14 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
   {
     using rules::AdoptSpace;
     const auto none = std::nullopt;
-    BB_TRY(must(*tie, rules::Adopt{0, 1640, none, none, none, {AdoptSpace{16, 1}, AdoptSpace{18, 1}, AdoptSpace{19, 1}}}));
+    BB_TRY(must(
+        *tie,
+        rules::Adopt{0, 1640, none, none, none, {AdoptSpace{16, 1}, AdoptSpace{18, 1}, AdoptSpace{19, 1}}}));
     BB_TRY(must(*tie, rules::Adopt{1, 1320, none, none, none, {AdoptSpace{37}}}));
-    BB_TRY(must(*tie, rules::Adopt{2,
-                                   2050,
-                                   none,
-                                   none,
-                                   none,
-                                   {AdoptSpace{5}, AdoptSpace{15, 0, false, true}, AdoptSpace{12}}}));
+    BB_TRY(must(
+        *tie,
+        rules::Adopt{
+            2, 2050, none, none, none, {AdoptSpace{5}, AdoptSpace{15, 0, false, true}, AdoptSpace{12}}}));
     BB_TRY(must(*tie, rules::Adopt{3, 900, none, none, none, {}}));
     BB_TRY(must(*tie, rules::End{}));
   }
@@ -417,6 +439,24 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
   six->calibration.reset();
   six->seen_positions.clear();
   out.push_back(std::move(*six));
+
+  // Each other edition of the folder, some way into a game: its own words, money and board on the screens.
+  for (const auto& ed : folder_editions(editions_dir)) {
+    if (ed->id == "classic") continue;
+    auto game = start("edition-" + ed->id, editions_dir, four, 31, ed->id);
+    if (!game) return std::unexpected(game.error());
+    game->play(160, 31);
+    game->seen_positions.clear();
+    out.push_back(std::move(*game));
+    if (ed->id == "ships") {
+      // The ships Short Game's first moment: the title-deed draft, Bob choosing after Ann.
+      auto draft = start("ships-short-draft", editions_dir, four, 37, "ships", {{"short_game", true}});
+      if (!draft) return std::unexpected(draft.error());
+      BB_TRY(must(*draft, rules::Choose{0, "dark_blue"}));
+      draft->seen_positions.clear();
+      out.push_back(std::move(*draft));
+    }
+  }
 #undef BB_TRY
   return out;
 }

@@ -40,12 +40,17 @@ class SampleTable {
 
   // The sample states every screen is shown in: a fresh game; houses, hotels and mortgages; an auction;
   // a debt; a hotel sale with no houses in the bank; a game ended in a tie; a long ledger; six players with
-  // long names.
+  // long names; then each other edition of the folder in play ("edition-ID"), and the ships Short Game's
+  // draft.
   static std::expected<std::vector<SampleTable>, std::string> samples(const std::string& editions_dir);
   static std::expected<SampleTable, std::string> start(const std::string& name,
                                                        const std::string& editions_dir,
                                                        const std::vector<std::string>& players,
-                                                       std::uint64_t seed);
+                                                       std::uint64_t seed,
+                                                       const std::string& edition = "classic",
+                                                       const std::map<std::string, bool>& options = {});
+  // Every edition file of the folder that loads, in file-name order (as the service lists them).
+  static std::vector<std::shared_ptr<const rules::Edition>> folder_editions(const std::string& editions_dir);
   static std::vector<DeviceStatus> healthy_devices();
   static std::shared_ptr<CameraView> synthetic_camera(int spaces);
   // A top view of a board whose printed ring sits a little inside the board's edge (as most printed boards

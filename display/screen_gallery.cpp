@@ -70,6 +70,7 @@ std::expected<std::vector<std::string>, std::string> ScreenGallery::render(const
       {"long-ledger", {"nav.charts", "charts.heat"}},
       {"fresh", {"nav.devices", "devices.grid", "calibration.corner.2"}},
       {"shortage", {"nav.properties", "props.space.9", "props.sell"}},
+      {"ships-short-draft", {"home.draft"}},
   };
   auto open_screen = [&]() -> std::expected<std::unique_ptr<TouchScreen>, std::string> {
     TouchScreen::Options o;
@@ -79,8 +80,12 @@ std::expected<std::vector<std::string>, std::string> ScreenGallery::render(const
     return TouchScreen::open(o);
   };
   for (auto& table : *tables) {
+    // The editions' samples show what differs by edition: the home, board and properties screens.
+    const bool edition_sample = table.name().starts_with("edition-") || table.name() == "ships-short-draft";
     for (ScreenId s : all) {
       if (s == ScreenId::auction && !table.game().state().auction) continue;
+      if (edition_sample && s != ScreenId::home && s != ScreenId::board && s != ScreenId::properties)
+        continue;
       auto screen = open_screen();
       if (!screen) return std::unexpected(screen.error());
       (*screen)->show(table.snapshot());

@@ -67,9 +67,10 @@ std::vector<std::string> Wording::sale_lines(const rules::Game& game, const rule
   if (!plan.changes_other_lots()) return lines;
   for (const auto& lot : plan.lots)
     lines.push_back(fmt::format("{}: {} \u2192 {}, {}", space_name(game, lot.space),
-                                buildings(game, lot.houses_before, lot.hotel_before), buildings(game, lot.houses_after, false),
-                                money(game, lot.refund)));
-  lines.push_back(fmt::format("{} receives {} in all", game.account_name(plan.player), money(game, plan.total)));
+                                buildings(game, lot.houses_before, lot.hotel_before),
+                                buildings(game, lot.houses_after, false), money(game, lot.refund)));
+  lines.push_back(
+      fmt::format("{} receives {} in all", game.account_name(plan.player), money(game, plan.total)));
   return lines;
 }
 
@@ -159,6 +160,8 @@ std::string Wording::question(const rules::Game& game, const rules::Question& q)
     }
     case QuestionKind::roll:
       return fmt::format("{}: throw the dice{}", who, q.reason.empty() ? "" : " (" + q.reason + ")");
+    case QuestionKind::draft:
+      return fmt::format("{}: choose a set of title deeds (free)", who);
   }
   return who;
 }
@@ -173,6 +176,16 @@ std::string Wording::option(const rules::Game& game, const rules::Question& q, c
   if (option == "roll") return "Roll";
   if (option == "lift") return "Lift now";
   if (option == "keep") return "Keep it";
+  if (q.kind == QuestionKind::draft) {
+    // A set of the draft: the group's name and its deeds ("Cunard: Queen Mary, Queen Elizabeth").
+    const auto& ed = game.edition();
+    const auto* group = ed.group(option);
+    if (group) {
+      std::string deeds;
+      for (int s : ed.group_members(option)) deeds += (deeds.empty() ? "" : ", ") + ed.spaces[s].name;
+      return fmt::format("{}: {}", group->name, deeds);
+    }
+  }
   std::string s = option;
   for (auto& c : s)
     if (c == '_') c = ' ';

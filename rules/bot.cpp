@@ -7,6 +7,17 @@ namespace bb::rules {
 namespace {
 constexpr Money kReserve = 150;  // cash a bot keeps back before buying or building
 
+int lots_owned(const GameState& st, int p) {
+  int n = 0;
+  for (const auto& ss : st.spaces) n += ss.owner == p ? 1 : 0;
+  return n;
+}
+
+// Where ownership is capped (FINANCE, Parker: eight markers), a player with none left cannot buy or bid.
+bool markers_left(const Game& g, int p) {
+  return g.rules().max_properties <= 0 || lots_owned(g.state(), p) < g.rules().max_properties;
+}
+
 bool ownable(const Space& sp) {
   return sp.kind == Space::Kind::property || sp.kind == Space::Kind::railroad ||
          sp.kind == Space::Kind::utility;
@@ -44,6 +55,7 @@ Input Bot::next(const Game& g) {
     Money best_limit = 0, second_limit = 0;
     for (int p = 0; p < static_cast<int>(st.players.size()); ++p) {
       if (st.players[p].bankrupt) continue;
+      if (a.item == Auction::Item::property && !markers_left(g, p)) continue;
       Money limit = std::min<Money>(st.players[p].cash - kReserve,
                                     value * static_cast<Money>(70 + random() % 60) / 100);
       if (a.item != Auction::Item::property && !st.players[p].bankrupt) limit = std::min<Money>(limit, 0);
@@ -72,7 +84,7 @@ Input Bot::next(const Game& g) {
       case QuestionKind::draw:
         return Draw{q.deck, std::nullopt};
       case QuestionKind::buy:
-        return Choose{p, pl.cash - q.amount >= kReserve ? "buy" : "auction"};
+        return Choose{p, pl.cash - q.amount >= kReserve && markers_left(g, p) ? "buy" : "auction"};
       case QuestionKind::tax:
         return Choose{p, q.amount <= g.tax_worth(p) * q.percent / 100 ? "pay_fixed" : "pay_percent"};
       case QuestionKind::jail: {
@@ -89,6 +101,20 @@ Input Bot::next(const Game& g) {
       }
       case QuestionKind::roll:
         return Roll{dice(), dice()};
+      case QuestionKind::draft: {
+        // The set with the highest printed prices.
+        std::string best;
+        Money best_value = -1;
+        for (const auto& id : q.options) {
+          Money value = 0;
+          for (int s : ed.group_members(id)) value += ed.spaces[s].price;
+          if (value > best_value) {
+            best_value = value;
+            best = id;
+          }
+        }
+        return Choose{p, best};
+      }
     }
   }
   // Between moves: the player whose turn it is improves their position, then throws.
@@ -106,7 +132,8 @@ Input Bot::next(const Game& g) {
         pl.cash - sp.house_cost <= 2 * kReserve)
       continue;
     const auto& members = ed.members_of(sp.group_index);
-    if (!std::all_of(members.begin(), members.end(), [&](int m) { return st.spaces[m].owner == p; }))
+    if (rules.build_needs_group &&
+        !std::all_of(members.begin(), members.end(), [&](int m) { return st.spaces[m].owner == p; }))
       continue;
     if (!g.why_not_build(p, s)) return Build{p, s, false};
   }

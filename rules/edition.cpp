@@ -56,6 +56,11 @@ const std::vector<std::pair<std::string_view, RuleField>>& rule_fields() {
       {"salary_must_be_claimed", &Rules::salary_must_be_claimed},
       {"lots_trade_with_houses", &Rules::lots_trade_with_houses},
       {"hotel_sale_needs_houses", &Rules::hotel_sale_needs_houses},
+      {"lots_sell_to_bank", &Rules::lots_sell_to_bank},
+      {"creditor_takes_houses", &Rules::creditor_takes_houses},
+      {"bankrupt_lots_auctioned", &Rules::bankrupt_lots_auctioned},
+      {"draft_sets", &Rules::draft_sets},
+      {"draft_second_round_max_players", &Rules::draft_second_round_max_players},
   };
   return fields;
 }
@@ -394,6 +399,31 @@ toml::table parse_toml(std::string_view text, const std::string& file) {
   }
 }
 
+// A board may have no jail (FINANCE, Parker Brothers, has none), but then nothing may send a token there: no
+// go_to_jail or get_out_of_jail effect, and three doubles never jail, whichever options are on.
+void require_jail_where_used(const Reader& r, const toml::node* spaces_node, const Edition& ed) {
+  if (ed.jail_space >= 0) return;
+  auto sends_to_jail = [](const std::vector<Effect>& effects) {
+    return std::any_of(effects.begin(), effects.end(), [](const Effect& e) {
+      return e.kind == Effect::Kind::go_to_jail || e.kind == Effect::Kind::get_out_of_jail;
+    });
+  };
+  std::string why;
+  if (ed.rules.three_doubles_to_jail) why = "three_doubles_to_jail is on (set it to false)";
+  for (const auto& o : ed.options) {
+    auto it = o.overrides.find("three_doubles_to_jail");
+    if (it != o.overrides.end() && it->second != 0)
+      why = fmt::format("option '{}' sets three_doubles_to_jail", o.name);
+  }
+  for (const auto& sp : ed.spaces)
+    if (sends_to_jail(sp.on_land)) why = fmt::format("space '{}' sends a token to jail", sp.name);
+  for (const auto& d : ed.decks)
+    for (const auto& c : d.cards)
+      if (sends_to_jail(c.effects)) why = fmt::format("card '{}' concerns the jail", c.id);
+  if (!why.empty())
+    r.fail(spaces_node, 0, "space", fmt::format("the board needs one space with type = \"jail\": {}", why));
+}
+
 Edition build_edition(const toml::table& root, const std::string& file) {
   Reader r(file);
   Edition ed;
@@ -421,7 +451,8 @@ Edition build_edition(const toml::table& root, const std::string& file) {
                                                           {"hotels", &ed.words.hotels},
                                                           {"jail", &ed.words.jail}};
     for (const auto& [key, value] : *w) {
-      auto it = std::find_if(std::begin(fields), std::end(fields), [&](const auto& f) { return f.first == key.str(); });
+      auto it = std::find_if(std::begin(fields), std::end(fields),
+                             [&](const auto& f) { return f.first == key.str(); });
       if (it == std::end(fields))
         r.fail(&value, 0, std::string(key.str()), "unknown word (known: house, houses, hotel, hotels, jail)");
       *it->second = r.string(*w, key.str(), "");
@@ -592,7 +623,6 @@ Edition build_edition(const toml::table& root, const std::string& file) {
                            sp.group, sp.rent.amounts.size()));
     }
   }
-  if (ed.jail_space < 0) r.fail(sn, 0, "space", "the board needs one space with type = \"jail\"");
   ed.index_groups();
 
   if (deck_array) {
@@ -620,9 +650,9 @@ Edition build_edition(const toml::table& root, const std::string& file) {
       ed.decks.push_back(std::move(deck));
     }
   }
+  require_jail_where_used(r, sn, ed);
   return ed;
 }
-
 
 // ------------------------------------------------------------------ extends: one edition built on another
 
@@ -717,7 +747,8 @@ constexpr int kMaxExtendsDepth = 4;
 
 // Reads an edition file and everything it extends into one TOML table: the base found beside the file or in
 // the edition folders, patched by the file.
-toml::table read_edition_tree(const std::string& path, const std::vector<std::string>& search_dirs, int depth) {
+toml::table read_edition_tree(const std::string& path, const std::vector<std::string>& search_dirs,
+                              int depth) {
   namespace fs = std::filesystem;
   std::ifstream in(path);
   if (!in) throw Fail{EditionError{path, 0, "", "cannot read this edition file: check the path"}};

@@ -133,18 +133,30 @@ struct Rules {
   bool bankrupt_keeps_buildings = false;  // the game-ending bankruptcy hands over buildings intact
   bool flat_income_tax = false;           // tax_choice spaces charge their fixed amount without asking
   bool leave_jail_next_turn = false;
-  // The other reading of the ships Short Game's "You lose one turn": the turn out of the jail is spent getting
-  // out (card, fine, doubles, or the fine after a failed throw), and the token moves on the turn after.
+  // The other reading of the ships Short Game's "You lose one turn": the turn out of the jail is spent
+  // getting out (card, fine, doubles, or the fine after a failed throw), and the token moves on the turn
+  // after.
   bool jail_exit_ends_turn = false;
   int forced_move_back = 0;
   bool salary_must_be_claimed = false;
   // The stricter reading of selling a hotel: it is sold back only for the houses that replace it, so the
   // sale waits until the bank has them. Off: all hotels of the group may be sold at once (docs/editions.md).
   bool hotel_sale_needs_houses = false;
-  bool lots_trade_with_houses =
-      false;  // FINANCE (Parker): a lot changes hands with its houses on it  // FINANCE (1932): a salary not
-              // claimed within the turn is forfeit       // FINANCE (Parker): a rival on the space you land
-              // on moves back this far  // ships Short Game: out on the next turn, paying if need be
+  bool lots_trade_with_houses = false;  // FINANCE (Parker): a lot changes hands with its houses on it
+  // FINANCE (Parker): "The Bank will at any time buy back a house and lot ... for just one-half their value":
+  // selling a lot's last house (or a bare lot) sells the lot with it, and the lot is the bank's again.
+  bool lots_sell_to_bank = false;
+  // FINANCE (Parker): a player bankrupt to another player hands over his lots with their houses standing
+  // ("Houses remain on the lot undisturbed"), instead of the bank buying the buildings back first.
+  bool creditor_takes_houses = false;
+  // What the bank does with the lots of a player bankrupt to the bank: auction them at once (classic), or
+  // keep them unowned until someone lands there (FINANCE, Parker: "turn all his property back to the bank").
+  bool bankrupt_lots_auctioned = true;
+  // Ships Short Game rule 1: before the first throw, players choose sets of title deeds (a colour-group, the
+  // tankers or the tugs) in turn order, free; with `draft_second_round_max_players` players or fewer, a
+  // second set each in reverse order (a snake draft).
+  bool draft_sets = false;
+  int draft_second_round_max_players = 4;
 };
 
 // The edition's own words for its buildings and its jail, for sentences on the screens ("Ann builds a

@@ -577,6 +577,32 @@ class Engine {
     if (st.players[st.current].in_jail) ask_jail(st.current);
   }
 
+  // The next choice of the title-deed draft: every set whose deeds are all still the bank's, by group id.
+  void ask_draft() {
+    while (!st.draft_picks.empty()) {
+      Question q;
+      q.player = st.draft_picks.front();
+      q.kind = QuestionKind::draft;
+      for (std::size_t gi = 0; gi < ed.groups.size(); ++gi) {
+        const auto& members = ed.members_of(static_cast<int>(gi));
+        bool free = !members.empty() && std::all_of(members.begin(), members.end(), [&](int s) {
+          return is_ownable(ed.spaces[s]) && st.spaces[s].owner == kNobody;
+        });
+        if (free) q.options.push_back(ed.groups[gi].id);
+      }
+      if (q.options.empty()) {
+        st.draft_picks.clear();  // no set left to choose: the draft ends early
+        return;
+      }
+      if (!active(q.player)) {
+        st.draft_picks.erase(st.draft_picks.begin());
+        continue;
+      }
+      st.pending.push_back(std::move(q));
+      return;
+    }
+  }
+
   void ask_jail(int p) {
     const auto& pl = st.players[p];
     Question q;
@@ -625,13 +651,24 @@ class Engine {
     ++st.bankruptcies;
     bool final_bankruptcy = r.end_after_bankruptcies > 0 && st.bankruptcies >= r.end_after_bankruptcies;
     bool keep_buildings = final_bankruptcy && r.bankrupt_keeps_buildings;
+    bool houses_stay = keep_buildings || (creditor != kBank && r.creditor_takes_houses);
     int n = static_cast<int>(st.spaces.size());
     std::vector<int> to_auction;
     std::vector<int> mortgaged_received;
+    std::vector<int> beyond_markers = lots_beyond_markers(p, creditor);
     for (int s = 0; s < n; ++s) {
       SpaceState& ss = st.spaces[s];
       if (ss.owner != p) continue;
-      if (!keep_buildings && (ss.houses > 0 || ss.hotel)) {
+      if (std::find(beyond_markers.begin(), beyond_markers.end(), s) != beyond_markers.end()) {
+        // FINANCE (Parker): "Lots in excess of this number must be turned back to the bank at half-price":
+        // the bank takes the lot with its houses and pays the creditor half their printed value.
+        post(kBank, creditor, g.lot_value(s) / 2, Memo::bankruptcy, s);
+        st.bank_houses += ss.houses;
+        if (ss.hotel) ++st.bank_hotels;
+        ss = SpaceState{};
+        continue;
+      }
+      if (!houses_stay && (ss.houses > 0 || ss.hotel)) {
         Money cost = ed.spaces[s].house_cost;
         int houses = ss.hotel ? r.houses_for_hotel + 1 : ss.houses;
         st.bank_houses += ss.houses;
@@ -644,7 +681,7 @@ class Engine {
         st.bank_houses += ss.houses;
         if (ss.hotel) ++st.bank_hotels;
         ss = SpaceState{};
-        to_auction.push_back(s);
+        if (r.bankrupt_lots_auctioned) to_auction.push_back(s);
       } else {
         ss.owner = creditor;
         if (ss.mortgaged) mortgaged_received.push_back(s);
@@ -681,6 +718,21 @@ class Engine {
       next_turn();
     }
     push_front(std::move(auctions));
+  }
+
+  // Where ownership is capped (FINANCE, Parker: eight markers), "a creditor may accept from a debtor only as
+  // many lots ... as there are property ownership markers of the creditor's color still unused". The text
+  // does not say which lots he takes; the engine gives him the most valuable (printed value with houses,
+  // then board order), the choice a creditor would make, and returns the rest.
+  std::vector<int> lots_beyond_markers(int debtor, int creditor) const {
+    if (creditor == kBank || r.max_properties <= 0) return {};
+    std::vector<int> lots;
+    for (int s = 0; s < static_cast<int>(st.spaces.size()); ++s)
+      if (st.spaces[s].owner == debtor) lots.push_back(s);
+    int unused = std::max(0, r.max_properties - properties_owned(creditor));
+    if (static_cast<int>(lots.size()) <= unused) return {};
+    std::stable_sort(lots.begin(), lots.end(), [&](int a, int b) { return g.lot_value(a) > g.lot_value(b); });
+    return {lots.begin() + unused, lots.end()};
   }
 
   // A Get Out of Jail card leaving a player's hand goes back to the bottom of its deck.
@@ -840,12 +892,26 @@ class Engine {
     if (!active(p)) return Fail(fmt::format("{} is not in the game", name(p)));
     const SpaceState& ss = st.spaces[s];
     if (ss.owner != p) return Fail(fmt::format("{} does not own {}", name(p), space_name(s)));
-    if (ss.houses == 0 && !ss.hotel) return Fail(fmt::format("{} has no buildings to sell", space_name(s)));
+    bool lot_goes = r.lots_sell_to_bank && ed.spaces[s].kind == Space::Kind::property && !ss.hotel &&
+                    !ss.mortgaged && ss.houses <= (r.house_with_lot ? 1 : 0);
+    if (ss.houses == 0 && !ss.hotel && !lot_goes)
+      return Fail(fmt::format("{} has no buildings to sell", space_name(s)));
     const auto& members = ed.members_of(ed.spaces[s].group_index);
     if (r.even_building && !ss.hotel)
       for (int m : members)
         if (level(m) > ss.houses)
           return Fail(fmt::format("sell evenly: {} has more buildings", space_name(m)));
+    if (lot_goes) {
+      // FINANCE (Parker): the bank buys the house and lot back together for half the printed value.
+      SalePlan plan;
+      plan.player = p;
+      plan.space = s;
+      plan.bank_houses_before = st.bank_houses;
+      plan.bank_houses_after = st.bank_houses + ss.houses;
+      plan.total = g.lot_value(s) / 2;
+      plan.lots.push_back(LotSale{s, ss.houses, false, 0, plan.total, true});
+      return plan;
+    }
     Money half = ed.spaces[s].house_cost / 2;
     SalePlan plan;
     plan.player = p;
@@ -909,6 +975,13 @@ class Engine {
         (st.spaces[s].hotel && plan.lots[0].houses_after != std::min(r.houses_for_hotel, r.max_houses));
     for (const LotSale& lot : plan.lots) {
       SpaceState& ls = st.spaces[lot.space];
+      if (lot.lot_to_bank) {
+        st.bank_houses += ls.houses;
+        ls = SpaceState{};
+        post(kBank, p, lot.refund, Memo::sell_building, lot.space);
+        event(Event::Kind::sold, p, -1, -1, lot.space, 0, 3);
+        continue;
+      }
       if (ls.hotel) {
         ls.hotel = false;
         ++st.bank_hotels;
@@ -1166,6 +1239,17 @@ class Engine {
         } else {
           pay(p, kBank, interest(q.space), Memo::interest, q.space);
         }
+        return {};
+      }
+      case QuestionKind::draft: {
+        // "These are free -- no payment to the Bank is required."
+        st.pending.erase(it);
+        st.draft_picks.erase(st.draft_picks.begin());
+        const Group* set = ed.group(in.option);
+        int gi = static_cast<int>(set - ed.groups.data());
+        for (int s : ed.members_of(gi)) give_lot(p, s);
+        event(Event::Kind::drafted, p, -1, -1, -1, 0, gi);
+        ask_draft();
         return {};
       }
       default:
@@ -1437,6 +1521,7 @@ class Engine {
       if (auto e = check_space(*in.position)) return Fail(*e);
     }
     if (in.cash && *in.cash < 0) return Fail("cash cannot be negative");
+    if (in.in_jail && *in.in_jail && ed.jail_space < 0) return Fail("this board has no jail");
     int houses_needed = 0, hotels_needed = 0;
     for (const auto& a : in.spaces) {
       if (auto e = check_space(a.space)) return Fail(*e);
@@ -1591,6 +1676,8 @@ std::string_view question_name(QuestionKind kind) {
       return "draw";
     case QuestionKind::roll:
       return "roll";
+    case QuestionKind::draft:
+      return "draft";
   }
   return "?";
 }
@@ -1664,6 +1751,16 @@ std::expected<Game, std::string> Game::start(std::shared_ptr<const Edition> edit
       }
     }
   }
+  if (g.rules_.draft_sets) {
+    // Ships Short Game rule 1: "the highest score chooses the first set ... If there are four players or
+    // less, they then choose a second set but in reverse order". The players are listed in the order of that
+    // throw (the setup's turn order), so the draft runs in setup order, then back.
+    int n = static_cast<int>(st.players.size());
+    for (int p = 0; p < n; ++p) st.draft_picks.push_back(p);
+    if (n <= g.rules_.draft_second_round_max_players)
+      for (int p = n - 1; p >= 0; --p) st.draft_picks.push_back(p);
+    e.ask_draft();
+  }
   return g;
 }
 
@@ -1720,10 +1817,17 @@ Money Game::worth(int player) const {
     const SpaceState& ss = state_.spaces[s];
     if (ss.owner != player) continue;
     const Space& sp = edition_->spaces[s];
-    w += ss.mortgaged ? sp.price / 2 : sp.price;
-    w += ss.hotel ? sp.house_cost * (rules_.houses_for_hotel + 1) : sp.house_cost * ss.houses;
+    w += lot_value(static_cast<int>(s)) - (ss.mortgaged ? sp.price - sp.price / 2 : 0);
   }
   return w;
+}
+
+Money Game::lot_value(int space) const {
+  const SpaceState& ss = state_.spaces[space];
+  const Space& sp = edition_->spaces[space];
+  int houses = ss.hotel ? rules_.houses_for_hotel + 1 : ss.houses;
+  if (rules_.house_with_lot && houses > 0 && sp.kind == Space::Kind::property) --houses;
+  return sp.price + sp.house_cost * houses;
 }
 
 Money Game::tax_worth(int player) const {
@@ -1786,8 +1890,8 @@ std::string Game::describe(const Event& e) const {
     case Event::Kind::auction_unsold:
       return fmt::format("No bids for {}: nobody buys", item(e.detail, e.space));
     case Event::Kind::built:
-      return fmt::format("{} builds a {} on {}", who(e.player), e.detail == 1 ? ed.words.hotel : ed.words.house,
-                         where(e.space));
+      return fmt::format("{} builds a {} on {}", who(e.player),
+                         e.detail == 1 ? ed.words.hotel : ed.words.house, where(e.space));
     case Event::Kind::sold: {
       auto houses = [&](Money n) { return ed.words.count_houses(static_cast<int>(n)); };
       if (e.detail == 1)
@@ -1796,6 +1900,7 @@ std::string Game::describe(const Event& e) const {
       if (e.detail == 2)
         return fmt::format("{} sells the {} on {}: {} left", who(e.player),
                            e.from == 1 ? ed.words.hotel : ed.words.houses, where(e.space), houses(e.amount));
+      if (e.detail == 3) return fmt::format("{} sells {} back to the bank", who(e.player), where(e.space));
       return fmt::format("{} sells a {} on {}", who(e.player), ed.words.house, where(e.space));
     }
     case Event::Kind::mortgaged:
@@ -1834,6 +1939,9 @@ std::string Game::describe(const Event& e) const {
       return fmt::format("{} may claim a salary of {} this turn", who(e.player), ed.format_money(e.amount));
     case Event::Kind::salary_forfeit:
       return fmt::format("{} forgot to claim {} and it is forfeit", who(e.player), ed.format_money(e.amount));
+    case Event::Kind::drafted:
+      return fmt::format("{} chooses the {} deeds", who(e.player),
+                         ed.groups[static_cast<std::size_t>(e.detail)].name);
   }
   return "?";
 }
@@ -1879,6 +1987,13 @@ std::vector<std::string> Game::invariant_violations() const {
   const GameState& st = state_;
   const Edition& ed = *edition_;
   int n = static_cast<int>(st.players.size());
+  // A running draft asks its next chooser, and nothing else happens before it is over.
+  if (!st.draft_picks.empty()) {
+    bool asked = !st.pending.empty() && st.pending.front().kind == QuestionKind::draft &&
+                 st.pending.front().player == st.draft_picks.front();
+    if (!asked) bad.push_back("the draft is running but its next chooser is not asked");
+    if (st.turns > 0) bad.push_back("a turn was played before the draft was over");
+  }
   // The journal explains every balance, and all balances (the bank's included) sum to zero.
   std::vector<Money> balance(static_cast<std::size_t>(n) + 1, 0);  // last slot: the bank
   auto slot = [&](int account) {
@@ -2014,7 +2129,8 @@ std::uint64_t Game::signature() const {
   mix(st.ended);
   mix(st.winner);
   if (st.winners.size() > 1)
-    for (int w : st.winners) mix(w);  // a shared win; a single winner is already in `winner`
+    for (int w : st.winners) mix(w);    // a shared win; a single winner is already in `winner`
+  for (int p : st.draft_picks) mix(p);  // only during a draft: other games' signatures are unchanged
   mix(static_cast<std::int64_t>(st.postings.size()));
   for (const auto& p : st.postings) {
     mix(p.from);

@@ -30,6 +30,7 @@ struct LotSale {
   bool hotel_before = false;
   int houses_after = 0;  // never more than before on a lot that had no hotel: houses never move between lots
   Money refund = 0;      // half the price of what is sold on this lot
+  bool lot_to_bank = false;  // the lot itself goes back to the bank with its last house (lots_sell_to_bank)
 };
 struct SalePlan {
   int player = 0;
@@ -56,8 +57,8 @@ class Game {
   std::shared_ptr<const Edition> edition_ptr() const { return edition_; }
   const Rules& rules() const { return rules_; }
   const Setup& setup() const { return setup_; }
-  // Inputs in effect (undone ones removed), in order. A game restored from a snapshot without its history holds
-  // only the inputs applied since; input_count() is always the whole game's.
+  // Inputs in effect (undone ones removed), in order. A game restored from a snapshot without its history
+  // holds only the inputs applied since; input_count() is always the whole game's.
   const std::vector<Input>& inputs() const { return inputs_; }
   std::size_t input_count() const { return history_offset_ + inputs_.size(); }
   // False for a game restored from a snapshot without the inputs before it: it plays on, but an undo (which
@@ -66,6 +67,9 @@ class Game {
 
   // Worth as the edition values it at the end of a short or time-limit game (mortgaged lots at half).
   Money worth(int player) const;
+  // The printed value of a lot and the buildings on it: the price, plus the building cost of each house (the
+  // first house is in the price where the lot comes with it) and of a hotel with the houses it replaced.
+  Money lot_value(int space) const;
   // Total worth for a percentage tax: cash, printed prices of all property, cost of buildings.
   Money tax_worth(int player) const;
   int player_index(const std::string& name) const;  // -1 when unknown
@@ -89,13 +93,14 @@ class Game {
   // A deterministic hash of the whole state, for signatures.
   std::uint64_t signature() const;
 
-  // Everything the engine holds, except what its keeper stores anyway (the inputs and the journal of postings),
-  // as a self-describing JSON text of a few kilobytes. restore() with the same edition, setup and journal gives
-  // back a game equal to this one in every respect, including its card decks, its dice stream and the steps it
-  // still has to take, so a long game resumes without replaying its log. Given the inputs in effect too
+  // Everything the engine holds, except what its keeper stores anyway (the inputs and the journal of
+  // postings), as a self-describing JSON text of a few kilobytes. restore() with the same edition, setup and
+  // journal gives back a game equal to this one in every respect, including its card decks, its dice stream
+  // and the steps it still has to take, so a long game resumes without replaying its log. Given the inputs in
+  // effect too
   // (`history`), the restored game can also undo. It is a cache, never history: a snapshot that does not fit
-  // (another engine format, another edition, another length, a state that breaks an invariant) is refused with
-  // a message and the keeper replays the log instead.
+  // (another engine format, another edition, another length, a state that breaks an invariant) is refused
+  // with a message and the keeper replays the log instead.
   std::string snapshot() const;
   static std::expected<Game, std::string> restore(std::shared_ptr<const Edition> edition, const Setup& setup,
                                                   std::string_view snapshot, std::vector<Posting> journal,
@@ -134,7 +139,8 @@ class Game {
   GameState state_;
   std::vector<Input> inputs_;
   std::size_t history_offset_ = 0;  // inputs_[0] is the game's input number history_offset_
-  std::vector<std::pair<std::size_t, std::size_t>> postings_by_input_;  // [begin, end) in the journal, by inputs_
+  std::vector<std::pair<std::size_t, std::size_t>>
+      postings_by_input_;  // [begin, end) in the journal, by inputs_
   std::vector<DeckState> decks_;
   std::deque<Step> steps_;
   std::uint64_t rng_ = 0;

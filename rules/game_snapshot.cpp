@@ -69,7 +69,7 @@ Enum enum_from(const json& j, Enum last, const char* what) {
 Question question_from(const json& j) {
   Question q;
   q.player = j.at("player").get<int>();
-  q.kind = enum_from(j.at("kind"), QuestionKind::roll, "question kind");
+  q.kind = enum_from(j.at("kind"), QuestionKind::draft, "question kind");
   q.options = j.at("options").get<std::vector<std::string>>();
   q.space = j.at("space").get<int>();
   q.amount = j.at("amount").get<Money>();
@@ -212,6 +212,7 @@ std::string Game::snapshot() const {
   for (const auto& r : st.free_rides)
     state["free_rides"].push_back(json::array({r.holder, r.owner, r.group, r.rides}));
   state["house_credits"] = st.house_credits;
+  state["draft_picks"] = st.draft_picks;
   state["hotel_credits"] = st.hotel_credits;
 
   json decks = json::array();
@@ -301,6 +302,7 @@ std::expected<Game, std::string> Game::restore(std::shared_ptr<const Edition> ed
                                                   r.at(3).get<int>()});
     }
     st.house_credits = sj.at("house_credits").get<std::vector<int>>();
+    if (sj.contains("draft_picks")) st.draft_picks = sj.at("draft_picks").get<std::vector<int>>();
     st.hotel_credits = sj.at("hotel_credits").get<std::vector<int>>();
     st.postings = std::move(journal);
 

@@ -458,6 +458,11 @@ json state_json(const Game& game) {
     pending.push_back(pj);
   }
   j["pending"] = pending;
+  if (!st.draft_picks.empty()) {
+    json draft = json::array();  // who chooses a set of title deeds, in order (the first is asked now)
+    for (int p : st.draft_picks) draft.push_back(st.players[p].name);
+    j["draft"] = draft;
+  }
   if (st.auction) {
     const Auction& a = *st.auction;
     json aj = {{"item", a.item == Auction::Item::property ? "property"

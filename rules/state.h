@@ -61,7 +61,7 @@ enum class Memo : std::uint8_t {
   house_rule  // a HousePayment: Posting::card holds its reason
 };
 
-enum class QuestionKind { buy, tax, jail, mortgaged_transfer, debt, draw, roll };
+enum class QuestionKind { buy, tax, jail, mortgaged_transfer, debt, draw, roll, draft };
 // The question names of the game-script spec ("buy", "mortgaged_transfer", ...).
 std::string_view question_name(QuestionKind kind);
 
@@ -128,7 +128,8 @@ struct Event {
     adopted,
     free_ride,
     salary_earned,
-    salary_forfeit
+    salary_forfeit,
+    drafted  // a set of title deeds chosen in the draft: `detail` is the group index
   };
   Kind kind = Kind::turn;
   int player = kNobody;
@@ -170,6 +171,9 @@ struct GameState {
     int rides = 0;   // how many are left
   };
   std::vector<FreeRide> free_rides;
+  // The title-deed draft still to come (Rules::draft_sets): who chooses, in order; the first has the pending
+  // `draft` question. Empty once the draft is over, and in editions without one.
+  std::vector<int> draft_picks;
   std::vector<int> house_credits;  // houses won at a shortage auction, still to be placed
   std::vector<int> hotel_credits;
 };

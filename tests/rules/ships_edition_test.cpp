@@ -106,11 +106,88 @@ TEST(Ships, AMortgageIsLiftedWithTenPercent) {
 const char* kShort = R"({"setup": {"edition": "ships", "players": ["Ann", "Bob", "Cleo"], "seed": 3,
                           "options": {"short_game": true}}})";
 
+// Short Game rule 1's draft, answered with sets away from where a test plays: each chooser in turn takes the
+// next set of `sets`.
+void draft(ScriptedGame& g, const std::vector<std::string>& sets) {
+  for (const auto& set : sets) {
+    auto pending = g.pending();
+    ASSERT_FALSE(pending.empty());
+    ASSERT_EQ(pending[0]["question"], "draft");
+    g.ok(fmt::format(R"({{"t": "choose", "player": "{}", "option": "{}"}})",
+                     pending[0]["player"].get<std::string>(), set));
+  }
+  ASSERT_FALSE(g.dump().contains("draft"));
+}
+const std::vector<std::string> kThreeDraft = {"orange", "red", "yellow", "green", "railroad", "utility"};
+const std::vector<std::string> kTwoDraft = {"orange", "red", "yellow", "green"};
+
+// Short Game rule 1: "the players throw dice, the highest score chooses the first set of title deeds, the
+// second highest the second set etc. until each has one set. If there are four players or less, they then
+// choose a second set but in reverse order, lowest score to highest ... These are free".
+TEST(ShipsShortGame, Rule1TheSetsAreChosenInThrowOrderThenBackAndAreFree) {
+  ScriptedGame g(kShort);
+  EXPECT_EQ(g.dump()["draft"], nlohmann::json({"Ann", "Bob", "Cleo", "Cleo", "Bob", "Ann"}));
+  auto pending = g.pending();
+  ASSERT_EQ(pending.size(), 1u);
+  EXPECT_EQ(pending[0]["player"], "Ann");
+  EXPECT_EQ(pending[0]["question"], "draft");
+  EXPECT_EQ(pending[0]["options"].size(), 10u);  // eight shipping lines, the tankers and the tugs
+  EXPECT_NE(g.send(R"({"t": "roll", "dice": [1, 2]})"), "");  // no throw before the draft is over
+  g.ok(R"({"t": "choose", "player": "Ann", "option": "dark_blue"})");
+  EXPECT_EQ(g.space(37)["owner"], "Ann");
+  EXPECT_EQ(g.space(39)["owner"], "Ann");
+  EXPECT_EQ(g.cash("Ann"), 1500);
+  std::string why = g.send(R"({"t": "choose", "player": "Bob", "option": "dark_blue"})");
+  EXPECT_NE(why.find("is not an answer"), std::string::npos) << why;
+  EXPECT_NE(g.send(R"({"t": "choose", "player": "Cleo", "option": "green"})"), "");  // not Cleo's choice yet
+  g.ok(R"({"t": "choose", "player": "Bob", "option": "green"})");
+  g.ok(R"({"t": "choose", "player": "Cleo", "option": "railroad"})");
+  g.ok(R"({"t": "choose", "player": "Cleo", "option": "yellow"})");
+  g.ok(R"({"t": "choose", "player": "Bob", "option": "red"})");
+  EXPECT_EQ(g.pending()[0]["player"], "Ann");
+  g.ok(R"({"t": "choose", "player": "Ann", "option": "orange"})");
+  EXPECT_FALSE(g.dump().contains("draft"));
+  EXPECT_TRUE(g.pending().empty());
+  EXPECT_EQ(g.space(5)["owner"], "Cleo");
+  EXPECT_EQ(g.space(16)["owner"], "Ann");
+  for (const char* who : {"Ann", "Bob", "Cleo"}) EXPECT_EQ(g.cash(who), 1500) << who;
+  EXPECT_EQ(g.dump()["current"], "Ann");
+  g.ok(R"({"t": "roll", "dice": [1, 2]})");
+}
+
+// "If there are more than four players each receives only one set."
+TEST(ShipsShortGame, Rule1FiveOrMorePlayersChooseOneSetEach) {
+  ScriptedGame g(R"({"setup": {"edition": "ships", "players": ["Ann", "Bob", "Cleo", "Dan", "Eve"], "seed": 3,
+                     "options": {"short_game": true}}})");
+  EXPECT_EQ(g.dump()["draft"], nlohmann::json({"Ann", "Bob", "Cleo", "Dan", "Eve"}));
+  draft(g, {"brown", "light_blue", "pink", "orange", "red"});
+  EXPECT_EQ(g.space(1)["owner"], "Ann");
+  EXPECT_EQ(g.space(24)["owner"], "Eve");
+  EXPECT_TRUE(g.space(39)["owner"].is_null());
+}
+
+// The draft is game state like any other: a snapshot taken in the middle of it restores to the same game, and
+// the full game has no draft.
+TEST(ShipsShortGame, Rule1ADraftInProgressSurvivesASnapshot) {
+  ScriptedGame g(kShort);
+  g.ok(R"({"t": "choose", "player": "Ann", "option": "dark_blue"})");
+  const Game& game = g.game();
+  auto restored = Game::restore(game.edition_ptr(), game.setup(), game.snapshot(), game.state().postings);
+  ASSERT_TRUE(restored) << restored.error();
+  EXPECT_EQ(restored->signature(), game.signature());
+  EXPECT_EQ(restored->state().draft_picks, game.state().draft_picks);
+  ASSERT_EQ(restored->state().pending.size(), 1u);
+  EXPECT_EQ(restored->state().pending[0].kind, QuestionKind::draft);
+  ScriptedGame full(R"({"setup": {"edition": "ships", "players": ["Ann", "Bob"], "seed": 3}})");
+  EXPECT_TRUE(full.pending().empty());
+}
+
 // Short Game rule 2: "The turn-in value is still one-half the purchase price, which in this game is one first
 // class deck less than in the regular game." A Cunard suite sold back brings half of four decks' price when
 // the whole colour-group's suites go at once.
 TEST(ShipsShortGame, ASuiteTurnsInForOneDeckLess) {
   ScriptedGame g(kShort);
+  draft(g, kThreeDraft);
   g.ok(
       R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 37, "hotel": true}, {"space": 39, "hotel": true}]})");
   Money before = g.cash("Ann");
@@ -120,13 +197,15 @@ TEST(ShipsShortGame, ASuiteTurnsInForOneDeckLess) {
   EXPECT_EQ(g.space(39)["houses"], 3);
   EXPECT_FALSE(g.space(39)["hotel"]);
   // The full turn-in: the game's worth of a suite is four decks at cost ($800), half of it $400.
-  EXPECT_EQ(g.game().worth(0), g.cash("Ann") + 350 + 400 + 4 * 200 + 3 * 200);
+  // Ann drafted the orange set and the tugs (free, worth their printed prices: $560 and $300).
+  EXPECT_EQ(g.game().worth(0), g.cash("Ann") + 350 + 400 + 4 * 200 + 3 * 200 + 560 + 300);
 }
 
 // Short Game rule 4 against the full game: the full game asks (Harbour Duties scripts), the Short Game never
 // does, even for a player whose 10% would be less.
 TEST(ShipsShortGame, HarbourDutiesAreAFlat200EvenWhenTenPercentIsLess) {
   ScriptedGame g(kShort);
+  draft(g, kThreeDraft);
   g.ok(R"({"t": "adopt", "player": "Ann", "cash": 500})");
   g.ok(R"({"t": "roll", "dice": [1, 3]})");
   EXPECT_EQ(g.cash("Ann"), 300);
@@ -136,6 +215,7 @@ TEST(ShipsShortGame, HarbourDutiesAreAFlat200EvenWhenTenPercentIsLess) {
 // Short Game rule 3, 1): "using a "Get Out of Graving Dock Free" card if you have one".
 TEST(ShipsShortGame, TheCardFreesOnTheNextTurn) {
   ScriptedGame g(kShort);
+  draft(g, kThreeDraft);
   g.ok(R"({"t": "adopt", "player": "Ann", "in_jail": true, "cards": 1})");
   ASSERT_EQ(g.pending().size(), 1u);
   EXPECT_EQ(g.pending()[0]["options"], nlohmann::json({"pay_fine", "use_card", "roll"}));
@@ -150,6 +230,7 @@ TEST(ShipsShortGame, TheCardFreesOnTheNextTurn) {
 // rules' "even though you had thrown doubles, you do not take another turn").
 TEST(ShipsShortGame, DoublesFreeWithoutAnotherThrow) {
   ScriptedGame g(kShort);
+  draft(g, kThreeDraft);
   g.ok(R"({"t": "adopt", "player": "Ann", "in_jail": true})");
   g.ok(R"({"t": "roll", "dice": [2, 2]})");
   EXPECT_FALSE(g.player("Ann")["in_jail"]);
@@ -165,6 +246,7 @@ TEST(ShipsShortGame, DoublesFreeWithoutAnotherThrow) {
 TEST(ShipsShortGame, TheLostTurnReadingFreesWithoutMoving) {
   ScriptedGame g(R"({"setup": {"edition": "ships", "players": ["Ann", "Bob"], "seed": 1,
                      "options": {"short_game": true, "graving_dock_loses_turn": true}}})");
+  draft(g, kTwoDraft);
   g.ok(R"({"t": "adopt", "player": "Ann", "in_jail": true})");
   g.ok(R"({"t": "choose", "player": "Ann", "option": "pay_fine"})");
   EXPECT_FALSE(g.player("Ann")["in_jail"]);
@@ -195,8 +277,10 @@ TEST(ShipsShortGame, IsAnOptionOverTheFullGame) {
   EXPECT_TRUE(short_game->flat_income_tax);
   EXPECT_EQ(full->end_after_bankruptcies, 0);
   EXPECT_EQ(short_game->end_after_bankruptcies, 1);
-  // Rule 1's deeds are not dealt at random (the draft is not in the engine; docs/editions.md).
+  // Rule 1's deeds are chosen in a draft, not dealt at random.
   EXPECT_EQ(short_game->deal_deeds, 0);
+  EXPECT_TRUE(short_game->draft_sets);
+  EXPECT_FALSE(full->draft_sets);
   EXPECT_FALSE(ed.rules_with({{"time_limit", true}}));  // the ships text has no Time Limit Game
 }
 
@@ -275,7 +359,8 @@ TEST(ShipsShortGame, SimulatedGamesWithTheLostTurnKeepEveryInvariant) {
 TEST(ShipsShortGame, SignatureOfAFixedSetOfGamesIsPinned) {
   Played p = play_short_games(200, 42, 4);
   EXPECT_EQ(p.finished, 200);
-  EXPECT_EQ(p.signature, 0x21e541c7ab04d6ffULL) << std::hex << p.signature;
+  // 0x21e541c7ab04d6ff before rule 1's draft: now every game starts with the players' chosen sets.
+  EXPECT_EQ(p.signature, 0x765c962bca579ca1ULL) << std::hex << p.signature;
 }
 
 }  // namespace
