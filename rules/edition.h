@@ -133,8 +133,9 @@ struct Rules {
   bool bankrupt_keeps_buildings = false;  // the game-ending bankruptcy hands over buildings intact
   bool flat_income_tax = false;           // tax_choice spaces charge their fixed amount without asking
   bool leave_jail_next_turn = false;
-  // The other reading of the ships Short Game's "You lose one turn": the turn out of the jail is spent getting
-  // out (card, fine, doubles, or the fine after a failed throw), and the token moves on the turn after.
+  // The other reading of the ships Short Game's "You lose one turn": the turn out of the jail is spent
+  // getting out (card, fine, doubles, or the fine after a failed throw), and the token moves on the turn
+  // after.
   bool jail_exit_ends_turn = false;
   int forced_move_back = 0;
   bool salary_must_be_claimed = false;
@@ -211,7 +212,10 @@ struct EditionError {
   int line = 0;
   std::string key;
   std::string message;
-  std::string what() const;  // "editions/x.toml:12: key 'rent': expected 6 amounts, found 5"
+  // Further problems found in the same file: the loader's checks of meaning report them all at once.
+  std::vector<EditionError> more = {};
+  // "editions/x.toml:12: key 'rent': expected 6 amounts, found 5", then each further problem on its own line.
+  std::string what() const;
 };
 
 // Parses an edition from TOML text; `file` names it in messages. Pure: no I/O.
