@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <variant>
+
+#include "rules/edition_checks.h"
+#include "rules/input_limits.h"
 
 namespace bb::rules {
 
@@ -137,6 +139,16 @@ class Reader {
     fail(n, 0, std::string(key), fmt::format("expected a whole number, found {}", type_name(*n)));
   }
 
+  // A whole number that must fit an int before the checks of meaning see it (never wrapped).
+  int small_integer(const toml::table& t, std::string_view key, int fallback) const {
+    const long long v = integer(t, key, fallback);
+    constexpr long long kLimit = 1'000'000'000;
+    if (v < -kLimit || v > kLimit)
+      fail(t.get(key), 0, std::string(key),
+           out_of_range_message(key, std::to_string(v), "a count", -kLimit, kLimit));
+    return static_cast<int>(v);
+  }
+
   bool boolean(const toml::table& t, std::string_view key, bool fallback) const {
     const toml::node* n = t.get(key);
     if (!n) return fallback;
@@ -204,8 +216,12 @@ std::string lower(std::string s) {
 }  // namespace
 
 std::string EditionError::what() const {
-  if (key.empty()) return fmt::format("{}:{}: {}", file, line, message);
-  return fmt::format("{}:{}: key '{}': {}", file, line, key, message);
+  // Line 0 means the problem is with the file (or edition id) as a whole.
+  std::string where = line > 0 ? fmt::format("{}:{}", file, line) : file;
+  std::string out = key.empty() ? fmt::format("{}: {}", where, message)
+                                : fmt::format("{}: key '{}': {}", where, key, message);
+  for (const auto& further : more) out += "\n" + further.what();
+  return out;
 }
 
 const Deck* Edition::deck(const std::string& deck_id) const {
@@ -327,8 +343,16 @@ int resolve_space(const Reader& r, const toml::table& t, std::string_view key,
   }
   if (n->is_string()) {
     std::string wanted = lower(*n->value<std::string>());
+    int found = -1;
     for (const auto& s : spaces)
-      if (lower(s.name) == wanted) return s.index;
+      if (lower(s.name) == wanted) {
+        if (found >= 0)
+          r.fail(n, 0, std::string(key),
+                 fmt::format("spaces {} and {} are both named '{}': give the space by its number", found,
+                             s.index, s.name));
+        found = s.index;
+      }
+    if (found >= 0) return found;
     r.fail(n, 0, std::string(key),
            fmt::format("no space is named '{}' on this board", *n->value<std::string>()));
   }
@@ -350,10 +374,10 @@ Effect parse_effect(const Reader& r, const toml::node& node, const std::vector<S
   }
   e.kind = it->second;
   e.amount = r.integer(*t, "amount", 0);
-  e.percent = static_cast<int>(r.integer(*t, "percent", 0));
-  e.steps = static_cast<int>(r.integer(*t, "steps", 0));
-  e.multiplier = static_cast<int>(r.integer(*t, "multiplier", 1));
-  e.dice_multiplier = static_cast<int>(r.integer(*t, "dice_multiplier", 0));
+  e.percent = r.small_integer(*t, "percent", 0);
+  e.steps = r.small_integer(*t, "steps", 0);
+  e.multiplier = r.small_integer(*t, "multiplier", 1);
+  e.dice_multiplier = r.small_integer(*t, "dice_multiplier", 0);
   e.per_house = r.integer(*t, "per_house", 0);
   e.per_hotel = r.integer(*t, "per_hotel", 0);
   e.salary = r.boolean(*t, "salary", true);
@@ -424,8 +448,32 @@ void require_jail_where_used(const Reader& r, const toml::node* spaces_node, con
     r.fail(spaces_node, 0, "space", fmt::format("the board needs one space with type = \"jail\": {}", why));
 }
 
+// A problem to report with the others (the loader's checks of meaning collect them all).
+EditionError problem_at(const toml::node* node, const toml::node* fallback, std::string key,
+                        std::string message, const std::string& file) {
+  const toml::node* at = node ? node : fallback;
+  std::string where = at && at->source().path ? *at->source().path : file;
+  int line = at ? static_cast<int>(at->source().begin.line) : 0;
+  return EditionError{std::move(where), line, std::move(key), std::move(message)};
+}
+
+// Reports every problem at once, in the order of the file (the edition extended first).
+[[noreturn]] void fail_with_all(std::vector<EditionError> problems) {
+  std::stable_sort(problems.begin(), problems.end(), [](const EditionError& a, const EditionError& b) {
+    return a.file != b.file ? a.file < b.file : a.line < b.line;
+  });
+  EditionError first = std::move(problems.front());
+  first.more.assign(std::make_move_iterator(problems.begin() + 1), std::make_move_iterator(problems.end()));
+  throw Fail{std::move(first)};
+}
+
 Edition build_edition(const toml::table& root, const std::string& file) {
   Reader r(file);
+  std::vector<EditionError> problems;
+  auto problem_at = [&](const toml::node* node, const toml::node* fallback, std::string key,
+                        std::string message) {
+    return ::bb::rules::problem_at(node, fallback, std::move(key), std::move(message), file);
+  };
   Edition ed;
   ed.source_file = file;
   ed.id = r.string(root, "id", "", true);
@@ -471,6 +519,11 @@ Edition build_edition(const toml::table& root, const std::string& file) {
       if (is_bool && !value.is_boolean()) r.fail(&value, 0, std::string(key.str()), "expected true or false");
       if (!is_bool && !value.is_integer())
         r.fail(&value, 0, std::string(key.str()), "expected a whole number");
+      if (!is_bool)
+        if (auto bad = edition_checks::rule_value_problem(key.str(), *value.value<long long>())) {
+          problems.push_back(problem_at(&value, rt, std::string(key.str()), *bad));
+          continue;
+        }
       set_rule(ed.rules, *field, is_bool ? (*value.value<bool>() ? 1 : 0) : *value.value<long long>());
     }
   }
@@ -492,16 +545,44 @@ Edition build_edition(const toml::table& root, const std::string& file) {
           const RuleField* field = find_rule_field(key.str());
           if (!field)
             r.fail(&v, Reader::line_of(*sn), std::string(key.str()), "unknown rule switch in option");
-          if (v.is_boolean())
+          const bool is_bool = std::holds_alternative<bool Rules::*>(*field);
+          if (is_bool && v.is_boolean())
             opt.overrides[std::string(key.str())] = *v.value<bool>() ? 1 : 0;
-          else if (v.is_integer())
-            opt.overrides[std::string(key.str())] = *v.value<long long>();
-          else
-            r.fail(&v, Reader::line_of(*sn), std::string(key.str()), "expected a whole number or true/false");
+          else if (!is_bool && v.is_integer()) {
+            if (auto bad = edition_checks::rule_value_problem(key.str(), *v.value<long long>()))
+              problems.push_back(problem_at(&v, st, std::string(key.str()), *bad));
+            else
+              opt.overrides[std::string(key.str())] = *v.value<long long>();
+          } else
+            r.fail(&v, Reader::line_of(*sn), std::string(key.str()),
+                   is_bool ? "expected true or false" : "expected a whole number");
         }
       }
       ed.options.push_back(std::move(opt));
     }
+  }
+  // Switches that only make sense together, in the edition's rules and with each option on.
+  {
+    const toml::node* rules_node = root.get("rules");
+    const toml::table* rules_table = rules_node ? rules_node->as_table() : nullptr;
+    for (const auto& bad : edition_checks::rules_problems(ed.rules))
+      problems.push_back(
+          problem_at(rules_table ? rules_table->get(bad.key) : nullptr, rules_node, bad.key, bad.message));
+    for (const auto& opt : ed.options) {
+      Rules with_option = ed.rules;
+      for (const auto& [field_name, value] : opt.overrides)
+        set_rule(with_option, *find_rule_field(field_name), value);
+      const toml::node* set_node = root.at_path("option")[opt.name]["set"].node();
+      for (const auto& bad : edition_checks::rules_problems(with_option))
+        if (opt.overrides.contains(bad.key))
+          problems.push_back(
+              problem_at(set_node && set_node->as_table() ? set_node->as_table()->get(bad.key) : nullptr,
+                         set_node, bad.key, fmt::format("with option '{}': {}", opt.name, bad.message)));
+    }
+    // The rent tables are counted from max_houses: a wrong max_houses is reported alone, not on every rent.
+    if (std::any_of(problems.begin(), problems.end(),
+                    [](const EditionError& e) { return e.key == "max_houses"; }))
+      fail_with_all(std::move(problems));
   }
 
   if (const toml::node* gn = root.get("group")) {
@@ -641,7 +722,7 @@ Edition build_edition(const toml::table& root, const std::string& file) {
         Card card;
         card.id = r.string(*c, "id", "", true);
         card.text = r.string(*c, "text", "");
-        card.copies = static_cast<int>(r.integer(*c, "copies", 1));
+        card.copies = r.small_integer(*c, "copies", 1);
         card.effects = parse_effects(r, *c, "effects", ed.spaces, board_size, deck_ids, ed.groups);
         if (card.effects.empty())
           r.fail(c, 0, "effects", fmt::format("card '{}' does nothing: give it effects", card.id));
@@ -650,6 +731,8 @@ Edition build_edition(const toml::table& root, const std::string& file) {
       ed.decks.push_back(std::move(deck));
     }
   }
+  for (auto& bad : edition_checks::meaning_problems(ed, root, file)) problems.push_back(std::move(bad));
+  if (!problems.empty()) fail_with_all(std::move(problems));
   require_jail_where_used(r, sn, ed);
   return ed;
 }
@@ -750,11 +833,22 @@ constexpr int kMaxExtendsDepth = 4;
 toml::table read_edition_tree(const std::string& path, const std::vector<std::string>& search_dirs,
                               int depth) {
   namespace fs = std::filesystem;
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw Fail{EditionError{path, 0, "", "cannot read this edition file: check the path"}};
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  toml::table root = parse_toml(buffer.str(), path);
+  // Reads at most one byte more than an edition may hold, so an endless device is refused, not read.
+  std::string text(kMaxEditionFileBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > kMaxEditionFileBytes)
+    throw Fail{EditionError{path, 0, "",
+                            fmt::format("this file is larger than {} bytes, the most an edition file may be: "
+                                        "is it an edition file?",
+                                        kMaxEditionFileBytes)}};
+  if (auto nul = text.find('\0'); nul != std::string::npos)
+    throw Fail{EditionError{
+        path, 0, "",
+        fmt::format("this file holds a NUL byte (at byte {}): an edition file is TOML text", nul + 1)}};
+  toml::table root = parse_toml(text, path);
   Reader r(path);
   const toml::node* ext = root.get("extends");
   if (!ext) return root;
@@ -815,11 +909,16 @@ std::expected<Edition, EditionError> load_edition(const std::string& id_or_path,
   }
   std::string where;
   for (const auto& dir : search_dirs) where += (where.empty() ? "" : ", ") + dir;
+  if (id_or_path.find('/') != std::string::npos || id_or_path.ends_with(".toml"))
+    return std::unexpected(EditionError{
+        "edition", 0, "",
+        fmt::format("no edition file at '{}': check the path (or give an edition id)", id_or_path)});
   return std::unexpected(EditionError{
-      id_or_path, 0, "",
+      "edition", 0, "",
       fmt::format(
-          "no such edition: give an edition id found in {} (as ID.toml) or the path of an edition file",
-          where.empty() ? "the editions directory" : where)});
+          "no such edition '{}': looked for {}.toml in {}; give the id of an edition there or the path "
+          "of an edition file",
+          id_or_path, id_or_path, where.empty() ? "no edition folders" : where)});
 }
 
 }  // namespace bb::rules

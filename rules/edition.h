@@ -223,7 +223,10 @@ struct EditionError {
   int line = 0;
   std::string key;
   std::string message;
-  std::string what() const;  // "editions/x.toml:12: key 'rent': expected 6 amounts, found 5"
+  // Further problems found in the same file: the loader's checks of meaning report them all at once.
+  std::vector<EditionError> more = {};
+  // "editions/x.toml:12: key 'rent': expected 6 amounts, found 5", then each further problem on its own line.
+  std::string what() const;
 };
 
 // Parses an edition from TOML text; `file` names it in messages. Pure: no I/O.

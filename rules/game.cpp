@@ -6,6 +6,8 @@
 #include <cassert>
 #include <numeric>
 
+#include "rules/input_limits.h"
+
 namespace bb::rules {
 
 namespace {
@@ -1520,7 +1522,8 @@ class Engine {
     if (in.position) {
       if (auto e = check_space(*in.position)) return Fail(*e);
     }
-    if (in.cash && *in.cash < 0) return Fail("cash cannot be negative");
+    if (in.cash && (*in.cash < 0 || *in.cash > kMaxMoney))
+      return Fail(fmt::format("cash must be 0 to {}", money(kMaxMoney)));
     if (in.in_jail && *in.in_jail && ed.jail_space < 0) return Fail("this board has no jail");
     int houses_needed = 0, hotels_needed = 0;
     for (const auto& a : in.spaces) {
@@ -1631,6 +1634,9 @@ class Engine {
     if (in.from != kBank && st.players[in.from].cash < in.amount)
       return Fail(fmt::format("{} holds only {}: a house-rule payment of {} cannot be owed", name(in.from),
                               money(st.players[in.from].cash), money(in.amount)));
+    if (in.to != kBank && st.players[in.to].cash > kMaxMoney - in.amount)
+      return Fail(fmt::format("{} would hold more than {}, the most any account may hold", name(in.to),
+                              money(kMaxMoney)));
     post(in.from, in.to, in.amount, Memo::house_rule, -1, in.reason);
     return {};
   }
@@ -1703,6 +1709,11 @@ std::expected<Game, std::string> Game::start(std::shared_ptr<const Edition> edit
     if (ps.name == "bank") return std::unexpected("'bank' is the bank's name: choose another player name");
     for (const auto& other : st.players)
       if (other.name == ps.name) return std::unexpected(fmt::format("two players are named '{}'", ps.name));
+    for (const auto& other : st.players)
+      if (!ps.card.empty() && card_uid_key(other.card) == card_uid_key(ps.card))
+        return std::unexpected(
+            fmt::format("{} and {} are both given card {}: each player needs a card of their own", other.name,
+                        ps.name, ps.card));
     PlayerState p;
     p.name = ps.name;
     p.token = ps.token;

@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "rules/game.h"
+#include "rules/input_limits.h"
+#include "rules/json_input.h"
 
 namespace bb::rules {
 
@@ -16,13 +19,7 @@ namespace {
 using Fail = std::unexpected<std::string>;
 
 std::expected<json, std::string> parse_json(std::string_view line) {
-  try {
-    json j = json::parse(line);
-    if (!j.is_object()) return Fail("expected one JSON object on the line");
-    return j;
-  } catch (const json::parse_error& e) {
-    return Fail(fmt::format("not valid JSON ({})", e.what()));
-  }
+  return json_input::parse_object_line(line);
 }
 
 std::expected<int, std::string> player_field(const json& j, const char* key,
@@ -38,13 +35,12 @@ std::expected<int, std::string> player_field(const json& j, const char* key,
   return Fail(fmt::format("no player is named '{}' (players: {})", wanted, known));
 }
 
-std::expected<int, std::string> space_value(const json& v, const Edition& edition) {
-  if (v.is_number_integer()) {
-    int s = v.get<int>();
-    if (s < 0 || s >= static_cast<int>(edition.spaces.size()))
-      return Fail(
-          fmt::format("space {} does not exist: the board has spaces 0 to {}", s, edition.spaces.size() - 1));
-    return s;
+std::expected<int, std::string> space_value(const json& v, const Edition& edition, std::string_view field) {
+  if (v.is_number()) {
+    auto s = json_input::integer_in(v, field, "the board's spaces", 0,
+                                    static_cast<long long>(edition.spaces.size()) - 1);
+    if (!s) return Fail(s.error());
+    return static_cast<int>(*s);
   }
   if (v.is_string()) {
     if (auto s = edition.space_by_name(v.get<std::string>())) return *s;
@@ -56,7 +52,7 @@ std::expected<int, std::string> space_value(const json& v, const Edition& editio
 std::expected<int, std::string> space_field(const json& j, const char* key, const Edition& edition) {
   auto it = j.find(key);
   if (it == j.end()) return Fail(fmt::format("missing field '{}' (a space number)", key));
-  return space_value(*it, edition);
+  return space_value(*it, edition, key);
 }
 
 std::expected<Money, std::string> money_field(const json& j, const char* key, bool required) {
@@ -65,8 +61,9 @@ std::expected<Money, std::string> money_field(const json& j, const char* key, bo
     if (required) return Fail(fmt::format("missing field '{}' (an amount)", key));
     return 0;
   }
-  if (!it->is_number_integer()) return Fail(fmt::format("field '{}' must be a whole amount", key));
-  return it->get<Money>();
+  auto amount = json_input::integer_in(*it, key, "an amount", -kMaxMoney, kMaxMoney);
+  if (!amount) return Fail(amount.error());
+  return Money{*amount};
 }
 
 std::expected<Offer, std::string> offer_field(const json& j, const char* key, const Edition& edition) {
@@ -81,14 +78,16 @@ std::expected<Offer, std::string> offer_field(const json& j, const char* key, co
   if (auto sp = it->find("spaces"); sp != it->end()) {
     if (!sp->is_array()) return Fail(fmt::format("'{}.spaces' must be a list of space numbers", key));
     for (const auto& v : *sp) {
-      auto s = space_value(v, edition);
+      auto s = space_value(v, edition, fmt::format("{}.spaces", key));
       if (!s) return Fail(s.error());
       o.spaces.push_back(*s);
     }
   }
   if (auto c = it->find("cards"); c != it->end()) {
-    if (!c->is_number_integer()) return Fail(fmt::format("'{}.cards' must be a whole number", key));
-    o.cards = c->get<int>();
+    auto cards =
+        json_input::integer_in(*c, fmt::format("{}.cards", key), "Get Out of Jail cards", 0, kMaxJailCards);
+    if (!cards) return Fail(cards.error());
+    o.cards = static_cast<int>(*cards);
   }
   if (auto fr = it->find("free_rides"); fr != it->end()) {
     if (!fr->is_array())
@@ -102,7 +101,10 @@ std::expected<Offer, std::string> offer_field(const json& j, const char* key, co
         if (edition.groups[i].id == g["group"].get<std::string>()) grant.group = static_cast<int>(i);
       if (grant.group < 0)
         return Fail(fmt::format("no group '{}' in this edition", g["group"].get<std::string>()));
-      grant.rides = g["rides"].get<int>();
+      auto rides = json_input::integer_in(g["rides"], fmt::format("{}.free_rides.rides", key), "free rides",
+                                          0, kMaxFreeRides);
+      if (!rides) return Fail(rides.error());
+      grant.rides = static_cast<int>(*rides);
       o.free_rides.push_back(grant);
     }
   }
@@ -147,19 +149,28 @@ std::expected<Setup, std::string> parse_setup(std::string_view line) {
       ps.name = p.get<std::string>();
     } else if (p.is_object() && p.contains("name") && p["name"].is_string()) {
       ps.name = p["name"].get<std::string>();
-      if (p.contains("token")) ps.token = p["token"].get<std::string>();
-      if (p.contains("card")) ps.card = p["card"].get<std::string>();
+      auto token = json_input::optional_string(p, "token", "");
+      if (!token) return Fail(fmt::format("player '{}': {}", ps.name, token.error()));
+      ps.token = *token;
+      auto card = json_input::optional_string(p, "card", "");
+      if (!card) return Fail(fmt::format("player '{}': {}", ps.name, card.error()));
+      ps.card = *card;
       if (p.contains("deeds")) {
         if (!p["deeds"].is_array()) return Fail("a player's \"deeds\" must be a list of space numbers");
         for (const auto& d : p["deeds"]) {
-          if (!d.is_number_integer()) return Fail("a player's \"deeds\" must be a list of space numbers");
-          ps.deeds.push_back(d.get<int>());
+          // The edition, read after the setup, checks each deed against its board.
+          auto deed = json_input::integer_in(d, "deeds", "a space number", 0, kMaxBoardSpaces - 1);
+          if (!deed) return Fail(fmt::format("player '{}': {}", ps.name, deed.error()));
+          ps.deeds.push_back(static_cast<int>(*deed));
         }
       }
     } else {
       return Fail("each player needs a \"name\"");
     }
     setup.players.push_back(std::move(ps));
+    if (setup.players.size() > static_cast<std::size_t>(kMaxPlayers))
+      return Fail(fmt::format("\"players\" lists more than {}: a game has at most {} players", kMaxPlayers,
+                              kMaxPlayers));
   }
   if (s.contains("options")) {
     if (!s["options"].is_object())
@@ -170,8 +181,14 @@ std::expected<Setup, std::string> parse_setup(std::string_view line) {
     }
   }
   if (s.contains("seed")) {
-    if (!s["seed"].is_number_integer()) return Fail("\"seed\" must be a whole number");
-    setup.seed = s["seed"].get<std::uint64_t>();
+    const json& seed = s["seed"];
+    if (seed.is_number_unsigned())
+      setup.seed = seed.get<std::uint64_t>();
+    else if (seed.is_number_integer() && seed.get<std::int64_t>() >= 0)
+      setup.seed = static_cast<std::uint64_t>(seed.get<std::int64_t>());
+    else
+      return Fail(fmt::format("field 'seed': {} is not a seed (a whole number, 0 to {})", seed.dump(),
+                              std::numeric_limits<std::uint64_t>::max()));
   }
   return setup;
 }
@@ -191,6 +208,9 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
   if (!parsed) return Fail(parsed.error());
   const json& j = *parsed;
   auto t_it = j.find("t");
+  if (t_it == j.end() && j.contains("setup"))
+    return Fail(
+        "a second setup line: a script has one setup, on its first line (start a new script for a new game)");
   if (t_it == j.end() || !t_it->is_string())
     return Fail("each input needs \"t\", the kind of input (roll, choose, ...)");
   std::string t = t_it->get<std::string>();
@@ -200,7 +220,11 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     if (d == j.end() || !d->is_array() || d->size() != 2 || !(*d)[0].is_number_integer() ||
         !(*d)[1].is_number_integer())
       return Fail("a roll needs \"dice\": [d1, d2]");
-    return Roll{(*d)[0].get<int>(), (*d)[1].get<int>()};
+    auto d1 = json_input::integer_in((*d)[0], "dice", "a die shows", 1, kMaxDie);
+    if (!d1) return Fail(d1.error());
+    auto d2 = json_input::integer_in((*d)[1], "dice", "a die shows", 1, kMaxDie);
+    if (!d2) return Fail(d2.error());
+    return Roll{static_cast<int>(*d1), static_cast<int>(*d2)};
   }
   if (t == "choose") {
     auto p = player();
@@ -231,7 +255,11 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     if (!p) return Fail(p.error());
     auto s = space_field(j, "space", edition);
     if (!s) return Fail(s.error());
-    if (t == "build") return Build{*p, *s, j.value("hotel", false)};
+    if (t == "build") {
+      auto hotel = json_input::optional_bool(j, "hotel", false);
+      if (!hotel) return Fail(hotel.error());
+      return Build{*p, *s, *hotel};
+    }
     if (t == "sell") {
       if (j.contains("group") && !j["group"].is_boolean())
         return Fail("\"group\" must be true or false (true confirms a sale that changes other lots too)");
@@ -276,8 +304,9 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
       a.in_jail = j["in_jail"].get<bool>();
     }
     if (j.contains("cards")) {
-      if (!j["cards"].is_number_integer()) return Fail("\"cards\" must be a whole number");
-      a.cards = j["cards"].get<int>();
+      auto cards = json_input::integer_in(j["cards"], "cards", "Get Out of Jail cards", 0, kMaxJailCards);
+      if (!cards) return Fail(cards.error());
+      a.cards = static_cast<int>(*cards);
     }
     if (j.contains("spaces")) {
       if (!j["spaces"].is_array()) return Fail("\"spaces\" must be a list of {\"space\": N, ...}");
@@ -288,9 +317,18 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
         if (!s) return Fail(s.error());
         AdoptSpace as;
         as.space = *s;
-        as.houses = sj.value("houses", 0);
-        as.hotel = sj.value("hotel", false);
-        as.mortgaged = sj.value("mortgaged", false);
+        if (sj.contains("houses")) {
+          auto houses =
+              json_input::integer_in(sj["houses"], "spaces.houses", "houses on a lot", 0, kMaxHousesOnLot);
+          if (!houses) return Fail(houses.error());
+          as.houses = static_cast<int>(*houses);
+        }
+        auto hotel = json_input::optional_bool(sj, "hotel", false);
+        if (!hotel) return Fail(hotel.error());
+        as.hotel = *hotel;
+        auto mortgaged = json_input::optional_bool(sj, "mortgaged", false);
+        if (!mortgaged) return Fail(mortgaged.error());
+        as.mortgaged = *mortgaged;
         a.spaces.push_back(as);
       }
     }
@@ -306,7 +344,9 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
   if (t == "insure") {
     auto p = player();
     if (!p) return Fail(p.error());
-    std::string against = j.value("against", std::string("corner"));
+    auto against_field = json_input::optional_string(j, "against", "corner");
+    if (!against_field) return Fail(against_field.error());
+    const std::string& against = *against_field;
     if (against != "corner" && against != "card") return Fail("\"against\" is \"corner\" or \"card\"");
     return Insure{*p, against == "card"};
   }
@@ -326,7 +366,9 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     return HousePayment{*from, *to, *amount, j["reason"].get<std::string>()};
   }
   if (t == "auction") {
-    std::string item = j.value("item", std::string("house"));
+    auto item_field = json_input::optional_string(j, "item", "house");
+    if (!item_field) return Fail(item_field.error());
+    const std::string& item = *item_field;
     if (item != "house" && item != "hotel")
       return Fail("an auction of buildings needs \"item\": \"house\" or \"hotel\"");
     return AuctionBuilding{item == "hotel"};

@@ -35,6 +35,12 @@ std::expected<void, std::string> CardRegistry::add(const std::string& uid, CardR
   if (!key) return std::unexpected(fmt::format("'{}' is not a card number (hex digits expected)", uid));
   if (auto it = cards_.find(*key); it != cards_.end()) {
     if (it->second.first == role) return {};
+    // Both names: whose the card is, and who was about to be given it.
+    if (role.kind == CardRole::Kind::player && !owner_name.empty())
+      return std::unexpected(
+          fmt::format("Card {} is already {}: {} cannot have it too (one card stands for one "
+                      "thing only; give {} a card of their own)",
+                      *key, describe(it->second.first, it->second.second), owner_name, owner_name));
     return std::unexpected(fmt::format("Card {} is already {}: one card stands for one thing only", *key,
                                        describe(it->second.first, it->second.second)));
   }

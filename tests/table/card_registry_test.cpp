@@ -17,6 +17,25 @@ TEST(CardRegistry, OneUidStandsForOneThing) {
   EXPECT_FALSE(r.add("zz", {CardRole::Kind::banker, -1, {}, {}}, ""));
 }
 
+TEST(CardRegistry, TwoPlayersWithOneUidAreRefusedWithBothNames) {
+  CardRegistry r;
+  ASSERT_TRUE(r.add("0a1b2c3d", {CardRole::Kind::player, 0, {}, {}}, "Ann"));
+  const auto bob = r.add("0A-1B-2C-3D", {CardRole::Kind::player, 1, {}, {}}, "Bob");
+  ASSERT_FALSE(bob);
+  EXPECT_EQ(
+      bob.error(),
+      "Card 0A1B2C3D is already Ann's card: Bob cannot have it too (one card stands for one thing only; "
+      "give Bob a card of their own)");
+  EXPECT_EQ(r.find("0a1b2c3d")->player, 0);  // still Ann's
+  ASSERT_TRUE(r.add("ff01", {CardRole::Kind::banker, -1, {}, {}}, "the banker"));
+  const auto cara = r.add("FF01", {CardRole::Kind::player, 2, {}, {}}, "Cara");
+  ASSERT_FALSE(cara);
+  EXPECT_EQ(
+      cara.error(),
+      "Card FF01 is already the banker's card: Cara cannot have it too (one card stands for one thing only; "
+      "give Cara a card of their own)");
+}
+
 TEST(CardRegistry, NewPlayersKeepTheBankersAndTheDeckCards) {
   CardRegistry r;
   ASSERT_TRUE(r.add("01", {CardRole::Kind::player, 0, {}, {}}, "Ann"));
