@@ -330,8 +330,12 @@ Reaction Table::State::device(const DeviceHealth& e) {
       learning = false;
     }
     camera = ok;
-  } else if (e.status.name == "Card reader") {
-    reader = ok;
+  } else if (e.status.name.starts_with("Card reader")) {
+    // The service names each reader ("Card reader (RC522)", "Card reader (door)"): a tap is possible while
+    // any of them works.
+    reader = std::any_of(devices.begin(), devices.end(), [](const display::DeviceStatus& d) {
+      return d.name.starts_with("Card reader") && d.state == display::DeviceStatus::State::ok;
+    });
     for (auto& q : questions) set_payment_options(q.shown, reader);
   }
   r.snapshot_changed = true;
