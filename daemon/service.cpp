@@ -188,6 +188,9 @@ struct Service::Impl : ParticipantContext {
   std::jthread camera;
   std::atomic<std::uint64_t> camera_dropped{0};
   bool camera_configured = false;
+  // The camera thread's clock reading (steady_clock, ns) when it last handed over a frame; 0: none yet.
+  std::atomic<std::int64_t> camera_last_frame_ns{0};
+  bool camera_silent = false;  // loop thread: the watchdog reported the camera gone for want of pictures
 
   std::map<table::TimerId, EventLoop::TimerId> table_timers;
   std::uint64_t touches = 0;
@@ -460,6 +463,7 @@ struct Service::Impl : ParticipantContext {
       const auto grab = (*source)->grab(frame);
       switch (grab.status) {
         case vision::FrameSource::Status::frame:
+          camera_last_frame_ns.store(std::chrono::steady_clock::now().time_since_epoch().count());
           if (grab.reopened) {
             tracker.camera_restarted();
             hand_over(table::DeviceHealth{
@@ -479,6 +483,31 @@ struct Service::Impl : ParticipantContext {
           std::this_thread::sleep_for(100ms);
           break;
       }
+    }
+  }
+
+  // The loop's watch over a camera that goes quiet without a word (see kCameraSilence): only a camera that
+  // has sent pictures and was working is reported gone, and it is back with its next picture.
+  void check_camera_silence() {
+    const std::int64_t last = camera_last_frame_ns.load();
+    if (last == 0) return;
+    const auto quiet = std::chrono::steady_clock::now().time_since_epoch() - std::chrono::nanoseconds(last);
+    const auto& statuses = session->view().devices;
+    const bool camera_ok = std::any_of(statuses.begin(), statuses.end(), [](const display::DeviceStatus& d) {
+      return d.name == "Camera" && d.state == display::DeviceStatus::State::ok;
+    });
+    if (!camera_silent && camera_ok && quiet >= kCameraSilence) {
+      camera_silent = true;
+      const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(quiet).count();
+      handle(table::DeviceHealth{
+          display::DeviceStatus{"Camera", display::DeviceStatus::State::missing,
+                                fmt::format("no picture for {:.1f} s", ms / 1000.0),
+                                "check the camera's cable; meanwhile enter the dice or move by hand"}});
+    } else if (camera_silent && quiet < kCameraSilence) {
+      camera_silent = false;
+      log("Camera: pictures again");
+      handle(
+          table::DeviceHealth{display::DeviceStatus{"Camera", display::DeviceStatus::State::ok, "back", ""}});
     }
   }
 
@@ -632,6 +661,12 @@ int Service::run() {
     return (s.log(t.error()), 1);
   if (auto t = s.loop->add_timer("device retry", kDeviceRetry, kDeviceRetry, [&s] { s.retry_missing(); }); !t)
     return (s.log(t.error()), 1);
+  if (s.camera_configured) {
+    if (auto t = s.loop->add_timer("camera silence", kCameraCheckEvery, kCameraCheckEvery,
+                                   [&s] { s.check_camera_silence(); });
+        !t)
+      return (s.log(t.error()), 1);
+  }
   if (auto fed = keep_watchdog_fed(*s.loop, s.notifier); !fed) s.log(fed.error());
   for (auto& participant : s.setup.participants) {
     const auto wake = participant->wake();

@@ -1,4 +1,5 @@
 #pragma once
+#include <chrono>
 #include <expected>
 #include <functional>
 #include <memory>
@@ -14,6 +15,13 @@ class FrameSource;
 }
 
 namespace bb::daemon {
+
+// A camera that stops handing over pictures without saying so (a hung driver, a cable pulled mid-frame) is
+// reported gone once no frame came for kCameraSilence; the loop looks every kCameraCheckEvery, so the table
+// offers manual entry at most kCameraSilence + kCameraCheckEvery (2 s) after the last picture, and says the
+// camera is back with the first new one.
+inline constexpr std::chrono::milliseconds kCameraSilence{1500};
+inline constexpr std::chrono::milliseconds kCameraCheckEvery{250};
 
 // What `boardbank run` (or the demo) gives the service. Everything has a default from the configuration;
 // a caller that is not the real table (the demo, a test) overrides only what it brings.

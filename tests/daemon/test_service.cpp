@@ -5,11 +5,13 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <opencv2/core.hpp>
 
 #include "daemon/service.h"
+#include "daemon/virtual_table.h"
 #include "ledger/ledger.h"
 #include "table/table.h"
 #include "vision/frame_source.h"
@@ -196,6 +198,7 @@ class GoneCamera final : public vision::FrameSource {
 struct Watcher final : Participant {
   std::function<bool(ParticipantContext&)> done;
   int wakes = 0;
+  int limit = 1000;
   bool reached = false;
   std::string name() const override { return "watcher"; }
   Wake wake() const override { return Wake{-1, 5ms}; }
@@ -204,7 +207,7 @@ struct Watcher final : Participant {
       reached = true;
       return c.stop(0);
     }
-    if (++wakes > 1000) c.stop(1);
+    if (++wakes > limit) c.stop(1);
   }
 };
 
@@ -300,4 +303,94 @@ TEST(Service, SighupReloadsAGoodFileAndKeepsTheOldConfigurationForABadOne) {
   for (const auto& line : lines)
     named_the_line = named_the_line || line.find("boardbank.toml:2:") != std::string::npos;
   EXPECT_TRUE(named_the_line) << ::testing::PrintToString(lines);
+}
+
+namespace {
+
+// The virtual table's camera, which can stop handing over pictures without a word (a hung driver): grab()
+// then says it is waiting, as a camera between frames does.
+class StallingCamera final : public vision::FrameSource {
+ public:
+  explicit StallingCamera(std::shared_ptr<VirtualCamera> camera, std::shared_ptr<std::atomic<bool>> stalled)
+      : camera_(std::move(camera)), stalled_(std::move(stalled)) {}
+  Grab grab(cv::Mat& frame) override {
+    if (stalled_->load()) return Grab{Status::waiting, false, ""};
+    return camera_->grab(frame);
+  }
+  std::string describe() const override { return "a camera that stalls"; }
+
+ private:
+  std::shared_ptr<VirtualCamera> camera_;
+  std::shared_ptr<std::atomic<bool>> stalled_;
+};
+
+const display::DeviceStatus* camera_status(const table::TableView& view) {
+  for (const auto& device : view.devices)
+    if (device.name == "Camera") return &device;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(Service, ACameraThatGoesQuietIsReportedGoneWithinTwoSecondsAndComesBack) {
+  // The promise to the family: manual entry at most 2 s after the last picture.
+  static_assert(kCameraSilence + kCameraCheckEvery <= std::chrono::seconds(2));
+  TempFolder dir;
+  ServiceSetup setup;
+  setup.config = test_config(dir);
+  setup.headless = true;
+  std::vector<std::string> lines;
+  setup.log = [&lines](const std::string& line) { lines.push_back(line); };
+  setup.devices_from_config = false;
+  VirtualCamera::Settings settings;
+  settings.players = 2;
+  settings.hands = false;
+  auto camera = std::make_shared<VirtualCamera>(settings);
+  auto stalled = std::make_shared<std::atomic<bool>>(false);
+  setup.frame_source = [camera,
+                        stalled]() -> std::expected<std::unique_ptr<vision::FrameSource>, std::string> {
+    return std::make_unique<StallingCamera>(camera, stalled);
+  };
+  struct Steps {
+    int step = 0;
+    std::chrono::milliseconds stalled_at{0};
+    std::chrono::milliseconds gone_after{0};
+    bool dice_alone = false;
+    std::string detail, what_to_do;
+  };
+  auto steps = std::make_shared<Steps>();
+  auto watcher = std::make_unique<Watcher>();
+  watcher->done = [camera, stalled, steps](ParticipantContext& c) {
+    const auto& view = c.table().view();
+    const auto* status = camera_status(view);
+    using State = display::DeviceStatus::State;
+    if (steps->step == 0 && status && status->state == State::ok && camera->frames_grabbed() > 3) {
+      stalled->store(true);
+      steps->stalled_at = c.uptime();
+      steps->step = 1;
+    } else if (steps->step == 1 && status && status->state == State::missing) {
+      steps->gone_after = c.uptime() - steps->stalled_at;
+      steps->dice_alone = !view.camera;
+      steps->detail = status->detail;
+      steps->what_to_do = status->what_to_do;
+      stalled->store(false);
+      steps->step = 2;
+    } else if (steps->step == 2 && status && status->state == State::ok) {
+      return true;
+    }
+    return false;
+  };
+  watcher->limit = 4000;  // 20 s: the test failed; do not hang
+  Watcher* w = watcher.get();
+  setup.participants.push_back(std::move(watcher));
+  auto service = Service::create(std::move(setup));
+  ASSERT_TRUE(service.has_value()) << service.error();
+  EXPECT_EQ((*service)->run(), 0) << ::testing::PrintToString(lines);
+  EXPECT_TRUE(w->reached) << "reached step " << steps->step << ": " << ::testing::PrintToString(lines);
+  EXPECT_TRUE(steps->dice_alone);
+  EXPECT_NE(steps->detail.find("no picture for"), std::string::npos) << steps->detail;
+  EXPECT_NE(steps->what_to_do.find("enter the dice"), std::string::npos) << steps->what_to_do;
+  // Not a timing assertion on this machine's speed: the camera went quiet, so it must have been reported
+  // gone no earlier than the silence the service waits for.
+  EXPECT_GE(steps->gone_after, kCameraSilence);
 }
