@@ -33,6 +33,8 @@ void add_demo_commands(CLI::App& app) {
   demo->add_option("--state-json", o->state_json,
                    "write the final game state here (as `replay --json` prints)");
   demo->add_flag("--no-slips", o->no_slips, "the bots never miscount or tap the wrong card");
+  demo->add_flag("--log-inputs", o->log_inputs,
+                 "headless: also print one line per input stored in the ledger (\"input N: ...\")");
   demo->callback([o] { std::exit(run_demo(*o)); });
 }
 
