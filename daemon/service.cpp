@@ -606,6 +606,7 @@ std::expected<std::unique_ptr<Service>, std::string> Service::create(ServiceSetu
   options.backup_every_minutes = config.ledger.backup_every_minutes;
   options.resume_budget_ms = config.ledger.resume_budget_ms;
   options.edition_dirs = edition_dirs(config.editions_dir);
+  options.vfs = s.setup.ledger_vfs;
   auto opened = ledger::Ledger::open(options);
   if (!opened) return std::unexpected(opened.error().message);
   s.ledger.emplace(std::move(*opened));

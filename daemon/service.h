@@ -35,6 +35,8 @@ struct ServiceSetup {
   std::function<std::expected<std::unique_ptr<vision::FrameSource>, std::string>()> frame_source;
   // Woken on the loop thread (see participant.h). The service owns them for the run.
   std::vector<std::unique_ptr<Participant>> participants;
+  // A registered SQLite VFS for the ledger (the tests' fault-injecting one); empty: the default.
+  std::string ledger_vfs;
   bool headless = false;  // draw offscreen; print one line per committed input and the end to stdout
   // Where the service reports what it does (headless lines, device problems). Defaults to stdout.
   std::function<void(const std::string& line)> log;

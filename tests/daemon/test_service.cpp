@@ -12,6 +12,7 @@
 
 #include "daemon/service.h"
 #include "daemon/virtual_table.h"
+#include "fault_vfs.h"
 #include "ledger/ledger.h"
 #include "table/table.h"
 #include "vision/frame_source.h"
@@ -393,4 +394,175 @@ TEST(Service, ACameraThatGoesQuietIsReportedGoneWithinTwoSecondsAndComesBack) {
   // Not a timing assertion on this machine's speed: the camera went quiet, so it must have been reported
   // gone no earlier than the silence the service waits for.
   EXPECT_GE(steps->gone_after, kCameraSilence);
+}
+
+namespace {
+
+using ledger::testing::FaultVfs;
+
+// A player at a table whose disk fills up: starts a game, throws the simulated dice through its pipe and
+// hands each step to the test.
+struct DicePlayer final : Participant {
+  explicit DicePlayer(int pipe) : dice_pipe(pipe) {}
+  std::string name() const override { return "dice player"; }
+  Wake wake() const override { return Wake{-1, 5ms}; }
+  void on_wake(ParticipantContext& c) override {
+    const auto& view = c.table().view();
+    if (view.awaiting.kind == table::Awaiting::Kind::setup && !started) {
+      rules::Setup s;
+      s.edition = "classic";
+      s.seed = 3;
+      s.players = {{"Ann", "car", "", {}}, {"Bob", "dog", "", {}}};
+      c.touch(display::StartGame{s, {0, 1}});
+      started = true;
+      return;
+    }
+    if (view.game && step(c, view)) c.stop(0);
+    if (++wakes > 4000) c.stop(1);  // 20 s: the test failed; do not hang
+  }
+  void roll(int a, int b) {
+    const std::string line = "roll " + std::to_string(a) + " " + std::to_string(b) + "\n";
+    ASSERT_EQ(write(dice_pipe, line.data(), line.size()), static_cast<ssize_t>(line.size()));
+  }
+  std::function<bool(ParticipantContext&, const table::TableView&)> step;
+  int dice_pipe;
+  bool started = false;
+  int wakes = 0;
+};
+
+ServiceSetup dice_setup(const TempFolder& dir, int dice_read_end, std::vector<std::string>& lines) {
+  ServiceSetup setup;
+  setup.config = test_config(dir);
+  setup.headless = true;
+  setup.log = [&lines](const std::string& line) { lines.push_back(line); };
+  setup.ledger_vfs = FaultVfs::kName;
+  peripherals::DeviceConfig dice;
+  dice.kind = "dice";
+  dice.backend = "simulated";
+  dice.input_fd = dice_read_end;
+  setup.devices = {dice};
+  setup.devices_from_config = false;
+  return setup;
+}
+
+ledger::Ledger open_stored(const TempFolder& dir) {
+  ledger::LedgerOptions options;
+  options.path = dir.file("state/ledger.db");
+  options.edition_dirs = {std::string(SOURCE_DIR) + "/editions"};
+  auto stored = ledger::Ledger::open(options);
+  EXPECT_TRUE(stored.has_value()) << stored.error().message;
+  return std::move(*stored);
+}
+
+}  // namespace
+
+// The disk fills during the commit of a throw: the game pauses with what to do, nothing of the throw is
+// stored, the table shows the game as stored; space back, the throw made again goes in once and play goes on.
+TEST(Service, ADiskFullDuringACommitPausesTheGameAndItGoesOnWhenSpaceIsBack) {
+  FaultVfs::install(false);
+  TempFolder dir;
+  int dice_pipe[2];
+  ASSERT_EQ(pipe(dice_pipe), 0);
+  std::vector<std::string> lines;
+  ServiceSetup setup = dice_setup(dir, dice_pipe[0], lines);
+  auto player = std::make_unique<DicePlayer>(dice_pipe[1]);
+  DicePlayer* p = player.get();
+  int stage = 0;
+  std::size_t inputs_before = 0;
+  std::string pause_message;
+  int position_while_paused = -1;
+  p->step = [&](ParticipantContext&, const table::TableView& view) {
+    using K = table::Awaiting::Kind;
+    if (stage == 0 && view.awaiting.kind == K::throw_dice) {
+      inputs_before = view.game->input_count();
+      FaultVfs::fail_with_disk_full(true);
+      FaultVfs::arm(FaultVfs::Mode::fail, 1);
+      p->roll(1, 2);  // to Baltic Avenue: one input (a Chance space would draw a card too)
+      stage = 1;
+    } else if (stage == 1 && view.awaiting.kind == K::paused) {
+      pause_message = view.paused.value_or("");
+      position_while_paused = view.game->state().players[0].position;
+      EXPECT_EQ(view.game->input_count(), inputs_before);
+      FaultVfs::disarm();  // the owner frees space
+      FaultVfs::fail_with_disk_full(false);
+      p->roll(1, 2);  // the family throws again
+      stage = 2;
+    } else if (stage == 2 && view.game->input_count() == inputs_before + 1 &&
+               view.awaiting.kind != K::paused) {
+      return true;
+    }
+    return false;
+  };
+  setup.participants.push_back(std::move(player));
+  {
+    auto service = Service::create(std::move(setup));
+    ASSERT_TRUE(service.has_value()) << service.error();
+    EXPECT_EQ((*service)->run(), 0) << "stage " << stage << ": " << ::testing::PrintToString(lines);
+  }
+  FaultVfs::disarm();
+  FaultVfs::fail_with_disk_full(false);
+  EXPECT_EQ(stage, 2);
+  EXPECT_NE(pause_message.find("space"), std::string::npos) << pause_message;
+  EXPECT_EQ(position_while_paused, 0);  // the failed throw's move is not shown
+  bool logged_pause = false;
+  for (const auto& line : lines) logged_pause = logged_pause || line.rfind("paused: ", 0) == 0;
+  EXPECT_TRUE(logged_pause) << ::testing::PrintToString(lines);
+  // Nothing half-written: the file checks, and holds the one throw that went in.
+  auto stored = open_stored(dir);
+  EXPECT_TRUE(stored.invariant_violations().empty());
+  auto game = stored.newest_unfinished_game();
+  ASSERT_TRUE(game.has_value());
+  ASSERT_TRUE(stored.resume(*game).has_value());
+  EXPECT_EQ(stored.game(*game)->input_count(), inputs_before + 1);
+  EXPECT_EQ(stored.game(*game)->state().players[0].position, 3);
+  close(dice_pipe[0]);
+  close(dice_pipe[1]);
+}
+
+// SIGTERM arrives while a throw's commit is writing: the commit completes, the WAL is checkpointed into the
+// file, the service exits 0, and a new service resumes exactly there.
+TEST(Service, SigtermDuringACommitCompletesItCheckpointsAndExitsZero) {
+  FaultVfs::install(false);
+  TempFolder dir;
+  int dice_pipe[2];
+  ASSERT_EQ(pipe(dice_pipe), 0);
+  std::vector<std::string> lines;
+  ServiceSetup setup = dice_setup(dir, dice_pipe[0], lines);
+  auto player = std::make_unique<DicePlayer>(dice_pipe[1]);
+  DicePlayer* p = player.get();
+  bool thrown = false;
+  std::size_t inputs_before = 0;
+  p->step = [&](ParticipantContext&, const table::TableView& view) {
+    if (!thrown && view.awaiting.kind == table::Awaiting::Kind::throw_dice) {
+      inputs_before = view.game->input_count();
+      FaultVfs::arm_signal(SIGTERM, 1);  // the throw's first write sends it
+      p->roll(5, 6);
+      thrown = true;
+    }
+    return false;  // only SIGTERM ends this run
+  };
+  setup.participants.push_back(std::move(player));
+  {
+    auto service = Service::create(std::move(setup));
+    ASSERT_TRUE(service.has_value()) << service.error();
+    EXPECT_EQ((*service)->run(), 0) << ::testing::PrintToString(lines);
+  }
+  FaultVfs::disarm();
+  ASSERT_TRUE(thrown);
+  bool stopped = false;
+  for (const auto& line : lines) stopped = stopped || line == "stopped";
+  EXPECT_TRUE(stopped) << ::testing::PrintToString(lines);
+  // Checkpointed: the write-ahead log holds nothing the file does not.
+  const auto wal = dir.file("state/ledger.db-wal");
+  EXPECT_TRUE(!std::filesystem::exists(wal) || std::filesystem::file_size(wal) == 0)
+      << std::filesystem::file_size(wal) << " bytes left in the WAL";
+  auto stored = open_stored(dir);
+  EXPECT_TRUE(stored.invariant_violations().empty());
+  auto game = stored.newest_unfinished_game();
+  ASSERT_TRUE(game.has_value());
+  ASSERT_TRUE(stored.resume(*game).has_value());
+  EXPECT_EQ(stored.game(*game)->input_count(), inputs_before + 1);  // the throw's commit completed
+  EXPECT_EQ(stored.game(*game)->state().players[0].position, 11);
+  close(dice_pipe[0]);
+  close(dice_pipe[1]);
 }
