@@ -566,3 +566,58 @@ TEST(Service, SigtermDuringACommitCompletesItCheckpointsAndExitsZero) {
   close(dice_pipe[0]);
   close(dice_pipe[1]);
 }
+
+// The dice unit is unplugged mid-game: the Devices screen says so with what to do, and a throw entered on the
+// screen's dice dialog carries the game on (to Baltic Avenue, declined, its auction).
+TEST(Service, AnUnpluggedDiceUnitIsShownAndTheScreensDiceCarryTheGameOn) {
+  TempFolder dir;
+  int dice_pipe[2];
+  ASSERT_EQ(pipe(dice_pipe), 0);
+  std::vector<std::string> lines;
+  ServiceSetup setup = dice_setup(dir, dice_pipe[0], lines);
+  setup.ledger_vfs.clear();
+  auto player = std::make_unique<DicePlayer>(dice_pipe[1]);
+  DicePlayer* p = player.get();
+  int stage = 0;
+  display::DeviceStatus while_unplugged;
+  auto dice_status = [](const table::TableView& view) -> const display::DeviceStatus* {
+    for (const auto& device : view.devices)
+      if (device.name == "Dice unit") return &device;
+    return nullptr;
+  };
+  p->step = [&](ParticipantContext& c, const table::TableView& view) -> bool {
+    using K = table::Awaiting::Kind;
+    const auto* status = dice_status(view);
+    if (stage == 0 && view.awaiting.kind == K::throw_dice) {
+      EXPECT_EQ(write(p->dice_pipe, "unplug\n", 7), 7);
+      stage = 1;
+    } else if (stage == 1 && status && status->state != display::DeviceStatus::State::ok) {
+      while_unplugged = *status;
+      display::ApplyInput dialog;  // the dice dialog: the family reads the real dice and enters them
+      dialog.input = rules::Roll{1, 2};
+      c.touch(dialog);
+      stage = 2;
+    } else if (stage == 2 && view.game->state().players[0].position == 3) {
+      // Ann declines Baltic Avenue's purchase on the screen: the game goes on to its auction.
+      display::ApplyInput decline;
+      decline.input = rules::Choose{0, "auction"};
+      c.touch(decline);
+      stage = 3;
+    } else if (stage == 3 && view.awaiting.kind == K::bids) {
+      return true;
+    }
+    return false;
+  };
+  setup.participants.push_back(std::move(player));
+  {
+    auto service = Service::create(std::move(setup));
+    ASSERT_TRUE(service.has_value()) << service.error();
+    EXPECT_EQ((*service)->run(), 0) << "stage " << stage << ": " << ::testing::PrintToString(lines);
+  }
+  EXPECT_GE(stage, 3);
+  EXPECT_NE(while_unplugged.detail.find("missing"), std::string::npos) << while_unplugged.detail;
+  EXPECT_NE(while_unplugged.what_to_do.find("enter the dice on the screen"), std::string::npos)
+      << while_unplugged.what_to_do;
+  close(dice_pipe[0]);
+  close(dice_pipe[1]);
+}
