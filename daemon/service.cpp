@@ -19,10 +19,12 @@
 #include "daemon/event_loop.h"
 #include "daemon/paths.h"
 #include "daemon/systemd_notifier.h"
+#include "display/game_history.h"
 #include "display/touch_screen.h"
 #include "ledger/ledger.h"
 #include "peripherals/device.h"
 #include "rules/edition.h"
+#include "rules/script.h"
 #include "table/ledger_game_store.h"
 #include "table/table.h"
 #include "vision/frame_source.h"
@@ -177,6 +179,11 @@ struct Service::Impl : ParticipantContext {
   std::unique_ptr<table::Table> session;  // the table (named so it does not hide namespace table)
   std::unique_ptr<display::TouchScreen> screen;
   display::Snapshot snapshot;
+  // The charts' worth over time and landings of the current game (snapshot.history points here): rebuilt
+  // from the ledger when the game changes (a resume, a new game), then one sample per stored input.
+  display::GameHistory history;
+  std::optional<ledger::GameId> history_game;
+  bool history_given_up = false;  // the log could not be replayed: the charts follow from now on
   std::vector<std::shared_ptr<const rules::Edition>> editions;
 
   struct OpenDevice {
@@ -209,6 +216,7 @@ struct Service::Impl : ParticipantContext {
   const table::Table& table() const override { return *session; }
   void touch(const display::Intent& intent) override { on_intent(intent); }
   void stop(int code) override { loop->stop(code); }
+  const display::Snapshot* screen_snapshot() const override { return &snapshot; }
   std::chrono::milliseconds uptime() const override {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
   }
@@ -250,8 +258,69 @@ struct Service::Impl : ParticipantContext {
   // ---- reactions
   // -------------------------------------------------------------------------------------------
 
+  // Replays the current game's stored inputs through the rules into `history`. The log is the ledger's own
+  // export (the game-script format), so what the charts show is what the file holds.
+  void rebuild_history() {
+    replay_history();
+    const rules::Game* live = session->view().game;
+    history_given_up = live && history.worth().size() != live->input_count() + 1;
+  }
+  void replay_history() {
+    history = display::GameHistory{};
+    history_game = store->current();
+    const rules::Game* live = session->view().game;
+    if (!history_game || !live) return;
+    auto script = ledger->export_script(*history_game);
+    if (!script) return (void)log("the charts start from now: " + script.error().message);
+    // The live game's edition, borrowed for the replay (it outlives this function).
+    std::shared_ptr<const rules::Edition> edition(&live->edition(), [](const rules::Edition*) {});
+    std::size_t start = 0;
+    std::optional<rules::Game> game;
+    std::vector<std::string> names;
+    while (start < script->size()) {
+      std::size_t end = script->find('\n', start);
+      if (end == std::string::npos) end = script->size();
+      const std::string_view line(script->data() + start, end - start);
+      start = end + 1;
+      if (line.empty()) continue;
+      if (!game) {
+        auto game_setup = rules::parse_setup(line);
+        if (!game_setup) return (void)log("the charts start from now: " + game_setup.error());
+        auto started_game = rules::Game::start(edition, *game_setup);
+        if (!started_game) return (void)log("the charts start from now: " + started_game.error());
+        game.emplace(std::move(*started_game));
+        for (const auto& p : game_setup->players) names.push_back(p.name);
+        history.start(*game);
+        continue;
+      }
+      auto input = rules::parse_input(line, names, *edition);
+      if (!input) return (void)log("the charts stop at a line they cannot read: " + input.error());
+      auto outcome = game->apply(*input);
+      if (!outcome) return (void)log("the charts stop at a refused input: " + outcome.error());
+      history.record(*game, *outcome);
+    }
+  }
+
+  // One sample per stored input; anything else (another game, several inputs at once, a failed commit's
+  // rebuild) rebuilds from the ledger.
+  void follow_history(const table::Reaction& r) {
+    const rules::Game* game = session->view().game;
+    if (!game || history_game != store->current()) return;
+    std::size_t fresh = 0;
+    for (const auto& recorded : r.recorded) fresh += recorded.duplicate ? 0 : 1;
+    if (fresh == 1 && history.worth().size() == game->input_count()) {
+      for (const auto& recorded : r.recorded)
+        if (!recorded.duplicate) history.record(*game, rules::Outcome{0, recorded.events});
+    }
+  }
+
   void refresh_snapshot() {
     const std::uint64_t version = snapshot.version;
+    const rules::Game* game = session->view().game;
+    if (history_game != store->current() ||
+        (game && !history_given_up && history.worth().size() != game->input_count() + 1))
+      rebuild_history();
+    snapshot.history = game ? &history : nullptr;
     session->fill(snapshot);
     snapshot.editions = editions;
     snapshot.version = version + 1;
@@ -279,6 +348,7 @@ struct Service::Impl : ParticipantContext {
       notifier.status("paused: " + *r.paused);
     }
     for (const auto& timer : r.timers) arm_table_timer(timer);
+    follow_history(r);
     if (r.snapshot_changed || !r.recorded.empty() || r.question) refresh_snapshot();
     for (const auto& card : r.cards) {
       for (const auto& intent : screen->card(card.uid, card.player)) on_intent(intent);

@@ -12,6 +12,7 @@
 
 #include "daemon/service.h"
 #include "daemon/virtual_table.h"
+#include "display/game_history.h"
 #include "fault_vfs.h"
 #include "ledger/ledger.h"
 #include "table/table.h"
@@ -618,6 +619,75 @@ TEST(Service, AnUnpluggedDiceUnitIsShownAndTheScreensDiceCarryTheGameOn) {
   EXPECT_NE(while_unplugged.detail.find("missing"), std::string::npos) << while_unplugged.detail;
   EXPECT_NE(while_unplugged.what_to_do.find("enter the dice on the screen"), std::string::npos)
       << while_unplugged.what_to_do;
+  close(dice_pipe[0]);
+  close(dice_pipe[1]);
+}
+
+// The charts' history (worth over time, landings) is in the service's snapshot while a game is played, and
+// comes back from the ledger after a restart.
+TEST(Service, TheSnapshotsGameHistoryFollowsThePlayAndComesBackAfterAResume) {
+  TempFolder dir;
+  int dice_pipe[2];
+  ASSERT_EQ(pipe(dice_pipe), 0);
+  std::vector<std::string> lines;
+  std::size_t samples_while_playing = 0, inputs_while_playing = 0;
+  int landed_while_playing = -1;
+  {
+    ServiceSetup setup = dice_setup(dir, dice_pipe[0], lines);
+    setup.ledger_vfs.clear();
+    auto player = std::make_unique<DicePlayer>(dice_pipe[1]);
+    DicePlayer* p = player.get();
+    bool thrown = false;
+    p->step = [&](ParticipantContext& c, const table::TableView& view) -> bool {
+      if (!thrown && view.awaiting.kind == table::Awaiting::Kind::throw_dice) {
+        p->roll(1, 2);  // Ann to Baltic Avenue
+        thrown = true;
+      } else if (thrown && view.game->state().players[0].position == 3) {
+        const auto* shown = c.screen_snapshot();
+        if (!shown || !shown->history) return false;
+        samples_while_playing = shown->history->worth().size();
+        inputs_while_playing = view.game->input_count();
+        landed_while_playing = shown->history->landings().at(3);
+        return true;
+      }
+      return false;
+    };
+    setup.participants.push_back(std::move(player));
+    auto service = Service::create(std::move(setup));
+    ASSERT_TRUE(service.has_value()) << service.error();
+    ASSERT_EQ((*service)->run(), 0) << ::testing::PrintToString(lines);
+  }
+  EXPECT_EQ(samples_while_playing, inputs_while_playing + 1);
+  EXPECT_EQ(landed_while_playing, 1);
+
+  ServiceSetup setup = dice_setup(dir, dice_pipe[0], lines);
+  setup.ledger_vfs.clear();
+  setup.devices.clear();
+  auto watcher = std::make_unique<Watcher>();
+  std::size_t samples = 0, inputs = 0;
+  int landed = -1;
+  std::vector<rules::Money> worth_now;
+  watcher->done = [&](ParticipantContext& c) {
+    const auto* shown = c.screen_snapshot();
+    const auto* game = c.table().view().game;
+    if (!shown || !shown->history || !game) return false;
+    samples = shown->history->worth().size();
+    inputs = game->input_count();
+    landed = shown->history->landings().at(3);
+    worth_now = shown->history->worth().back();
+    return true;
+  };
+  Watcher* w = watcher.get();
+  setup.participants.push_back(std::move(watcher));
+  auto service = Service::create(std::move(setup));
+  ASSERT_TRUE(service.has_value()) << service.error();
+  ASSERT_EQ((*service)->run(), 0) << ::testing::PrintToString(lines);
+  ASSERT_TRUE(w->reached);
+  EXPECT_EQ(inputs, inputs_while_playing);
+  EXPECT_EQ(samples, inputs + 1);
+  EXPECT_EQ(landed, 1);
+  ASSERT_EQ(worth_now.size(), 2u);
+  EXPECT_GT(worth_now[0], 0);
   close(dice_pipe[0]);
   close(dice_pipe[1]);
 }
