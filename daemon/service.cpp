@@ -620,6 +620,8 @@ struct Service::Impl : ParticipantContext {
     }
     setup.config = std::move(*fresh);
     screen->ui().mutable_settings() = ui_settings();
+    // The table's settings too (house rules, automatic payments, draw mode, the banker's card and PIN).
+    react(session->reload_settings(table_settings()));
     // Devices from the file are opened again as the file now says (a caller's own devices stay as they are).
     if (setup.devices_from_config && setup.devices.empty()) {
       close_devices();

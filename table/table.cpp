@@ -417,6 +417,32 @@ Table::~Table() = default;
 
 Reaction Table::start_up() { return s_->resume(std::nullopt); }
 
+Reaction Table::reload_settings(TableSettings fresh) {
+  auto named = [&fresh](const std::string& uid) {
+    return std::any_of(fresh.cards.begin(), fresh.cards.end(),
+                       [&uid](const RegisteredCard& c) { return c.uid == uid; });
+  };
+  for (const auto& old : s_->settings.cards) {
+    if (named(old.uid)) continue;
+    if (old.role.kind == CardRole::Kind::banker) {
+      s_->registry.remove(old.uid);
+      continue;
+    }
+    fresh.cards.push_back(old);  // registered at the table: kept
+  }
+  for (const auto& c : fresh.cards) {
+    if (c.role.kind == CardRole::Kind::player) continue;  // players' cards come with their game
+    if (s_->registry.find(c.uid) == c.role) continue;
+    s_->registry.remove(c.uid);
+    (void)s_->registry.add(c.uid, c.role, "");
+  }
+  s_->settings = std::move(fresh);
+  s_->refresh();
+  Reaction r;
+  r.snapshot_changed = true;
+  return r;
+}
+
 Reaction Table::open_game(ledger::GameId game) {
   Reaction r = s_->resume(game);
   s_->refresh();

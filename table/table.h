@@ -146,6 +146,10 @@ class Table {
   // ResumeGame from the screen goes back to the newest unfinished game.
   Reaction open_game(ledger::GameId game);
   Reaction handle(const Event& event);
+  // The service's configuration was reloaded (SIGHUP): draw mode, payments, house-rule defaults, the PIN
+  // check and the banker's card take effect from the next event. Cards registered at the table (a player's
+  // second card, deck stickers) stay; a banker's card the new settings no longer name is forgotten.
+  Reaction reload_settings(TableSettings fresh);
 
   const TableView& view() const;
   // Fills the table's parts of a display snapshot (game, question, expected positions, seen positions,

@@ -691,3 +691,51 @@ TEST(Service, TheSnapshotsGameHistoryFollowsThePlayAndComesBackAfterAResume) {
   close(dice_pipe[0]);
   close(dice_pipe[1]);
 }
+
+// SIGHUP reloads the table's settings as well: automatic bank payments off, stickered decks, a new banker's
+// card reach the table without a restart.
+TEST(Service, SighupReloadsTheTablesSettingsToo) {
+  TempFolder dir;
+  const std::string file = dir.file("boardbank.toml");
+  auto write_config = [&](bool automatic, bool virtual_decks, const std::string& banker) {
+    std::ofstream(file) << "[screen]\nwindow = false\n[ledger]\npath = \"" << dir.file("state/ledger.db")
+                        << "\"\n[banker]\ncard = \"" << banker
+                        << "\"\n[house_rules]\nautomatic_bank_payments = " << (automatic ? "true" : "false")
+                        << "\nvirtual_decks = " << (virtual_decks ? "true" : "false") << "\n";
+  };
+  write_config(true, true, "04AA0001");
+  auto loaded = load_config(file);
+  ASSERT_TRUE(loaded.has_value());
+  ServiceSetup setup;
+  setup.config = *loaded;
+  setup.config.ledger = test_config(dir).ledger;
+  setup.config.editions_dir = test_config(dir).editions_dir;
+  setup.headless = true;
+  std::vector<std::string> lines;
+  setup.log = [&lines](const std::string& line) { lines.push_back(line); };
+  setup.devices_from_config = false;
+  auto watcher = std::make_unique<Watcher>();
+  int step = 0;
+  bool automatic_before = false, old_banker_before = false;
+  watcher->done = [&](ParticipantContext& c) {
+    const auto& settings = c.table().settings();
+    if (step == 0) {
+      automatic_before = settings.automatic_bank_payments;
+      old_banker_before = c.table().cards().find("04AA0001").has_value();
+      write_config(false, false, "04BB0002");
+      raise(SIGHUP);
+      step = 1;
+      return false;
+    }
+    return !settings.automatic_bank_payments && settings.draw_mode == table::DrawMode::stickers &&
+           c.table().cards().find("04BB0002").has_value() && !c.table().cards().find("04AA0001");
+  };
+  Watcher* w = watcher.get();
+  setup.participants.push_back(std::move(watcher));
+  auto service = Service::create(std::move(setup));
+  ASSERT_TRUE(service.has_value()) << service.error();
+  EXPECT_EQ((*service)->run(), 0) << ::testing::PrintToString(lines);
+  EXPECT_TRUE(automatic_before);
+  EXPECT_TRUE(old_banker_before);
+  EXPECT_TRUE(w->reached) << ::testing::PrintToString(lines);
+}
