@@ -75,8 +75,10 @@ while [ "$i" -lt "$kills" ]; do
     # one more and died before saying so, never more.
     resumed=$(sed -n 's/^Resumed game [0-9]* from input \([0-9][0-9]*\).*/\1/p' "$out" | head -1)
     if [ -z "$resumed" ]; then
-      # Killed before it said anything: it may not have got as far as resuming.
-      grep -q "table ready" "$out" && fail "run $i was ready without saying from which input it resumed"
+      # Killed before it got as far as resuming, or no input was stored yet (a new game is then right).
+      if [ "$stored_before" -gt 0 ] && grep -q "table ready" "$out"; then
+        fail "run $i was ready without saying from which input it resumed"
+      fi
     else
       [ "$resumed" -ge "$stored_before" ] ||
         fail "run $i resumed from input $resumed, but run $((i - 1)) had stored $stored_before inputs"
