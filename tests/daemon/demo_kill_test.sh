@@ -1,7 +1,7 @@
 #!/bin/sh
 # kill -9 of the headless demo at KILLS moments of one game, restarting on the same ledger file each time.
 # Each restart must resume where the killed process stood: "Resumed game G from input M" with M at least the
-# last input the killed process said it stored (nothing lost) and never fewer than the restart before it;
+# inputs the killed process said it stored (nothing lost) and never fewer than the restart before it;
 # the file passes `ledger check` (nothing half-written, every balance and the hash chain intact); and the
 # game, played to its end, ends in exactly the state of the same seed's game played without a kill (nothing
 # lost or doubled: one tap posted twice or missing would change the money).
@@ -72,7 +72,8 @@ while [ "$i" -lt "$kills" ]; do
   fi
   if [ "$i" -gt 1 ]; then
     # The run before this one was killed having said the game held $stored_before inputs; it may have stored
-    # one more and died before saying so, never more.
+    # more and died before saying so (one event can store several: a throw onto Chance stores the roll and
+    # the draw, and their lines are printed after both commits). Doubles show in the final comparison.
     resumed=$(sed -n 's/^Resumed game [0-9]* from input \([0-9][0-9]*\).*/\1/p' "$out" | head -1)
     if [ -z "$resumed" ]; then
       # Killed before it got as far as resuming, or no input was stored yet (a new game is then right).
@@ -82,8 +83,6 @@ while [ "$i" -lt "$kills" ]; do
     else
       [ "$resumed" -ge "$stored_before" ] ||
         fail "run $i resumed from input $resumed, but run $((i - 1)) had stored $stored_before inputs"
-      [ "$resumed" -le $((stored_before + 1)) ] ||
-        fail "run $i resumed from input $resumed, more than the $stored_before inputs stored before it and one"
       [ "$resumed" -ge "$resumed_before" ] ||
         fail "run $i resumed from input $resumed, fewer than the $resumed_before before it"
       resumed_before=$resumed
