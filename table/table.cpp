@@ -213,7 +213,10 @@ Reaction Table::State::apply(const display::ApplyInput& a, const std::string& id
 
 Reaction Table::State::start_game(const display::StartGame& start) {
   Reaction r;
-  const auto& setup = start.setup;
+  // The colours chosen on the setup screen are stored with the players, so a resumed game shows them again.
+  rules::Setup setup = start.setup;
+  for (std::size_t i = 0; i < setup.players.size() && i < start.colours.size(); ++i)
+    setup.players[i].colour = start.colours[i];
   if (setup.players.size() < 2) {
     r.messages.push_back("A game needs at least two players: register each player's card");
     return r;
@@ -266,8 +269,15 @@ Reaction Table::State::resume(std::optional<ledger::GameId> which) {
   }
   seat_players();
   deal_timer = 0;
-  if (colours.size() != expected.size()) colours.clear();  // another game's colours: index order
   const auto* g = game();
+  if (g) {
+    // The colours stored with the players at setup (older games have none: index order).
+    std::vector<int> stored;
+    for (const auto& p : g->setup().players)
+      if (p.colour >= 0) stored.push_back(p.colour);
+    if (stored.size() == g->setup().players.size()) colours = stored;
+  }
+  if (colours.size() != expected.size()) colours.clear();  // another game's colours: index order
   status = g && g->state().ended ? fmt::format("Game {}, finished after {} inputs", *which, report->inputs)
                                  : fmt::format("Resumed game {} from input {}", *which, report->inputs);
   if (!report->differences.empty())
