@@ -160,8 +160,8 @@ std::expected<Demo, std::string> make_demo(const DemoOptions& o) {
   setup.headless = o.headless;
   // Headless, the bots print one line per turn; the service's line per stored input ("input N: ...") would
   // drown them, so only its other lines (devices, the table's messages, the end) are shown.
-  setup.log = [](const std::string& line) {
-    if (line.rfind("input ", 0) == 0) return;
+  setup.log = [log_inputs = o.log_inputs](const std::string& line) {
+    if (!log_inputs && line.rfind("input ", 0) == 0) return;
     fmt::print("{}\n", line);
     std::fflush(stdout);
   };

@@ -29,6 +29,9 @@ struct DemoOptions {
   std::string state_json;  // where to write the final state (tests compare it with a replay of the ledger)
   bool no_slips = false;
   std::string screenshots;  // a folder: the screen at the key moments of the evening, as PNGs
+  // Print the service's line per stored input ("input N: ..."), which the headless demo otherwise hides: the
+  // crash test reads from it what the killed process had committed.
+  bool log_inputs = false;
 };
 
 // Why the options cannot be used (with what to give instead), or nullopt.

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "display/intent.h"
+#include "display/snapshot.h"
 
 namespace bb::table {
 class Table;
@@ -33,6 +34,8 @@ class ParticipantContext {
   virtual void stop(int exit_code) = 0;
   // Time since the service started, on the loop's clock.
   virtual std::chrono::milliseconds uptime() const = 0;
+  // What the screen shows now (the service's display snapshot); nullptr where there is no screen.
+  virtual const display::Snapshot* screen_snapshot() const { return nullptr; }
 };
 
 // An extra participant at the table that the service does not know by type (the demo's bots, a test's

@@ -20,10 +20,12 @@
 #include "daemon/paths.h"
 #include "daemon/systemd_notifier.h"
 #include "daemon/virtual_table.h"
+#include "display/game_history.h"
 #include "display/touch_screen.h"
 #include "ledger/ledger.h"
 #include "peripherals/device.h"
 #include "rules/edition.h"
+#include "rules/script.h"
 #include "table/ledger_game_store.h"
 #include "table/table.h"
 #include "vision/frame_source.h"
@@ -178,6 +180,11 @@ struct Service::Impl : ParticipantContext {
   std::unique_ptr<table::Table> session;  // the table (named so it does not hide namespace table)
   std::unique_ptr<display::TouchScreen> screen;
   display::Snapshot snapshot;
+  // The charts' worth over time and landings of the current game (snapshot.history points here): rebuilt
+  // from the ledger when the game changes (a resume, a new game), then one sample per stored input.
+  display::GameHistory history;
+  std::optional<ledger::GameId> history_game;
+  bool history_given_up = false;  // the log could not be replayed: the charts follow from now on
   std::vector<std::shared_ptr<const rules::Edition>> editions;
 
   struct OpenDevice {
@@ -192,6 +199,9 @@ struct Service::Impl : ParticipantContext {
   // Loop -> camera thread: learn this many tokens afresh (> 0), forget the tokens (-1), nothing asked (0).
   std::atomic<int> camera_relearn{0};
   bool learning_asked = false;  // the table's learn_tokens request was handed to the camera thread
+  // The camera thread's clock reading (steady_clock, ns) when it last handed over a frame; 0: none yet.
+  std::atomic<std::int64_t> camera_last_frame_ns{0};
+  bool camera_silent = false;  // loop thread: the watchdog reported the camera gone for want of pictures
 
   std::map<table::TimerId, EventLoop::TimerId> table_timers;
   std::uint64_t touches = 0;
@@ -219,6 +229,7 @@ struct Service::Impl : ParticipantContext {
     return screen->save_png(path);
   }
   void stop(int code) override { loop->stop(code); }
+  const display::Snapshot* screen_snapshot() const override { return &snapshot; }
   std::chrono::milliseconds uptime() const override {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
   }
@@ -260,8 +271,69 @@ struct Service::Impl : ParticipantContext {
   // ---- reactions
   // -------------------------------------------------------------------------------------------
 
+  // Replays the current game's stored inputs through the rules into `history`. The log is the ledger's own
+  // export (the game-script format), so what the charts show is what the file holds.
+  void rebuild_history() {
+    replay_history();
+    const rules::Game* live = session->view().game;
+    history_given_up = live && history.worth().size() != live->input_count() + 1;
+  }
+  void replay_history() {
+    history = display::GameHistory{};
+    history_game = store->current();
+    const rules::Game* live = session->view().game;
+    if (!history_game || !live) return;
+    auto script = ledger->export_script(*history_game);
+    if (!script) return (void)log("the charts start from now: " + script.error().message);
+    // The live game's edition, borrowed for the replay (it outlives this function).
+    std::shared_ptr<const rules::Edition> edition(&live->edition(), [](const rules::Edition*) {});
+    std::size_t start = 0;
+    std::optional<rules::Game> game;
+    std::vector<std::string> names;
+    while (start < script->size()) {
+      std::size_t end = script->find('\n', start);
+      if (end == std::string::npos) end = script->size();
+      const std::string_view line(script->data() + start, end - start);
+      start = end + 1;
+      if (line.empty()) continue;
+      if (!game) {
+        auto game_setup = rules::parse_setup(line);
+        if (!game_setup) return (void)log("the charts start from now: " + game_setup.error());
+        auto started_game = rules::Game::start(edition, *game_setup);
+        if (!started_game) return (void)log("the charts start from now: " + started_game.error());
+        game.emplace(std::move(*started_game));
+        for (const auto& p : game_setup->players) names.push_back(p.name);
+        history.start(*game);
+        continue;
+      }
+      auto input = rules::parse_input(line, names, *edition);
+      if (!input) return (void)log("the charts stop at a line they cannot read: " + input.error());
+      auto outcome = game->apply(*input);
+      if (!outcome) return (void)log("the charts stop at a refused input: " + outcome.error());
+      history.record(*game, *outcome);
+    }
+  }
+
+  // One sample per stored input; anything else (another game, several inputs at once, a failed commit's
+  // rebuild) rebuilds from the ledger.
+  void follow_history(const table::Reaction& r) {
+    const rules::Game* game = session->view().game;
+    if (!game || history_game != store->current()) return;
+    std::size_t fresh = 0;
+    for (const auto& recorded : r.recorded) fresh += recorded.duplicate ? 0 : 1;
+    if (fresh == 1 && history.worth().size() == game->input_count()) {
+      for (const auto& recorded : r.recorded)
+        if (!recorded.duplicate) history.record(*game, rules::Outcome{0, recorded.events});
+    }
+  }
+
   void refresh_snapshot() {
     const std::uint64_t version = snapshot.version;
+    const rules::Game* game = session->view().game;
+    if (history_game != store->current() ||
+        (game && !history_given_up && history.worth().size() != game->input_count() + 1))
+      rebuild_history();
+    snapshot.history = game ? &history : nullptr;
     session->fill(snapshot);
     snapshot.editions = editions;
     snapshot.version = version + 1;
@@ -289,6 +361,7 @@ struct Service::Impl : ParticipantContext {
       notifier.status("paused: " + *r.paused);
     }
     for (const auto& timer : r.timers) arm_table_timer(timer);
+    follow_history(r);
     if (r.snapshot_changed || !r.recorded.empty() || r.question) refresh_snapshot();
     for (const auto& card : r.cards) {
       for (const auto& intent : screen->card(card.uid, card.player)) on_intent(intent);
@@ -535,6 +608,7 @@ struct Service::Impl : ParticipantContext {
       const auto grab = (*source)->grab(frame);
       switch (grab.status) {
         case vision::FrameSource::Status::frame:
+          camera_last_frame_ns.store(std::chrono::steady_clock::now().time_since_epoch().count());
           if (grab.reopened) {
             if (tracker) tracker->camera_restarted();
             hand_over(table::DeviceHealth{
@@ -565,6 +639,31 @@ struct Service::Impl : ParticipantContext {
           std::this_thread::sleep_for(100ms);
           break;
       }
+    }
+  }
+
+  // The loop's watch over a camera that goes quiet without a word (see kCameraSilence): only a camera that
+  // has sent pictures and was working is reported gone, and it is back with its next picture.
+  void check_camera_silence() {
+    const std::int64_t last = camera_last_frame_ns.load();
+    if (last == 0) return;
+    const auto quiet = std::chrono::steady_clock::now().time_since_epoch() - std::chrono::nanoseconds(last);
+    const auto& statuses = session->view().devices;
+    const bool camera_ok = std::any_of(statuses.begin(), statuses.end(), [](const display::DeviceStatus& d) {
+      return d.name == "Camera" && d.state == display::DeviceStatus::State::ok;
+    });
+    if (!camera_silent && camera_ok && quiet >= kCameraSilence) {
+      camera_silent = true;
+      const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(quiet).count();
+      handle(table::DeviceHealth{
+          display::DeviceStatus{"Camera", display::DeviceStatus::State::missing,
+                                fmt::format("no picture for {:.1f} s", ms / 1000.0),
+                                "check the camera's cable; meanwhile enter the dice or move by hand"}});
+    } else if (camera_silent && quiet < kCameraSilence) {
+      camera_silent = false;
+      log("Camera: pictures again");
+      handle(
+          table::DeviceHealth{display::DeviceStatus{"Camera", display::DeviceStatus::State::ok, "back", ""}});
     }
   }
 
@@ -607,6 +706,8 @@ struct Service::Impl : ParticipantContext {
     }
     setup.config = std::move(*fresh);
     screen->ui().mutable_settings() = ui_settings();
+    // The table's settings too (house rules, automatic payments, draw mode, the banker's card and PIN).
+    react(session->reload_settings(table_settings()));
     // Devices from the file are opened again as the file now says (a caller's own devices stay as they are).
     if (setup.devices_from_config && setup.devices.empty()) {
       close_devices();
@@ -663,6 +764,7 @@ std::expected<std::unique_ptr<Service>, std::string> Service::create(ServiceSetu
   options.backup_every_minutes = config.ledger.backup_every_minutes;
   options.resume_budget_ms = config.ledger.resume_budget_ms;
   options.edition_dirs = edition_dirs(config.editions_dir);
+  options.vfs = s.setup.ledger_vfs;
   auto opened = ledger::Ledger::open(options);
   if (!opened) return std::unexpected(opened.error().message);
   s.ledger.emplace(std::move(*opened));
@@ -718,6 +820,12 @@ int Service::run() {
     return (s.log(t.error()), 1);
   if (auto t = s.loop->add_timer("device retry", kDeviceRetry, kDeviceRetry, [&s] { s.retry_missing(); }); !t)
     return (s.log(t.error()), 1);
+  if (s.camera_configured) {
+    if (auto t = s.loop->add_timer("camera silence", kCameraCheckEvery, kCameraCheckEvery,
+                                   [&s] { s.check_camera_silence(); });
+        !t)
+      return (s.log(t.error()), 1);
+  }
   if (auto fed = keep_watchdog_fed(*s.loop, s.notifier); !fed) s.log(fed.error());
   for (auto& participant : s.setup.participants) {
     const auto wake = participant->wake();

@@ -1,4 +1,5 @@
 #pragma once
+#include <chrono>
 #include <expected>
 #include <functional>
 #include <memory>
@@ -15,6 +16,13 @@ class FrameSource;
 
 namespace bb::daemon {
 
+// A camera that stops handing over pictures without saying so (a hung driver, a cable pulled mid-frame) is
+// reported gone once no frame came for kCameraSilence; the loop looks every kCameraCheckEvery, so the table
+// offers manual entry at most kCameraSilence + kCameraCheckEvery (2 s) after the last picture, and says the
+// camera is back with the first new one.
+inline constexpr std::chrono::milliseconds kCameraSilence{1500};
+inline constexpr std::chrono::milliseconds kCameraCheckEvery{250};
+
 // What `boardbank run` (or the demo) gives the service. Everything has a default from the configuration;
 // a caller that is not the real table (the demo, a test) overrides only what it brings.
 struct ServiceSetup {
@@ -27,6 +35,8 @@ struct ServiceSetup {
   std::function<std::expected<std::unique_ptr<vision::FrameSource>, std::string>()> frame_source;
   // Woken on the loop thread (see participant.h). The service owns them for the run.
   std::vector<std::unique_ptr<Participant>> participants;
+  // A registered SQLite VFS for the ledger (the tests' fault-injecting one); empty: the default.
+  std::string ledger_vfs;
   bool headless = false;  // draw offscreen; print one line per committed input and the end to stdout
   // Where the service reports what it does (headless lines, device problems). Defaults to stdout.
   std::function<void(const std::string& line)> log;

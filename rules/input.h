@@ -113,6 +113,8 @@ struct PlayerSetup {
   std::string token;
   std::string card;        // RFID UID in hex, optional
   std::vector<int> deeds;  // Short Game: the deeds dealt to this player (else the engine deals from the seed)
+  int colour =
+      -1;  // the screen's palette index chosen at setup (display only; the rules ignore it); -1: by seat
 };
 
 struct Setup {

@@ -164,6 +164,11 @@ std::expected<Setup, std::string> parse_setup(std::string_view line) {
           ps.deeds.push_back(static_cast<int>(*deed));
         }
       }
+      if (p.contains("colour")) {
+        if (!p["colour"].is_number_integer() || p["colour"].get<int>() < 0)
+          return Fail("a player's \"colour\" must be a palette index: 0 or more");
+        ps.colour = p["colour"].get<int>();
+      }
     } else {
       return Fail("each player needs a \"name\"");
     }
@@ -386,6 +391,7 @@ std::string setup_to_json(const Setup& setup) {
     if (!p.token.empty()) pj["token"] = p.token;
     if (!p.card.empty()) pj["card"] = p.card;
     if (!p.deeds.empty()) pj["deeds"] = p.deeds;
+    if (p.colour >= 0) pj["colour"] = p.colour;
     players.push_back(pj);
   }
   json options = json::object();

@@ -213,7 +213,10 @@ Reaction Table::State::apply(const display::ApplyInput& a, const std::string& id
 
 Reaction Table::State::start_game(const display::StartGame& start) {
   Reaction r;
-  const auto& setup = start.setup;
+  // The colours chosen on the setup screen are stored with the players, so a resumed game shows them again.
+  rules::Setup setup = start.setup;
+  for (std::size_t i = 0; i < setup.players.size() && i < start.colours.size(); ++i)
+    setup.players[i].colour = start.colours[i];
   if (setup.players.size() < 2) {
     r.messages.push_back("A game needs at least two players: register each player's card");
     return r;
@@ -266,8 +269,15 @@ Reaction Table::State::resume(std::optional<ledger::GameId> which) {
   }
   seat_players();
   deal_timer = 0;
-  if (colours.size() != expected.size()) colours.clear();  // another game's colours: index order
   const auto* g = game();
+  if (g) {
+    // The colours stored with the players at setup (older games have none: index order).
+    std::vector<int> stored;
+    for (const auto& p : g->setup().players)
+      if (p.colour >= 0) stored.push_back(p.colour);
+    if (stored.size() == g->setup().players.size()) colours = stored;
+  }
+  if (colours.size() != expected.size()) colours.clear();  // another game's colours: index order
   status = g && g->state().ended ? fmt::format("Game {}, finished after {} inputs", *which, report->inputs)
                                  : fmt::format("Resumed game {} from input {}", *which, report->inputs);
   if (!report->differences.empty())
@@ -330,8 +340,12 @@ Reaction Table::State::device(const DeviceHealth& e) {
       learning = false;
     }
     camera = ok;
-  } else if (e.status.name == "Card reader") {
-    reader = ok;
+  } else if (e.status.name.starts_with("Card reader")) {
+    // The service names each reader ("Card reader (RC522)", "Card reader (door)"): a tap is possible while
+    // any of them works.
+    reader = std::any_of(devices.begin(), devices.end(), [](const display::DeviceStatus& d) {
+      return d.name.starts_with("Card reader") && d.state == display::DeviceStatus::State::ok;
+    });
     for (auto& q : questions) set_payment_options(q.shown, reader);
   }
   r.snapshot_changed = true;
@@ -412,6 +426,32 @@ Table::Table(GameStore& store, TableSettings settings)
 Table::~Table() = default;
 
 Reaction Table::start_up() { return s_->resume(std::nullopt); }
+
+Reaction Table::reload_settings(TableSettings fresh) {
+  auto named = [&fresh](const std::string& uid) {
+    return std::any_of(fresh.cards.begin(), fresh.cards.end(),
+                       [&uid](const RegisteredCard& c) { return c.uid == uid; });
+  };
+  for (const auto& old : s_->settings.cards) {
+    if (named(old.uid)) continue;
+    if (old.role.kind == CardRole::Kind::banker) {
+      s_->registry.remove(old.uid);
+      continue;
+    }
+    fresh.cards.push_back(old);  // registered at the table: kept
+  }
+  for (const auto& c : fresh.cards) {
+    if (c.role.kind == CardRole::Kind::player) continue;  // players' cards come with their game
+    if (s_->registry.find(c.uid) == c.role) continue;
+    s_->registry.remove(c.uid);
+    (void)s_->registry.add(c.uid, c.role, "");
+  }
+  s_->settings = std::move(fresh);
+  s_->refresh();
+  Reaction r;
+  r.snapshot_changed = true;
+  return r;
+}
 
 Reaction Table::open_game(ledger::GameId game) {
   Reaction r = s_->resume(game);

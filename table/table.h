@@ -150,6 +150,10 @@ class Table {
   // stored, or were stale): the table asks for every token on the start space, to be learned, then put back
   // on its space. Nothing without a game or a working camera, or while learning is asked already.
   Reaction learn_tokens_again();
+  // The service's configuration was reloaded (SIGHUP): draw mode, payments, house-rule defaults, the PIN
+  // check and the banker's card take effect from the next event. Cards registered at the table (a player's
+  // second card, deck stickers) stay; a banker's card the new settings no longer name is forgotten.
+  Reaction reload_settings(TableSettings fresh);
 
   const TableView& view() const;
   // Fills the table's parts of a display snapshot (game, question, expected positions, seen positions,

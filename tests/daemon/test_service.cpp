@@ -5,11 +5,15 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <opencv2/core.hpp>
 
 #include "daemon/service.h"
+#include "daemon/virtual_table.h"
+#include "display/game_history.h"
+#include "fault_vfs.h"
 #include "ledger/ledger.h"
 #include "table/table.h"
 #include "vision/frame_source.h"
@@ -196,6 +200,7 @@ class GoneCamera final : public vision::FrameSource {
 struct Watcher final : Participant {
   std::function<bool(ParticipantContext&)> done;
   int wakes = 0;
+  int limit = 1000;
   bool reached = false;
   std::string name() const override { return "watcher"; }
   Wake wake() const override { return Wake{-1, 5ms}; }
@@ -204,7 +209,7 @@ struct Watcher final : Participant {
       reached = true;
       return c.stop(0);
     }
-    if (++wakes > 1000) c.stop(1);
+    if (++wakes > limit) c.stop(1);
   }
 };
 
@@ -300,4 +305,437 @@ TEST(Service, SighupReloadsAGoodFileAndKeepsTheOldConfigurationForABadOne) {
   for (const auto& line : lines)
     named_the_line = named_the_line || line.find("boardbank.toml:2:") != std::string::npos;
   EXPECT_TRUE(named_the_line) << ::testing::PrintToString(lines);
+}
+
+namespace {
+
+// The virtual table's camera, which can stop handing over pictures without a word (a hung driver): grab()
+// then says it is waiting, as a camera between frames does.
+class StallingCamera final : public vision::FrameSource {
+ public:
+  explicit StallingCamera(std::shared_ptr<VirtualCamera> camera, std::shared_ptr<std::atomic<bool>> stalled)
+      : camera_(std::move(camera)), stalled_(std::move(stalled)) {}
+  Grab grab(cv::Mat& frame) override {
+    if (stalled_->load()) return Grab{Status::waiting, false, ""};
+    return camera_->grab(frame);
+  }
+  std::string describe() const override { return "a camera that stalls"; }
+
+ private:
+  std::shared_ptr<VirtualCamera> camera_;
+  std::shared_ptr<std::atomic<bool>> stalled_;
+};
+
+const display::DeviceStatus* camera_status(const table::TableView& view) {
+  for (const auto& device : view.devices)
+    if (device.name == "Camera") return &device;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(Service, ACameraThatGoesQuietIsReportedGoneWithinTwoSecondsAndComesBack) {
+  // The promise to the family: manual entry at most 2 s after the last picture.
+  static_assert(kCameraSilence + kCameraCheckEvery <= std::chrono::seconds(2));
+  TempFolder dir;
+  ServiceSetup setup;
+  setup.config = test_config(dir);
+  setup.headless = true;
+  std::vector<std::string> lines;
+  setup.log = [&lines](const std::string& line) { lines.push_back(line); };
+  setup.devices_from_config = false;
+  VirtualCamera::Settings settings;
+  settings.players = 2;
+  settings.hands = false;
+  auto camera = std::make_shared<VirtualCamera>(settings);
+  auto stalled = std::make_shared<std::atomic<bool>>(false);
+  setup.frame_source = [camera,
+                        stalled]() -> std::expected<std::unique_ptr<vision::FrameSource>, std::string> {
+    return std::make_unique<StallingCamera>(camera, stalled);
+  };
+  struct Steps {
+    int step = 0;
+    std::chrono::milliseconds stalled_at{0};
+    std::chrono::milliseconds gone_after{0};
+    bool dice_alone = false;
+    std::string detail, what_to_do;
+  };
+  auto steps = std::make_shared<Steps>();
+  auto watcher = std::make_unique<Watcher>();
+  watcher->done = [camera, stalled, steps](ParticipantContext& c) {
+    const auto& view = c.table().view();
+    const auto* status = camera_status(view);
+    using State = display::DeviceStatus::State;
+    if (steps->step == 0 && status && status->state == State::ok && camera->frames_grabbed() > 3) {
+      stalled->store(true);
+      steps->stalled_at = c.uptime();
+      steps->step = 1;
+    } else if (steps->step == 1 && status && status->state == State::missing) {
+      steps->gone_after = c.uptime() - steps->stalled_at;
+      steps->dice_alone = !view.camera;
+      steps->detail = status->detail;
+      steps->what_to_do = status->what_to_do;
+      stalled->store(false);
+      steps->step = 2;
+    } else if (steps->step == 2 && status && status->state == State::ok) {
+      return true;
+    }
+    return false;
+  };
+  watcher->limit = 4000;  // 20 s: the test failed; do not hang
+  Watcher* w = watcher.get();
+  setup.participants.push_back(std::move(watcher));
+  auto service = Service::create(std::move(setup));
+  ASSERT_TRUE(service.has_value()) << service.error();
+  EXPECT_EQ((*service)->run(), 0) << ::testing::PrintToString(lines);
+  EXPECT_TRUE(w->reached) << "reached step " << steps->step << ": " << ::testing::PrintToString(lines);
+  EXPECT_TRUE(steps->dice_alone);
+  EXPECT_NE(steps->detail.find("no picture for"), std::string::npos) << steps->detail;
+  EXPECT_NE(steps->what_to_do.find("enter the dice"), std::string::npos) << steps->what_to_do;
+  // Not a timing assertion on this machine's speed: the camera went quiet, so it must have been reported
+  // gone no earlier than the silence the service waits for.
+  EXPECT_GE(steps->gone_after, kCameraSilence);
+}
+
+namespace {
+
+using ledger::testing::FaultVfs;
+
+// A player at a table whose disk fills up: starts a game, throws the simulated dice through its pipe and
+// hands each step to the test.
+struct DicePlayer final : Participant {
+  explicit DicePlayer(int pipe) : dice_pipe(pipe) {}
+  std::string name() const override { return "dice player"; }
+  Wake wake() const override { return Wake{-1, 5ms}; }
+  void on_wake(ParticipantContext& c) override {
+    const auto& view = c.table().view();
+    if (view.awaiting.kind == table::Awaiting::Kind::setup && !started) {
+      rules::Setup s;
+      s.edition = "classic";
+      s.seed = 3;
+      s.players = {{"Ann", "car", "", {}}, {"Bob", "dog", "", {}}};
+      c.touch(display::StartGame{s, {0, 1}});
+      started = true;
+      return;
+    }
+    if (view.game && step(c, view)) c.stop(0);
+    if (++wakes > 4000) c.stop(1);  // 20 s: the test failed; do not hang
+  }
+  void roll(int a, int b) {
+    const std::string line = "roll " + std::to_string(a) + " " + std::to_string(b) + "\n";
+    ASSERT_EQ(write(dice_pipe, line.data(), line.size()), static_cast<ssize_t>(line.size()));
+  }
+  std::function<bool(ParticipantContext&, const table::TableView&)> step;
+  int dice_pipe;
+  bool started = false;
+  int wakes = 0;
+};
+
+ServiceSetup dice_setup(const TempFolder& dir, int dice_read_end, std::vector<std::string>& lines) {
+  ServiceSetup setup;
+  setup.config = test_config(dir);
+  setup.headless = true;
+  setup.log = [&lines](const std::string& line) { lines.push_back(line); };
+  setup.ledger_vfs = FaultVfs::kName;
+  peripherals::DeviceConfig dice;
+  dice.kind = "dice";
+  dice.backend = "simulated";
+  dice.input_fd = dice_read_end;
+  setup.devices = {dice};
+  setup.devices_from_config = false;
+  return setup;
+}
+
+ledger::Ledger open_stored(const TempFolder& dir) {
+  ledger::LedgerOptions options;
+  options.path = dir.file("state/ledger.db");
+  options.edition_dirs = {std::string(SOURCE_DIR) + "/editions"};
+  auto stored = ledger::Ledger::open(options);
+  EXPECT_TRUE(stored.has_value()) << stored.error().message;
+  return std::move(*stored);
+}
+
+}  // namespace
+
+// The disk fills during the commit of a throw: the game pauses with what to do, nothing of the throw is
+// stored, the table shows the game as stored; space back, the throw made again goes in once and play goes on.
+TEST(Service, ADiskFullDuringACommitPausesTheGameAndItGoesOnWhenSpaceIsBack) {
+  FaultVfs::install(false);
+  TempFolder dir;
+  int dice_pipe[2];
+  ASSERT_EQ(pipe(dice_pipe), 0);
+  std::vector<std::string> lines;
+  ServiceSetup setup = dice_setup(dir, dice_pipe[0], lines);
+  auto player = std::make_unique<DicePlayer>(dice_pipe[1]);
+  DicePlayer* p = player.get();
+  int stage = 0;
+  std::size_t inputs_before = 0;
+  std::string pause_message;
+  int position_while_paused = -1;
+  p->step = [&](ParticipantContext&, const table::TableView& view) {
+    using K = table::Awaiting::Kind;
+    if (stage == 0 && view.awaiting.kind == K::throw_dice) {
+      inputs_before = view.game->input_count();
+      FaultVfs::fail_with_disk_full(true);
+      FaultVfs::arm(FaultVfs::Mode::fail, 1);
+      p->roll(1, 2);  // to Baltic Avenue: one input (a Chance space would draw a card too)
+      stage = 1;
+    } else if (stage == 1 && view.awaiting.kind == K::paused) {
+      pause_message = view.paused.value_or("");
+      position_while_paused = view.game->state().players[0].position;
+      EXPECT_EQ(view.game->input_count(), inputs_before);
+      FaultVfs::disarm();  // the owner frees space
+      FaultVfs::fail_with_disk_full(false);
+      p->roll(1, 2);  // the family throws again
+      stage = 2;
+    } else if (stage == 2 && view.game->input_count() == inputs_before + 1 &&
+               view.awaiting.kind != K::paused) {
+      return true;
+    }
+    return false;
+  };
+  setup.participants.push_back(std::move(player));
+  {
+    auto service = Service::create(std::move(setup));
+    ASSERT_TRUE(service.has_value()) << service.error();
+    EXPECT_EQ((*service)->run(), 0) << "stage " << stage << ": " << ::testing::PrintToString(lines);
+  }
+  FaultVfs::disarm();
+  FaultVfs::fail_with_disk_full(false);
+  EXPECT_EQ(stage, 2);
+  EXPECT_NE(pause_message.find("space"), std::string::npos) << pause_message;
+  EXPECT_EQ(position_while_paused, 0);  // the failed throw's move is not shown
+  bool logged_pause = false;
+  for (const auto& line : lines) logged_pause = logged_pause || line.rfind("paused: ", 0) == 0;
+  EXPECT_TRUE(logged_pause) << ::testing::PrintToString(lines);
+  // Nothing half-written: the file checks, and holds the one throw that went in.
+  auto stored = open_stored(dir);
+  EXPECT_TRUE(stored.invariant_violations().empty());
+  auto game = stored.newest_unfinished_game();
+  ASSERT_TRUE(game.has_value());
+  ASSERT_TRUE(stored.resume(*game).has_value());
+  EXPECT_EQ(stored.game(*game)->input_count(), inputs_before + 1);
+  EXPECT_EQ(stored.game(*game)->state().players[0].position, 3);
+  close(dice_pipe[0]);
+  close(dice_pipe[1]);
+}
+
+// SIGTERM arrives while a throw's commit is writing: the commit completes, the WAL is checkpointed into the
+// file, the service exits 0, and a new service resumes exactly there.
+TEST(Service, SigtermDuringACommitCompletesItCheckpointsAndExitsZero) {
+  FaultVfs::install(false);
+  TempFolder dir;
+  int dice_pipe[2];
+  ASSERT_EQ(pipe(dice_pipe), 0);
+  std::vector<std::string> lines;
+  ServiceSetup setup = dice_setup(dir, dice_pipe[0], lines);
+  auto player = std::make_unique<DicePlayer>(dice_pipe[1]);
+  DicePlayer* p = player.get();
+  bool thrown = false;
+  std::size_t inputs_before = 0;
+  p->step = [&](ParticipantContext&, const table::TableView& view) {
+    if (!thrown && view.awaiting.kind == table::Awaiting::Kind::throw_dice) {
+      inputs_before = view.game->input_count();
+      FaultVfs::arm_signal(SIGTERM, 1);  // the throw's first write sends it
+      p->roll(5, 6);
+      thrown = true;
+    }
+    return false;  // only SIGTERM ends this run
+  };
+  setup.participants.push_back(std::move(player));
+  {
+    auto service = Service::create(std::move(setup));
+    ASSERT_TRUE(service.has_value()) << service.error();
+    EXPECT_EQ((*service)->run(), 0) << ::testing::PrintToString(lines);
+  }
+  FaultVfs::disarm();
+  ASSERT_TRUE(thrown);
+  bool stopped = false;
+  for (const auto& line : lines) stopped = stopped || line == "stopped";
+  EXPECT_TRUE(stopped) << ::testing::PrintToString(lines);
+  // Checkpointed: the write-ahead log holds nothing the file does not.
+  const auto wal = dir.file("state/ledger.db-wal");
+  EXPECT_TRUE(!std::filesystem::exists(wal) || std::filesystem::file_size(wal) == 0)
+      << std::filesystem::file_size(wal) << " bytes left in the WAL";
+  auto stored = open_stored(dir);
+  EXPECT_TRUE(stored.invariant_violations().empty());
+  auto game = stored.newest_unfinished_game();
+  ASSERT_TRUE(game.has_value());
+  ASSERT_TRUE(stored.resume(*game).has_value());
+  EXPECT_EQ(stored.game(*game)->input_count(), inputs_before + 1);  // the throw's commit completed
+  EXPECT_EQ(stored.game(*game)->state().players[0].position, 11);
+  close(dice_pipe[0]);
+  close(dice_pipe[1]);
+}
+
+// The dice unit is unplugged mid-game: the Devices screen says so with what to do, and a throw entered on the
+// screen's dice dialog carries the game on (to Baltic Avenue, declined, its auction).
+TEST(Service, AnUnpluggedDiceUnitIsShownAndTheScreensDiceCarryTheGameOn) {
+  TempFolder dir;
+  int dice_pipe[2];
+  ASSERT_EQ(pipe(dice_pipe), 0);
+  std::vector<std::string> lines;
+  ServiceSetup setup = dice_setup(dir, dice_pipe[0], lines);
+  setup.ledger_vfs.clear();
+  auto player = std::make_unique<DicePlayer>(dice_pipe[1]);
+  DicePlayer* p = player.get();
+  int stage = 0;
+  display::DeviceStatus while_unplugged;
+  auto dice_status = [](const table::TableView& view) -> const display::DeviceStatus* {
+    for (const auto& device : view.devices)
+      if (device.name == "Dice unit") return &device;
+    return nullptr;
+  };
+  p->step = [&](ParticipantContext& c, const table::TableView& view) -> bool {
+    using K = table::Awaiting::Kind;
+    const auto* status = dice_status(view);
+    if (stage == 0 && view.awaiting.kind == K::throw_dice) {
+      EXPECT_EQ(write(p->dice_pipe, "unplug\n", 7), 7);
+      stage = 1;
+    } else if (stage == 1 && status && status->state != display::DeviceStatus::State::ok) {
+      while_unplugged = *status;
+      display::ApplyInput dialog;  // the dice dialog: the family reads the real dice and enters them
+      dialog.input = rules::Roll{1, 2};
+      c.touch(dialog);
+      stage = 2;
+    } else if (stage == 2 && view.game->state().players[0].position == 3) {
+      // Ann declines Baltic Avenue's purchase on the screen: the game goes on to its auction.
+      display::ApplyInput decline;
+      decline.input = rules::Choose{0, "auction"};
+      c.touch(decline);
+      stage = 3;
+    } else if (stage == 3 && view.awaiting.kind == K::bids) {
+      return true;
+    }
+    return false;
+  };
+  setup.participants.push_back(std::move(player));
+  {
+    auto service = Service::create(std::move(setup));
+    ASSERT_TRUE(service.has_value()) << service.error();
+    EXPECT_EQ((*service)->run(), 0) << "stage " << stage << ": " << ::testing::PrintToString(lines);
+  }
+  EXPECT_GE(stage, 3);
+  EXPECT_NE(while_unplugged.detail.find("missing"), std::string::npos) << while_unplugged.detail;
+  EXPECT_NE(while_unplugged.what_to_do.find("enter the dice on the screen"), std::string::npos)
+      << while_unplugged.what_to_do;
+  close(dice_pipe[0]);
+  close(dice_pipe[1]);
+}
+
+// The charts' history (worth over time, landings) is in the service's snapshot while a game is played, and
+// comes back from the ledger after a restart.
+TEST(Service, TheSnapshotsGameHistoryFollowsThePlayAndComesBackAfterAResume) {
+  TempFolder dir;
+  int dice_pipe[2];
+  ASSERT_EQ(pipe(dice_pipe), 0);
+  std::vector<std::string> lines;
+  std::size_t samples_while_playing = 0, inputs_while_playing = 0;
+  int landed_while_playing = -1;
+  {
+    ServiceSetup setup = dice_setup(dir, dice_pipe[0], lines);
+    setup.ledger_vfs.clear();
+    auto player = std::make_unique<DicePlayer>(dice_pipe[1]);
+    DicePlayer* p = player.get();
+    bool thrown = false;
+    p->step = [&](ParticipantContext& c, const table::TableView& view) -> bool {
+      if (!thrown && view.awaiting.kind == table::Awaiting::Kind::throw_dice) {
+        p->roll(1, 2);  // Ann to Baltic Avenue
+        thrown = true;
+      } else if (thrown && view.game->state().players[0].position == 3) {
+        const auto* shown = c.screen_snapshot();
+        if (!shown || !shown->history) return false;
+        samples_while_playing = shown->history->worth().size();
+        inputs_while_playing = view.game->input_count();
+        landed_while_playing = shown->history->landings().at(3);
+        return true;
+      }
+      return false;
+    };
+    setup.participants.push_back(std::move(player));
+    auto service = Service::create(std::move(setup));
+    ASSERT_TRUE(service.has_value()) << service.error();
+    ASSERT_EQ((*service)->run(), 0) << ::testing::PrintToString(lines);
+  }
+  EXPECT_EQ(samples_while_playing, inputs_while_playing + 1);
+  EXPECT_EQ(landed_while_playing, 1);
+
+  ServiceSetup setup = dice_setup(dir, dice_pipe[0], lines);
+  setup.ledger_vfs.clear();
+  setup.devices.clear();
+  auto watcher = std::make_unique<Watcher>();
+  std::size_t samples = 0, inputs = 0;
+  int landed = -1;
+  std::vector<rules::Money> worth_now;
+  watcher->done = [&](ParticipantContext& c) {
+    const auto* shown = c.screen_snapshot();
+    const auto* game = c.table().view().game;
+    if (!shown || !shown->history || !game) return false;
+    samples = shown->history->worth().size();
+    inputs = game->input_count();
+    landed = shown->history->landings().at(3);
+    worth_now = shown->history->worth().back();
+    return true;
+  };
+  Watcher* w = watcher.get();
+  setup.participants.push_back(std::move(watcher));
+  auto service = Service::create(std::move(setup));
+  ASSERT_TRUE(service.has_value()) << service.error();
+  ASSERT_EQ((*service)->run(), 0) << ::testing::PrintToString(lines);
+  ASSERT_TRUE(w->reached);
+  EXPECT_EQ(inputs, inputs_while_playing);
+  EXPECT_EQ(samples, inputs + 1);
+  EXPECT_EQ(landed, 1);
+  ASSERT_EQ(worth_now.size(), 2u);
+  EXPECT_GT(worth_now[0], 0);
+  close(dice_pipe[0]);
+  close(dice_pipe[1]);
+}
+
+// SIGHUP reloads the table's settings as well: automatic bank payments off, stickered decks, a new banker's
+// card reach the table without a restart.
+TEST(Service, SighupReloadsTheTablesSettingsToo) {
+  TempFolder dir;
+  const std::string file = dir.file("boardbank.toml");
+  auto write_config = [&](bool automatic, bool virtual_decks, const std::string& banker) {
+    std::ofstream(file) << "[screen]\nwindow = false\n[ledger]\npath = \"" << dir.file("state/ledger.db")
+                        << "\"\n[banker]\ncard = \"" << banker
+                        << "\"\n[house_rules]\nautomatic_bank_payments = " << (automatic ? "true" : "false")
+                        << "\nvirtual_decks = " << (virtual_decks ? "true" : "false") << "\n";
+  };
+  write_config(true, true, "04AA0001");
+  auto loaded = load_config(file);
+  ASSERT_TRUE(loaded.has_value());
+  ServiceSetup setup;
+  setup.config = *loaded;
+  setup.config.ledger = test_config(dir).ledger;
+  setup.config.editions_dir = test_config(dir).editions_dir;
+  setup.headless = true;
+  std::vector<std::string> lines;
+  setup.log = [&lines](const std::string& line) { lines.push_back(line); };
+  setup.devices_from_config = false;
+  auto watcher = std::make_unique<Watcher>();
+  int step = 0;
+  bool automatic_before = false, old_banker_before = false;
+  watcher->done = [&](ParticipantContext& c) {
+    const auto& settings = c.table().settings();
+    if (step == 0) {
+      automatic_before = settings.automatic_bank_payments;
+      old_banker_before = c.table().cards().find("04AA0001").has_value();
+      write_config(false, false, "04BB0002");
+      raise(SIGHUP);
+      step = 1;
+      return false;
+    }
+    return !settings.automatic_bank_payments && settings.draw_mode == table::DrawMode::stickers &&
+           c.table().cards().find("04BB0002").has_value() && !c.table().cards().find("04AA0001");
+  };
+  Watcher* w = watcher.get();
+  setup.participants.push_back(std::move(watcher));
+  auto service = Service::create(std::move(setup));
+  ASSERT_TRUE(service.has_value()) << service.error();
+  EXPECT_EQ((*service)->run(), 0) << ::testing::PrintToString(lines);
+  EXPECT_TRUE(automatic_before);
+  EXPECT_TRUE(old_banker_before);
+  EXPECT_TRUE(w->reached) << ::testing::PrintToString(lines);
 }

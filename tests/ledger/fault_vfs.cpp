@@ -20,6 +20,7 @@ struct State {
   std::atomic<bool> disk_full{false};
   std::atomic<bool> failing{false};
   std::atomic<bool> skip_syncs{false};
+  std::atomic<int> signo{0};
 };
 State state;
 
@@ -53,6 +54,9 @@ int tick(bool is_write, sqlite3_file* file, const void* data, int amount, sqlite
       return state.disk_full ? SQLITE_FULL : SQLITE_IOERR_WRITE;
     case FaultVfs::Mode::fail_once:
       return state.disk_full ? SQLITE_FULL : (is_write ? SQLITE_IOERR_WRITE : SQLITE_IOERR_FSYNC);
+    case FaultVfs::Mode::signal:
+      ::kill(::getpid(), state.signo);
+      return SQLITE_OK;
     case FaultVfs::Mode::count:
       return SQLITE_OK;
   }
@@ -157,6 +161,11 @@ void FaultVfs::arm(Mode mode, std::int64_t at, bool torn) {
   state.at = at;
   state.torn = torn;
   state.mode = mode;
+}
+
+void FaultVfs::arm_signal(int signo, std::int64_t at) {
+  state.signo = signo;
+  arm(Mode::signal, at);
 }
 
 void FaultVfs::fail_with_disk_full(bool full) { state.disk_full = full; }

@@ -9,14 +9,17 @@ namespace bb::ledger::testing {
 // durability.
 class FaultVfs {
  public:
-  enum class Mode { count, kill, fail, fail_once };
+  // signal: on the Nth, send the process arm_signal()'s signal and go on with the write (a SIGTERM that
+  // arrives in the middle of a commit).
+  enum class Mode { count, kill, fail, fail_once, signal };
   static constexpr const char* kName = "fault";
 
   // Registers the VFS (once); `make_default` makes every connection of the process use it, backups included.
   static void install(bool make_default = false);
   static void arm(Mode mode, std::int64_t at = 0, bool torn = false);
-  static void fail_with_disk_full(bool full);  // fail mode: SQLITE_FULL instead of SQLITE_IOERR_WRITE
-  static void disarm();                        // back to counting; "the space is back"
+  static void arm_signal(int signo, std::int64_t at);  // Mode::signal at the `at`th write or sync
+  static void fail_with_disk_full(bool full);          // fail mode: SQLITE_FULL instead of SQLITE_IOERR_WRITE
+  static void disarm();                                // back to counting; "the space is back"
   static void skip_syncs(bool skip);
   static std::int64_t writes();  // xWrite + xSync calls since the last arm()
   static bool failing();

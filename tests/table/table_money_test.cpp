@@ -71,6 +71,29 @@ TEST_F(TableTest, WithoutAWorkingReaderTheScreenConfirms) {
   EXPECT_EQ(cash(1), before + 30);
 }
 
+// The service names each reader it opened. One unplugged while another works: the payer still taps (on the
+// other one); every reader gone: the screen confirms; one back: taps again.
+TEST_F(TableTest, TheServicesNamedReadersDecideWhetherTheScreenConfirms) {
+  using State = display::DeviceStatus::State;
+  start();
+  event(DeviceHealth{{"Card reader (door)", State::ok, "ready", ""}});
+  event(DeviceHealth{{"Card reader (RC522)", State::missing, "no answer", "check the reader"}});
+  touch(display::RequestHousePayment{0, 1, 30, "lost a bet"});
+  ASSERT_TRUE(question());
+  auto has_confirm = [&] {
+    for (const auto& o : question()->options)
+      if (o.key == "confirm") return true;
+    return false;
+  };
+  EXPECT_FALSE(has_confirm());
+  event(DeviceHealth{{"Card reader (door)", State::error, "no frames", "check the reader"}});
+  ASSERT_TRUE(question());
+  EXPECT_TRUE(has_confirm());
+  event(DeviceHealth{{"Card reader (RC522)", State::ok, "card reader back", ""}});
+  ASSERT_TRUE(question());
+  EXPECT_FALSE(has_confirm());
+}
+
 TEST_F(TableTest, ABidAboveTheBiddersCashIsRefused) {
   start();
   dice(1, 2);

@@ -236,3 +236,24 @@ TEST_F(TableTest, UndoNeedsTheBankerAndAReason) {
 
 }  // namespace
 }  // namespace bb::table::testing
+
+namespace bb::table::testing {
+namespace {
+
+// The colours chosen on the setup screen are stored with the players: after a restart the table shows them
+// again (before, a resumed game fell back to seat order).
+TEST_F(TableTest, ThePlayersColoursComeBackAfterARestart) {
+  display::StartGame sg;
+  sg.setup.edition = "classic";
+  sg.setup.seed = 7;
+  sg.setup.players = {{"Ann", "car", "", {}}, {"Bob", "dog", "", {}}};
+  sg.colours = {4, 1};
+  touch(sg);
+  ASSERT_EQ(table->view().colours, (std::vector<int>{4, 1}));
+  restart();
+  EXPECT_NE(table->view().status.find("Resumed game"), std::string::npos);
+  EXPECT_EQ(table->view().colours, (std::vector<int>{4, 1}));
+}
+
+}  // namespace
+}  // namespace bb::table::testing
