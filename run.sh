@@ -9,7 +9,8 @@
 #                            unit, --version, lintian) in a throwaway root; with --install-test also apt-installs
 #                            it into a debootstrapped bookworm tree (maintainer scripts, user, purge)
 #   ./run.sh cross-arm64     cross-build for the Pi's arm64 in a debootstrapped bookworm tree, run the tests
-#                            under qemu-aarch64-static, build the arm64 .deb (slow: not in CI)
+#                            under qemu-aarch64-static (registered in binfmt_misc where it can be, so tests that
+#                            start child processes run too), build the arm64 .deb (slow: not in CI)
 #   ./run.sh check-trixie    build and test in a debootstrapped Debian 13 (trixie) tree (slow: not in CI)
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -256,7 +256,8 @@ struct CalibrateOptions {
   std::string size = "800x480";
   std::string screenshot;
   bool fullscreen = false;
-  int tries = 90;  // frames looked at for the markers (a live camera settles its exposure first)
+  int rotation = 0;  // degrees, as [screen] rotation
+  int tries = 90;    // frames looked at for the markers (a live camera settles its exposure first)
 };
 
 // The camera's picture turned into a top view of the board: board units view_min..view_max across `side`
@@ -287,6 +288,8 @@ int run_calibrate(const CalibrateOptions& o) {
   const auto window = bb::daemon::parse_window_size(o.size, 640, 400);
   if (!window) return fail("--size must be like 800x480 (at least 640x400)");
   const int width = window->width, height = window->height;
+  const auto rotation = display::rotation_from_degrees(o.rotation);
+  if (!rotation) return fail("--rotation must be 0, 90, 180 or 270 (the configuration's [screen] rotation)");
   vi::SpaceMap map(layout->spaces_per_side);
   auto stored = vi::SpaceGridFile::load(o.setup);
   if (!stored) return fail(stored.error());
@@ -350,6 +353,7 @@ int run_calibrate(const CalibrateOptions& o) {
   options.height = height;
   options.window = o.screenshot.empty();
   options.fullscreen = o.fullscreen;
+  options.rotation = *rotation;
   auto screen = display::TouchScreen::open(options);
   if (!screen) return fail(screen.error());
   (*screen)->show(snapshot);
@@ -554,6 +558,9 @@ void add_vision_commands(CLI::App& app) {
                         "edition id (editions/ID.toml) or file: the board's spaces");
   calibrate->add_option("--size", cal_opts->size, "window size, e.g. 800x480");
   calibrate->add_flag("--fullscreen", cal_opts->fullscreen, "fill the screen (the Pi's touchscreen)");
+  calibrate->add_option("--rotation", cal_opts->rotation,
+                        "degrees the picture is turned clockwise on the screen: 0, 90, 180 or 270 (as the "
+                        "configuration's [screen] rotation)");
   calibrate->add_option("--screenshot", cal_opts->screenshot,
                         "render the screen once to this PNG and exit (no window, nothing saved)");
   calibrate->callback([cal_opts] { std::exit(run_calibrate(*cal_opts)); });

@@ -203,9 +203,13 @@ Config read_root(const toml::table& root, const std::string& file, std::vector<C
     TableReader r(*t, "screen", file, problems);
     r.number("width", config.screen.width, 320, 7680);
     r.number("height", config.screen.height, 240, 4320);
-    r.number("rotation", config.screen.rotation, 0, 270);
-    if (config.screen.rotation % 90 != 0) {
-      r.problem(*t->get("rotation"), "[screen] rotation must be 0, 90, 180 or 270");
+    int rotation = display::degrees(config.screen.rotation);
+    r.number("rotation", rotation, 0, 270);
+    if (auto turned = display::rotation_from_degrees(rotation)) {
+      config.screen.rotation = *turned;
+    } else {
+      r.problem(*t->get("rotation"),
+                "[screen] rotation must be 0, 90, 180 or 270 (degrees the picture is turned clockwise)");
     }
     r.flag("fullscreen", config.screen.fullscreen);
     r.flag("window", config.screen.window);

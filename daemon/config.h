@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "display/rotation.h"
 #include "ledger/ledger_config.h"
 #include "peripherals/device_factory.h"
 
@@ -47,7 +48,7 @@ struct CameraConfig {
 struct ScreenConfig {
   int width = 800;
   int height = 480;
-  int rotation = 0;  // 0, 90, 180 or 270 degrees
+  display::Rotation rotation = display::Rotation::upright;  // the picture turned clockwise on the panel
   bool fullscreen = true;
   bool window = true;  // false: draw offscreen (no display attached)
   bool sound = true;

@@ -39,7 +39,7 @@ ConfigReport describe_config(const Config& config) {
                              : fmt::format("camera: {} at {}x{}", config.camera.source, config.camera.width,
                                            config.camera.height));
   report.lines.push_back(fmt::format("screen: {}x{}, rotated {}, {}", config.screen.width,
-                                     config.screen.height, config.screen.rotation,
+                                     config.screen.height, display::degrees(config.screen.rotation),
                                      !config.screen.window      ? "offscreen"
                                      : config.screen.fullscreen ? "fullscreen"
                                                                 : "in a window"));

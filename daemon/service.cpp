@@ -781,6 +781,7 @@ std::expected<std::unique_ptr<Service>, std::string> Service::create(ServiceSetu
   display::TouchScreen::Options screen;
   screen.width = config.screen.width;
   screen.height = config.screen.height;
+  screen.rotation = config.screen.rotation;
   screen.window = config.screen.window && !s.setup.headless;
   screen.fullscreen = config.screen.fullscreen;
   screen.audio = config.screen.sound && !s.setup.headless;

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstddef>
+#include <cstring>
 #include <unordered_map>
 
 #include "display/font_set.h"
@@ -15,8 +17,10 @@ namespace bb::display {
 
 struct Canvas::Impl {
   FontSet* fonts = nullptr;
+  Rotation rotation = Rotation::upright;
   SDL_Window* window = nullptr;    // null offscreen
-  SDL_Surface* surface = nullptr;  // owned offscreen; the window's surface otherwise
+  SDL_Surface* panel = nullptr;    // owned offscreen; the window's surface otherwise
+  SDL_Surface* upright = nullptr;  // what frames are drawn on: the panel itself, or owned when it is turned
   SDL_Renderer* renderer = nullptr;
   struct Text {
     SDL_Texture* texture = nullptr;
@@ -27,10 +31,11 @@ struct Canvas::Impl {
   ~Impl() {
     clear_texts();
     if (renderer) SDL_DestroyRenderer(renderer);
+    free_upright();
     if (window) {
       SDL_DestroyWindow(window);
-    } else if (surface) {
-      SDL_FreeSurface(surface);
+    } else if (panel) {
+      SDL_FreeSurface(panel);
     }
   }
   void clear_texts() {
@@ -38,13 +43,55 @@ struct Canvas::Impl {
       if (t.texture) SDL_DestroyTexture(t.texture);
     texts.clear();
   }
+  void free_upright() {
+    if (upright && upright != panel) SDL_FreeSurface(upright);
+    upright = nullptr;
+  }
   std::expected<void, std::string> attach(SDL_Surface* s) {
     if (renderer) SDL_DestroyRenderer(renderer);
+    renderer = nullptr;
     clear_texts();  // textures belong to the renderer
-    surface = s;
-    renderer = SDL_CreateSoftwareRenderer(surface);
+    free_upright();
+    panel = s;
+    upright = panel;
+    if (rotation != Rotation::upright) {
+      const bool swap = swaps_sides(rotation);
+      upright = SDL_CreateRGBSurfaceWithFormat(0, swap ? panel->h : panel->w, swap ? panel->w : panel->h, 32,
+                                               SDL_PIXELFORMAT_XRGB8888);
+      if (!upright) return std::unexpected(fmt::format("no surface to draw on: {}", SDL_GetError()));
+    }
+    renderer = SDL_CreateSoftwareRenderer(upright);
     if (!renderer) return std::unexpected(fmt::format("no software renderer: {}", SDL_GetError()));
     return {};
+  }
+  // Turns the upright picture onto the panel. The panel is written row by row (it may be the display's own
+  // memory); a panel in another pixel format gets the turned picture through SDL's converting blit.
+  void turn_onto_panel() {
+    if (upright == panel) return;
+    SDL_Surface* target = panel;
+    SDL_Surface* staging = nullptr;
+    if (panel->format->format != SDL_PIXELFORMAT_XRGB8888) {
+      staging = SDL_CreateRGBSurfaceWithFormat(0, panel->w, panel->h, 32, SDL_PIXELFORMAT_XRGB8888);
+      if (!staging) return;
+      target = staging;
+    }
+    SDL_LockSurface(upright);
+    SDL_LockSurface(target);
+    const auto* from = static_cast<const Uint8*>(upright->pixels);
+    auto* to = static_cast<Uint8*>(target->pixels);
+    for (int y = 0; y < target->h; ++y) {
+      auto* row = reinterpret_cast<Uint32*>(to + static_cast<std::ptrdiff_t>(y) * target->pitch);
+      for (int x = 0; x < target->w; ++x) {
+        const PixelPoint p = panel_to_layout(rotation, target->w, target->h, {x, y});
+        std::memcpy(&row[x], from + static_cast<std::ptrdiff_t>(p.y) * upright->pitch + p.x * 4, 4);
+      }
+    }
+    SDL_UnlockSurface(target);
+    SDL_UnlockSurface(upright);
+    if (staging) {
+      SDL_BlitSurface(staging, nullptr, panel, nullptr);
+      SDL_FreeSurface(staging);
+    }
   }
   void colour(Colour c) {
     SDL_SetRenderDrawBlendMode(renderer, c.a == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND);
@@ -77,24 +124,23 @@ struct Canvas::Impl {
 Canvas::Canvas() : impl_(std::make_unique<Impl>()) {}
 Canvas::~Canvas() = default;
 
-std::expected<std::unique_ptr<Canvas>, std::string> Canvas::offscreen(int width, int height, FontSet& fonts) {
+std::expected<std::unique_ptr<Canvas>, std::string> Canvas::offscreen(int width, int height, FontSet& fonts,
+                                                                      Rotation rotation) {
   std::unique_ptr<Canvas> c(new Canvas());
   c->impl_->fonts = &fonts;
+  c->impl_->rotation = rotation;
   SDL_Surface* s = SDL_CreateRGBSurfaceWithFormat(0, width, height, 32, SDL_PIXELFORMAT_XRGB8888);
   if (!s) return std::unexpected(fmt::format("no {}x{} surface: {}", width, height, SDL_GetError()));
-  if (auto ok = c->impl_->attach(s); !ok) {
-    SDL_FreeSurface(s);
-    c->impl_->surface = nullptr;
-    return std::unexpected(ok.error());
-  }
+  if (auto ok = c->impl_->attach(s); !ok) return std::unexpected(ok.error());  // ~Impl frees s
   return c;
 }
 
 std::expected<std::unique_ptr<Canvas>, std::string> Canvas::window(const std::string& title, int width,
                                                                    int height, bool fullscreen,
-                                                                   FontSet& fonts) {
+                                                                   FontSet& fonts, Rotation rotation) {
   std::unique_ptr<Canvas> c(new Canvas());
   c->impl_->fonts = &fonts;
+  c->impl_->rotation = rotation;
   const Uint32 flags = fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : SDL_WINDOW_RESIZABLE;
   c->impl_->window =
       SDL_CreateWindow(title.c_str(), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, flags);
@@ -111,12 +157,15 @@ std::expected<std::unique_ptr<Canvas>, std::string> Canvas::window(const std::st
 bool Canvas::refresh_size() {
   if (!impl_->window) return false;
   SDL_Surface* s = SDL_GetWindowSurface(impl_->window);
-  if (!s || (s == impl_->surface && s->w == width() && s->h == height())) return false;
+  if (!s || (s == impl_->panel && s->w == panel_width() && s->h == panel_height())) return false;
   return impl_->attach(s).has_value();
 }
 
-int Canvas::width() const { return impl_->surface ? impl_->surface->w : 0; }
-int Canvas::height() const { return impl_->surface ? impl_->surface->h : 0; }
+int Canvas::width() const { return impl_->upright ? impl_->upright->w : 0; }
+int Canvas::height() const { return impl_->upright ? impl_->upright->h : 0; }
+int Canvas::panel_width() const { return impl_->panel ? impl_->panel->w : 0; }
+int Canvas::panel_height() const { return impl_->panel ? impl_->panel->h : 0; }
+Rotation Canvas::rotation() const { return impl_->rotation; }
 std::size_t Canvas::cached_texts() const { return impl_->texts.size(); }
 
 void Canvas::draw(const Frame& frame) {
@@ -198,14 +247,15 @@ void Canvas::draw(const Frame& frame) {
     }
   }
   SDL_RenderFlush(r);
+  impl_->turn_onto_panel();
 }
 
 void Canvas::present() {
   if (impl_->window) SDL_UpdateWindowSurface(impl_->window);
 }
 
-Colour Canvas::pixel(int x, int y) const {
-  auto* s = impl_->surface;
+namespace {
+Colour surface_pixel(SDL_Surface* s, int x, int y) {
   if (!s || x < 0 || y < 0 || x >= s->w || y >= s->h) return {};
   SDL_LockSurface(s);
   Uint32 v = 0;
@@ -216,10 +266,14 @@ Colour Canvas::pixel(int x, int y) const {
   SDL_UnlockSurface(s);
   return {cr, cg, cb};
 }
+}  // namespace
+
+Colour Canvas::pixel(int x, int y) const { return surface_pixel(impl_->upright, x, y); }
+Colour Canvas::panel_pixel(int x, int y) const { return surface_pixel(impl_->panel, x, y); }
 
 std::expected<void, std::string> Canvas::save_png(const std::string& path) const {
-  if (!impl_->surface) return std::unexpected("nothing drawn");
-  if (IMG_SavePNG(impl_->surface, path.c_str()) != 0)
+  if (!impl_->panel) return std::unexpected("nothing drawn");
+  if (IMG_SavePNG(impl_->panel, path.c_str()) != 0)
     return std::unexpected(fmt::format("could not write {}: {}", path, IMG_GetError()));
   return {};
 }

@@ -20,9 +20,10 @@ std::expected<std::unique_ptr<TouchScreen>, std::string> TouchScreen::open(const
   auto fonts = FontSet::open(options.font_dir);
   if (!fonts) return std::unexpected(fonts.error());
   ts->fonts_ = std::move(*fonts);
-  auto canvas = options.window ? Canvas::window("boardbank", options.width, options.height,
-                                                options.fullscreen, *ts->fonts_)
-                               : Canvas::offscreen(options.width, options.height, *ts->fonts_);
+  auto canvas = options.window
+                    ? Canvas::window("boardbank", options.width, options.height, options.fullscreen,
+                                     *ts->fonts_, options.rotation)
+                    : Canvas::offscreen(options.width, options.height, *ts->fonts_, options.rotation);
   if (!canvas) return std::unexpected(canvas.error());
   ts->canvas_ = std::move(*canvas);
   ts->ui_.mutable_settings() = options.settings;
@@ -74,31 +75,34 @@ std::vector<Intent> TouchScreen::pump() {
       case SDL_FINGERMOTION:
       case SDL_FINGERUP: {
         ensure_built();
-        const int x = static_cast<int>(e.tfinger.x * static_cast<float>(canvas_->width()));
-        const int y = static_cast<int>(e.tfinger.y * static_cast<float>(canvas_->height()));
+        const PixelPoint p = finger_to_layout(e.tfinger.x, e.tfinger.y);
         if (e.type == SDL_FINGERDOWN)
-          ui_.press(x, y);
+          ui_.press(p.x, p.y);
         else if (e.type == SDL_FINGERMOTION)
-          ui_.drag(x, y);
-        else if (!ui_.release(x, y))
-          ui_.tap(x, y);
+          ui_.drag(p.x, p.y);
+        else if (!ui_.release(p.x, p.y))
+          ui_.tap(p.x, p.y);
         break;
       }
       // A touch also arrives as synthesised mouse events; take them only from a real mouse.
       case SDL_MOUSEBUTTONDOWN:
         if (e.button.which != SDL_TOUCH_MOUSEID && e.button.button == SDL_BUTTON_LEFT) {
           ensure_built();
-          ui_.press(e.button.x, e.button.y);
+          const PixelPoint p = click_to_layout(e.button.x, e.button.y);
+          ui_.press(p.x, p.y);
         }
         break;
       case SDL_MOUSEMOTION:
-        if (e.motion.which != SDL_TOUCH_MOUSEID && (e.motion.state & SDL_BUTTON_LMASK) != 0)
-          ui_.drag(e.motion.x, e.motion.y);
+        if (e.motion.which != SDL_TOUCH_MOUSEID && (e.motion.state & SDL_BUTTON_LMASK) != 0) {
+          const PixelPoint p = click_to_layout(e.motion.x, e.motion.y);
+          ui_.drag(p.x, p.y);
+        }
         break;
       case SDL_MOUSEBUTTONUP:
         if (e.button.which != SDL_TOUCH_MOUSEID && e.button.button == SDL_BUTTON_LEFT) {
           ensure_built();
-          if (!ui_.release(e.button.x, e.button.y)) ui_.tap(e.button.x, e.button.y);
+          const PixelPoint p = click_to_layout(e.button.x, e.button.y);
+          if (!ui_.release(p.x, p.y)) ui_.tap(p.x, p.y);
         }
         break;
       case SDL_WINDOWEVENT:
@@ -114,6 +118,17 @@ std::vector<Intent> TouchScreen::pump() {
     out.insert(out.end(), std::make_move_iterator(intents.begin()), std::make_move_iterator(intents.end()));
   }
   return out;
+}
+
+// A touchscreen reports a finger as fractions of the whole panel, whatever the window's size.
+PixelPoint TouchScreen::finger_to_layout(float x, float y) const {
+  const UnitPoint u = panel_to_layout(canvas_->rotation(), {x, y});
+  return {static_cast<int>(u.x * static_cast<float>(canvas_->width())),
+          static_cast<int>(u.y * static_cast<float>(canvas_->height()))};
+}
+
+PixelPoint TouchScreen::click_to_layout(int x, int y) const {
+  return panel_to_layout(canvas_->rotation(), canvas_->panel_width(), canvas_->panel_height(), {x, y});
 }
 
 std::vector<Intent> TouchScreen::card(const std::string& uid, int player) {

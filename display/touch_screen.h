@@ -7,6 +7,7 @@
 
 #include "display/frame.h"
 #include "display/intent.h"
+#include "display/rotation.h"
 #include "display/snapshot.h"
 #include "display/ui.h"
 #include "display/ui_settings.h"
@@ -23,11 +24,12 @@ class SoundPlayer;
 class TouchScreen {
  public:
   struct Options {
-    int width = 800;
+    int width = 800;  // the panel's pixels, as mounted or not (a quarter turn lays the screens out 480x800)
     int height = 480;
-    bool window = false;      // false: draw offscreen (tests, screenshots, benchmarks)
-    bool fullscreen = false;  // the Pi's display
-    bool audio = false;       // open an audio device for the sounds
+    Rotation rotation = Rotation::upright;  // the picture turned on the panel; touches are turned back
+    bool window = false;                    // false: draw offscreen (tests, screenshots, benchmarks)
+    bool fullscreen = false;                // the Pi's display
+    bool audio = false;                     // open an audio device for the sounds
     std::string font_dir;
     UiSettings settings;
   };
@@ -39,6 +41,7 @@ class TouchScreen {
   // A new picture of the game; it must outlive the next show() (the caller owns game and history).
   void show(const Snapshot& snapshot);
   // Handles every queued SDL event (touches, clicks, window changes) and returns the intents they made.
+  // Fingers and clicks arrive in the panel's coordinates and are turned back into the layout's.
   std::vector<Intent> pump();
   // A card tapped on the reader, as the daemon resolved it (-1: unknown card).
   std::vector<Intent> card(const std::string& uid, int player);
@@ -66,6 +69,8 @@ class TouchScreen {
   TouchScreen() = default;
   void play(const std::vector<Cue>& cues);
   std::vector<Intent> collect();
+  PixelPoint finger_to_layout(float x, float y) const;
+  PixelPoint click_to_layout(int x, int y) const;
 
   std::unique_ptr<FontSet> fonts_;
   std::unique_ptr<Canvas> canvas_;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds and tests boardbank inside a Debian tree made by debootstrap, never inside the source tree:
 #   packaging/chroot-build.sh cross-arm64   bookworm (amd64) with arm64 multiarch: cross build, tests under
-#                                           qemu-aarch64-static, the arm64 .deb
+#                                           qemu-aarch64-static (registered in binfmt_misc with the F flag
+#                                           when it is not yet, so child processes of tests run), the arm64 .deb
 #   packaging/chroot-build.sh trixie        Debian 13: native build and the whole test suite
 #   packaging/chroot-build.sh install-test DEB
 #                                           bookworm: apt installs the .deb with its dependencies and runs its
@@ -22,7 +23,7 @@ case "$what" in
   cross-arm64)
     suite=bookworm
     root=$chroots/bookworm-cross-arm64
-    packages=(crossbuild-essential-arm64 cmake ninja-build pkg-config qemu-user-static dpkg-dev file
+    packages=(crossbuild-essential-arm64 cmake ninja-build pkg-config qemu-user-static dpkg-dev file ccache
       libgtest-dev:arm64 libgmock-dev:arm64 libbenchmark-dev:arm64 libfmt-dev:arm64 libtomlplusplus-dev:arm64
       libcli11-dev nlohmann-json3-dev libsqlite3-dev:arm64 libgpiod-dev:arm64
       libopencv-dev:arm64 libopencv-contrib-dev:arm64
@@ -32,7 +33,7 @@ case "$what" in
   trixie)
     suite=trixie
     root=$chroots/trixie
-    packages=(build-essential cmake pkg-config ninja-build dpkg-dev file
+    packages=(build-essential cmake pkg-config ninja-build dpkg-dev file ccache
       libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
       libsqlite3-dev sqlite3 libgpiod-dev gpiod libopencv-dev libopencv-contrib-dev
       libsdl2-dev libsdl2-ttf-dev libsdl2-mixer-dev libsdl2-image-dev libsystemd-dev libssl-dev fonts-dejavu-core)
@@ -85,6 +86,30 @@ fi
 in_root "apt-get install -y -q --no-install-recommends ${packages[*]} ||
          { apt-get update -q && apt-get install -y -q --no-install-recommends ${packages[*]}; }"
 
+# Tests that start a child process (the ledger's crash tests) need the kernel to run an arm64 binary by itself:
+# qemu-aarch64 registered in binfmt_misc. The F flag makes the kernel open the interpreter now, so the
+# registration also works inside the chroot, where the host's path means nothing.
+register_qemu_aarch64() {
+  local dir=/proc/sys/fs/binfmt_misc qemu=$root/usr/bin/qemu-aarch64-static
+  [ -e "$dir/qemu-aarch64" ] && { echo "chroot-build: qemu-aarch64 is registered in binfmt_misc"; return 0; }
+  [ -e "$dir/register" ] || mount -t binfmt_misc binfmt_misc "$dir" 2>/dev/null || true
+  if [ -w "$dir/register" ] && [ -x "$qemu" ]; then
+    local magic='\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\xb7\x00'
+    local mask='\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff'
+    if echo ":qemu-aarch64:M::$magic:$mask:$qemu:F" >"$dir/register"; then
+      echo "chroot-build: registered $qemu for arm64 binaries in binfmt_misc"
+      return 0
+    fi
+  fi
+  echo "chroot-build: could not register qemu-aarch64 in binfmt_misc (no binfmt_misc here?): tests that start" \
+    "a child process (the ledger's crash tests) will fail with exit 127" >&2
+}
+[ "$what" = cross-arm64 ] && register_qemu_aarch64
+
+# ccache inside the tree (its cache lives there too) makes the next run's rebuild of unchanged files cheap.
+ccache="CCACHE_DIR=/var/cache/ccache CCACHE_BASEDIR=/src CCACHE_MAXSIZE=5G"
+launchers="-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
+
 # The tree as it is now (tracked and new files, not build directories), copied fresh each run.
 rm -rf "$root/src" && mkdir -p "$root/src"
 (cd "$src" && git ls-files -co --exclude-standard -z | tar --null -T - -cf -) | tar -xf - -C "$root/src"
@@ -95,8 +120,9 @@ start=$(date +%s)
 status=0
 case "$what" in
   cross-arm64)
-    in_root "cd /src && cmake -S . -B /build-arm64 -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBOARDBANK_BENCH=OFF \
-               -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-aarch64-linux-gnu.cmake
+    in_root "export $ccache
+             cd /src && cmake -S . -B /build-arm64 -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBOARDBANK_BENCH=OFF \
+               -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-aarch64-linux-gnu.cmake $launchers
              cmake --build /build-arm64 -j $jobs
              file /build-arm64/daemon/boardbank
              qemu-aarch64-static /build-arm64/daemon/boardbank --version
@@ -105,7 +131,8 @@ case "$what" in
     cp "$root"/build-arm64/boardbank_*_arm64.deb "$src/out/" 2>/dev/null || true
     ;;
   trixie)
-    in_root "cd /src && cmake -S . -B /build -G Ninja -DBOARDBANK_BENCH=OFF
+    in_root "export $ccache
+             cd /src && cmake -S . -B /build -G Ninja -DBOARDBANK_BENCH=OFF $launchers
              cmake --build /build -j $jobs
              /build/daemon/boardbank --version
              ctest --test-dir /build -j $jobs --output-on-failure" 2>&1 | tee "$log" || status=$?

@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -124,6 +125,24 @@ source = "0"
   EXPECT_TRUE(mentions(problems, "unknown section 'cameras'"));
   EXPECT_EQ(problems.front().to_string(),
             "bad.toml:2: [screen] width must be a whole number from 320 to 7680");
+}
+
+TEST(Config, TheScreenTurnsOnlyByQuarterTurns) {
+  auto upside_down = parse_config("[screen]\nrotation = 180\n", "r.toml");
+  ASSERT_TRUE(upside_down.has_value());
+  EXPECT_EQ(upside_down->screen.rotation, bb::display::Rotation::upside_down);
+  auto portrait = parse_config("[screen]\nrotation = 270\n", "r.toml");
+  ASSERT_TRUE(portrait.has_value());
+  EXPECT_EQ(portrait->screen.rotation, bb::display::Rotation::clockwise_270);
+  EXPECT_EQ(parse_config("", "r.toml")->screen.rotation, bb::display::Rotation::upright);
+  for (const char* angle : {"91", "360", "-90", "90.0", "\"90\""}) {
+    auto config = parse_config(fmt::format("[screen]\nrotation = {}\n", angle), "r.toml");
+    ASSERT_FALSE(config.has_value()) << angle;
+    ASSERT_EQ(config.error().size(), 1u) << angle;
+    EXPECT_EQ(config.error()[0].line, 2) << angle;
+    EXPECT_NE(config.error()[0].message.find("[screen] rotation must be"), std::string::npos)
+        << config.error()[0].message;
+  }
 }
 
 TEST(Config, ASyntaxErrorNamesItsLineAndStops) {

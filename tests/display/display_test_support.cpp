@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "display/canvas.h"
 #include "display/font_set.h"
 
 namespace bb::display::testing {
@@ -73,11 +74,13 @@ std::vector<std::string> structural_problems(const Frame& frame, const Layout& l
   return out;
 }
 
-Harness::Harness(SampleTable table, int width, int height, UiSettings settings) : table_(std::move(table)) {
+Harness::Harness(SampleTable table, int width, int height, UiSettings settings, Rotation rotation)
+    : table_(std::move(table)) {
   TouchScreen::Options o;
   o.width = width;
   o.height = height;
   o.settings = settings;
+  o.rotation = rotation;
   auto s = TouchScreen::open(o);
   if (!s) throw std::runtime_error(s.error());
   screen_ = std::move(*s);
@@ -96,13 +99,17 @@ void Harness::tap(const std::string& id) {
   const Target* t = frame().find(id);
   ASSERT_NE(t, nullptr) << "no target '" << id << "' on the screen";
   // The touch arrives the way the kernel's touchscreen driver delivers it: finger down, finger up, in
-  // coordinates normalised to the window.
+  // coordinates normalised to the panel (turned, when the panel is).
+  const UnitPoint at =
+      layout_to_panel(screen_->canvas().rotation(),
+                      {(static_cast<float>(t->rect.cx()) + 0.5f) / static_cast<float>(frame().width()),
+                       (static_cast<float>(t->rect.cy()) + 0.5f) / static_cast<float>(frame().height())});
   SDL_Event e{};
   e.type = SDL_FINGERDOWN;
   e.tfinger.touchId = 1;
   e.tfinger.fingerId = 1;
-  e.tfinger.x = (static_cast<float>(t->rect.cx()) + 0.5f) / static_cast<float>(frame().width());
-  e.tfinger.y = (static_cast<float>(t->rect.cy()) + 0.5f) / static_cast<float>(frame().height());
+  e.tfinger.x = at.x;
+  e.tfinger.y = at.y;
   e.tfinger.pressure = 1.0f;
   ASSERT_EQ(SDL_PushEvent(&e), 1) << SDL_GetError();
   e.type = SDL_FINGERUP;

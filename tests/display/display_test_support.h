@@ -23,8 +23,11 @@ std::vector<std::string> structural_problems(const Frame& frame, const Layout& l
 // would run it: intents are applied to the game and the new snapshot is shown.
 class Harness {
  public:
-  explicit Harness(SampleTable table, int width = 800, int height = 480, UiSettings settings = {});
-  // Taps the centre of the target with this id; fails the test when it is not on the screen.
+  // width x height is the panel's; a turned panel lays the screens out turned back upright.
+  explicit Harness(SampleTable table, int width = 800, int height = 480, UiSettings settings = {},
+                   Rotation rotation = Rotation::upright);
+  // Taps the centre of the target with this id, where the panel shows it; fails the test when it is not on
+  // the screen.
   void tap(const std::string& id);
   bool can_see(const std::string& id);
   void card(int player);
