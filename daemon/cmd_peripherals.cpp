@@ -203,7 +203,8 @@ void add_peripheral_commands(CLI::App& app) {
                   "Simulated device: commands from the terminal or a pipe");
   probe->add_option("--spi", probe_opts->spi, "rc522: the spidev node");
   probe->add_option("--reset", probe_opts->reset, "rc522: its RST line on --chip ('' for none)");
-  probe->add_option("--seconds", probe_opts->seconds, "Stop after this long (default: Ctrl-C)");
+  probe->add_option("--seconds", probe_opts->seconds, "Stop after this long (default: Ctrl-C)")
+      ->check(CLI::Range(0.0, 31'536'000.0));
   probe->callback([probe_opts] { std::exit(run_probe(*probe_opts)); });
 
   auto record_opts = std::make_shared<RecordOptions>();
@@ -218,7 +219,8 @@ void add_peripheral_commands(CLI::App& app) {
   record->add_option("--spi", record_opts->spi, "rc522: the spidev node");
   record->add_option("--reset", record_opts->reset, "rc522: its RST line on --chip ('' for none)");
   record->add_option("-o,--out", record_opts->out, "Trace file to write (default: standard output)");
-  record->add_option("--seconds", record_opts->seconds, "Stop after this long (default: Ctrl-C)");
+  record->add_option("--seconds", record_opts->seconds, "Stop after this long (default: Ctrl-C)")
+      ->check(CLI::Range(0.0, 31'536'000.0));
   record->callback([record_opts] { std::exit(run_record(*record_opts)); });
 }
 

@@ -518,9 +518,10 @@ void add_vision_commands(CLI::App& app) {
       "--setup", track_opts->setup,
       "set-up file: loaded if it exists (learned tokens, board reference), else written once the "
       "tokens are learned");
-  track->add_option("--max-frames", track_opts->max_frames, "stop after this many frames (0: until the end)");
-  track->add_option("--width", track_opts->width, "camera frame width");
-  track->add_option("--height", track_opts->height, "camera frame height");
+  track->add_option("--max-frames", track_opts->max_frames, "stop after this many frames (0: until the end)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40));
+  track->add_option("--width", track_opts->width, "camera frame width")->check(CLI::Range(16, 8192));
+  track->add_option("--height", track_opts->height, "camera frame height")->check(CLI::Range(16, 8192));
   track->add_option("--start-space", track_opts->start_space, "where all tokens stand when they are learned");
   track
       ->add_option("--tokens", track_opts->tokens,
@@ -567,14 +568,15 @@ void add_vision_commands(CLI::App& app) {
   render->add_option("--moves", render_opts->moves,
                      "moves file: one {\"token\": \"T1\", \"to\": 7} per line");
   render->add_option("--seed", render_opts->seed, "seed of the random game, camera pose and light");
-  render->add_option("--count", render_opts->count, "moves of the random game");
-  render->add_option("--tokens", render_opts->tokens, "tokens on the table (1..6)");
+  render->add_option("--count", render_opts->count, "moves of the random game")
+      ->check(CLI::Range(0, 100'000));
+  render->add_option("--tokens", render_opts->tokens, "tokens on the table (1..6)")->check(CLI::Range(1, 6));
   render->add_option("--size", render_opts->size, "frame size, e.g. 1280x720");
   render->add_option("--condition", render_opts->condition,
                      "clean, tilt, dim, bright, warm, cold, shadow, noise, blur, jpeg or mixed");
   render->add_option("--edition", render_opts->edition, "edition id or file: the board drawn");
   render->add_option("--truth", render_opts->truth, "where to write the per-frame truth (JSON lines)");
-  render->add_option("--fps", render_opts->fps, "frame rate of a video");
+  render->add_option("--fps", render_opts->fps, "frame rate of a video")->check(CLI::Range(1.0, 240.0));
   render->add_flag("--no-hands", render_opts->no_hands, "tokens jump between frames, without hands");
   render->callback([render_opts] { std::exit(run_render(*render_opts)); });
 
@@ -583,8 +585,9 @@ void add_vision_commands(CLI::App& app) {
   auto* markers =
       app.add_subcommand("markers", "Write the sheet of the four corner markers, to print at 100%");
   markers->add_option("--out", *out, "FILE.pdf (exact size, vector) or FILE.png")->required();
-  markers->add_option("--dpi", sheet->dpi, "resolution of a PNG");
-  markers->add_option("--board-mm", sheet->board_side_mm, "the board's side in millimetres (classic: 508)");
+  markers->add_option("--dpi", sheet->dpi, "resolution of a PNG")->check(CLI::Range(50, 2400));
+  markers->add_option("--board-mm", sheet->board_side_mm, "the board's side in millimetres (classic: 508)")
+      ->check(CLI::Range(100.0, 2000.0));
   markers->callback([sheet, out] {
     if (auto r = sheet->write(*out); !r) {
       fmt::print(stderr, "boardbank markers: {}\n", r.error());
