@@ -6,9 +6,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -21,11 +19,13 @@
 
 #include "daemon/commands.h"
 #include "daemon/paths.h"
+#include "daemon/stop_request.h"
 #include "daemon/window_size.h"
 #include "display/touch_screen.h"
 #include "rules/edition.h"
 #include "vision/board_calibrator.h"
 #include "vision/board_layout.h"
+#include "vision/image_sequence_source.h"
 #include "vision/marker_sheet.h"
 #include "vision/source_opener.h"
 #include "vision/space_grid_file.h"
@@ -40,9 +40,6 @@ namespace {
 
 namespace vi = bb::vision;
 using Json = nlohmann::ordered_json;
-
-std::atomic<bool> stop_tracking{false};
-extern "C" void on_track_interrupt(int) { stop_tracking = true; }
 
 // The board of an edition, read by the rules engine's own loader (so a bad file is refused with its line):
 // names in board order and the colour band of each street's group.
@@ -170,6 +167,20 @@ struct TrackInput {
   }
 };
 
+// Why a frame is not tracked, or nullopt. The same bounds as a folder of images (checked there before
+// decoding), here for every source.
+std::optional<std::string> refused_frame(int width, int height) {
+  if (width < vi::ImageSequenceSource::kMinSide || height < vi::ImageSequenceSource::kMinSide) {
+    return fmt::format("the frame is {}x{} pixels, too small to show a board (at least {} on each side)",
+                       width, height, vi::ImageSequenceSource::kMinSide);
+  }
+  if (static_cast<long long>(width) * height > vi::ImageSequenceSource::kMaxPixels) {
+    return fmt::format("the frame is {}x{} pixels, more than the {} a frame may have", width, height,
+                       vi::ImageSequenceSource::kMaxPixels);
+  }
+  return std::nullopt;
+}
+
 int run_track(const TrackOptions& o) {
   auto layout = layout_from_edition(o.edition);
   if (!layout) {
@@ -208,17 +219,17 @@ int run_track(const TrackOptions& o) {
   vi::CaptureSource::Options capture;
   capture.width = o.width;
   capture.height = o.height;
+  // Before the source starts its grabbing thread, so that the thread too leaves Ctrl-C to it.
+  StopRequest stop;
   auto source = vi::open_source(o.source, capture);
   if (!source) {
     fmt::print(stderr, "boardbank track: {}\n", source.error());
     return 2;
   }
-  std::signal(SIGINT, on_track_interrupt);
-  std::signal(SIGTERM, on_track_interrupt);
   cv::Mat frame;
   int64_t index = 0;
   TrackInput input;
-  while (!stop_tracking && (o.max_frames <= 0 || index < o.max_frames)) {
+  while (!stop.requested() && (o.max_frames <= 0 || index < o.max_frames)) {
     input.poll_into(tracker);
     const auto g = (*source)->grab(frame);
     using Status = vi::FrameSource::Status;
@@ -229,11 +240,28 @@ int run_track(const TrackOptions& o) {
       continue;
     }
     if (g.status == Status::waiting) continue;
+    if (g.status == Status::skipped) {
+      print_line(Json{{"t", "frame_refused"}, {"message", g.message}, {"frame", index}});
+      continue;
+    }
     if (g.reopened) {
       print_line(Json{{"t", "camera_back"}, {"frame", index}});
       tracker.camera_restarted();
     }
-    for (const auto& e : tracker.process(frame, index)) print_line(to_json(e));
+    // A frame no board fits in (a thin strip, a thumbnail) or too large to track is refused, not fed to the
+    // tracker: its image operations assume room for the board and its four markers.
+    if (auto why = refused_frame(frame.cols, frame.rows)) {
+      print_line(Json{{"t", "frame_refused"}, {"message", *why}, {"frame", index++}});
+      continue;
+    }
+    try {
+      for (const auto& e : tracker.process(frame, index)) print_line(to_json(e));
+    } catch (const cv::Exception& e) {
+      // Never an abort: the frame is reported and skipped; the tracker's own check below still runs.
+      print_line(Json{{"t", "frame_refused"},
+                      {"message", fmt::format("the image could not be processed: {}", e.what())},
+                      {"frame", index}});
+    }
     const auto problem = tracker.invariant_problem();
     if (!problem.empty()) {
       fmt::print(stderr, "boardbank track: internal error: {}\n", problem);
@@ -309,7 +337,7 @@ int run_calibrate(const CalibrateOptions& o) {
     using Status = vi::FrameSource::Status;
     if (g.status == Status::end) break;
     if (g.status != Status::frame) {
-      if (g.status == Status::lost) why = g.message;
+      if (g.status == Status::lost || g.status == Status::skipped) why = g.message;
       continue;
     }
     ++tried;
