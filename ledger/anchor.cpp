@@ -46,8 +46,8 @@ std::vector<AnchorHead> Anchor::heads(Database& db) {
   return heads;
 }
 
-std::expected<void, std::string> Anchor::write(const std::string& path,
-                                               const std::vector<AnchorHead>& heads) {
+std::expected<void, std::string> Anchor::write(const std::string& path, const std::vector<AnchorHead>& heads,
+                                               Durability durability) {
   std::string text = std::string(kHeader) + "\n";
   for (const AnchorHead& h : heads) text += fmt::format("game {} {} {}\n", h.game, h.inputs, h.chain);
   text += fmt::format("digest {}\n", digest_of(heads));
@@ -67,7 +67,7 @@ std::expected<void, std::string> Anchor::write(const std::string& path,
     written += static_cast<std::size_t>(n);
   }
   // Synced before the rename: after a power cut the anchor is the old one or the new one, never a torn one.
-  if (::fsync(fd) != 0) {
+  if (durability == Durability::synced && ::fsync(fd) != 0) {
     std::string why = errno_text();
     ::close(fd);
     ::unlink(temporary.c_str());

@@ -23,20 +23,27 @@ struct AnchorHead {
 // must still hold every anchored game with at least its anchored inputs, the input at the anchored head
 // carrying the anchored hash.
 //
-// It is written after each commit (a temporary file, synced, then renamed over the old one), so a pulled plug
-// between the commit and the rename leaves an anchor one commit behind; the check accepts any anchor the file
-// extends, so that is never taken for tampering. It guards against rows removed with the sqlite3 tool;
-// someone who rewrites the database and its anchor together (or removes both) is not detected: the hash is
-// FNV-1a, not a signature. Owns nothing but the file's format; never writes the database. Called from the
-// ledger's thread.
+// It is written after each commit (a temporary file renamed over the old one), so a pulled plug between the
+// commit and the rename leaves an anchor behind the file; the check accepts any anchor the file extends, so
+// that is never taken for tampering. The rename after each input is not synced (an fsync per input would
+// double the cost of recording one): a power cut may lose the newest anchors, never the file's own data.
+// Ledger::open, checkpoint(), the end of a game and every backup write it synced. A torn anchor relies on the
+// file system replacing a file by rename whole (ext4, the Raspberry Pi OS default, does: auto_da_alloc). It
+// guards against rows removed with the sqlite3 tool; someone who rewrites the database and its anchor
+// together (or removes both) is not detected: the hash is FNV-1a, not a signature. Owns nothing but the
+// file's format; never writes the database. Called from the ledger's thread.
 class Anchor {
  public:
   static std::string path_for(const std::string& database_path);
   // The heads as the database holds them now (works on a read-only connection).
   static std::vector<AnchorHead> heads(Database& db);
-  // Replaces the anchor file at `path` atomically. Errors say what failed.
-  static std::expected<void, std::string> write(const std::string& path,
-                                                const std::vector<AnchorHead>& heads);
+  enum class Durability {
+    synced,      // on the card before write() returns (fsync of the new file, then the rename)
+    page_cache,  // renamed into place; the kernel writes it within seconds
+  };
+  // Replaces the anchor file at `path` by rename. Errors say what failed.
+  static std::expected<void, std::string> write(const std::string& path, const std::vector<AnchorHead>& heads,
+                                                Durability durability = Durability::synced);
   // nullopt: there is no anchor file. An error: the file is there but is not a whole anchor.
   static std::expected<std::optional<std::vector<AnchorHead>>, std::string> read(const std::string& path);
   // One message per anchored game the database does not extend (removed, cut short, or rewritten).

@@ -775,12 +775,18 @@ std::expected<Ledger, LedgerError> Ledger::open(const LedgerOptions& options) {
   }
 }
 
-std::optional<std::string> Ledger::write_anchor(GameId id, std::int64_t inputs, const std::string& chain) {
+std::optional<std::string> Ledger::write_anchor(GameId id, std::int64_t inputs, const std::string& chain,
+                                                Anchor::Durability durability) {
   anchor_heads_[id] = AnchorHead{id, inputs, chain};
+  return write_anchor(durability);
+}
+
+std::optional<std::string> Ledger::write_anchor(Anchor::Durability durability) {
+  if (read_only_) return std::nullopt;
   std::vector<AnchorHead> heads;
   heads.reserve(anchor_heads_.size());
   for (const auto& [game, head] : anchor_heads_) heads.push_back(head);
-  auto written = Anchor::write(Anchor::path_for(options_.path), heads);
+  auto written = Anchor::write(Anchor::path_for(options_.path), heads, durability);
   if (written) return std::nullopt;
   // The input is stored: an anchor left behind is accepted by the check, so this only narrows what a later
   // check can tell. Said, not hidden.
@@ -839,7 +845,7 @@ std::expected<GameId, LedgerError> Ledger::start_game(const rules::Setup& setup,
     }
     games_[row.id] = std::move(live_game);
     // A failed anchor write leaves it behind, which the check accepts; the game is stored either way.
-    (void)write_anchor(row.id, 0, chain);
+    (void)write_anchor(row.id, 0, chain, Anchor::Durability::page_cache);
     return row.id;
   } catch (const SqlError& e) {
     return std::unexpected(storage_error(e, "the new game"));
@@ -1095,7 +1101,8 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
     recorded.postings.assign(all.begin() + static_cast<std::ptrdiff_t>(outcome->first_posting), all.end());
     recorded.events = std::move(outcome->events);
     recorded.game_over = ended;
-    recorded.warning = write_anchor(id, g.next_seq, chain);
+    recorded.warning = write_anchor(id, g.next_seq, chain,
+                                    ended ? Anchor::Durability::synced : Anchor::Durability::page_cache);
     // No backup here: a copy of the file takes longer than a frame. The caller makes the end-of-game backup
     // (backup_now()) and the scheduled ones (backup_if_due()) when its loop is free.
     return recorded;
@@ -1292,6 +1299,10 @@ std::optional<std::expected<std::string, LedgerError>> Ledger::backup_if_due(
 std::expected<void, LedgerError> Ledger::checkpoint() {
   try {
     db_.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    // The anchors written since the last checkpoint may still be in the page cache: put the newest on the
+    // card.
+    if (auto failed = write_anchor(Anchor::Durability::synced))
+      return std::unexpected(LedgerError{Kind::io, *failed});
     return {};
   } catch (const SqlError& e) {
     return std::unexpected(storage_error(e, "the checkpoint"));

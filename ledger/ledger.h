@@ -110,7 +110,9 @@ class Ledger {
   // The head of every game's chain as committed, written to the anchor file after each commit.
   std::map<GameId, AnchorHead> anchor_heads_;
   // Records a game's new head and rewrites the anchor; a message when that failed (the commit stands).
-  std::optional<std::string> write_anchor(GameId id, std::int64_t inputs, const std::string& chain);
+  std::optional<std::string> write_anchor(GameId id, std::int64_t inputs, const std::string& chain,
+                                          Anchor::Durability durability);
+  std::optional<std::string> write_anchor(Anchor::Durability durability);
   // How long replaying one input takes here, measured at the last resume that replayed enough inputs to tell.
   // Until then, a Raspberry Pi 4's figure (about eight times this project's development machine's).
   double replay_ms_per_input_ = 0.025;
