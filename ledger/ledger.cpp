@@ -1069,8 +1069,17 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
         sql_->game_total.step();
         std::int64_t total = sql_->game_total.column_int64(0);
         sql_->game_total.reset();
-        // Every posting moves money from one account to another: a non-zero sum is a bug, never a user error.
-        assert(total == 0 && "the ledger's balances must sum to zero");
+        // Every posting moves money from one account to another, so a non-zero sum means a balance left the
+        // range SQLite's integers hold (an amount near 2^63 that the rules let through). Refused, never
+        // stored and never an abort: the transaction rolls back and the game is rebuilt from the file.
+        if (total != 0) {
+          g.stale = true;
+          return std::unexpected(LedgerError{
+              Kind::invalid,
+              fmt::format("the {} (id {}) was not recorded: its amounts would take a balance beyond what the "
+                          "ledger can hold (the balances would sum to {}, not zero). Nothing was stored",
+                          kind, meta.id, total)});
+        }
       }
       transaction.commit();
     } catch (const SqlError& e) {

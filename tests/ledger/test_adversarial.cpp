@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <limits>
 
 #include "ledger/anchor.h"
 #include "ledger/backup_store.h"
@@ -201,6 +202,30 @@ TEST_F(Adversarial, EveryBackupHasItsAnchorAndARestoreBringsIt) {
   EXPECT_TRUE(check().empty()) << joined(check());
   EXPECT_EQ(read_file(Anchor::path_for(db())), read_file(Anchor::path_for(backup)));
   EXPECT_EQ(read_file(Anchor::path_for(*kept)), newer_anchor);
+}
+
+// --- Numbers at the edge
+// ------------------------------------------------------------------------------------
+
+TEST_F(Adversarial, AnAmountBeyondWhatABalanceHoldsIsRefusedNotAnAbort) {
+  auto ledger = Ledger::open(options());
+  ASSERT_TRUE(ledger.has_value());
+  auto game = ledger->start_game(RandomDriver::setup(1, 2));
+  ASSERT_TRUE(game.has_value());
+  rules::Adopt adopt;
+  adopt.player = 0;
+  adopt.cash = std::numeric_limits<rules::Money>::max();
+  auto recorded = ledger->record(*game, adopt, {"touch:big", "touch", "pin", "a test at the edge"});
+  // The rules may refuse it themselves; either way nothing is stored and the ledger stays whole.
+  ASSERT_FALSE(recorded.has_value());
+  EXPECT_TRUE(recorded.error().kind == LedgerError::Kind::invalid ||
+              recorded.error().kind == LedgerError::Kind::refused)
+      << recorded.error().message;
+  EXPECT_FALSE(ledger->has_input(*game, "touch:big"));
+  // The next input finds the game rebuilt from the file, as after any commit that did not happen.
+  EXPECT_TRUE(ledger->record(*game, rules::Roll{1, 2}, {"dice:after", "dice", "", ""}).has_value());
+  EXPECT_TRUE(ledger->invariant_violations().empty());
+  EXPECT_TRUE(check().empty()) << joined(check());
 }
 
 // --- Truncation, zero-byte and non-ledger files ------------------------------------------------------------
