@@ -204,6 +204,26 @@ TEST_F(Adversarial, EveryBackupHasItsAnchorAndARestoreBringsIt) {
   EXPECT_EQ(read_file(Anchor::path_for(*kept)), newer_anchor);
 }
 
+// --- Full or failing card ---------------------------------------------------------------------------------
+
+TEST_F(Adversarial, AnAnchorThatCannotBeWrittenNeverLosesTheInput) {
+  auto ledger = Ledger::open(options());
+  ASSERT_TRUE(ledger.has_value());
+  auto game = ledger->start_game(RandomDriver::setup(1, 2));
+  ASSERT_TRUE(game.has_value());
+  // The anchor's new file cannot be made (as on a full card): the input is stored all the same and the
+  // warning says so; the anchor left behind is still accepted by the check.
+  fs::create_directories(Anchor::path_for(db()) + ".new");
+  auto recorded = ledger->record(*game, rules::Roll{1, 2}, {"dice:1", "dice", "", ""});
+  ASSERT_TRUE(recorded.has_value()) << recorded.error().message;
+  ASSERT_TRUE(recorded->warning.has_value());
+  EXPECT_NE(recorded->warning->find("the ledger's anchor could not be updated"), std::string::npos)
+      << *recorded->warning;
+  EXPECT_TRUE(ledger->has_input(*game, "dice:1"));
+  EXPECT_TRUE(check().empty()) << joined(check());
+  fs::remove(Anchor::path_for(db()) + ".new");
+}
+
 // --- Numbers at the edge
 // ------------------------------------------------------------------------------------
 
