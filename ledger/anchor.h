@@ -23,15 +23,14 @@ struct AnchorHead {
 // must still hold every anchored game with at least its anchored inputs, the input at the anchored head
 // carrying the anchored hash.
 //
-// It is written after each commit (a temporary file renamed over the old one), so a pulled plug between the
-// commit and the rename leaves an anchor behind the file; the check accepts any anchor the file extends, so
-// that is never taken for tampering. The rename after each input is not synced (an fsync per input would
-// double the cost of recording one): a power cut may lose the newest anchors, never the file's own data.
-// Ledger::open, checkpoint(), the end of a game and every backup write it synced. A torn anchor relies on the
-// file system replacing a file by rename whole (ext4, the Raspberry Pi OS default, does: auto_da_alloc). It
-// guards against rows removed with the sqlite3 tool; someone who rewrites the database and its anchor
-// together (or removes both) is not detected: the hash is FNV-1a, not a signature. Owns nothing but the
-// file's format; never writes the database. Called from the ledger's thread.
+// The ledger rewrites it (a new file renamed over the old one) at a game's start, after an input once
+// LedgerOptions::anchor_every_ms has passed, and synced at open, checkpoint, a game's end, each backup and
+// the close. A pulled plug thus leaves an anchor behind the file; the check accepts any anchor the file
+// extends, so that is never taken for tampering. A torn anchor relies on the file system replacing a file by
+// rename whole (ext4, the Raspberry Pi OS default, does: auto_da_alloc). It guards against rows removed with
+// the sqlite3 tool; someone who rewrites the database and its anchor together (or removes both) is not
+// detected: the hash is FNV-1a, not a signature. Owns nothing but the file's format; never writes the
+// database. Called from the ledger's thread.
 class Anchor {
  public:
   static std::string path_for(const std::string& database_path);

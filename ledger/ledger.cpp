@@ -548,7 +548,10 @@ Ledger::Ledger(LedgerOptions options, Database db)
     : options_(std::move(options)), db_(std::move(db)), sql_(std::make_unique<Prepared>(db_)) {}
 Ledger::Ledger(Ledger&&) noexcept = default;
 Ledger& Ledger::operator=(Ledger&&) noexcept = default;
-Ledger::~Ledger() = default;
+Ledger::~Ledger() {
+  // Closing: the newest heads go on the card (a moved-from ledger has no connection and writes nothing).
+  if (anchor_pending_ && db_.handle() != nullptr) (void)write_anchor(Anchor::Durability::synced);
+}
 
 namespace {
 
@@ -776,8 +779,13 @@ std::expected<Ledger, LedgerError> Ledger::open(const LedgerOptions& options) {
 }
 
 std::optional<std::string> Ledger::write_anchor(GameId id, std::int64_t inputs, const std::string& chain,
-                                                Anchor::Durability durability) {
+                                                Anchor::Durability durability, bool may_wait) {
   anchor_heads_[id] = AnchorHead{id, inputs, chain};
+  auto now = std::chrono::steady_clock::now();
+  if (may_wait && now - last_anchor_write_ < std::chrono::milliseconds(options_.anchor_every_ms)) {
+    anchor_pending_ = true;  // written by the next input after the interval, a checkpoint, or the close
+    return std::nullopt;
+  }
   return write_anchor(durability);
 }
 
@@ -787,6 +795,8 @@ std::optional<std::string> Ledger::write_anchor(Anchor::Durability durability) {
   heads.reserve(anchor_heads_.size());
   for (const auto& [game, head] : anchor_heads_) heads.push_back(head);
   auto written = Anchor::write(Anchor::path_for(options_.path), heads, durability);
+  last_anchor_write_ = std::chrono::steady_clock::now();
+  anchor_pending_ = !written.has_value();
   if (written) return std::nullopt;
   // The input is stored: an anchor left behind is accepted by the check, so this only narrows what a later
   // check can tell. Said, not hidden.
@@ -845,7 +855,7 @@ std::expected<GameId, LedgerError> Ledger::start_game(const rules::Setup& setup,
     }
     games_[row.id] = std::move(live_game);
     // A failed anchor write leaves it behind, which the check accepts; the game is stored either way.
-    (void)write_anchor(row.id, 0, chain, Anchor::Durability::page_cache);
+    (void)write_anchor(row.id, 0, chain, Anchor::Durability::page_cache, false);
     return row.id;
   } catch (const SqlError& e) {
     return std::unexpected(storage_error(e, "the new game"));
@@ -1110,8 +1120,8 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
     recorded.postings.assign(all.begin() + static_cast<std::ptrdiff_t>(outcome->first_posting), all.end());
     recorded.events = std::move(outcome->events);
     recorded.game_over = ended;
-    recorded.warning = write_anchor(id, g.next_seq, chain,
-                                    ended ? Anchor::Durability::synced : Anchor::Durability::page_cache);
+    recorded.warning = write_anchor(
+        id, g.next_seq, chain, ended ? Anchor::Durability::synced : Anchor::Durability::page_cache, !ended);
     // No backup here: a copy of the file takes longer than a frame. The caller makes the end-of-game backup
     // (backup_now()) and the scheduled ones (backup_if_due()) when its loop is free.
     return recorded;
@@ -1295,6 +1305,7 @@ std::expected<std::string, LedgerError> Ledger::backup_now() {
   auto made = BackupStore(options_.backup_dir, options_.keep_backups).write_from(db_);
   if (!made) return std::unexpected(LedgerError{Kind::io, made.error()});
   last_backup_ = std::chrono::system_clock::now();
+  if (anchor_pending_) (void)write_anchor(Anchor::Durability::synced);
   return *made;
 }
 

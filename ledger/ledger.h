@@ -109,9 +109,12 @@ class Ledger {
   bool read_only_ = false;
   // The head of every game's chain as committed, written to the anchor file after each commit.
   std::map<GameId, AnchorHead> anchor_heads_;
+  std::chrono::steady_clock::time_point last_anchor_write_{};
+  bool anchor_pending_ = false;  // heads newer than the anchor file
   // Records a game's new head and rewrites the anchor; a message when that failed (the commit stands).
+  // `may_wait`: skip the file when it was written less than anchor_every_ms ago (left pending).
   std::optional<std::string> write_anchor(GameId id, std::int64_t inputs, const std::string& chain,
-                                          Anchor::Durability durability);
+                                          Anchor::Durability durability, bool may_wait);
   std::optional<std::string> write_anchor(Anchor::Durability durability);
   // How long replaying one input takes here, measured at the last resume that replayed enough inputs to tell.
   // Until then, a Raspberry Pi 4's figure (about eight times this project's development machine's).

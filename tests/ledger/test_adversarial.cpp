@@ -57,6 +57,7 @@ class Adversarial : public ::testing::Test {
   LedgerOptions options(LedgerAccess access = LedgerAccess::create_or_open) const {
     LedgerOptions o = options_for(db(), dir_.file("backups"));
     o.access = access;
+    o.anchor_every_ms = 0;  // the anchor after every input (the throttle has its own test)
     return o;
   }
   // Two games of `inputs` random inputs each (no undo), the file closed afterwards.
@@ -137,6 +138,25 @@ TEST_F(Adversarial, AnAnchorOneCommitBehindIsNotTampering) {
         hash.add("boardbank ledger anchor 1");
         return hash.hex();
       }() + "\n");
+  EXPECT_TRUE(check().empty()) << joined(check());
+}
+
+TEST_F(Adversarial, TheAnchorIsRewrittenAtMostEveryIntervalAndAlwaysAtTheClose) {
+  LedgerOptions throttled = options();
+  throttled.anchor_every_ms = 60'000;
+  std::string at_start;
+  {
+    auto ledger = Ledger::open(throttled);
+    ASSERT_TRUE(ledger.has_value());
+    auto game = ledger->start_game(RandomDriver::setup(1, 2));  // a game's start is always written
+    ASSERT_TRUE(game.has_value());
+    at_start = read_file(Anchor::path_for(db()));
+    ASSERT_NE(at_start.find("game 1 0 "), std::string::npos) << at_start;
+    ASSERT_TRUE(ledger->record(*game, rules::Roll{1, 2}, {"dice:1", "dice", "", ""}).has_value());
+    EXPECT_EQ(read_file(Anchor::path_for(db())), at_start);  // within the interval: left pending
+    EXPECT_TRUE(check().empty()) << joined(check());         // and a pending anchor is only behind
+  }
+  EXPECT_NE(read_file(Anchor::path_for(db())).find("game 1 1 "), std::string::npos);  // the close wrote it
   EXPECT_TRUE(check().empty()) << joined(check());
 }
 
