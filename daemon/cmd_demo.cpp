@@ -17,16 +17,20 @@ void add_demo_commands(CLI::App& app) {
       "readers and move their tokens in front of a rendered camera; the service does the rest");
   demo->add_flag("--headless", o->headless, "draw offscreen; print one line per turn and the standings");
   demo->add_option("--speed", o->speed, "how much faster than a family the bots act (0.1-1000)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 1000.0));
   demo->add_option("--seed", o->seed, "the same seed plays the same game (dice, bots, camera)")
       ->capture_default_str();
   demo->add_option("--db", o->db,
                    "the ledger file; an unfinished demo game in it is resumed (default: "
                    "$XDG_STATE_HOME/boardbank/demo.db)");
-  demo->add_option("--players", o->players, "players at the table (2-6)")->capture_default_str();
+  demo->add_option("--players", o->players, "players at the table (2-6)")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 6));
   demo->add_option("--turns", o->turns,
                    "play the edition's time-limit game, ended after this many turns (0: play to the end)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1'000'000));
   demo->add_option("--size", o->size, "the screen, WIDTHxHEIGHT")->capture_default_str();
   demo->add_option("--editions", o->editions, "folder holding the editions");
   demo->add_option("--fonts", o->fonts, "folder holding DejaVuSans.ttf (default: Debian's)");

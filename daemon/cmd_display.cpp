@@ -20,8 +20,14 @@ void add_display_commands(CLI::App& app) {
   cmd->add_option("--editions", options->editions_dir, "folder holding the editions");
   cmd->add_option("--fonts", options->font_dir, "folder holding DejaVuSans.ttf (default: Debian's)");
   cmd->callback([options, size] {
-    const auto window = parse_window_size(*size, 320, 240);
-    if (!window) throw CLI::ValidationError("--size", "give the size as WIDTHxHEIGHT, for example 800x480");
+    // 640x400: the smallest the screens are laid out for (below it, keypads and lists no longer fit; the
+    // demo's own screen check uses the same bound).
+    const auto window = parse_window_size(*size, 640, 400);
+    if (!window) {
+      throw CLI::ValidationError("--size", fmt::format("'{}': give the size as WIDTHxHEIGHT, from 640x400 to "
+                                                       "4096x4096, for example 800x480",
+                                                       size->substr(0, 40)));
+    }
     options->width = window->width;
     options->height = window->height;
     auto files = display::ScreenGallery::render(*options);

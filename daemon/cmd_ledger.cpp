@@ -24,6 +24,7 @@ struct LedgerArgs {
   std::string game;
   bool csv = false;
   bool script = false;
+  bool create = false;
   std::string file;
 };
 
@@ -43,6 +44,8 @@ ledger::LedgerOptions options_from(const LedgerArgs& args) {
   // Scheduled backups belong to the daemon's long run; a command-line call backs up only when asked.
   options.backup_every_minutes = 0;
   options.edition_dirs = bb::daemon::edition_dirs();
+  // A mistyped --db must not quietly become a new, empty ledger (which a later hint could then offer).
+  options.access = args.create ? ledger::LedgerAccess::create_or_open : ledger::LedgerAccess::open_existing;
   return options;
 }
 
@@ -134,13 +137,11 @@ void check(const LedgerArgs& args) {
   }
   std::cout << fmt::format("{}: {} problem(s)\n", path, problems->size());
   for (const auto& p : *problems) std::cout << "  " << p << "\n";
-  if (!options.backup_dir.empty()) {
-    if (auto newest = ledger::BackupStore(options.backup_dir, options.keep_backups).newest()) {
-      std::cout << fmt::format(
-          "The newest backup is {}; 'boardbank ledger restore {}' puts it in place and keeps "
-          "this file beside it.\n",
-          *newest, *newest);
-    }
+  if (auto newest = ledger::Ledger::newest_sound_backup(options); newest && *newest != path) {
+    std::cout << fmt::format(
+        "The newest sound backup is {}; 'boardbank ledger restore {}' puts it in place and keeps "
+        "this file beside it.\n",
+        *newest, *newest);
   }
   throw CLI::RuntimeError(1);
 }
@@ -157,7 +158,7 @@ void restore(const LedgerArgs& args) {
   auto problems = ledger::Ledger::inspect(args.file, options, true);
   if (!problems) fail(problems.error().message);
   if (!problems->empty())
-    fail(fmt::format("{} is not a healthy ledger either: {}", args.file, (*problems)[0]));
+    fail(fmt::format("{} was not restored, nothing was changed: {}", args.file, (*problems)[0]));
   auto kept = ledger::BackupStore::restore(args.file, options.path);
   if (!kept) fail(kept.error());
   std::cout << fmt::format("restored {} to {}\n", args.file, options.path);
@@ -206,6 +207,9 @@ void add_ledger_commands(CLI::App& app) {
   ledger->add_option("--db", args->db, "the ledger file (default: [ledger] path of the configuration)");
   ledger->add_option("--config", args->config, "the configuration file")->capture_default_str();
   ledger->add_option("--backup-dir", args->backup_dir, "where backups go (default: [ledger] backup_dir)");
+  ledger->add_flag(
+      "--create", args->create,
+      "start a new, empty ledger when --db does not exist (otherwise a missing file is refused)");
 
   ledger->add_subcommand("list", "every game, finished or in play")->callback([args] { list(*args); });
   auto* show_cmd = ledger->add_subcommand("show", "one game's balances, checked by replaying its inputs");

@@ -1,14 +1,17 @@
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <atomic>
-#include <csignal>
+#include <cerrno>
 #include <fstream>
 #include <iostream>
 #include <memory>
 
 #include "daemon/commands.h"
+#include "daemon/stop_request.h"
 #include "peripherals/device_factory.h"
 #include "peripherals/edge_device.h"
 #include "peripherals/gpio.h"
@@ -24,14 +27,6 @@ namespace {
 
 namespace pp = bb::peripherals;
 
-std::atomic<bool> interrupted{false};
-extern "C" void on_interrupt(int) { interrupted = true; }
-
-void stop_on_ctrl_c() {
-  std::signal(SIGINT, on_interrupt);
-  std::signal(SIGTERM, on_interrupt);
-}
-
 struct ProbeOptions {
   std::string trace;
   std::string device = "wiegand";
@@ -42,6 +37,69 @@ struct ProbeOptions {
   std::string reset = "GPIO22";
   double seconds = 0;
 };
+
+// One file descriptor, closed at the end of its scope.
+class UniqueFd {
+ public:
+  UniqueFd() = default;
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  ~UniqueFd() { reset(); }
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+  int get() const { return fd_; }
+  void reset(int fd = -1) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = fd;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+// The simulator watches its input with epoll, which takes a terminal or a pipe but refuses a regular file
+// ("probe --simulate < commands.txt"). A file's commands are handed over through a pipe instead, filled at
+// once (a command file is small: at most the pipe's size, 1 MiB). Returns the fd to read commands from, or
+// why the input cannot be used. `keep` owns the pipe's read end.
+std::expected<int, std::string> simulator_input(UniqueFd& keep) {
+  struct stat info {};
+  if (::fstat(STDIN_FILENO, &info) != 0) return std::unexpected(std::string("cannot examine standard input"));
+  if (S_ISFIFO(info.st_mode) || S_ISSOCK(info.st_mode) || isatty(STDIN_FILENO)) return STDIN_FILENO;
+  // /dev/null: no commands, as an empty file.
+  const bool null_device = S_ISCHR(info.st_mode) && info.st_rdev == makedev(1, 3);
+  if (null_device) info.st_size = 0;
+  if (!S_ISREG(info.st_mode) && !null_device) {
+    return std::unexpected(std::string(
+        "standard input is a device that is not a terminal (for example /dev/zero): give the simulator's "
+        "commands from a terminal, a pipe or a file"));
+  }
+  constexpr off_t kMaxCommandBytes = 1 << 20;
+  if (info.st_size > kMaxCommandBytes) {
+    return std::unexpected(fmt::format("the command file on standard input is {} bytes; at most {} are read",
+                                       info.st_size, kMaxCommandBytes));
+  }
+  int ends[2];
+  if (::pipe2(ends, O_CLOEXEC) != 0)
+    return std::unexpected(std::string("cannot make a pipe for the commands"));
+  keep.reset(ends[0]);
+  UniqueFd writer(ends[1]);
+  if (info.st_size > 65536 && ::fcntl(writer.get(), F_SETPIPE_SZ, static_cast<int>(kMaxCommandBytes)) < 0)
+    return std::unexpected(std::string("the command file is larger than this system's pipes take"));
+  std::string text(static_cast<std::size_t>(info.st_size), '\0');
+  std::size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::read(STDIN_FILENO, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // the file shrank meanwhile: what was read is what there is
+    done += static_cast<std::size_t>(n);
+  }
+  for (std::size_t written = 0; written < done;) {
+    ssize_t n = ::write(writer.get(), text.data() + written, done - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return std::unexpected(std::string("cannot hand the commands to the simulator"));
+    written += static_cast<std::size_t>(n);
+  }
+  return keep.get();  // the writer closes here: the simulator reads the commands, then the end
+}
 
 int run_probe(const ProbeOptions& o) {
   auto print = [](const pp::PeripheralEvent& event) {
@@ -75,9 +133,15 @@ int run_probe(const ProbeOptions& o) {
     }
     config.lines = *lines;
   }
+  UniqueFd command_pipe;
   if (o.simulate) {
     config.backend = "simulated";
-    config.input_fd = STDIN_FILENO;
+    auto input = simulator_input(command_pipe);
+    if (!input) {
+      fmt::print(stderr, "boardbank probe: {}\n", input.error());
+      return 2;
+    }
+    config.input_fd = *input;
     if (isatty(STDIN_FILENO)) {
       fmt::print(stderr, "simulated {}: type {} (Ctrl-D ends)\n", o.device,
                  o.device == "wiegand" ? "'card 1A2B3C'"
@@ -93,12 +157,12 @@ int run_probe(const ProbeOptions& o) {
   }
   if (!o.simulate)
     fmt::print(stderr, "probing {} via {} (Ctrl-C ends)\n", o.device, pp::gpio_backend_description());
-  stop_on_ctrl_c();
+  StopRequest stop;
   const pp::Nanoseconds start = pp::monotonic_now();
   const auto limit = static_cast<pp::Nanoseconds>(o.seconds * 1e9);
   pp::Nanoseconds input_closed_at = 0;
   auto keep_going = [&] {
-    if (interrupted || (limit > 0 && pp::monotonic_now() - start >= limit)) return false;
+    if (stop.requested() || (limit > 0 && pp::monotonic_now() - start >= limit)) return false;
     // Piped commands: once the input ends, give the last frame time to finish (Wiegand gap, dice strobe).
     if (o.simulate) {
       auto* edge_device = dynamic_cast<pp::EdgeDevice*>(device->get());
@@ -132,7 +196,7 @@ struct RecordOptions {
 
 // The RC522 speaks SPI: its trace holds the driver's transfers, recorded while the driver reads cards as
 // the daemon would; the taps go to stderr so whoever holds the cards sees each one was read.
-int run_record_rc522(const RecordOptions& o, std::ostream& out) {
+int run_record_rc522(const RecordOptions& o, std::ostream& out, StopRequest& stop) {
   pp::Rc522RecordRequest request;
   request.spi_device = o.spi;
   request.chip = o.chip;
@@ -140,7 +204,7 @@ int run_record_rc522(const RecordOptions& o, std::ostream& out) {
   auto recorded = pp::record_rc522_on_pi(
       request, static_cast<pp::Nanoseconds>(o.seconds * 1e9), out,
       [](const pp::PeripheralEvent& event) { fmt::print(stderr, "{}\n", pp::to_json_line(event)); },
-      [] { return !interrupted; });
+      [&stop] { return !stop.requested(); });
   if (!recorded) {
     fmt::print(stderr, "boardbank record-gpio: {}\n", recorded.error());
     return 2;
@@ -174,10 +238,10 @@ int run_record(const RecordOptions& o) {
     }
   }
   std::ostream& out = file.is_open() ? static_cast<std::ostream&>(file) : std::cout;
-  stop_on_ctrl_c();
-  if (o.device == "rc522") return run_record_rc522(o, out);
+  StopRequest stop;
+  if (o.device == "rc522") return run_record_rc522(o, out, stop);
   auto recorded = pp::record_gpio(o.device, request, static_cast<pp::Nanoseconds>(o.seconds * 1e9), out,
-                                  [] { return !interrupted; });
+                                  [&stop] { return !stop.requested(); });
   if (!recorded) {
     fmt::print(stderr, "boardbank record-gpio: {}\n", recorded.error());
     return 2;
@@ -203,7 +267,8 @@ void add_peripheral_commands(CLI::App& app) {
                   "Simulated device: commands from the terminal or a pipe");
   probe->add_option("--spi", probe_opts->spi, "rc522: the spidev node");
   probe->add_option("--reset", probe_opts->reset, "rc522: its RST line on --chip ('' for none)");
-  probe->add_option("--seconds", probe_opts->seconds, "Stop after this long (default: Ctrl-C)");
+  probe->add_option("--seconds", probe_opts->seconds, "Stop after this long (default: Ctrl-C)")
+      ->check(CLI::Range(0.0, 31'536'000.0));
   probe->callback([probe_opts] { std::exit(run_probe(*probe_opts)); });
 
   auto record_opts = std::make_shared<RecordOptions>();
@@ -218,7 +283,8 @@ void add_peripheral_commands(CLI::App& app) {
   record->add_option("--spi", record_opts->spi, "rc522: the spidev node");
   record->add_option("--reset", record_opts->reset, "rc522: its RST line on --chip ('' for none)");
   record->add_option("-o,--out", record_opts->out, "Trace file to write (default: standard output)");
-  record->add_option("--seconds", record_opts->seconds, "Stop after this long (default: Ctrl-C)");
+  record->add_option("--seconds", record_opts->seconds, "Stop after this long (default: Ctrl-C)")
+      ->check(CLI::Range(0.0, 31'536'000.0));
   record->callback([record_opts] { std::exit(run_record(*record_opts)); });
 }
 

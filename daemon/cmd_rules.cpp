@@ -3,8 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <fstream>
-#include <map>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "daemon/commands.h"
@@ -152,9 +152,9 @@ int run_check_edition(const CheckEditionOptions& o) {
   int cards = 0;
   for (const auto& d : edition->decks)
     for (const auto& c : d.cards) cards += c.copies;
-  fmt::print("{} ({}): {} spaces, {} to own in {} groups, {} decks with {} cards, {} options\n", edition->name,
-             edition->id, edition->spaces.size(), ownable, edition->groups.size(), edition->decks.size(), cards,
-             edition->options.size());
+  fmt::print("{} ({}): {} spaces, {} to own in {} groups, {} decks with {} cards, {} options\n",
+             edition->name, edition->id, edition->spaces.size(), ownable, edition->groups.size(),
+             edition->decks.size(), cards, edition->options.size());
   fmt::print("the file reads cleanly; playing {} games with every invariant checked after every input\n",
              o.games);
   SimulateOptions sim;
@@ -171,7 +171,7 @@ int run_check_edition(const CheckEditionOptions& o) {
     result = run_simulate(sim);
   }
   fmt::print("{}\n", result == 0 ? "the edition is ready for game night"
-                                  : "the edition broke a rule of the engine: see the game and input above");
+                                 : "the edition broke a rule of the engine: see the game and input above");
   return result;
 }
 
@@ -193,11 +193,13 @@ void add_rules_commands(CLI::App& app) {
   auto sim_opts = std::make_shared<SimulateOptions>();
   auto* simulate =
       app.add_subcommand("simulate", "Play complete games between simple bots, checking every invariant");
-  simulate->add_option("--games", sim_opts->games, "How many games")->check(CLI::PositiveNumber);
+  simulate->add_option("--games", sim_opts->games, "How many games")->check(CLI::Range(1, 10'000'000));
   simulate->add_option("--seed", sim_opts->seed, "The first game's seed");
-  simulate->add_option("--players", sim_opts->players, "Players per game (2-8)");
-  simulate->add_option("--max-turns", sim_opts->max_turns,
-                       "End a game as a time-limit game after this many turns");
+  simulate->add_option("--players", sim_opts->players, "Players per game (2-8)")->check(CLI::Range(2, 8));
+  simulate
+      ->add_option("--max-turns", sim_opts->max_turns,
+                   "End a game as a time-limit game after this many turns")
+      ->check(CLI::Range(1, 1'000'000));
   simulate->add_option("--edition", sim_opts->edition, "Edition id or file");
   simulate->add_option("--editions", sim_opts->editions, "Directory of edition files");
   simulate->add_flag("--quiet", sim_opts->quiet, "Print only the totals");
@@ -205,10 +207,11 @@ void add_rules_commands(CLI::App& app) {
 
   auto check_opts = std::make_shared<CheckEditionOptions>();
   auto* check = app.add_subcommand(
-      "check-edition", "Check an edition file: the loader's checks, then simulated games with every invariant");
+      "check-edition",
+      "Check an edition file: the loader's checks, then simulated games with every invariant");
   check->add_option("file", check_opts->file, "The edition file (or an edition id)")->required();
   check->add_option("--games", check_opts->games, "How many games with the default switches")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 10'000'000));
   check->add_option("--editions", check_opts->editions, "Directory of edition files (for `extends`)");
   check->callback([check_opts] { std::exit(run_check_edition(*check_opts)); });
 }

@@ -6,9 +6,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -21,11 +19,13 @@
 
 #include "daemon/commands.h"
 #include "daemon/paths.h"
+#include "daemon/stop_request.h"
 #include "daemon/window_size.h"
 #include "display/touch_screen.h"
 #include "rules/edition.h"
 #include "vision/board_calibrator.h"
 #include "vision/board_layout.h"
+#include "vision/image_sequence_source.h"
 #include "vision/marker_sheet.h"
 #include "vision/source_opener.h"
 #include "vision/space_grid_file.h"
@@ -40,9 +40,6 @@ namespace {
 
 namespace vi = bb::vision;
 using Json = nlohmann::ordered_json;
-
-std::atomic<bool> stop_tracking{false};
-extern "C" void on_track_interrupt(int) { stop_tracking = true; }
 
 // The board of an edition, read by the rules engine's own loader (so a bad file is refused with its line):
 // names in board order and the colour band of each street's group.
@@ -170,6 +167,20 @@ struct TrackInput {
   }
 };
 
+// Why a frame is not tracked, or nullopt. The same bounds as a folder of images (checked there before
+// decoding), here for every source.
+std::optional<std::string> refused_frame(int width, int height) {
+  if (width < vi::ImageSequenceSource::kMinSide || height < vi::ImageSequenceSource::kMinSide) {
+    return fmt::format("the frame is {}x{} pixels, too small to show a board (at least {} on each side)",
+                       width, height, vi::ImageSequenceSource::kMinSide);
+  }
+  if (static_cast<long long>(width) * height > vi::ImageSequenceSource::kMaxPixels) {
+    return fmt::format("the frame is {}x{} pixels, more than the {} a frame may have", width, height,
+                       vi::ImageSequenceSource::kMaxPixels);
+  }
+  return std::nullopt;
+}
+
 int run_track(const TrackOptions& o) {
   auto layout = layout_from_edition(o.edition);
   if (!layout) {
@@ -208,17 +219,17 @@ int run_track(const TrackOptions& o) {
   vi::CaptureSource::Options capture;
   capture.width = o.width;
   capture.height = o.height;
+  // Before the source starts its grabbing thread, so that the thread too leaves Ctrl-C to it.
+  StopRequest stop;
   auto source = vi::open_source(o.source, capture);
   if (!source) {
     fmt::print(stderr, "boardbank track: {}\n", source.error());
     return 2;
   }
-  std::signal(SIGINT, on_track_interrupt);
-  std::signal(SIGTERM, on_track_interrupt);
   cv::Mat frame;
   int64_t index = 0;
   TrackInput input;
-  while (!stop_tracking && (o.max_frames <= 0 || index < o.max_frames)) {
+  while (!stop.requested() && (o.max_frames <= 0 || index < o.max_frames)) {
     input.poll_into(tracker);
     const auto g = (*source)->grab(frame);
     using Status = vi::FrameSource::Status;
@@ -229,11 +240,28 @@ int run_track(const TrackOptions& o) {
       continue;
     }
     if (g.status == Status::waiting) continue;
+    if (g.status == Status::skipped) {
+      print_line(Json{{"t", "frame_refused"}, {"message", g.message}, {"frame", index}});
+      continue;
+    }
     if (g.reopened) {
       print_line(Json{{"t", "camera_back"}, {"frame", index}});
       tracker.camera_restarted();
     }
-    for (const auto& e : tracker.process(frame, index)) print_line(to_json(e));
+    // A frame no board fits in (a thin strip, a thumbnail) or too large to track is refused, not fed to the
+    // tracker: its image operations assume room for the board and its four markers.
+    if (auto why = refused_frame(frame.cols, frame.rows)) {
+      print_line(Json{{"t", "frame_refused"}, {"message", *why}, {"frame", index++}});
+      continue;
+    }
+    try {
+      for (const auto& e : tracker.process(frame, index)) print_line(to_json(e));
+    } catch (const cv::Exception& e) {
+      // Never an abort: the frame is reported and skipped; the tracker's own check below still runs.
+      print_line(Json{{"t", "frame_refused"},
+                      {"message", fmt::format("the image could not be processed: {}", e.what())},
+                      {"frame", index}});
+    }
     const auto problem = tracker.invariant_problem();
     if (!problem.empty()) {
       fmt::print(stderr, "boardbank track: internal error: {}\n", problem);
@@ -312,7 +340,7 @@ int run_calibrate(const CalibrateOptions& o) {
     using Status = vi::FrameSource::Status;
     if (g.status == Status::end) break;
     if (g.status != Status::frame) {
-      if (g.status == Status::lost) why = g.message;
+      if (g.status == Status::lost || g.status == Status::skipped) why = g.message;
       continue;
     }
     ++tried;
@@ -522,9 +550,10 @@ void add_vision_commands(CLI::App& app) {
       "--setup", track_opts->setup,
       "set-up file: loaded if it exists (learned tokens, board reference), else written once the "
       "tokens are learned");
-  track->add_option("--max-frames", track_opts->max_frames, "stop after this many frames (0: until the end)");
-  track->add_option("--width", track_opts->width, "camera frame width");
-  track->add_option("--height", track_opts->height, "camera frame height");
+  track->add_option("--max-frames", track_opts->max_frames, "stop after this many frames (0: until the end)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40));
+  track->add_option("--width", track_opts->width, "camera frame width")->check(CLI::Range(16, 8192));
+  track->add_option("--height", track_opts->height, "camera frame height")->check(CLI::Range(16, 8192));
   track->add_option("--start-space", track_opts->start_space, "where all tokens stand when they are learned");
   track
       ->add_option("--tokens", track_opts->tokens,
@@ -574,14 +603,15 @@ void add_vision_commands(CLI::App& app) {
   render->add_option("--moves", render_opts->moves,
                      "moves file: one {\"token\": \"T1\", \"to\": 7} per line");
   render->add_option("--seed", render_opts->seed, "seed of the random game, camera pose and light");
-  render->add_option("--count", render_opts->count, "moves of the random game");
-  render->add_option("--tokens", render_opts->tokens, "tokens on the table (1..6)");
+  render->add_option("--count", render_opts->count, "moves of the random game")
+      ->check(CLI::Range(0, 100'000));
+  render->add_option("--tokens", render_opts->tokens, "tokens on the table (1..6)")->check(CLI::Range(1, 6));
   render->add_option("--size", render_opts->size, "frame size, e.g. 1280x720");
   render->add_option("--condition", render_opts->condition,
                      "clean, tilt, dim, bright, warm, cold, shadow, noise, blur, jpeg or mixed");
   render->add_option("--edition", render_opts->edition, "edition id or file: the board drawn");
   render->add_option("--truth", render_opts->truth, "where to write the per-frame truth (JSON lines)");
-  render->add_option("--fps", render_opts->fps, "frame rate of a video");
+  render->add_option("--fps", render_opts->fps, "frame rate of a video")->check(CLI::Range(1.0, 240.0));
   render->add_flag("--no-hands", render_opts->no_hands, "tokens jump between frames, without hands");
   render->callback([render_opts] { std::exit(run_render(*render_opts)); });
 
@@ -590,8 +620,9 @@ void add_vision_commands(CLI::App& app) {
   auto* markers =
       app.add_subcommand("markers", "Write the sheet of the four corner markers, to print at 100%");
   markers->add_option("--out", *out, "FILE.pdf (exact size, vector) or FILE.png")->required();
-  markers->add_option("--dpi", sheet->dpi, "resolution of a PNG");
-  markers->add_option("--board-mm", sheet->board_side_mm, "the board's side in millimetres (classic: 508)");
+  markers->add_option("--dpi", sheet->dpi, "resolution of a PNG")->check(CLI::Range(50, 2400));
+  markers->add_option("--board-mm", sheet->board_side_mm, "the board's side in millimetres (classic: 508)")
+      ->check(CLI::Range(100.0, 2000.0));
   markers->callback([sheet, out] {
     if (auto r = sheet->write(*out); !r) {
       fmt::print(stderr, "boardbank markers: {}\n", r.error());

@@ -638,6 +638,8 @@ struct Service::Impl : ParticipantContext {
         case vision::FrameSource::Status::waiting:
           std::this_thread::sleep_for(100ms);
           break;
+        case vision::FrameSource::Status::skipped:  // one unusable image of a folder: the next one follows
+          break;
       }
     }
   }

@@ -9,7 +9,10 @@
 #include <ctime>
 #include <filesystem>
 
+#include "ledger/anchor.h"
 #include "ledger/database.h"
+#include "ledger/medium.h"
+#include "ledger/sql_error.h"
 
 namespace bb::ledger {
 
@@ -90,6 +93,17 @@ std::expected<std::string, std::string> BackupStore::write_from(Database& source
     fs::remove(partial, ec);
     return std::unexpected(copied.error());
   }
+  // The copy's anchor goes beside it before the copy gets its final name, so that every backup has one.
+  try {
+    auto anchored = Anchor::write(Anchor::path_for(final_name), Anchor::heads(source));
+    if (!anchored) {
+      fs::remove(partial, ec);
+      return std::unexpected(anchored.error());
+    }
+  } catch (const SqlError& e) {
+    fs::remove(partial, ec);
+    return std::unexpected(fmt::format("cannot read the chain heads for the backup's anchor: {}", e.what()));
+  }
   fs::rename(partial, final_name, ec);
   if (ec) {
     fs::remove(partial, ec);
@@ -129,11 +143,22 @@ std::optional<std::chrono::system_clock::time_point> BackupStore::newest_time() 
 void BackupStore::rotate() const {
   auto names = list();
   std::error_code ec;
-  for (std::size_t i = 0; i + static_cast<std::size_t>(keep_) < names.size(); ++i) fs::remove(names[i], ec);
-  // Copies cut short by a crash or a full card never got their final name; they are of no use to anyone.
+  for (std::size_t i = 0; i + static_cast<std::size_t>(keep_) < names.size(); ++i) {
+    fs::remove(names[i], ec);
+    fs::remove(Anchor::path_for(names[i]), ec);
+  }
+  // Copies cut short by a crash or a full card never got their final name; they are of no use to anyone, nor
+  // is the anchor of a copy that never got its name.
+  const std::string anchor_suffix = std::string(".db") + Anchor::kSuffix;
   for (const auto& entry : fs::directory_iterator(dir_, ec)) {
     std::string name = entry.path().filename().string();
-    if (name.starts_with("boardbank-") && name.ends_with(".db.partial")) fs::remove(entry.path(), ec);
+    if (!name.starts_with("boardbank-")) continue;
+    bool partial = name.ends_with(".db.partial");
+    bool orphan_anchor = name.ends_with(anchor_suffix) &&
+                         !fs::exists(entry.path().string().substr(0, entry.path().string().size() -
+                                                                         std::string(Anchor::kSuffix).size()),
+                                     ec);
+    if (partial || orphan_anchor) fs::remove(entry.path(), ec);
   }
 }
 
@@ -143,7 +168,7 @@ std::expected<std::string, std::string> BackupStore::restore(const std::string& 
   std::error_code ec;
   fs::remove(incoming, ec);
   try {
-    Database source(backup, Database::Mode::read_only);
+    Database source(backup, reading_mode(backup));
     auto copied = copy_database(source.handle(), incoming);
     if (!copied) {
       fs::remove(incoming, ec);
@@ -151,6 +176,11 @@ std::expected<std::string, std::string> BackupStore::restore(const std::string& 
     }
   } catch (const std::exception& e) {
     return std::unexpected(fmt::format("cannot read {}: {}", backup, e.what()));
+  }
+  auto backup_anchor = Anchor::read(Anchor::path_for(backup));
+  if (!backup_anchor) {
+    fs::remove(incoming, ec);
+    return std::unexpected(backup_anchor.error());
   }
   std::string kept;
   if (fs::exists(db_path, ec)) {
@@ -165,6 +195,18 @@ std::expected<std::string, std::string> BackupStore::restore(const std::string& 
     }
     fs::rename(db_path, kept, ec);
     if (ec) return std::unexpected(fmt::format("cannot move {} aside: {}", db_path, ec.message()));
+  }
+  // The anchor belongs to the file it was written for: the replaced file's goes aside with it (left in place,
+  // it would show the older backup as cut short), and the backup's own comes along.
+  std::string anchor = Anchor::path_for(db_path);
+  if (fs::exists(anchor, ec)) {
+    std::string aside = kept.empty() ? fmt::format("{}.replaced-{}", db_path, stamp()) : kept;
+    fs::rename(anchor, Anchor::path_for(aside), ec);
+    if (ec) return std::unexpected(fmt::format("cannot move {} aside: {}", anchor, ec.message()));
+  }
+  if (*backup_anchor) {
+    auto written = Anchor::write(anchor, **backup_anchor);
+    if (!written) return std::unexpected(written.error());
   }
   fs::rename(incoming, db_path, ec);
   if (ec)

@@ -9,10 +9,28 @@
 
 namespace bb::ledger {
 
+namespace {
+
+// A path as an SQLite URI ("file:" + the path with the characters a URI gives meaning to escaped).
+std::string immutable_uri(const std::string& path) {
+  std::string uri = "file:";
+  for (unsigned char c : path) {
+    if (c == '?' || c == '#' || c == '%' || c < 0x20 || c >= 0x7f)
+      uri += fmt::format("%{:02X}", c);
+    else
+      uri += static_cast<char>(c);
+  }
+  return uri + "?immutable=1";
+}
+
+}  // namespace
+
 Database::Database(const std::string& path, Mode mode, const std::string& vfs) : path_(path), mode_(mode) {
-  int flags = mode == Mode::read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  int flags = mode == Mode::read_write ? (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) : SQLITE_OPEN_READONLY;
   flags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE;
-  int rc = sqlite3_open_v2(path.c_str(), &db_, flags, vfs.empty() ? nullptr : vfs.c_str());
+  if (mode == Mode::immutable) flags |= SQLITE_OPEN_URI;
+  std::string name = mode == Mode::immutable ? immutable_uri(path) : path;
+  int rc = sqlite3_open_v2(name.c_str(), &db_, flags, vfs.empty() ? nullptr : vfs.c_str());
   if (rc != SQLITE_OK) {
     std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     sqlite3_close_v2(db_);

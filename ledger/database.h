@@ -15,7 +15,9 @@ namespace bb::ledger {
 // Throws SqlError.
 class Database {
  public:
-  enum class Mode { read_only, read_write };
+  // immutable: read-only on a medium nobody can write (a read-only mount or directory), where SQLite could
+  // not create the WAL's shared-memory file a plain read-only open of a WAL database needs.
+  enum class Mode { read_only, read_write, immutable };
 
   // `vfs` names a registered SQLite VFS (tests use a fault-injecting one); empty: the default.
   Database(const std::string& path, Mode mode, const std::string& vfs = "");

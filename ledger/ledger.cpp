@@ -11,9 +11,11 @@
 #include <sstream>
 #include <utility>
 
+#include "ledger/anchor.h"
 #include "ledger/backup_store.h"
 #include "ledger/chain.h"
 #include "ledger/chain_hash.h"
+#include "ledger/medium.h"
 #include "ledger/names.h"
 #include "ledger/schema.h"
 #include "ledger/sql_error.h"
@@ -85,6 +87,13 @@ LedgerError storage_error(const SqlError& e, std::string_view what) {
                 "The SD card is full: {} was not recorded and nothing was half-written. Free some space "
                 "(for example old backups), then send it again; the game goes on from where it stood. ({})",
                 what, e.what())};
+  }
+  if (e.read_only()) {
+    return {Kind::read_only,
+            fmt::format("The ledger cannot be written (its file, folder or card is read-only): {} was not "
+                        "recorded and nothing was changed. Make it writable (for example remount the card "
+                        "read-write), then send it again. ({})",
+                        what, e.what())};
   }
   if (e.constraint()) {
     return {Kind::invalid,
@@ -539,7 +548,51 @@ Ledger::Ledger(LedgerOptions options, Database db)
     : options_(std::move(options)), db_(std::move(db)), sql_(std::make_unique<Prepared>(db_)) {}
 Ledger::Ledger(Ledger&&) noexcept = default;
 Ledger& Ledger::operator=(Ledger&&) noexcept = default;
-Ledger::~Ledger() = default;
+Ledger::~Ledger() {
+  // Closing: the newest heads go on the card (a moved-from ledger has no connection and writes nothing).
+  if (anchor_pending_ && db_.handle() != nullptr) (void)write_anchor(Anchor::Durability::synced);
+}
+
+namespace {
+
+// What a file that is not a ledger at all is, or nullopt when it has the look of one (its schema is then
+// checked in detail).
+std::optional<std::string> not_a_ledger(Database& db, const std::string& path, int version) {
+  if (version != 0) return std::nullopt;
+  auto tables = db.query_int64("SELECT count(*) FROM sqlite_schema");
+  if (tables == 0) return fmt::format("{} is not a ledger: it is an empty SQLite database", path);
+  return fmt::format(
+      "{} is not a ledger: it is an SQLite database of something else ({} schema item(s), none "
+      "made by boardbank)",
+      path, tables);
+}
+
+// The anchor beside the file: every game it names must be held with at least its anchored inputs.
+std::vector<std::string> anchor_problems(Database& db, const std::string& path) {
+  std::string anchor_path = Anchor::path_for(path);
+  auto anchored = Anchor::read(anchor_path);
+  if (!anchored) {
+    return {
+        fmt::format("anchor: {}. The anchor is what shows a removed game or a cut-off end; compare with "
+                    "the newest backup (boardbank ledger check <backup>)",
+                    anchored.error())};
+  }
+  if (*anchored) {
+    std::vector<std::string> problems;
+    for (auto& p : Anchor::verify(db, **anchored)) problems.push_back("anchor: " + p);
+    return problems;
+  }
+  bool marked = db.query_int64("PRAGMA application_id") == Anchor::kApplicationId;
+  if (marked && db.query_int64("SELECT count(*) FROM games") > 0) {
+    return {
+        fmt::format("anchor: {} is missing, but this ledger has been anchored: it was removed, or the file "
+                    "was copied without it. Copy it along, or restore the newest backup",
+                    anchor_path)};
+  }
+  return {};  // a ledger from before anchors: Ledger::open writes its first one
+}
+
+}  // namespace
 
 std::expected<std::vector<std::string>, LedgerError> Ledger::inspect(const std::string& path,
                                                                      const LedgerOptions& options,
@@ -548,9 +601,17 @@ std::expected<std::vector<std::string>, LedgerError> Ledger::inspect(const std::
   if (!fs::exists(path, ec)) {
     return std::unexpected(LedgerError{Kind::not_found, fmt::format("{} does not exist", path)});
   }
+  if (!fs::is_regular_file(path, ec)) {
+    return std::unexpected(
+        LedgerError{Kind::invalid, fmt::format("{} is not a file (a directory or a device?): give the "
+                                               "ledger file's path",
+                                               path)});
+  }
+  if (fs::file_size(path, ec) == 0 && !ec)
+    return std::vector<std::string>{fmt::format("{} is empty (0 bytes): it is not a ledger", path)};
   std::vector<std::string> problems;
   try {
-    Database db(path, Database::Mode::read_only, options.vfs);
+    Database db(path, reading_mode(path), options.vfs);
     int version = db.user_version();
     if (version > Schema::kCurrentVersion) {
       return std::unexpected(LedgerError{
@@ -558,6 +619,7 @@ std::expected<std::vector<std::string>, LedgerError> Ledger::inspect(const std::
           fmt::format("{} was written by a newer boardbank (schema {}); install the newer version", path,
                       version)});
     }
+    if (auto what = not_a_ledger(db, path, version)) return std::vector<std::string>{*what};
     problems = sqlite_problems(db);
     for (auto& p : Schema::differences(db)) problems.push_back(std::move(p));
     if (!problems.empty()) return problems;  // rows read from a damaged file prove nothing more
@@ -566,6 +628,7 @@ std::expected<std::vector<std::string>, LedgerError> Ledger::inspect(const std::
     }
     if (version >= 3) {
       for (auto& p : Chain::verify(db)) problems.push_back(std::move(p));
+      for (auto& p : anchor_problems(db, path)) problems.push_back(std::move(p));
     }
     if (replay && version >= 2 && problems.empty()) {
       EditionCache editions;
@@ -579,15 +642,58 @@ std::expected<std::vector<std::string>, LedgerError> Ledger::inspect(const std::
       }
     }
   } catch (const SqlError& e) {
+    if (e.not_a_database())
+      return std::vector<std::string>{fmt::format("{} is not a ledger: it is not an SQLite database", path)};
     problems.push_back(fmt::format("sqlite: {}", e.what()));
   }
   return problems;
 }
 
+std::optional<std::string> Ledger::newest_sound_backup(const LedgerOptions& options) {
+  if (options.backup_dir.empty()) return std::nullopt;
+  auto names = BackupStore(options.backup_dir, options.keep_backups).list();
+  for (auto it = names.rbegin(); it != names.rend(); ++it) {
+    // An empty or damaged copy is never the one to recommend.
+    auto problems = inspect(*it, options, false);
+    if (problems && problems->empty()) return *it;
+  }
+  return std::nullopt;
+}
+
 std::expected<Ledger, LedgerError> Ledger::open(const LedgerOptions& options) {
   std::error_code ec;
-  bool exists = fs::exists(options.path, ec) && fs::file_size(options.path, ec) > 0;
-  if (exists && fs::exists(options.path + "-journal", ec)) {
+  const bool present = fs::exists(options.path, ec);
+  const bool create = options.access == LedgerAccess::create_or_open;
+  if (present && !fs::is_regular_file(options.path, ec)) {
+    return std::unexpected(LedgerError{
+        Kind::invalid, fmt::format("{} is not a file (a directory or a device?): give the ledger file's path",
+                                   options.path)});
+  }
+  if (!present && !create) {
+    return std::unexpected(LedgerError{
+        Kind::not_found,
+        fmt::format(
+            "{} does not exist. Check the path (--db, or [ledger] path in the configuration); to start "
+            "a new, empty ledger there, add --create",
+            options.path)});
+  }
+  const bool exists = present && fs::file_size(options.path, ec) > 0;
+  if (present && !exists && !create) {
+    return std::unexpected(LedgerError{
+        Kind::invalid,
+        fmt::format("{} is empty (0 bytes): it is not a ledger. Check the path; 'boardbank ledger restore "
+                    "<backup>' puts a backup in its place",
+                    options.path)});
+  }
+  const auto read_only = read_only_reason(options.path);
+  if (read_only && create) {
+    return std::unexpected(
+        LedgerError{Kind::read_only,
+                    fmt::format("{} cannot be written: {}. The bank must write every payment: make it "
+                                "writable (for example remount the card read-write). Nothing was changed",
+                                options.path, *read_only)});
+  }
+  if (exists && !read_only && fs::exists(options.path + "-journal", ec)) {
     // A rollback journal only exists while a new file is being set up, before it switches to WAL: a crash
     // left that first transaction unfinished. SQLite rolls it back on the first read-write open; a read-only
     // check cannot, so let it happen first.
@@ -598,26 +704,67 @@ std::expected<Ledger, LedgerError> Ledger::open(const LedgerOptions& options) {
       return std::unexpected(storage_error(e, "recovering an interrupted first start"));
     }
   }
-  if (exists) {
+  // A new file whose first start was cut short before anything was in it holds no ledger yet: it is made
+  // anew.
+  bool blank = !exists || fs::file_size(options.path, ec) == 0;
+  if (!blank && create) {
+    try {
+      Database peek(options.path, Database::Mode::read_only, options.vfs);
+      blank = peek.user_version() == 0 && peek.query_int64("SELECT count(*) FROM sqlite_schema") == 0;
+    } catch (const SqlError&) {
+      blank = false;  // the check below says what is wrong with it
+    }
+  }
+  if (!blank) {
     auto problems = inspect(options.path, options, false);
     if (!problems) return std::unexpected(problems.error());
     if (!problems->empty()) {
       std::string offer = "There is no backup to restore.";
-      if (!options.backup_dir.empty()) {
-        if (auto newest = BackupStore(options.backup_dir, options.keep_backups).newest()) {
-          offer = fmt::format("The newest backup is {}; restore it with: boardbank ledger restore {}",
-                              *newest, *newest);
-        }
+      if (auto newest = newest_sound_backup(options)) {
+        offer = fmt::format("The newest sound backup is {}; restore it with: boardbank ledger restore {}",
+                            *newest, *newest);
       }
       return std::unexpected(LedgerError{
           Kind::damaged,
           fmt::format("{} is damaged and was left untouched ({}). {}", options.path, (*problems)[0], offer)});
     }
   }
+  if (read_only) {
+    try {
+      Database db(options.path, reading_mode(options.path), options.vfs);
+      if (db.user_version() != Schema::kCurrentVersion) {
+        return std::unexpected(LedgerError{
+            Kind::read_only,
+            fmt::format("{} is healthy but read-only ({}), and it is of an older boardbank (schema {}) that "
+                        "must be brought up to date before this one can read it: make it writable once",
+                        options.path, *read_only, db.user_version())});
+      }
+      Ledger ledger(options, std::move(db));
+      ledger.read_only_ = true;
+      return ledger;
+    } catch (const SqlError& e) {
+      return std::unexpected(LedgerError{
+          Kind::read_only,
+          fmt::format("{} is read-only ({}) and could not be opened for reading: {}. Copy it (with any -wal "
+                      "and -shm beside it) to writable storage and open the copy",
+                      options.path, *read_only, e.what())});
+    }
+  }
   try {
     Database db(options.path, Database::Mode::read_write, options.vfs);
     Schema::migrate(db);
+    // The file passed its check against its anchor (if it had one): the anchor now says what it holds, and
+    // the file is marked as anchored, so that a missing anchor is noticed from here on.
+    auto heads = Anchor::heads(db);
+    if (auto written = Anchor::write(Anchor::path_for(options.path), heads); !written) {
+      return std::unexpected(LedgerError{
+          Kind::io,
+          fmt::format("The ledger's anchor could not be written: {}. Check the card", written.error())});
+    }
+    if (db.query_int64("PRAGMA application_id") != Anchor::kApplicationId)
+      db.exec(fmt::format("PRAGMA application_id={}", Anchor::kApplicationId));
     Ledger ledger(options, std::move(db));
+    for (AnchorHead& h : heads) ledger.anchor_heads_[h.game] = std::move(h);
     if (!options.backup_dir.empty()) {
       if (auto newest = BackupStore(options.backup_dir, options.keep_backups).newest_time()) {
         ledger.last_backup_ = *newest;
@@ -629,6 +776,31 @@ std::expected<Ledger, LedgerError> Ledger::open(const LedgerOptions& options) {
   } catch (const std::runtime_error& e) {
     return std::unexpected(LedgerError{Kind::invalid, e.what()});
   }
+}
+
+std::optional<std::string> Ledger::write_anchor(GameId id, std::int64_t inputs, const std::string& chain,
+                                                Anchor::Durability durability, bool may_wait) {
+  anchor_heads_[id] = AnchorHead{id, inputs, chain};
+  auto now = std::chrono::steady_clock::now();
+  if (may_wait && now - last_anchor_write_ < std::chrono::milliseconds(options_.anchor_every_ms)) {
+    anchor_pending_ = true;  // written by the next input after the interval, a checkpoint, or the close
+    return std::nullopt;
+  }
+  return write_anchor(durability);
+}
+
+std::optional<std::string> Ledger::write_anchor(Anchor::Durability durability) {
+  if (read_only_) return std::nullopt;
+  std::vector<AnchorHead> heads;
+  heads.reserve(anchor_heads_.size());
+  for (const auto& [game, head] : anchor_heads_) heads.push_back(head);
+  auto written = Anchor::write(Anchor::path_for(options_.path), heads, durability);
+  last_anchor_write_ = std::chrono::steady_clock::now();
+  anchor_pending_ = !written.has_value();
+  if (written) return std::nullopt;
+  // The input is stored: an anchor left behind is accepted by the check, so this only narrows what a later
+  // check can tell. Said, not hidden.
+  return fmt::format("the ledger's anchor could not be updated ({}); the input is stored", written.error());
 }
 
 std::expected<GameId, LedgerError> Ledger::start_game(const rules::Setup& setup, const std::string& origin) {
@@ -682,6 +854,8 @@ std::expected<GameId, LedgerError> Ledger::start_game(const rules::Setup& setup,
       live_game->balances[p.to] += p.amount;
     }
     games_[row.id] = std::move(live_game);
+    // A failed anchor write leaves it behind, which the check accepts; the game is stored either way.
+    (void)write_anchor(row.id, 0, chain, Anchor::Durability::page_cache, false);
     return row.id;
   } catch (const SqlError& e) {
     return std::unexpected(storage_error(e, "the new game"));
@@ -749,7 +923,7 @@ std::expected<ResumeReport, LedgerError> Ledger::resume(GameId id, bool use_snap
     // that the next one is quick. It is only a cache: failing to write it changes nothing else.
     bool slow = options_.resume_budget_ms > 0 && report.replay_ms > options_.resume_budget_ms;
     bool unusable = !report.snapshot_note.empty() && options_.resume_budget_ms > 0;
-    if ((slow || unusable) && !live_game.finished && live_game.differences.empty() &&
+    if ((slow || unusable) && !read_only_ && !live_game.finished && live_game.differences.empty() &&
         live_game.next_seq > 0) {
       try {
         Transaction transaction(db_);
@@ -905,8 +1079,17 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
         sql_->game_total.step();
         std::int64_t total = sql_->game_total.column_int64(0);
         sql_->game_total.reset();
-        // Every posting moves money from one account to another: a non-zero sum is a bug, never a user error.
-        assert(total == 0 && "the ledger's balances must sum to zero");
+        // Every posting moves money from one account to another, so a non-zero sum means a balance left the
+        // range SQLite's integers hold (an amount near 2^63 that the rules let through). Refused, never
+        // stored and never an abort: the transaction rolls back and the game is rebuilt from the file.
+        if (total != 0) {
+          g.stale = true;
+          return std::unexpected(LedgerError{
+              Kind::invalid,
+              fmt::format("the {} (id {}) was not recorded: its amounts would take a balance beyond what the "
+                          "ledger can hold (the balances would sum to {}, not zero). Nothing was stored",
+                          kind, meta.id, total)});
+        }
       }
       transaction.commit();
     } catch (const SqlError& e) {
@@ -937,6 +1120,8 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
     recorded.postings.assign(all.begin() + static_cast<std::ptrdiff_t>(outcome->first_posting), all.end());
     recorded.events = std::move(outcome->events);
     recorded.game_over = ended;
+    recorded.warning = write_anchor(
+        id, g.next_seq, chain, ended ? Anchor::Durability::synced : Anchor::Durability::page_cache, !ended);
     // No backup here: a copy of the file takes longer than a frame. The caller makes the end-of-game backup
     // (backup_now()) and the scheduled ones (backup_if_due()) when its loop is free.
     return recorded;
@@ -1120,6 +1305,7 @@ std::expected<std::string, LedgerError> Ledger::backup_now() {
   auto made = BackupStore(options_.backup_dir, options_.keep_backups).write_from(db_);
   if (!made) return std::unexpected(LedgerError{Kind::io, made.error()});
   last_backup_ = std::chrono::system_clock::now();
+  if (anchor_pending_) (void)write_anchor(Anchor::Durability::synced);
   return *made;
 }
 
@@ -1133,6 +1319,10 @@ std::optional<std::expected<std::string, LedgerError>> Ledger::backup_if_due(
 std::expected<void, LedgerError> Ledger::checkpoint() {
   try {
     db_.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    // The anchors written since the last checkpoint may still be in the page cache: put the newest on the
+    // card.
+    if (auto failed = write_anchor(Anchor::Durability::synced))
+      return std::unexpected(LedgerError{Kind::io, *failed});
     return {};
   } catch (const SqlError& e) {
     return std::unexpected(storage_error(e, "the checkpoint"));

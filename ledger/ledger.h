@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "ledger/anchor.h"
 #include "ledger/database.h"
 #include "ledger/ledger_types.h"
 #include "rules/game.h"
@@ -28,6 +29,9 @@ class Ledger {
   static std::expected<std::vector<std::string>, LedgerError> inspect(const std::string& path,
                                                                       const LedgerOptions& options,
                                                                       bool replay);
+
+  // The newest backup that passes the check without replay (an empty or damaged copy is never offered).
+  static std::optional<std::string> newest_sound_backup(const LedgerOptions& options);
 
   Ledger(Ledger&&) noexcept;
   Ledger& operator=(Ledger&&) noexcept;
@@ -83,6 +87,9 @@ class Ledger {
   std::vector<std::string> invariant_violations();
 
   const LedgerOptions& options() const { return options_; }
+  // Opened for reading only (LedgerAccess::open_existing on a read-only file or medium): writes fail with
+  // Kind::read_only, and resume() writes no snapshot.
+  bool read_only() const { return read_only_; }
 
  private:
   struct LiveGame;
@@ -99,6 +106,16 @@ class Ledger {
   std::map<GameId, std::unique_ptr<LiveGame>> games_;
   std::map<std::string, std::shared_ptr<const rules::Edition>> editions_;
   std::chrono::system_clock::time_point last_backup_{};
+  bool read_only_ = false;
+  // The head of every game's chain as committed, written to the anchor file after each commit.
+  std::map<GameId, AnchorHead> anchor_heads_;
+  std::chrono::steady_clock::time_point last_anchor_write_{};
+  bool anchor_pending_ = false;  // heads newer than the anchor file
+  // Records a game's new head and rewrites the anchor; a message when that failed (the commit stands).
+  // `may_wait`: skip the file when it was written less than anchor_every_ms ago (left pending).
+  std::optional<std::string> write_anchor(GameId id, std::int64_t inputs, const std::string& chain,
+                                          Anchor::Durability durability, bool may_wait);
+  std::optional<std::string> write_anchor(Anchor::Durability durability);
   // How long replaying one input takes here, measured at the last resume that replayed enough inputs to tell.
   // Until then, a Raspberry Pi 4's figure (about eight times this project's development machine's).
   double replay_ms_per_input_ = 0.025;

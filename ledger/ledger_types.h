@@ -22,8 +22,9 @@ struct LedgerError {
     io,            // the card or file failed: nothing half-written; send the input again
     damaged,       // the file is damaged: it is never written to; restore a backup
     diverged,      // replaying the log does not give the stored balances: needs a person
+    read_only,     // the file or its medium cannot be written: it was opened for reading only
     not_found,
-    invalid,  // a bad setup, edition or file
+    invalid,  // a bad setup, edition or file, or a file that is not a ledger
   };
   Kind kind = Kind::invalid;
   std::string message;
@@ -68,15 +69,26 @@ struct AccountBalance {
 struct ResumeReport {
   GameId game = 0;
   std::int64_t inputs = 0;
-  double replay_ms = 0;                  // rebuilding it: restoring the snapshot, if any, and replaying the rest
-  std::int64_t from_snapshot = 0;        // inputs covered by the snapshot it was restored from (0: none used)
-  std::int64_t replayed = 0;             // inputs replayed through the engine
-  std::string snapshot_note;             // why a stored snapshot was not used, or could not be written
+  double replay_ms = 0;            // rebuilding it: restoring the snapshot, if any, and replaying the rest
+  std::int64_t from_snapshot = 0;  // inputs covered by the snapshot it was restored from (0: none used)
+  std::int64_t replayed = 0;       // inputs replayed through the engine
+  std::string snapshot_note;       // why a stored snapshot was not used, or could not be written
   std::vector<std::string> differences;  // empty: the replay gives exactly the stored balances and postings
+};
+
+// How Ledger::open treats the file at its path.
+enum class LedgerAccess {
+  // The service, the demo, `replay --db`, `--create`: a missing (or zero-byte) file becomes a new ledger; the
+  // file must be writable.
+  create_or_open,
+  // The command-line verbs: the file must exist and be a ledger. On a read-only file, directory or medium it
+  // is opened for reading only (Ledger::read_only()); writing then fails with Kind::read_only.
+  open_existing,
 };
 
 struct LedgerOptions {
   std::string path;
+  LedgerAccess access = LedgerAccess::create_or_open;
   std::vector<std::string> edition_dirs;
   std::string backup_dir;  // empty: no backups
   int keep_backups = 10;
@@ -87,6 +99,10 @@ struct LedgerOptions {
   // replayed at the last resume; 0 turns snapshots off (every resume replays the whole log).
   double resume_budget_ms = 100;
   int snapshot_every_inputs = 0;  // a snapshot every this many inputs instead (tests, benchmarks); 0: by time
+  // The anchor beside the file is rewritten after an input at most this often (and always at a game's start
+  // and end, at checkpoint(), at a backup and when the ledger closes): renaming a file after every commit
+  // costs each input a part of its fsync. 0: after every input (tests).
+  int anchor_every_ms = 1000;
 };
 
 }  // namespace bb::ledger

@@ -18,12 +18,37 @@ std::expected<ScriptReplay::Result, std::string> ScriptReplay::run(Ledger& ledge
                                                                    const std::string& script_path,
                                                                    bool keep_going,
                                                                    const OnStored& on_stored) {
-  std::ifstream in(script_path);
+  std::ifstream in(script_path, std::ios::binary);
   if (!in) return std::unexpected(fmt::format("cannot read {}", script_path));
   std::vector<std::pair<int, std::string>> lines;
   std::string text;
-  for (int number = 1; std::getline(in, text); ++number) {
-    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+  std::size_t total = 0;
+  // Read by bounded lines, so that an endless source (/dev/zero, a FIFO that never ends) is refused, not
+  // read into memory.
+  for (int number = 1;; ++number) {
+    text.clear();
+    char c = 0;
+    while (in.get(c) && c != '\n') {
+      if (text.size() == kMaxLineBytes) {
+        return std::unexpected(fmt::format("{}:{}: the line is longer than {} bytes: not a game-script line",
+                                           script_path, number, kMaxLineBytes));
+      }
+      text += c;
+    }
+    if (!in && text.empty()) break;
+    total += text.size() + 1;
+    if (total > kMaxScriptBytes) {
+      return std::unexpected(
+          fmt::format("{}: the script is larger than {} bytes: split it, or check that it "
+                      "is a game script",
+                      script_path, kMaxScriptBytes));
+    }
+    if (text.find('\0') != std::string::npos)
+      return std::unexpected(
+          fmt::format("{}:{}: the line holds a NUL byte: not a game-script line", script_path, number));
+    auto first = text.find_first_not_of(" \t\r");
+    // Blank lines and '#' comments are skipped, as plain `boardbank replay` skips them.
+    if (first == std::string::npos || text[first] == '#') continue;
     lines.emplace_back(number, text);
   }
   if (lines.empty()) return std::unexpected(fmt::format("{}: the script is empty", script_path));

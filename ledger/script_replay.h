@@ -31,6 +31,11 @@ class ScriptReplay {
                                                 bool keep_going, const OnStored& on_stored = {});
   // The origin under which a script's game is stored: the same setup finds the same game.
   static std::string origin_of(const std::string& setup_line);
+
+  // Far above any real game (a line is about 100 bytes, a long game a few thousand lines), far below what
+  // would exhaust a Raspberry Pi's memory: a larger script, or a line without end, is refused.
+  static constexpr std::size_t kMaxLineBytes = 1u << 20;
+  static constexpr std::size_t kMaxScriptBytes = 64u << 20;
 };
 
 }  // namespace bb::ledger

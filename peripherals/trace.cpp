@@ -12,6 +12,26 @@ namespace bb::peripherals {
 namespace {
 constexpr std::string_view kMagic = "# boardbank-trace";
 constexpr std::size_t kMaxEdges = 50'000'000;  // ~1 GB of text; more is not a recording of one evening
+// A trace file: 256 MiB is days of play at a card tap a minute and a roll every few seconds; a larger file
+// (or an endless source such as /dev/zero or a FIFO) is refused before it fills the Pi's memory.
+constexpr std::size_t kMaxTraceBytes = 256u << 20;
+// The longest line of a trace (an SPI transfer of a full 64-byte FIFO is under 300 bytes).
+constexpr std::size_t kMaxTraceLineBytes = 4096;
+
+// A word from the file as an error message shows it: at most 40 characters, anything not printable as \xNN,
+// so that a message never echoes megabytes or raw NUL bytes.
+std::string shown(std::string_view word) {
+  std::string out;
+  for (std::size_t i = 0; i < word.size() && i < 40; ++i) {
+    const auto c = static_cast<unsigned char>(word[i]);
+    if (c < 0x20 || c >= 0x7f)
+      out += fmt::format("\\x{:02X}", c);
+    else
+      out += static_cast<char>(c);
+  }
+  if (word.size() > 40) out += fmt::format("... ({} bytes)", word.size());
+  return out;
+}
 
 std::vector<std::string_view> split_words(std::string_view line) {
   std::vector<std::string_view> words;
@@ -59,10 +79,11 @@ std::expected<SpiTransfer, std::string> parse_spi_line(const std::vector<std::st
   if (words.size() < 4) return std::unexpected(std::string(kShape));
   SpiTransfer transfer;
   const auto ts = parse_ns(words[0]);
-  if (!ts) return std::unexpected(fmt::format("'{}' is not a timestamp in nanoseconds", words[0]));
+  if (!ts) return std::unexpected(fmt::format("'{}' is not a timestamp in nanoseconds", shown(words[0])));
   transfer.ts_ns = *ts;
   auto tx = parse_hex_bytes(words[2]);
-  if (!tx) return std::unexpected(fmt::format("TX '{}' is not bytes in hex (two digits a byte)", words[2]));
+  if (!tx)
+    return std::unexpected(fmt::format("TX '{}' is not bytes in hex (two digits a byte)", shown(words[2])));
   transfer.tx = std::move(*tx);
   if (words[3] == "error") {
     if (words.size() == 4) return std::unexpected(std::string("a failed transfer says why after 'error'"));
@@ -71,7 +92,8 @@ std::expected<SpiTransfer, std::string> parse_spi_line(const std::vector<std::st
   }
   if (words.size() != 4) return std::unexpected(std::string(kShape));
   auto rx = parse_hex_bytes(words[3]);
-  if (!rx) return std::unexpected(fmt::format("RX '{}' is not bytes in hex (two digits a byte)", words[3]));
+  if (!rx)
+    return std::unexpected(fmt::format("RX '{}' is not bytes in hex (two digits a byte)", shown(words[3])));
   if (rx->size() != transfer.tx.size()) {
     return std::unexpected(fmt::format(
         "RX has {} bytes but TX has {}: a full-duplex transfer clocks back one byte per byte sent",
@@ -94,7 +116,7 @@ std::string trace_header_value(const Trace& trace, std::string_view key) {
 std::expected<Trace, std::string> make_spi_trace(std::string_view device, std::string spi_device,
                                                  std::string reset_line) {
   if (!is_spi_device(device))
-    return std::unexpected(fmt::format("'{}' is not an SPI device (rc522)", device));
+    return std::unexpected(fmt::format("'{}' is not an SPI device (rc522)", shown(device)));
   if (spi_device.empty()) return std::unexpected(std::string("an SPI trace needs the spidev node (spi=)"));
   Trace trace;
   trace.device = device;
@@ -119,7 +141,7 @@ std::vector<std::string> device_roles(std::string_view device) {
 std::expected<Trace, std::string> make_trace(std::string_view device, std::vector<std::string> line_names) {
   const auto roles = device_roles(device);
   if (roles.empty())
-    return std::unexpected(fmt::format("unknown device '{}' (wiegand, dice or button)", device));
+    return std::unexpected(fmt::format("unknown device '{}' (wiegand, dice or button)", shown(device)));
   if (line_names.size() != roles.size()) {
     return std::unexpected(
         fmt::format("a {} trace needs {} lines, got {}", device, roles.size(), line_names.size()));
@@ -150,6 +172,10 @@ std::expected<Trace, std::string> parse_trace(std::string_view text) {
     const std::string_view line = text.substr(pos, newline - pos);
     pos = newline + 1;
     ++line_number;
+    if (line.size() > kMaxTraceLineBytes)
+      return fail(fmt::format("the line is {} bytes long, longer than any trace line ({} at most)",
+                              line.size(), kMaxTraceLineBytes));
+    if (line.find('\0') != std::string_view::npos) return fail("the line holds a NUL byte: not a text trace");
     if (!header_seen) {
       if (!line.starts_with(kMagic))
         return fail("not a boardbank trace (the first line must be '# boardbank-trace 1 ...')");
@@ -160,7 +186,7 @@ std::expected<Trace, std::string> parse_trace(std::string_view text) {
       for (std::size_t i = 1; i < words.size(); ++i) {
         const auto eq = words[i].find('=');
         if (eq == std::string_view::npos || eq == 0 || eq + 1 == words[i].size()) {
-          return fail(fmt::format("'{}' is not key=value", words[i]));
+          return fail(fmt::format("'{}' is not key=value", shown(words[i])));
         }
         keys.emplace_back(words[i].substr(0, eq), words[i].substr(eq + 1));
       }
@@ -179,7 +205,8 @@ std::expected<Trace, std::string> parse_trace(std::string_view text) {
       }
       const auto roles = device_roles(device->second);
       if (roles.empty())
-        return fail(fmt::format("unknown device '{}' (wiegand, dice, button or rc522)", device->second));
+        return fail(
+            fmt::format("unknown device '{}' (wiegand, dice, button or rc522)", shown(device->second)));
       trace.device = device->second;
       for (const auto& role : roles) {
         const auto found =
@@ -225,7 +252,7 @@ std::expected<Trace, std::string> parse_trace(std::string_view text) {
       if (words.size() != 3 || (words[2] != "0" && words[2] != "1")) return fail("expected 'level LINE 0|1'");
       if (!trace.edges.empty()) return fail("'level' lines come before the first edge");
       const int index = find_line(words[1]);
-      if (index < 0) return fail(fmt::format("line '{}' is not in the header", words[1]));
+      if (index < 0) return fail(fmt::format("line '{}' is not in the header", shown(words[1])));
       trace.initial_levels[static_cast<std::size_t>(index)] = words[2] == "1";
       continue;
     }
@@ -243,10 +270,10 @@ std::expected<Trace, std::string> parse_trace(std::string_view text) {
                               trace.device));
     if (words.size() != 3) return fail("expected 'TIMESTAMP_NS LINE rising|falling'");
     const auto ts = parse_ns(words[0]);
-    if (!ts) return fail(fmt::format("'{}' is not a timestamp in nanoseconds", words[0]));
+    if (!ts) return fail(fmt::format("'{}' is not a timestamp in nanoseconds", shown(words[0])));
     if (!trace.edges.empty() && *ts < trace.edges.back().ts_ns) return fail("timestamps go back in time");
     const int index = find_line(words[1]);
-    if (index < 0) return fail(fmt::format("line '{}' is not in the header", words[1]));
+    if (index < 0) return fail(fmt::format("line '{}' is not in the header", shown(words[1])));
     if (words[2] != "rising" && words[2] != "falling") return fail("an edge is 'rising' or 'falling'");
     if (trace.edges.size() >= kMaxEdges) return fail("too many edges");
     trace.edges.push_back(Edge{*ts, index, words[2] == "rising"});
@@ -259,9 +286,19 @@ std::expected<Trace, std::string> parse_trace(std::string_view text) {
 std::expected<Trace, std::string> load_trace(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::unexpected(fmt::format("cannot open trace '{}': check the path", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto trace = parse_trace(text.str());
+  // Read in bounded pieces: a FIFO or a device has no size to check beforehand.
+  std::string text;
+  std::vector<char> chunk(1u << 16);
+  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
+    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxTraceBytes) {
+      return std::unexpected(
+          fmt::format("{}: larger than {} MiB, more than any recording (is it a trace, or an "
+                      "endless device?)",
+                      path, kMaxTraceBytes >> 20));
+    }
+  }
+  auto trace = parse_trace(text);
   if (!trace) return std::unexpected(fmt::format("{}: {}", path, trace.error()));
   return trace;
 }

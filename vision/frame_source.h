@@ -17,6 +17,7 @@ class FrameSource {
     end,      // a file or sequence has no more frames
     lost,     // the camera has just gone (reported once)
     waiting,  // still gone; trying again
+    skipped,  // one image could not be used (too small, too large) and was passed over; `message` says why
   };
   struct Grab {
     Status status = Status::frame;

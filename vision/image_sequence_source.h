@@ -10,8 +10,16 @@
 namespace bb::vision {
 
 // The images of a folder (.png, .jpg, .jpeg, .bmp), in file-name order: recorded or rendered test input.
+// An image larger than kMaxPixels (read from its header, before decoding) or with a side below kMinSide is
+// not decoded: grab() reports it as skipped, with a message naming the file and the limit, and goes on with
+// the next one.
 class ImageSequenceSource : public FrameSource {
  public:
+  // 40 megapixels: far above any camera this runs with (a Raspberry Pi HQ camera gives 12.3), far below what
+  // would exhaust a Pi's memory (a 20000x20000 image took 2.4 GB to track).
+  static constexpr long long kMaxPixels = 40'000'000;
+  static constexpr int kMinSide = 64;  // a board with its four markers needs more than this
+
   static std::expected<std::unique_ptr<ImageSequenceSource>, std::string> open(const std::string& folder);
   Grab grab(cv::Mat& frame) override;
   std::string describe() const override { return folder_; }

@@ -47,7 +47,7 @@ FrameSource::Grab ReconnectingSource::grab(cv::Mat& frame) {
     lost_ = false;
     return g;
   }
-  if (g.status == Status::end) return g;
+  if (g.status == Status::end || g.status == Status::skipped) return g;
   // Lost: drop the device and report once; the next grab starts reopening after a pause.
   source_.reset();
   last_error_ = g.message;

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "ledger/anchor.h"
 #include "ledger/ledger.h"
 #include "ledger/script_replay.h"
 #include "ledger_test_support.h"
@@ -42,6 +43,8 @@ class Damage : public ::testing::Test {
     original_content_ = content_of(*ledger);
     ledger = std::unexpected(LedgerError{});  // closes the file: the WAL is folded in and removed
     original_ = read_file(dir_.file("good.db"));
+    // A copy goes with its anchor (a copy without it is reported: see test_adversarial.cpp).
+    original_anchor_ = read_file(Anchor::path_for(dir_.file("good.db")));
     ASSERT_FALSE(std::filesystem::exists(dir_.file("good.db-wal")));
   }
 
@@ -53,6 +56,7 @@ class Damage : public ::testing::Test {
     std::error_code ec;
     for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix, ec);
     write_file(path, bytes);
+    write_file(Anchor::path_for(path), original_anchor_);
     auto ledger = Ledger::open(options_for(path, dir_.file("backups")));
     if (!ledger) {
       EXPECT_EQ(ledger.error().kind, LedgerError::Kind::damaged) << ledger.error().message;
@@ -75,11 +79,13 @@ class Damage : public ::testing::Test {
 
   TempDir dir_;
   std::string original_;
+  std::string original_anchor_;
   std::string original_content_;
 };
 
 TEST_F(Damage, AnUndamagedCopyOpensAndReadsTheSame) {
   write_file(dir_.file("copy.db"), original_);
+  write_file(Anchor::path_for(dir_.file("copy.db")), original_anchor_);
   auto ledger = Ledger::open(options_for(dir_.file("copy.db")));
   ASSERT_TRUE(ledger.has_value()) << ledger.error().message;
   EXPECT_EQ(content_of(*ledger), original_content_);

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "ledger/anchor.h"
 #include "ledger/backup_store.h"
 #include "ledger/chain.h"
 #include "ledger/database.h"
@@ -202,7 +203,8 @@ TEST_F(LedgerTest, AGameThatNoLongerReplaysToItsBalancesIsReportedAndStopped) {
     game = play(ledger, 14, 80, false);
   }
   {
-    // Someone edits the file behind the ledger's back, even fixing up the balances and the hash chain.
+    // Someone edits the file behind the ledger's back, even fixing up the balances, the hash chain and the
+    // anchor beside the file (which alone would show the rewritten history).
     Database db(dir_.file("ledger.db"), Database::Mode::read_write);
     std::vector<std::string> triggers = db.query_column(
         "SELECT sql FROM sqlite_schema WHERE name IN ('postings_not_updated', 'inputs_not_updated', "
@@ -218,6 +220,7 @@ TEST_F(LedgerTest, AGameThatNoLongerReplaysToItsBalancesIsReportedAndStopped) {
     Chain::fill(db);
     db.exec("UPDATE games SET finished_at = NULL");
     for (const std::string& sql : triggers) db.exec(sql);  // put back, so that only the money differs
+    ASSERT_TRUE(Anchor::write(Anchor::path_for(dir_.file("ledger.db")), Anchor::heads(db)).has_value());
   }
   Ledger ledger = open();
   auto report = ledger.resume(game);

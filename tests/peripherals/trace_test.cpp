@@ -17,6 +17,30 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
+TEST(TraceLimits, AnErrorQuotesAtMostFortyPrintableCharactersOfTheWord) {
+  std::string text = "# boardbank-trace 1 device=wiegand d0=GPIO5 d1=GPIO6\n";
+  text += std::string(3000, '9') + "x GPIO5 rising\n";
+  auto trace = parse_trace(text);
+  ASSERT_FALSE(trace.has_value());
+  EXPECT_EQ(trace.error(),
+            "trace line 2: '" + std::string(40, '9') + "... (3001 bytes)' is not a timestamp in nanoseconds");
+  auto control =
+      parse_trace("# boardbank-trace 1 device=wiegand d0=GPIO5 d1=GPIO6\n1\x01\x7f GPIO5 rising\n");
+  ASSERT_FALSE(control.has_value());
+  EXPECT_EQ(control.error(), "trace line 2: '1\\x01\\x7F' is not a timestamp in nanoseconds");
+}
+
+TEST(TraceLimits, NulBytesAndEndlessLinesAreRefused) {
+  std::string header = "# boardbank-trace 1 device=wiegand d0=GPIO5 d1=GPIO6\n";
+  auto nul = parse_trace(header + std::string("12\0\0 GPIO5 rising\n", 18));
+  ASSERT_FALSE(nul.has_value());
+  EXPECT_EQ(nul.error(), "trace line 2: the line holds a NUL byte: not a text trace");
+  auto endless = parse_trace(header + std::string(5000, ' ') + "\n");
+  ASSERT_FALSE(endless.has_value());
+  EXPECT_EQ(endless.error(),
+            "trace line 2: the line is 5000 bytes long, longer than any trace line (4096 at most)");
+}
+
 TEST(Trace, ParsesTheIssuesHeaderAndEdgesByLineNameOrRole) {
   const auto trace = parse_trace(
       "# boardbank-trace 1 device=wiegand d0=GPIO5 d1=GPIO6\n"

@@ -1,0 +1,65 @@
+#!/bin/sh
+# Bad input at the command line is refused with the exact message a person can act on, and nothing stored is
+# lost or altered: unknown verbs, out-of-range numbers, mistyped or non-ledger files, comment lines, endless
+# sources, standard input from a file. Prints "cli refusals: ok" when every case holds.
+#   cli_refusals_test.sh BOARDBANK SCRIPTS_DIR WORK_DIR
+set -u
+bb=$1
+scripts=$2
+dir=$3
+rm -rf "$dir"
+mkdir -p "$dir"
+failed=0
+
+# expect NAME EXIT_CODE TEXT -- COMMAND...: the command exits with EXIT_CODE and its output holds TEXT.
+expect() {
+  name=$1 code=$2 text=$3
+  shift 4
+  out=$("$@" 2>&1)
+  got=$?
+  if [ "$got" -ne "$code" ] || ! printf '%s' "$out" | grep -qF -- "$text"; then
+    echo "FAIL $name: exit $got (wanted $code), output:"
+    printf '%s\n' "$out" | head -5
+    echo "  (wanted to see: $text)"
+    failed=1
+  else
+    echo "ok   $name"
+  fi
+}
+
+# --- verbs and numbers
+expect unknown_verb 106 "boardbank: 'nosuch' is not a verb. The verbs are: replay," -- "$bb" nosuch
+expect unknown_ledger_verb 106 "boardbank ledger: 'lst' is not a verb. The verbs are: list, show, export, check, backup, restore." -- "$bb" ledger lst
+expect no_verb 106 "boardbank ledger: say which verb: list, show," -- "$bb" ledger
+expect negative_games 105 "--games: Value -1 not in range 1 to 10000000" -- "$bb" simulate --games -1
+expect players_range 105 "--players: Value 9 not in range 2 to 8" -- "$bb" simulate --players 9
+expect screens_too_small 105 "'320x240': give the size as WIDTHxHEIGHT, from 640x400 to 4096x4096" -- "$bb" screens --out "$dir/screens" --size 320x240
+
+# --- ledger files
+expect missing_db 1 "does not exist. Check the path (--db, or [ledger] path in the configuration); to start a new, empty ledger there, add --create" -- "$bb" ledger --db "$dir/mistyped.db" list
+test -e "$dir/mistyped.db" && { echo "FAIL missing_db: the mistyped path was created"; failed=1; }
+expect missing_db_backup 1 "does not exist" -- "$bb" ledger --db "$dir/mistyped.db" --backup-dir "$dir/b" backup
+expect create_flag 0 "no games yet" -- "$bb" ledger --db "$dir/new.db" --create list
+: > "$dir/zero.db"
+expect zero_byte_check 1 "zero.db is empty (0 bytes): it is not a ledger" -- "$bb" ledger check "$dir/zero.db"
+echo "shopping list" > "$dir/notes.txt"
+expect text_file_check 1 "notes.txt is not a ledger: it is not an SQLite database" -- "$bb" ledger check "$dir/notes.txt"
+
+# --- replay --db takes what plain replay takes; its ledger survives a refused restore
+{ echo "# a family's game, with a comment"; cat "$scripts/spec_example.jsonl"; } > "$dir/commented.jsonl"
+expect replay_db_comment 0 "game 1: 8 inputs stored now" -- "$bb" replay "$dir/commented.jsonl" --db "$dir/game.db"
+cp "$dir/game.db" "$dir/game.before"
+expect restore_zero_byte 1 "was not restored, nothing was changed:" -- "$bb" ledger --db "$dir/game.db" restore "$dir/zero.db"
+cmp -s "$dir/game.db" "$dir/game.before" || { echo "FAIL restore_zero_byte: the ledger changed"; failed=1; }
+expect check_after 0 ": ok (" -- "$bb" ledger check "$dir/game.db"
+expect replay_endless 2 "the line is longer than 1048576 bytes" -- "$bb" replay /dev/zero --db "$dir/endless.db"
+
+# --- traces and standard input
+expect trace_endless 2 "larger than 256 MiB" -- "$bb" probe --trace /dev/zero
+printf '# boardbank-trace 1 device=wiegand d0=GPIO5 d1=GPIO6\n12\0\0 GPIO5 rising\n' > "$dir/nul.trace"
+expect trace_nul 2 "trace line 2: the line holds a NUL byte: not a text trace" -- "$bb" probe --trace "$dir/nul.trace"
+printf 'card 1A2B3C\n' > "$dir/commands.txt"
+expect simulate_from_file 0 '"uid":"1A2B3C"' -- sh -c "exec \"$bb\" probe --simulate < \"$dir/commands.txt\""
+expect simulate_from_device 2 "standard input is a device that is not a terminal" -- sh -c "exec \"$bb\" probe --simulate < /dev/zero"
+
+if [ "$failed" -eq 0 ]; then echo "cli refusals: ok"; else echo "cli refusals: FAILED"; exit 1; fi
