@@ -56,6 +56,12 @@ const std::vector<std::pair<std::string_view, RuleField>>& rule_fields() {
       {"salary_must_be_claimed", &Rules::salary_must_be_claimed},
       {"lots_trade_with_houses", &Rules::lots_trade_with_houses},
       {"hotel_sale_needs_houses", &Rules::hotel_sale_needs_houses},
+      {"doubles_roll_again", &Rules::doubles_roll_again},
+      {"jail_last_turn_free", &Rules::jail_last_turn_free},
+      {"partnerships", &Rules::partnerships},
+      {"bankrupt_leases_withdrawn", &Rules::bankrupt_leases_withdrawn},
+      {"withdraw_only_complete_series", &Rules::withdraw_only_complete_series},
+      {"house_owner_buys_in_series_only", &Rules::house_owner_buys_in_series_only},
   };
   return fields;
 }

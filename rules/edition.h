@@ -141,6 +141,14 @@ struct Rules {
   // The stricter reading of selling a hotel: it is sold back only for the houses that replace it, so the
   // sale waits until the bank has them. Off: all hotels of the group may be sold at once (docs/editions.md).
   bool hotel_sale_needs_houses = false;
+  // FINANCE (1932).
+  bool doubles_roll_again = true;          // false: doubles give no further throw
+  bool jail_last_turn_free = false;        // the last turn in jail comes out without the fine
+  bool partnerships = false;               // railroads and utilities may be combined (the `partner` input)
+  bool bankrupt_leases_withdrawn = false;  // a player put out takes his leases out of the game
+  bool withdraw_only_complete_series = false;  // ... only his complete series; the odd lots are auctioned
+  // A house owner buys only into series he already has a lot of.
+  bool house_owner_buys_in_series_only = false;
   bool lots_trade_with_houses =
       false;  // FINANCE (Parker): a lot changes hands with its houses on it  // FINANCE (1932): a salary not
               // claimed within the turn is forfeit       // FINANCE (Parker): a rival on the space you land
