@@ -1066,7 +1066,9 @@ std::expected<std::string, LedgerError> Ledger::export_csv(GameId id) {
     std::ostringstream out;
     // `amount` stays in the edition's units for the tools that read it; `money` is the amount as the edition
     // prints it ("$1,500", or "1.5M" where the edition counts in M and K), last so no column moves.
-    const rules::Game* played = game(id);
+    // The edition comes from the game's own record, so the column is the same whether the game is loaded or not.
+    auto edition = edition_for(editions_, s->edition, options_.edition_dirs);
+    const rules::Edition* printed = edition ? edition->get() : nullptr;
     out << "posting,input,input_id,source,kind,recorded_at,from,to,amount,memo,space,card,authorised_by,"
            "reason,money\n";
     Statement q = db_.prepare(R"sql(
@@ -1084,7 +1086,7 @@ std::expected<std::string, LedgerError> Ledger::export_csv(GameId id) {
           << csv_field(names[static_cast<int>(q.column_int64(7))]) << ',' << q.column_int64(8) << ','
           << q.column_text(9) << ',' << opt(10) << ',' << csv_field(opt(11)) << ',' << csv_field(opt(12))
           << ',' << csv_field(opt(13)) << ','
-          << csv_field(played ? played->edition().format_money(q.column_int64(8)) : std::string()) << '\n';
+          << csv_field(printed ? printed->format_money(q.column_int64(8)) : std::string()) << '\n';
     }
     return out.str();
   } catch (const SqlError& e) {
