@@ -1249,8 +1249,13 @@ std::expected<std::string, LedgerError> Ledger::export_csv(GameId id) {
     a.bind(1, id);
     while (a.step()) names[static_cast<int>(a.column_int64(0))] = a.column_text(1);
     std::ostringstream out;
+    // `amount` stays in the edition's units for the tools that read it; `money` is the amount as the edition
+    // prints it ("$1,500", or "1.5M" where the edition counts in M and K), last so no column moves.
+    // The edition comes from the game's own record, so the column is the same whether the game is loaded or not.
+    auto edition = edition_for(editions_, s->edition, options_.edition_dirs);
+    const rules::Edition* printed = edition ? edition->get() : nullptr;
     out << "posting,input,input_id,source,kind,recorded_at,from,to,amount,memo,space,card,authorised_by,"
-           "reason\n";
+           "reason,money\n";
     Statement q = db_.prepare(R"sql(
       SELECT p.seq, p.input_seq, i.input_id, i.source, i.kind, coalesce(i.recorded_at, g.started_at), p.from_account,
              p.to_account, p.amount, p.memo, p.space, p.card, i.authorised_by, i.reason
@@ -1265,7 +1270,8 @@ std::expected<std::string, LedgerError> Ledger::export_csv(GameId id) {
           << q.column_text(5) << ',' << csv_field(names[static_cast<int>(q.column_int64(6))]) << ','
           << csv_field(names[static_cast<int>(q.column_int64(7))]) << ',' << q.column_int64(8) << ','
           << q.column_text(9) << ',' << opt(10) << ',' << csv_field(opt(11)) << ',' << csv_field(opt(12))
-          << ',' << csv_field(opt(13)) << '\n';
+          << ',' << csv_field(opt(13)) << ','
+          << csv_field(printed ? printed->format_money(q.column_int64(8)) : std::string()) << '\n';
     }
     return out.str();
   } catch (const SqlError& e) {

@@ -7,7 +7,7 @@ namespace bb::ledger {
 
 namespace {
 using rules::Memo;
-constexpr std::array<std::pair<Memo, std::string_view>, 24> kMemos = {{
+constexpr std::array<std::pair<Memo, std::string_view>, 25> kMemos = {{
     {Memo::start_cash, "start_cash"},
     {Memo::salary, "salary"},
     {Memo::buy, "buy"},
@@ -32,6 +32,7 @@ constexpr std::array<std::pair<Memo, std::string_view>, 24> kMemos = {{
     {Memo::deal, "deal"},
     {Memo::seat, "seat"},
     {Memo::house_rule, "house_rule"},
+    {Memo::partnership, "partnership"},
 }};
 
 using Kind = rules::Event::Kind;

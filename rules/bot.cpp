@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "rules/finance_1932.h"
+
 namespace bb::rules {
 
 namespace {
@@ -55,7 +57,9 @@ Input Bot::next(const Game& g) {
     Money best_limit = 0, second_limit = 0;
     for (int p = 0; p < static_cast<int>(st.players.size()); ++p) {
       if (st.players[p].bankrupt) continue;
-      if (a.item == Auction::Item::property && !markers_left(g, p)) continue;
+      if (a.item == Auction::Item::property &&
+          (!markers_left(g, p) || finance::why_not_acquire(ed, rules, st, p, a.space)))
+        continue;
       Money limit = std::min<Money>(st.players[p].cash - kReserve,
                                     value * static_cast<Money>(70 + random() % 60) / 100);
       if (a.item != Auction::Item::property && !st.players[p].bankrupt) limit = std::min<Money>(limit, 0);
@@ -73,6 +77,9 @@ Input Bot::next(const Game& g) {
       return Bid{best, bid};
     return Close{};
   }
+  // FINANCE (1932) forgetters: a bot never forgets its salary.
+  for (int p = 0; p < static_cast<int>(st.players.size()); ++p)
+    if (st.players[p].unclaimed_salary > 0 && !st.players[p].bankrupt) return Claim{p};
   if (!st.pending.empty()) {
     const Question& q = st.pending.front();
     int p = q.player;
@@ -156,6 +163,7 @@ Input Bot::next(const Game& g) {
       for (int m : members) buildings = buildings || st.spaces[m].houses > 0 || st.spaces[m].hotel;
       for (int m : ed.members_of(ed.spaces[other_lot].group_index))
         buildings = buildings || st.spaces[m].houses > 0 || st.spaces[m].hotel;
+      if (finance::lease_in_partnership(ed, st, other_lot)) continue;
       if (!buildings && pl.cash - offer > kReserve) {
         Trade t;
         t.from = p;
@@ -166,7 +174,50 @@ Input Bot::next(const Game& g) {
       }
     }
   }
+  if (auto finance_move = finance_1932(g, p)) return *finance_move;
   return Roll{dice(), dice()};
+}
+
+// FINANCE (1932): now and then a railroad or power company partnership; jail insurance before a throw that
+// could reach the Go to Jail corner or a card space.
+std::optional<Input> Bot::finance_1932(const Game& g, int p) {
+  const GameState& st = g.state();
+  const Edition& ed = g.edition();
+  const Rules& rules = g.rules();
+  const auto& pl = st.players[p];
+  if (rules.partnerships && random() % 8 == 0) {
+    for (std::size_t gi = 0; gi < ed.groups.size(); ++gi) {
+      const auto& members = ed.members_of(static_cast<int>(gi));
+      if (members.empty() || ed.spaces[members[0]].kind == Space::Kind::property) continue;
+      int mine = 0;
+      for (int m : members) mine += st.spaces[m].owner == p ? 1 : 0;
+      if (mine == 0) continue;
+      for (int q = 0; q < static_cast<int>(st.players.size()); ++q) {
+        int theirs = 0;
+        for (int m : members) theirs += st.spaces[m].owner == q ? 1 : 0;
+        if (q == p || theirs == 0) continue;
+        Partner deal{p, q, static_cast<int>(gi), std::max(1, 100 * theirs / (mine + theirs))};
+        if (!finance::why_not_partner(ed, rules, st, deal)) return deal;
+      }
+    }
+  }
+  bool house_owner = std::any_of(st.spaces.begin(), st.spaces.end(),
+                                 [&](const SpaceState& ss) { return ss.owner == p && ss.houses > 0; });
+  if (house_owner || pl.in_jail || !g.between_moves()) return std::nullopt;
+  int n = static_cast<int>(ed.spaces.size());
+  auto within_a_throw = [&](auto&& wanted) {
+    for (int d = 2; d <= 12; ++d)
+      for (const Effect& e : ed.spaces[(pl.position + d) % n].on_land)
+        if (wanted(e)) return true;
+    return false;
+  };
+  if (rules.jail_insurance > 0 && !pl.insured && pl.cash > kReserve + rules.jail_insurance &&
+      within_a_throw([](const Effect& e) { return e.kind == Effect::Kind::go_to_jail; }))
+    return Insure{p, false};
+  if (rules.jail_insurance_card > 0 && !pl.insured_card && pl.cash > kReserve + rules.jail_insurance_card &&
+      within_a_throw([](const Effect& e) { return e.kind == Effect::Kind::draw && e.deck == "chance"; }))
+    return Insure{p, true};
+  return std::nullopt;
 }
 
 }  // namespace bb::rules

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <optional>
 
 #include "rules/game.h"
 #include "rules/input.h"
@@ -14,6 +15,7 @@ class Bot {
   Input next(const Game& game);
 
  private:
+  std::optional<Input> finance_1932(const Game& game, int player);
   int dice();
   std::uint64_t random();
   std::uint64_t rng_;

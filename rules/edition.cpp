@@ -63,6 +63,12 @@ const std::vector<std::pair<std::string_view, RuleField>>& rule_fields() {
       {"bankrupt_lots_auctioned", &Rules::bankrupt_lots_auctioned},
       {"draft_sets", &Rules::draft_sets},
       {"draft_second_round_max_players", &Rules::draft_second_round_max_players},
+      {"doubles_roll_again", &Rules::doubles_roll_again},
+      {"jail_last_turn_free", &Rules::jail_last_turn_free},
+      {"partnerships", &Rules::partnerships},
+      {"bankrupt_leases_withdrawn", &Rules::bankrupt_leases_withdrawn},
+      {"withdraw_only_complete_series", &Rules::withdraw_only_complete_series},
+      {"house_owner_buys_in_series_only", &Rules::house_owner_buys_in_series_only},
   };
   return fields;
 }

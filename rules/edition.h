@@ -132,12 +132,15 @@ struct Rules {
   int end_after_bankruptcies = 0;         // 0: play to the last player
   bool bankrupt_keeps_buildings = false;  // the game-ending bankruptcy hands over buildings intact
   bool flat_income_tax = false;           // tax_choice spaces charge their fixed amount without asking
+  // Ships Short Game: out of the jail on the next turn, paying if need be.
   bool leave_jail_next_turn = false;
   // The other reading of the ships Short Game's "You lose one turn": the turn out of the jail is spent
   // getting out (card, fine, doubles, or the fine after a failed throw), and the token moves on the turn
   // after.
   bool jail_exit_ends_turn = false;
+  // FINANCE (Parker): a rival on the space you land on moves back this far.
   int forced_move_back = 0;
+  // FINANCE (1932): a salary not claimed within the turn is forfeit.
   bool salary_must_be_claimed = false;
   // The stricter reading of selling a hotel: it is sold back only for the houses that replace it, so the
   // sale waits until the bank has them. Off: all hotels of the group may be sold at once (docs/editions.md).
@@ -157,6 +160,14 @@ struct Rules {
   // second set each in reverse order (a snake draft).
   bool draft_sets = false;
   int draft_second_round_max_players = 4;
+  // FINANCE (1932).
+  bool doubles_roll_again = true;          // false: doubles give no further throw
+  bool jail_last_turn_free = false;        // the last turn in jail comes out without the fine
+  bool partnerships = false;               // railroads and utilities may be combined (the `partner` input)
+  bool bankrupt_leases_withdrawn = false;  // a player put out takes his leases out of the game
+  bool withdraw_only_complete_series = false;  // ... only his complete series; the odd lots are auctioned
+  // A house owner buys only into series he already has a lot of.
+  bool house_owner_buys_in_series_only = false;
 };
 
 // The edition's own words for its buildings and its jail, for sentences on the screens ("Ann builds a

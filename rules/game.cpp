@@ -6,6 +6,7 @@
 #include <cassert>
 #include <numeric>
 
+#include "rules/finance_1932.h"
 #include "rules/input_limits.h"
 
 namespace bb::rules {
@@ -91,6 +92,13 @@ class Engine {
     if (to >= 0) st.players[to].cash += amount;
     assert(from < 0 || st.players[from].cash >= 0);
     st.postings.push_back(std::move(p));
+  }
+
+  // Nothing left to sell or mortgage: no buildings and no unmortgaged property.
+  bool nothing_to_raise(int p) const {
+    for (const auto& ss : st.spaces)
+      if (ss.owner == p && (!ss.mortgaged || ss.houses > 0 || ss.hotel)) return false;
+    return true;
   }
 
   bool is_pauper(int p) const {
@@ -184,6 +192,8 @@ class Engine {
         return "theatre seats";
       case Memo::house_rule:
         return card.empty() ? std::string("house rule") : fmt::format("house rule: {}", card);
+      case Memo::partnership:
+        return with("partner's share");
     }
     return "?";
   }
@@ -288,6 +298,16 @@ class Engine {
         post(paid.player, paid.creditor, paid.amount, paid.memo, paid.space, paid.card);
         continue;
       }
+      if (q.kind == QuestionKind::debt && q.creditor == kBank && r.paupers && nothing_to_raise(q.player)) {
+        // FINANCE (1932): "A player cannot be put out of the game by a debt to the Bank." With everything
+        // mortgaged, a pauper's card or tax payment is reversed in his favour; any other debt to the Bank he
+        // cannot meet is written off.
+        Question owed = std::move(q);
+        st.pending.erase(st.pending.begin() + static_cast<std::ptrdiff_t>(i));
+        if ((owed.memo == Memo::card || owed.memo == Memo::tax) && is_pauper(owed.player))
+          post(kBank, owed.player, owed.amount, owed.memo, owed.space, owed.card);
+        continue;
+      }
       ++i;
     }
   }
@@ -303,6 +323,8 @@ class Engine {
       case Step::Kind::effect:
         return apply_effect(s.player, *s.effect, s.card);
       case Step::Kind::pay:
+        // A partner's share is owed only while both are still in the game.
+        if (s.memo == Memo::partnership && (!active(s.player) || !active(s.to))) return;
         return pay(s.player, s.to, s.amount, s.memo, s.space, s.card);
       case Step::Kind::end_roll:
         return end_roll(s.player);
@@ -377,7 +399,9 @@ class Engine {
     std::vector<Step> next;
     if (is_ownable(sp)) {
       const SpaceState& ss = st.spaces[pos];
-      if (ss.owner == kNobody) {
+      if (ss.owner == kNobody && ss.withdrawn) {
+        // FINANCE (1932): the lease left the game with a player put out; nobody buys it or pays rent.
+      } else if (ss.owner == kNobody) {
         if (r.buy_at_price) {
           Question q;
           q.player = p;
@@ -407,7 +431,11 @@ class Engine {
           payment.memo = Memo::rent;
           payment.space = pos;
           next.push_back(payment);
+          partner_shares(next, p, pos, payment.amount);
         }
+      } else if (ss.owner != p && ss.mortgaged && active(ss.owner) && !st.partnerships.empty()) {
+        // "The holding owner must guarantee his partner's income even if he mortgages his partner's leases."
+        partner_shares(next, p, pos, rent_for(pos, st.last_d1 + st.last_d2) * multiplier);
       }
     }
     for (const Effect& e : sp.on_land) {
@@ -425,6 +453,19 @@ class Engine {
       }
     }
     push_front(std::move(next));
+  }
+
+  // FINANCE (1932): the holder of a partnership's leases pays each partner his share of an income.
+  void partner_shares(std::vector<Step>& next, int lander, int space, Money income) {
+    for (const auto* partnership : finance::partnerships_of_lease(ed, st, space)) {
+      if (lander == partnership->holder) continue;
+      Step share = make(Step::Kind::pay, partnership->holder);
+      share.to = partnership->partner;
+      share.amount = income * partnership->share_percent / 100;  // rounded down to a whole unit
+      share.memo = Memo::partnership;
+      share.space = space;
+      next.push_back(share);
+    }
   }
 
   bool take_free_ride(int holder, int owner, int group) {
@@ -548,7 +589,8 @@ class Engine {
 
   void end_roll(int p) {
     if (st.ended) return;
-    if (p == st.current && g.turn_doubles_ && !g.extra_roll_blocked_ && active(p) && !st.players[p].in_jail)
+    if (r.doubles_roll_again && p == st.current && g.turn_doubles_ && !g.extra_roll_blocked_ && active(p) &&
+        !st.players[p].in_jail)
       return;
     next_turn();
   }
@@ -670,7 +712,7 @@ class Engine {
         ss = SpaceState{};
         continue;
       }
-      if (!houses_stay && (ss.houses > 0 || ss.hotel)) {
+      if (!houses_stay && !r.bankrupt_leases_withdrawn && (ss.houses > 0 || ss.hotel)) {
         Money cost = ed.spaces[s].house_cost;
         int houses = ss.hotel ? r.houses_for_hotel + 1 : ss.houses;
         st.bank_houses += ss.houses;
@@ -679,7 +721,20 @@ class Engine {
         ss.hotel = false;
         if (creditor != kBank) post(kBank, p, houses * cost / 2, Memo::sell_building, s);
       }
-      if (creditor == kBank) {
+      if (r.bankrupt_leases_withdrawn) {
+        // FINANCE (1932): "When a player is put out, all his property is withdrawn from the game. The leases
+        // go back to the Bank and cannot be sold again." His houses go back to the bank's supply.
+        st.bank_houses += ss.houses;
+        if (ss.hotel) ++st.bank_hotels;
+        auto fate = finance::fate_of_lease(ed, r, st, p, s);
+        ss = SpaceState{};
+        if (fate == finance::Fate::auctioned) {
+          to_auction.push_back(s);
+        } else {
+          ss.withdrawn = true;
+          event(Event::Kind::withdrawn, p, -1, -1, s);
+        }
+      } else if (creditor == kBank) {
         st.bank_houses += ss.houses;
         if (ss.hotel) ++st.bank_hotels;
         ss = SpaceState{};
@@ -701,6 +756,9 @@ class Engine {
     pl.in_jail = false;
     pl.unclaimed_salary = 0;
     std::erase_if(st.free_rides, [&](const GameState::FreeRide& f) { return f.holder == p || f.owner == p; });
+    // "If the partner is put out, the holding owner becomes full owner"; a holder's leases left with him.
+    std::erase_if(st.partnerships,
+                  [&](const GameState::Partnership& f) { return f.holder == p || f.partner == p; });
     event(Event::Kind::bankrupt, p, -1, creditor);
     if (final_bankruptcy || active_count() <= 1) {
       finish();
@@ -1129,7 +1187,8 @@ class Engine {
     if (pl.jail_attempts >= last_turn) {
       Step fine = make(Step::Kind::pay, p);
       fine.to = kBank;
-      fine.amount = r.jail_fine;
+      // FINANCE (1932): "On the third turn he must come out whatever the number rolled": no fine.
+      fine.amount = r.jail_last_turn_free ? 0 : r.jail_fine;
       fine.memo = Memo::jail_fine;
       fine.space = ed.jail_space;
       release(p);
@@ -1148,9 +1207,14 @@ class Engine {
 
   std::expected<void, std::string> throw_for(const Step& s, int total, bool doubles) {
     switch (s.roll) {
-      case Step::Roll::rent_dice:
-        pay(s.player, s.to, static_cast<Money>(total) * s.multiplier, Memo::rent, s.space);
+      case Step::Roll::rent_dice: {
+        Money rent = static_cast<Money>(total) * s.multiplier;
+        pay(s.player, s.to, rent, Memo::rent, s.space);
+        std::vector<Step> shares;
+        partner_shares(shares, s.player, s.space, rent);
+        push_front(std::move(shares));
         return {};
+      }
       case Step::Roll::sweepstakes:
         for (int o = 0; o < static_cast<int>(st.players.size()); ++o)
           if (o != s.player && active(o))
@@ -1278,6 +1342,8 @@ class Engine {
     if (in.amount > st.players[in.player].cash)
       return Fail(fmt::format("{} has only {}: raise money before bidding {}", name(in.player),
                               money(st.players[in.player].cash), money(in.amount)));
+    if (a.item == Auction::Item::property)
+      if (auto why = finance::why_not_acquire(ed, r, st, in.player, a.space)) return Fail(*why);
     if (a.item == Auction::Item::property && r.max_properties > 0 &&
         properties_owned(in.player) >= r.max_properties)
       return Fail(fmt::format("{} already owns {} properties, the most allowed: sell one first",
@@ -1437,6 +1503,11 @@ class Engine {
           o.spaces.begin() + static_cast<std::ptrdiff_t>(i))
         return fmt::format("{} is listed twice", space_name(s));
       if (st.spaces[s].owner != p) return fmt::format("{} does not own {}", name(p), space_name(s));
+      if (finance::lease_in_partnership(ed, st, s))
+        return fmt::format(
+            "{} is held for a partnership: after the deal the leases cannot change hands again",
+            space_name(s));
+      if (auto why = finance::why_not_acquire(ed, r, st, receiver, s)) return why;
       if (!r.lots_trade_with_houses && group_has_buildings(ed.spaces[s].group_index))
         return fmt::format(
             "{} cannot change hands while its group has buildings: sell them to the bank first",
@@ -1496,6 +1567,11 @@ class Engine {
     if (!in_debt(in.player))
       return Fail(
           fmt::format("{} owes nothing they cannot pay: bankruptcy is only for a debt", name(in.player)));
+    if (r.paupers && pending_of(in.player, QuestionKind::debt)->creditor == kBank)
+      return Fail(
+          fmt::format("a player cannot be put out of the game by a debt to the Bank: {} mortgages "
+                      "everything, and then a pauper's payments to the Bank are reversed",
+                      name(in.player)));
     bankrupt(in.player);
     return {};
   }
@@ -1658,6 +1734,23 @@ class Engine {
       return Fail(fmt::format("{} cannot pay {} for insurance", name(in.player), money(cost)));
     insured = true;
     post(in.player, kBank, cost, Memo::insurance, -1);
+    return {};
+  }
+
+  std::expected<void, std::string> handle(const Partner& in) {
+    if (auto e = check_player(in.holder)) return Fail(*e);
+    if (auto e = check_player(in.partner)) return Fail(*e);
+    if (auto why = finance::why_not_partner(ed, r, st, in)) return Fail(*why);
+    for (int s : ed.members_of(in.group))
+      if (st.spaces[s].owner == in.partner) st.spaces[s].owner = in.holder;
+    auto same = std::find_if(st.partnerships.begin(), st.partnerships.end(), [&](const auto& f) {
+      return f.holder == in.holder && f.partner == in.partner && f.group == in.group;
+    });
+    if (same != st.partnerships.end())
+      same->share_percent = in.share_percent;  // more leases handed over: the new agreement replaces the old
+    else
+      st.partnerships.push_back({in.holder, in.partner, in.group, in.share_percent});
+    event(Event::Kind::partnership, in.holder, in.group, in.partner, -1, 0, in.share_percent);
     return {};
   }
 
@@ -1948,6 +2041,12 @@ std::string Game::describe(const Event& e) const {
       return fmt::format("{} uses a free ride on {}", who(e.player), where(e.space));
     case Event::Kind::salary_earned:
       return fmt::format("{} may claim a salary of {} this turn", who(e.player), ed.format_money(e.amount));
+    case Event::Kind::partnership:
+      return fmt::format("{} and {} share the {}: {} holds the leases and pays {} {}% of every income",
+                         who(e.player), who(e.to), edition_->groups[static_cast<std::size_t>(e.from)].name,
+                         who(e.player), who(e.to), e.detail);
+    case Event::Kind::withdrawn:
+      return fmt::format("{} leaves the game with {}", edition_->spaces[e.space].name, who(e.player));
     case Event::Kind::salary_forfeit:
       return fmt::format("{} forgot to claim {} and it is forfeit", who(e.player), ed.format_money(e.amount));
     case Event::Kind::drafted:
@@ -2099,6 +2198,7 @@ std::vector<std::string> Game::invariant_violations() const {
     if (f.rides <= 0 || f.holder < 0 || f.holder >= n || f.owner < 0 || f.owner >= n ||
         st.players[f.holder].bankrupt || st.players[f.owner].bankrupt)
       bad.push_back("a free ride is held by or owed from a player out of the game");
+  for (auto& v : finance::violations(ed, st)) bad.push_back(std::move(v));
   for (const auto& q : st.pending)
     if (q.player < 0 || q.player >= n || st.players[q.player].bankrupt)
       bad.push_back("a question is pending for a player out of the game");
@@ -2132,6 +2232,13 @@ std::uint64_t Game::signature() const {
     mix(s.houses);
     mix(s.hotel);
     mix(s.mortgaged);
+    if (s.withdrawn) mix(0x57);  // FINANCE (1932) only, so the other editions' signatures stay as pinned
+  }
+  for (const auto& f : st.partnerships) {
+    mix(f.holder);
+    mix(f.partner);
+    mix(f.group);
+    mix(f.share_percent);
   }
   mix(st.bank_houses);
   mix(st.bank_hotels);

@@ -65,6 +65,11 @@ class Game {
   // rebuilds the game from its first input) needs the game restored or replayed with its history.
   bool has_history() const { return history_offset_ == 0; }
 
+  // True when nothing is under way: no question, no auction, no throw owed mid-move. The next throw starts a
+  // move of the current player (FINANCE 1932: jail insurance is bought only then, "before throwing").
+  bool between_moves() const {
+    return state_.pending.empty() && !state_.auction && steps_.empty() && !state_.ended;
+  }
   // Worth as the edition values it at the end of a short or time-limit game (mortgaged lots at half).
   Money worth(int player) const;
   // The printed value of a lot and the buildings on it: the price, plus the building cost of each house (the

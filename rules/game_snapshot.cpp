@@ -77,7 +77,7 @@ Question question_from(const json& j) {
   q.creditor = j.at("creditor").get<int>();
   q.deck = j.at("deck").get<std::string>();
   q.reason = j.at("reason").get<std::string>();
-  q.memo = enum_from(j.at("memo"), Memo::house_rule, "memo");
+  q.memo = enum_from(j.at("memo"), Memo::partnership, "memo");
   q.card = j.at("card").get<std::string>();
   return q;
 }
@@ -129,7 +129,7 @@ Game::Step step_from(const Edition& ed, const json& j) {
   s.salary = j[8].get<bool>();
   s.from_dice = j[9].get<bool>();
   s.amount = j[10].get<Money>();
-  s.memo = enum_from(j[11], Memo::house_rule, "memo");
+  s.memo = enum_from(j[11], Memo::partnership, "memo");
   const json& ref = j[12];
   if (!ref.is_null()) {
     const std::string where = ref.at(0).get<std::string>();
@@ -188,8 +188,11 @@ std::string Game::snapshot() const {
   state["players"] = json::array();
   for (const auto& p : st.players) state["players"].push_back(player_json(p));
   state["spaces"] = json::array();
-  for (const auto& s : st.spaces)
-    state["spaces"].push_back(json::array({s.owner, s.houses, s.hotel, s.mortgaged}));
+  for (const auto& s : st.spaces) {
+    json space = json::array({s.owner, s.houses, s.hotel, s.mortgaged});
+    if (s.withdrawn) space.push_back(true);  // FINANCE (1932): a fifth field only where a lease left the game
+    state["spaces"].push_back(std::move(space));
+  }
   state["bank_houses"] = st.bank_houses;
   state["bank_hotels"] = st.bank_hotels;
   state["current"] = st.current;
@@ -211,6 +214,11 @@ std::string Game::snapshot() const {
   state["free_rides"] = json::array();
   for (const auto& r : st.free_rides)
     state["free_rides"].push_back(json::array({r.holder, r.owner, r.group, r.rides}));
+  if (!st.partnerships.empty()) {
+    state["partnerships"] = json::array();
+    for (const auto& f : st.partnerships)
+      state["partnerships"].push_back(json::array({f.holder, f.partner, f.group, f.share_percent}));
+  }
   state["house_credits"] = st.house_credits;
   state["draft_picks"] = st.draft_picks;
   state["hotel_credits"] = st.hotel_credits;
@@ -272,8 +280,8 @@ std::expected<Game, std::string> Game::restore(std::shared_ptr<const Edition> ed
         return std::unexpected(fmt::format("the snapshot's player {} is '{}', the setup's '{}'", i,
                                            st.players[i].name, setup.players[i].name));
     for (const auto& s : sj.at("spaces")) {
-      st.spaces.push_back(
-          SpaceState{s.at(0).get<int>(), s.at(1).get<int>(), s.at(2).get<bool>(), s.at(3).get<bool>()});
+      st.spaces.push_back(SpaceState{s.at(0).get<int>(), s.at(1).get<int>(), s.at(2).get<bool>(),
+                                     s.at(3).get<bool>(), s.size() > 4 && s.at(4).get<bool>()});
     }
     if (st.spaces.size() != ed.spaces.size())
       return std::unexpected("the snapshot's board is not the edition's board");
@@ -301,6 +309,10 @@ std::expected<Game, std::string> Game::restore(std::shared_ptr<const Edition> ed
       st.free_rides.push_back(GameState::FreeRide{r.at(0).get<int>(), r.at(1).get<int>(), r.at(2).get<int>(),
                                                   r.at(3).get<int>()});
     }
+    if (sj.contains("partnerships"))
+      for (const auto& f : sj.at("partnerships"))
+        st.partnerships.push_back(GameState::Partnership{f.at(0).get<int>(), f.at(1).get<int>(),
+                                                         f.at(2).get<int>(), f.at(3).get<int>()});
     st.house_credits = sj.at("house_credits").get<std::vector<int>>();
     if (sj.contains("draft_picks")) st.draft_picks = sj.at("draft_picks").get<std::vector<int>>();
     st.hotel_credits = sj.at("hotel_credits").get<std::vector<int>>();

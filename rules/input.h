@@ -96,6 +96,16 @@ struct Insure {
   bool against_card = false;
 };
 
+// Extension (FINANCE 1932): two players combine railroads (or power companies) and share the full income.
+// The partner hands every lease of the group he owns to the holder, who pays him `share_percent` of every
+// income the group earns from then on, mortgaged or not; the leases never change hands again.
+struct Partner {
+  int holder = 0;
+  int partner = 0;
+  int group = -1;  // group index
+  int share_percent = 0;
+};
+
 // Extension: a payment outside the rules that the table agreed on (the Free Parking jackpot and the like),
 // between a player and the bank or two players. The reason is kept with its posting.
 struct HousePayment {
@@ -106,7 +116,7 @@ struct HousePayment {
 };
 
 using Input = std::variant<Roll, Choose, Bid, Close, Draw, Build, Sell, Mortgage, Unmortgage, Trade, Bankrupt,
-                           Adopt, End, Undo, AuctionBuilding, Claim, Insure, HousePayment>;
+                           Adopt, End, Undo, AuctionBuilding, Claim, Insure, HousePayment, Partner>;
 
 struct PlayerSetup {
   std::string name;

@@ -370,6 +370,23 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
       return Fail("house needs \"reason\", why the table agreed to it (\"Free Parking jackpot\")");
     return HousePayment{*from, *to, *amount, j["reason"].get<std::string>()};
   }
+  if (t == "partner") {
+    auto holder = player("holder");
+    if (!holder) return Fail(holder.error());
+    auto partner = player("partner");
+    if (!partner) return Fail(partner.error());
+    if (!j.contains("group") || !j["group"].is_string())
+      return Fail("partner needs \"group\": the id of the railroads' or power companies' group");
+    int group = -1;
+    for (std::size_t i = 0; i < edition.groups.size(); ++i)
+      if (edition.groups[i].id == j["group"].get<std::string>()) group = static_cast<int>(i);
+    if (group < 0) return Fail(fmt::format("no group '{}' in this edition", j["group"].get<std::string>()));
+    if (!j.contains("share"))
+      return Fail("partner needs \"share\": the partner's share of the income in percent (1 to 100)");
+    auto share = json_input::integer_in(j["share"], "share", "a share in percent", 1, 100);
+    if (!share) return Fail(share.error());
+    return Partner{*holder, *partner, group, static_cast<int>(*share)};
+  }
   if (t == "auction") {
     auto item_field = json_input::optional_string(j, "item", "house");
     if (!item_field) return Fail(item_field.error());
@@ -380,7 +397,7 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
   }
   return Fail(fmt::format(
       "unknown input \"{}\" (known: roll, choose, bid, close, draw, build, sell, mortgage, unmortgage, "
-      "trade, bankrupt, adopt, end, undo, auction, claim, insure, house)",
+      "trade, bankrupt, adopt, end, undo, auction, claim, insure, house, partner)",
       t));
 }
 
@@ -463,6 +480,14 @@ std::string input_to_json(const Input& input, const std::vector<std::string>& na
         if constexpr (std::is_same_v<T, Insure>)
           return {
               {"t", "insure"}, {"player", nm(in.player)}, {"against", in.against_card ? "card" : "corner"}};
+        if constexpr (std::is_same_v<T, Partner>)
+          return {{"t", "partner"},
+                  {"holder", nm(in.holder)},
+                  {"partner", nm(in.partner)},
+                  {"group", edition && in.group >= 0 && in.group < static_cast<int>(edition->groups.size())
+                                ? edition->groups[static_cast<std::size_t>(in.group)].id
+                                : std::to_string(in.group)},
+                  {"share", in.share_percent}};
         if constexpr (std::is_same_v<T, HousePayment>)
           return {{"t", "house"},
                   {"from", in.from == kBank ? std::string("bank") : nm(in.from)},
@@ -550,6 +575,7 @@ json state_json(const Game& game) {
                       {"houses", ss.houses},
                       {"hotel", ss.hotel},
                       {"mortgaged", ss.mortgaged}});
+    if (ss.withdrawn) spaces.back()["withdrawn"] = true;
   }
   j["spaces"] = spaces;
   j["bank"] = {{"houses", st.bank_houses}, {"hotels", st.bank_hotels}};
@@ -561,6 +587,15 @@ json state_json(const Game& game) {
                        {"group", ed.groups[static_cast<std::size_t>(f.group)].id},
                        {"rides", f.rides}});
     j["free_rides"] = rides;
+  }
+  if (!st.partnerships.empty()) {
+    json partnerships = json::array();
+    for (const auto& f : st.partnerships)
+      partnerships.push_back({{"holder", st.players[f.holder].name},
+                              {"partner", st.players[f.partner].name},
+                              {"group", ed.groups[static_cast<std::size_t>(f.group)].id},
+                              {"share", f.share_percent}});
+    j["partnerships"] = partnerships;
   }
   json postings = json::array();
   for (const auto& p : st.postings)

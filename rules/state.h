@@ -32,6 +32,7 @@ struct SpaceState {
   int houses = 0;
   bool hotel = false;
   bool mortgaged = false;
+  bool withdrawn = false;  // FINANCE (1932): the lease left the game with a player put out; never sold again
 };
 
 enum class Memo : std::uint8_t {
@@ -58,7 +59,8 @@ enum class Memo : std::uint8_t {
   space,
   deal,
   seat,
-  house_rule  // a HousePayment: Posting::card holds its reason
+  house_rule,  // a HousePayment: Posting::card holds its reason
+  partnership  // FINANCE (1932): the holder pays a partner his share of a railroad or power company income
 };
 
 enum class QuestionKind { buy, tax, jail, mortgaged_transfer, debt, draw, roll, draft };
@@ -129,7 +131,10 @@ struct Event {
     free_ride,
     salary_earned,
     salary_forfeit,
-    drafted  // a set of title deeds chosen in the draft: `detail` is the group index
+    drafted,      // a set of title deeds chosen in the draft: `detail` is the group index
+    partnership,  // FINANCE (1932): `player` holds the leases of group `from`; `to` is the partner, `detail`
+                  // his share in %
+    withdrawn     // FINANCE (1932): `space` left the game with `player`, who was put out
   };
   Kind kind = Kind::turn;
   int player = kNobody;
@@ -174,6 +179,15 @@ struct GameState {
   // The title-deed draft still to come (Rules::draft_sets): who chooses, in order; the first has the pending
   // `draft` question. Empty once the draft is over, and in editions without one.
   std::vector<int> draft_picks;
+  // FINANCE (1932): players sharing the income of the railroads or the power companies. The holder holds
+  // every lease of the group that is in the partnership; they never change hands again.
+  struct Partnership {
+    int holder = 0;
+    int partner = 0;
+    int group = 0;          // the group index (railroads or utilities)
+    int share_percent = 0;  // the partner's share of each income, 1 to 100
+  };
+  std::vector<Partnership> partnerships;
   std::vector<int> house_credits;  // houses won at a shortage auction, still to be placed
   std::vector<int> hotel_credits;
 };

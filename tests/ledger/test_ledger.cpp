@@ -120,6 +120,24 @@ TEST_F(LedgerTest, CsvHasOneRowPerPostingAndAddsUp) {
   EXPECT_TRUE(csv->starts_with("posting,input,input_id,source,kind,recorded_at,from,to,amount,memo"));
 }
 
+// The World edition counts in M and K: the CSV shows "15M", never 1500 alone, and keeps the raw units in
+// `amount` for tools that read it.
+TEST_F(LedgerTest, CsvShowsTheEditionsMoneyBesideTheRawUnits) {
+  Ledger ledger = open();
+  rules::Setup setup = RandomDriver::setup(4, 2);
+  setup.edition = "world";
+  auto game = ledger.start_game(setup);
+  ASSERT_TRUE(game.has_value()) << game.error().message;
+  auto csv = ledger.export_csv(*game);
+  ASSERT_TRUE(csv.has_value());
+  std::string header = csv->substr(0, csv->find('\n'));
+  EXPECT_TRUE(header.ends_with(",amount,memo,space,card,authorised_by,reason,money")) << header;
+  std::string first_row =
+      csv->substr(header.size() + 1, csv->find('\n', header.size() + 1) - header.size() - 1);
+  EXPECT_NE(first_row.find(",1500,start_cash,"), std::string::npos) << first_row;
+  EXPECT_TRUE(first_row.ends_with(",15M")) << first_row;
+}
+
 TEST_F(LedgerTest, AnUndoNeedsTheBankerAndAReasonAndCompensates) {
   Ledger ledger = open();
   auto game = ledger.start_game(RandomDriver::setup(5, 2));
