@@ -6,7 +6,7 @@
 # game, played to its end, ends in exactly the state of the same seed's game played without a kill (nothing
 # lost or doubled: one tap posted twice or missing would change the money).
 #
-# The moments are seeded and spread over the game: three in four are a delay of 0.05 to 1.6 s after the start
+# The moments are seeded and spread over the game: three in four are a delay of 0.05 to 0.7 s after the start
 # (in the middle of opening the ledger, the replay, the bots putting the tokens back, or play), one in four
 # is right after the process has stored one more input plus up to 0.4 s (mid-turn: a throw stored,
 # a rent waiting for its tap, a purchase).
@@ -19,7 +19,7 @@ rm -rf "$dir"
 mkdir -p "$dir"
 
 demo() { # demo DB STATE_JSON: exec, so that the background job's pid is boardbank's own
-  exec "$bb" demo --headless --log-inputs --speed 40 --seed 11 --players 2 --turns 20 --db "$1" \
+  exec "$bb" demo --headless --log-inputs --speed 40 --seed 11 --players 2 --turns 40 --db "$1" \
     --state-json "$2"
 }
 fail() {
@@ -61,7 +61,7 @@ while [ "$i" -lt "$kills" ]; do
     done
     sleep "$extra"
   else
-    delay=$(seeded "$i" 0.05 1.6)
+    delay=$(seeded "$i" 0.05 0.7)
     how="after ${delay}s"
     sleep "$delay"
   fi

@@ -104,7 +104,7 @@ TEST(ImageSequenceSource, ReadsAFolderInNameOrderThenEnds) {
   std::filesystem::create_directories(dir);
   for (int i : {2, 0, 1})
     cv::imwrite((dir / ("frame_" + std::to_string(i) + ".png")).string(),
-                cv::Mat(8, 8, CV_8UC3, cv::Scalar(i * 50)));
+                cv::Mat(64, 64, CV_8UC3, cv::Scalar(i * 50)));
   auto source = open_source(dir.string(), {});
   ASSERT_TRUE(source.has_value()) << source.error();
   cv::Mat frame;
