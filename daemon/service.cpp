@@ -54,6 +54,12 @@ std::string display_name(const peripherals::DeviceConfig& config) {
   return fmt::format("Card reader ({})", config.name.empty() ? config.kind : config.name);
 }
 
+display::DeviceStatus::Kind device_kind(const peripherals::DeviceConfig& config) {
+  if (config.kind == "dice") return display::DeviceStatus::Kind::dice;
+  if (config.kind == "button") return display::DeviceStatus::Kind::roll_button;
+  return display::DeviceStatus::Kind::card_reader;
+}
+
 std::string what_to_do(const peripherals::DeviceConfig& config) {
   if (config.kind == "dice" || config.kind == "button")
     return "check its cable and docs/hardware.md; meanwhile enter the dice on the screen";
@@ -418,6 +424,7 @@ struct Service::Impl : ParticipantContext {
     auto opened = peripherals::open_device(
         d.config, [this](const std::string& uid) { return session->cards().find(uid).has_value(); });
     display::DeviceStatus status;
+    status.kind = device_kind(d.config);
     status.name = display_name(d.config);
     if (!opened) {
       if (first)
@@ -466,6 +473,7 @@ struct Service::Impl : ParticipantContext {
           break;
         case peripherals::EventKind::status: {
           display::DeviceStatus status;
+          status.kind = device_kind(d.config);
           status.name = display_name(d.config);
           const bool back = e.why.find("back") != std::string::npos;
           status.state = back ? display::DeviceStatus::State::ok : display::DeviceStatus::State::error;
@@ -568,7 +576,8 @@ struct Service::Impl : ParticipantContext {
       if (!loop->post([this, event = std::move(event)] { handle(event); })) ++camera_dropped;
     };
     auto lost = [&](const std::string& why) {
-      display::DeviceStatus status{"Camera", display::DeviceStatus::State::missing, why,
+      display::DeviceStatus status{display::DeviceStatus::Kind::camera, "Camera",
+                                   display::DeviceStatus::State::missing, why,
                                    "check the camera's cable; meanwhile move the tokens by hand"};
       hand_over(table::DeviceHealth{status});
     };
@@ -588,8 +597,9 @@ struct Service::Impl : ParticipantContext {
         tracker.reset();
       }
     }
-    hand_over(table::DeviceHealth{
-        display::DeviceStatus{"Camera", display::DeviceStatus::State::ok, (*source)->describe(), ""}});
+    hand_over(table::DeviceHealth{display::DeviceStatus{display::DeviceStatus::Kind::camera, "Camera",
+                                                        display::DeviceStatus::State::ok,
+                                                        (*source)->describe(), ""}});
     const int known = tracker ? static_cast<int>(tracker->tokens().size()) : 0;
     loop->post([this, known, problem] { camera_setup_known(known, problem); });
     cv::Mat frame;
@@ -611,8 +621,9 @@ struct Service::Impl : ParticipantContext {
           camera_last_frame_ns.store(std::chrono::steady_clock::now().time_since_epoch().count());
           if (grab.reopened) {
             if (tracker) tracker->camera_restarted();
-            hand_over(table::DeviceHealth{
-                display::DeviceStatus{"Camera", display::DeviceStatus::State::ok, "back", ""}});
+            hand_over(
+                table::DeviceHealth{display::DeviceStatus{display::DeviceStatus::Kind::camera, "Camera",
+                                                          display::DeviceStatus::State::ok, "back", ""}});
           }
           if (tracker) {
             for (const auto& e : tracker->process(frame, index))
@@ -652,20 +663,20 @@ struct Service::Impl : ParticipantContext {
     const auto quiet = std::chrono::steady_clock::now().time_since_epoch() - std::chrono::nanoseconds(last);
     const auto& statuses = session->view().devices;
     const bool camera_ok = std::any_of(statuses.begin(), statuses.end(), [](const display::DeviceStatus& d) {
-      return d.name == "Camera" && d.state == display::DeviceStatus::State::ok;
+      return d.kind == display::DeviceStatus::Kind::camera && d.state == display::DeviceStatus::State::ok;
     });
     if (!camera_silent && camera_ok && quiet >= kCameraSilence) {
       camera_silent = true;
       const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(quiet).count();
-      handle(table::DeviceHealth{
-          display::DeviceStatus{"Camera", display::DeviceStatus::State::missing,
-                                fmt::format("no picture for {:.1f} s", ms / 1000.0),
-                                "check the camera's cable; meanwhile enter the dice or move by hand"}});
+      handle(table::DeviceHealth{display::DeviceStatus{
+          display::DeviceStatus::Kind::camera, "Camera", display::DeviceStatus::State::missing,
+          fmt::format("no picture for {:.1f} s", ms / 1000.0),
+          "check the camera's cable; meanwhile enter the dice or move by hand"}});
     } else if (camera_silent && quiet < kCameraSilence) {
       camera_silent = false;
       log("Camera: pictures again");
-      handle(
-          table::DeviceHealth{display::DeviceStatus{"Camera", display::DeviceStatus::State::ok, "back", ""}});
+      handle(table::DeviceHealth{display::DeviceStatus{display::DeviceStatus::Kind::camera, "Camera",
+                                                       display::DeviceStatus::State::ok, "back", ""}});
     }
   }
 

@@ -121,9 +121,10 @@ void SampleTable::play(int inputs, std::uint64_t seed) {
 }
 
 std::vector<DeviceStatus> SampleTable::healthy_devices() {
-  return {{"Dice unit", DeviceStatus::State::ok, "Last throw read 12 s ago", ""},
-          {"Card reader", DeviceStatus::State::ok, "4 cards registered", ""},
-          {"Camera", DeviceStatus::State::ok, "Board calibrated, 4 tokens tracked", ""}};
+  return {{DeviceStatus::Kind::dice, "Dice unit", DeviceStatus::State::ok, "Last throw read 12 s ago", ""},
+          {DeviceStatus::Kind::card_reader, "Card reader", DeviceStatus::State::ok, "4 cards registered", ""},
+          {DeviceStatus::Kind::camera, "Camera", DeviceStatus::State::ok,
+           "Board calibrated, 4 tokens tracked", ""}};
 }
 
 std::shared_ptr<CameraView> SampleTable::synthetic_camera(int spaces) {
@@ -433,7 +434,8 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
   if (!six) return std::unexpected(six.error());
   six->play(60, 29);
   six->devices[2] = {
-      "Camera", DeviceStatus::State::missing, "No picture from the camera for 40 s",
+      DeviceStatus::Kind::camera, "Camera", DeviceStatus::State::missing,
+      "No picture from the camera for 40 s",
       "Check the camera's ribbon cable, then tap Recalibrate. Until then move tokens by the dice."};
   six->camera.reset();
   six->calibration.reset();

@@ -17,8 +17,12 @@ class GameHistory;
 
 // A device the table depends on, as the daemon last saw it.
 struct DeviceStatus {
+  // What the device is for, so that the table and the screen decide by it (several card readers may be
+  // named "Card reader (door)", "Card reader (RC522)", ...), never by comparing names.
+  enum class Kind { dice, roll_button, card_reader, camera };
   enum class State { ok, missing, error };
-  std::string name;  // "Dice unit", "Card reader", "Camera"
+  Kind kind = Kind::dice;
+  std::string name;  // what the Devices screen calls it: "Dice unit", "Card reader (RC522)", "Camera"
   State state = State::ok;
   std::string detail;      // "last throw 12 s ago", "no answer on GPIO 17"
   std::string what_to_do;  // shown when it is not ok

@@ -207,9 +207,10 @@ void Ui::emit(Intent intent) {
 void Ui::cue(Cue c) { cues_.push_back(c); }
 
 bool Ui::cards_confirm() const {
-  for (const auto& d : snapshot_.devices)
-    if (d.name == "Card reader") return d.state == DeviceStatus::State::ok;
-  return false;
+  // A tap confirms while any card reader works (several may be configured).
+  return std::any_of(snapshot_.devices.begin(), snapshot_.devices.end(), [](const DeviceStatus& d) {
+    return d.kind == DeviceStatus::Kind::card_reader && d.state == DeviceStatus::State::ok;
+  });
 }
 
 std::vector<std::string> Ui::invariant_violations() const {

@@ -327,7 +327,7 @@ Reaction Table::State::device(const DeviceHealth& e) {
   else
     *it = e.status;
   const bool ok = e.status.state == display::DeviceStatus::State::ok;
-  if (e.status.name == "Camera") {
+  if (e.status.kind == display::DeviceStatus::Kind::camera) {
     if (camera && !ok) {
       r.messages.push_back("The camera is gone: the dice alone decide; " + e.status.what_to_do);
       std::fill(seen.begin(), seen.end(), -1);
@@ -340,11 +340,12 @@ Reaction Table::State::device(const DeviceHealth& e) {
       learning = false;
     }
     camera = ok;
-  } else if (e.status.name.starts_with("Card reader")) {
+  } else if (e.status.kind == display::DeviceStatus::Kind::card_reader) {
     // The service names each reader ("Card reader (RC522)", "Card reader (door)"): a tap is possible while
     // any of them works.
     reader = std::any_of(devices.begin(), devices.end(), [](const display::DeviceStatus& d) {
-      return d.name.starts_with("Card reader") && d.state == display::DeviceStatus::State::ok;
+      return d.kind == display::DeviceStatus::Kind::card_reader &&
+             d.state == display::DeviceStatus::State::ok;
     });
     for (auto& q : questions) set_payment_options(q.shown, reader);
   }

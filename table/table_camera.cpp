@@ -29,8 +29,8 @@ Reaction Table::State::token(const TokenReport& e) {
   Reaction r;
   const auto* g = game();
   if (e.kind == TokenReport::Kind::lost) {
-    DeviceHealth gone{{"Camera", display::DeviceStatus::State::missing, e.detail,
-                       "enter the dice or move by hand; the camera comes back by itself"}};
+    DeviceHealth gone{{display::DeviceStatus::Kind::camera, "Camera", display::DeviceStatus::State::missing,
+                       e.detail, "enter the dice or move by hand; the camera comes back by itself"}};
     camera = true;  // so device() says what changed
     return device(gone);
   }

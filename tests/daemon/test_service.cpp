@@ -252,7 +252,9 @@ TEST(Service, AFrameSourceThatIsGoneShowsTheCameraMissingAndTheTableGoesOn) {
   Watcher* w = watcher.get();
   w->done = [](ParticipantContext& c) {
     for (const auto& device : c.table().view().devices)
-      if (device.name == "Camera" && device.state == display::DeviceStatus::State::missing) return true;
+      if (device.kind == display::DeviceStatus::Kind::camera &&
+          device.state == display::DeviceStatus::State::missing)
+        return true;
     return false;
   };
   setup.participants.push_back(std::move(watcher));

@@ -26,8 +26,8 @@ std::string name(Rotation r) { return fmt::format("{} degrees", degrees(r)); }
 SampleTable new_table() {
   auto t = SampleTable::start("rotated", EDITIONS_DIR, {"Ann", "Bob", "Cleo", "Dev"}, 5);
   if (!t) throw std::runtime_error(t.error());
-  t->devices[1] = {"Card reader", DeviceStatus::State::missing, "No answer on the SPI bus",
-                   "Check its cable"};
+  t->devices[1] = {DeviceStatus::Kind::card_reader, "Card reader", DeviceStatus::State::missing,
+                   "No answer on the SPI bus", "Check its cable"};
   return std::move(*t);
 }
 
@@ -182,8 +182,8 @@ TEST(Rotation, ABuyOnATurnedPanelReachesTheGame) {
   for (auto r : kRotations) {
     auto t = SampleTable::start("rotated", EDITIONS_DIR, {"Ann", "Bob", "Cleo", "Dev"}, 5);
     ASSERT_TRUE(t.has_value()) << t.error();
-    t->devices[1] = {"Card reader", DeviceStatus::State::missing, "No answer on the SPI bus",
-                     "Check its cable"};
+    t->devices[1] = {DeviceStatus::Kind::card_reader, "Card reader", DeviceStatus::State::missing,
+                     "No answer on the SPI bus", "Check its cable"};
     Harness h(std::move(*t), kPanelWidth, kPanelHeight, {}, r);
     h.tap("home.roll");
     h.tap("dice.1.1");

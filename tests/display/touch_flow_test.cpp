@@ -54,13 +54,29 @@ TEST(TouchFlow, BuyAPropertyConfirmedByTheBuyersCard) {
 
 TEST(TouchFlow, WithoutACardReaderTheScreenConfirms) {
   auto t = new_table();
-  t.devices[1] = {"Card reader", DeviceStatus::State::missing, "No answer on the SPI bus", "Check its cable"};
+  t.devices[1] = {DeviceStatus::Kind::card_reader, "Card reader", DeviceStatus::State::missing,
+                  "No answer on the SPI bus", "Check its cable"};
   Harness h(std::move(t));
   roll(h, 1, 2);
   h.tap("home.option.buy");
   ASSERT_TRUE(h.can_see("confirm.ok"));
   h.tap("confirm.ok");
   EXPECT_EQ(h.table().game().state().spaces[3].owner, 0);
+}
+
+// The service names its readers after their configuration ("Card reader (door)", "Card reader (RC522)"):
+// the screen asks for a card while any reader works, and offers the screen's own button once all are down.
+TEST(TouchFlow, ANamedReaderConfirmsByCardWhileAnyReaderWorks) {
+  auto t = new_table();
+  t.devices[1] = {DeviceStatus::Kind::card_reader, "Card reader (door)", DeviceStatus::State::missing, "",
+                  ""};
+  t.devices.push_back(
+      {DeviceStatus::Kind::card_reader, "Card reader (RC522)", DeviceStatus::State::ok, "", ""});
+  Harness h(std::move(t));
+  roll(h, 1, 2);
+  h.tap("home.option.buy");
+  EXPECT_TRUE(h.frame().shows("Ann, tap your card to confirm"));
+  EXPECT_EQ(h.frame().find("confirm.ok"), nullptr);
 }
 
 TEST(TouchFlow, PayRentByTap) {

@@ -11,7 +11,8 @@ using QK = display::TableQuestion::Kind;
 class CameraTest : public TableTest {
  protected:
   void SetUp() override {
-    event(DeviceHealth{{"Camera", display::DeviceStatus::State::ok, "", ""}});
+    event(DeviceHealth{
+        {display::DeviceStatus::Kind::camera, "Camera", display::DeviceStatus::State::ok, "", ""}});
     start();
     ASSERT_TRUE(question());
     EXPECT_EQ(question()->kind, QK::learn_tokens);
@@ -113,8 +114,8 @@ TEST_F(CameraTest, ACameraLostMidGameDropsItsQuestionsAndTheDiceGoOn) {
 }
 
 TEST_F(CameraTest, WithoutTheCameraTheDiceAloneDecide) {
-  auto r =
-      event(DeviceHealth{{"Camera", display::DeviceStatus::State::missing, "no frames", "check the cable"}});
+  auto r = event(DeviceHealth{{display::DeviceStatus::Kind::camera, "Camera",
+                               display::DeviceStatus::State::missing, "no frames", "check the cable"}});
   EXPECT_TRUE(contains(r.messages, "the dice alone decide"));
   dice(1, 2);
   EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::rules_question);
@@ -128,7 +129,8 @@ TEST_F(CameraTest, AResumedGameTheCameraDoesNotKnowLearnsTheTokensAgain) {
   dice(1, 2);
   seen(0, 3);
   restart();
-  event(DeviceHealth{{"Camera", display::DeviceStatus::State::ok, "", ""}});
+  event(DeviceHealth{
+      {display::DeviceStatus::Kind::camera, "Camera", display::DeviceStatus::State::ok, "", ""}});
   const auto count = inputs();
   const auto r = table->learn_tokens_again();
   ASSERT_TRUE(r.question);

@@ -60,8 +60,8 @@ TEST_F(TableTest, APayoutFromTheBankNeedsTheBanker) {
 
 TEST_F(TableTest, WithoutAWorkingReaderTheScreenConfirms) {
   start();
-  event(
-      DeviceHealth{{"Card reader", display::DeviceStatus::State::missing, "no answer", "check the reader"}});
+  event(DeviceHealth{{display::DeviceStatus::Kind::card_reader, "Card reader",
+                      display::DeviceStatus::State::missing, "no answer", "check the reader"}});
   touch(display::RequestHousePayment{0, 1, 30, "lost a bet"});
   ASSERT_TRUE(question());
   ASSERT_FALSE(question()->options.empty());
@@ -76,8 +76,10 @@ TEST_F(TableTest, WithoutAWorkingReaderTheScreenConfirms) {
 TEST_F(TableTest, TheServicesNamedReadersDecideWhetherTheScreenConfirms) {
   using State = display::DeviceStatus::State;
   start();
-  event(DeviceHealth{{"Card reader (door)", State::ok, "ready", ""}});
-  event(DeviceHealth{{"Card reader (RC522)", State::missing, "no answer", "check the reader"}});
+  event(
+      DeviceHealth{{display::DeviceStatus::Kind::card_reader, "Card reader (door)", State::ok, "ready", ""}});
+  event(DeviceHealth{{display::DeviceStatus::Kind::card_reader, "Card reader (RC522)", State::missing,
+                      "no answer", "check the reader"}});
   touch(display::RequestHousePayment{0, 1, 30, "lost a bet"});
   ASSERT_TRUE(question());
   auto has_confirm = [&] {
@@ -86,10 +88,12 @@ TEST_F(TableTest, TheServicesNamedReadersDecideWhetherTheScreenConfirms) {
     return false;
   };
   EXPECT_FALSE(has_confirm());
-  event(DeviceHealth{{"Card reader (door)", State::error, "no frames", "check the reader"}});
+  event(DeviceHealth{{display::DeviceStatus::Kind::card_reader, "Card reader (door)", State::error,
+                      "no frames", "check the reader"}});
   ASSERT_TRUE(question());
   EXPECT_TRUE(has_confirm());
-  event(DeviceHealth{{"Card reader (RC522)", State::ok, "card reader back", ""}});
+  event(DeviceHealth{
+      {display::DeviceStatus::Kind::card_reader, "Card reader (RC522)", State::ok, "card reader back", ""}});
   ASSERT_TRUE(question());
   EXPECT_FALSE(has_confirm());
 }
