@@ -154,34 +154,15 @@ Played play(int games, std::uint64_t seed, int players, const std::map<std::stri
     setup.seed = seed + static_cast<std::uint64_t>(gi);
     setup.options = options;
     for (int p = 0; p < players; ++p) setup.players.push_back({"P" + std::to_string(p), "", "", {}});
-    auto game = Game::start(shared, setup);
-    EXPECT_TRUE(game) << (game ? "" : game.error());
-    if (!game) return out;
-    Bot bot(setup.seed);
     bool partnered = false, withdrawn = false, insured = false;
-    int guard = 0;
-    while (!game->state().ended && ++guard < 200000) {
-      Input in = game->state().turns >= 1000 && game->state().pending.empty() && !game->state().auction
-                     ? Input{End{}}
-                     : bot.next(*game);
-      auto ok = game->apply(in);
-      if (!ok) {
-        ADD_FAILURE() << "game seed " << setup.seed << ": bot input refused: " << ok.error();
-        return out;
-      }
-      for (const Event& e : ok->events) {
+    auto game = testing::play_bot_game(shared, setup, [&](const Outcome& o) {
+      for (const Event& e : o.events) {
         partnered = partnered || e.kind == Event::Kind::partnership;
         withdrawn = withdrawn || e.kind == Event::Kind::withdrawn;
         insured = insured || e.kind == Event::Kind::insured;
       }
-      auto bad = game->invariant_violations();
-      if (!bad.empty()) {
-        ADD_FAILURE() << "game seed " << setup.seed << " input " << game->inputs().size() << ": "
-                      << bad.front();
-        return out;
-      }
-    }
-    EXPECT_TRUE(game->state().ended) << "seed " << setup.seed;
+    });
+    if (!game) return out;
     out.finished += game->state().ended;
     out.partnerships += partnered;
     out.withdrawn += withdrawn;

@@ -274,29 +274,10 @@ Played play_games(int games, std::uint64_t seed, int players) {
     setup.edition = "finance-parker";
     setup.seed = seed + static_cast<std::uint64_t>(gi);
     for (int p = 0; p < players; ++p) setup.players.push_back({"P" + std::to_string(p), "", "", {}});
-    auto game = Game::start(shared, setup);
-    EXPECT_TRUE(game) << (game ? "" : game.error());
+    auto game = testing::play_bot_game(shared, setup, [&](const Outcome& o) {
+      for (const auto& e : o.events) out.lots_sold_back += e.kind == Event::Kind::sold && e.detail == 3;
+    });
     if (!game) return out;
-    Bot bot(setup.seed);
-    int guard = 0;
-    while (!game->state().ended && ++guard < 200000) {
-      Input in = game->state().turns >= 1000 && game->state().pending.empty() && !game->state().auction
-                     ? Input{End{}}
-                     : bot.next(*game);
-      auto ok = game->apply(in);
-      if (!ok) {
-        ADD_FAILURE() << "game seed " << setup.seed << ": bot input refused: " << ok.error();
-        return out;
-      }
-      for (const auto& e : ok->events) out.lots_sold_back += e.kind == Event::Kind::sold && e.detail == 3;
-      auto bad = game->invariant_violations();
-      if (!bad.empty()) {
-        ADD_FAILURE() << "game seed " << setup.seed << " input " << game->inputs().size() << ": "
-                      << bad.front();
-        return out;
-      }
-    }
-    EXPECT_TRUE(game->state().ended) << "seed " << setup.seed;
     out.finished += game->state().ended;
     out.bankruptcies += game->state().bankruptcies;
     out.signature = (out.signature ^ game->signature()) * 0x100000001b3ULL;

@@ -303,28 +303,8 @@ Played play_short_games(int games, std::uint64_t seed, int players, bool loses_t
     setup.options["short_game"] = true;
     if (loses_turn) setup.options["graving_dock_loses_turn"] = true;
     for (int p = 0; p < players; ++p) setup.players.push_back({"P" + std::to_string(p), "", "", {}});
-    auto game = Game::start(shared, setup);
-    EXPECT_TRUE(game) << (game ? "" : game.error());
+    auto game = testing::play_bot_game(shared, setup, [](const Outcome&) {});
     if (!game) return out;
-    Bot bot(setup.seed);
-    int guard = 0;
-    while (!game->state().ended && ++guard < 200000) {
-      Input in = game->state().turns >= 1000 && game->state().pending.empty() && !game->state().auction
-                     ? Input{End{}}
-                     : bot.next(*game);
-      auto ok = game->apply(in);
-      if (!ok) {
-        ADD_FAILURE() << "game seed " << setup.seed << ": bot input refused: " << ok.error();
-        return out;
-      }
-      auto bad = game->invariant_violations();
-      if (!bad.empty()) {
-        ADD_FAILURE() << "game seed " << setup.seed << " input " << game->inputs().size() << ": "
-                      << bad.front();
-        return out;
-      }
-    }
-    EXPECT_TRUE(game->state().ended) << "seed " << setup.seed;
     out.finished += game->state().ended;
     int bankrupt = 0;
     for (const auto& p : game->state().players) bankrupt += p.bankrupt;

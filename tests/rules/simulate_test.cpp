@@ -4,6 +4,7 @@
 #include "rules/bot.h"
 #include "rules/replay.h"
 #include "rules/script.h"
+#include "test_support.h"
 
 namespace bb::rules {
 namespace {
@@ -26,30 +27,13 @@ Played play(int games, std::uint64_t seed, int players, bool check_each_input) {
     setup.edition = "classic";
     setup.seed = seed + static_cast<std::uint64_t>(gi);
     for (int p = 0; p < players; ++p) setup.players.push_back({"P" + std::to_string(p), "", "", {}});
-    auto game = Game::start(shared, setup);
-    EXPECT_TRUE(game);
-    Bot bot(setup.seed);
-    int guard = 0;
-    while (!game->state().ended && ++guard < 200000) {
-      Input in = game->state().turns >= 1000 && game->state().pending.empty() && !game->state().auction
-                     ? Input{End{}}
-                     : bot.next(*game);
-      auto ok = game->apply(in);
-      if (!ok) {
-        ADD_FAILURE() << "game seed " << setup.seed << ": bot input refused: " << ok.error();
-        return out;
-      }
-      for (const Event& e : ok->events) out.group_sales += e.kind == Event::Kind::sold && e.detail == 2;
-      if (check_each_input) {
-        auto bad = game->invariant_violations();
-        if (!bad.empty()) {
-          ADD_FAILURE() << "game seed " << setup.seed << " input " << game->inputs().size() << ": "
-                        << bad.front();
-          return out;
-        }
-      }
-    }
-    EXPECT_TRUE(game->state().ended) << "seed " << setup.seed;
+    auto game = testing::play_bot_game(
+        shared, setup,
+        [&](const Outcome& o) {
+          for (const Event& e : o.events) out.group_sales += e.kind == Event::Kind::sold && e.detail == 2;
+        },
+        check_each_input);
+    if (!game) return out;
     out.finished += game->state().ended;
     out.turns += game->state().turns;
     out.shared_wins += game->state().winners.size() > 1;
@@ -97,9 +81,8 @@ TEST(Simulate, ReplayingTheRecordedScriptGivesTheSameGame) {
 TEST(Simulate, SignatureOfAFixedSetOfGamesIsPinned) {
   Played p = play(200, 42, 4, false);
   EXPECT_EQ(p.finished, 200);
-  EXPECT_EQ(p.signature, 0xf62b0b14686278d2ULL)
-      << std::hex << p.signature << std::dec << " (group sales " << p.group_sales << ", shared wins "
-      << p.shared_wins << ")";
+  EXPECT_EQ(p.signature, 0xf62b0b14686278d2ULL) << std::hex << p.signature << std::dec << " (group sales "
+                                                << p.group_sales << ", shared wins " << p.shared_wins << ")";
   // The pinned games include hotels sold when the bank lacked the houses (issue 16), so the number pins
   // that rule too.
   EXPECT_GT(p.group_sales, 0);

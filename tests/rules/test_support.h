@@ -4,9 +4,12 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
+#include "rules/bot.h"
 #include "rules/game.h"
 #include "rules/replay.h"
 #include "rules/script.h"
@@ -14,6 +17,41 @@
 namespace bb::rules::testing {
 
 inline std::vector<std::string> editions() { return {EDITIONS_DIR}; }
+
+// One bot game played to its end as `simulate` plays it (End after 1,000 turns, once nothing is pending),
+// every invariant checked after every input when `check_each_input`; `on_outcome` sees each accepted input's
+// outcome. Returns the game at its end, or nullopt after reporting why (the start or a bot input refused, an
+// invariant broken).
+template <class OnOutcome>
+std::optional<Game> play_bot_game(const std::shared_ptr<const Edition>& edition, const Setup& setup,
+                                  OnOutcome&& on_outcome, bool check_each_input = true) {
+  auto game = Game::start(edition, setup);
+  EXPECT_TRUE(game) << (game ? "" : game.error());
+  if (!game) return std::nullopt;
+  Bot bot(setup.seed);
+  int guard = 0;
+  while (!game->state().ended && ++guard < 200000) {
+    Input in = game->state().turns >= 1000 && game->state().pending.empty() && !game->state().auction
+                   ? Input{End{}}
+                   : bot.next(*game);
+    auto ok = game->apply(in);
+    if (!ok) {
+      ADD_FAILURE() << "game seed " << setup.seed << ": bot input refused: " << ok.error();
+      return std::nullopt;
+    }
+    on_outcome(*ok);
+    if (check_each_input) {
+      auto bad = game->invariant_violations();
+      if (!bad.empty()) {
+        ADD_FAILURE() << "game seed " << setup.seed << " input " << game->inputs().size() << ": "
+                      << bad.front();
+        return std::nullopt;
+      }
+    }
+  }
+  EXPECT_TRUE(game->state().ended) << "seed " << setup.seed;
+  return std::move(*game);
+}
 
 class ScriptedGame {
  public:
