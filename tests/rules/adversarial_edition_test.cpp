@@ -10,50 +10,14 @@
 
 #include "rules/edition.h"
 #include "rules/input_limits.h"
+#include "tiny_edition.h"
 
 namespace bb::rules {
 namespace {
 
-constexpr const char* kMinimal = R"(id = "tiny"
-[rules]
-start_cash = 100
-[[group]]
-id = "red"
-[[space]]
-name = "Start"
-type = "start"
-[[space]]
-name = "Lot"
-type = "property"
-group = "red"
-price = 10
-rent = [1, 2, 3, 4, 5, 6]
-house_cost = 5
-[[space]]
-name = "Jail"
-type = "jail"
-[[space]]
-name = "Chance"
-type = "action"
-on_land = [{ effect = "draw", deck = "chance" }]
-[[deck]]
-id = "chance"
-[[deck.card]]
-id = "home"
-effects = [{ effect = "advance_to", space = "Start" }]
-)";
-
-std::string with(std::string text, const std::string& from, const std::string& to) {
-  auto at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  return text.replace(at, from.size(), to);
-}
-
-EditionError refused(const std::string& text) {
-  auto ed = parse_edition(text, "editions/tiny.toml");
-  EXPECT_FALSE(ed);
-  return ed ? EditionError{} : ed.error();
-}
+using testing::kMinimal;
+using testing::refused;
+using testing::with;
 
 TEST(EditionIntegers, StartCashAtEveryBoundary) {
   EXPECT_TRUE(parse_edition(with(kMinimal, "start_cash = 100", "start_cash = 0"), "e.toml"));

@@ -9,18 +9,12 @@
 namespace bb::rules::testing {
 namespace {
 
-Edition load(const std::string& id) {
-  auto ed = load_edition(id, editions());
-  EXPECT_TRUE(ed) << (ed ? "" : ed.error().what());
-  return ed ? *ed : Edition{};
-}
-
 // "EQUIPMENT… 2 dice, tokens, 32 first class decks and 12 suites"; "Each player is given $1500"; "the Banker
 // pays him/her a $200 salary"; the rest of the full game is the classic rule book, so the board's amounts are
 // classic.toml's, not a copy.
 TEST(Ships, TheClassicGameUnderShipsWords) {
-  Edition classic = load("classic");
-  Edition ships = load("ships");
+  Edition classic = load_shipped("classic");
+  Edition ships = load_shipped("ships");
   EXPECT_EQ(ships.id, "ships");
   ASSERT_EQ(ships.spaces.size(), classic.spaces.size());
   for (std::size_t s = 0; s < classic.spaces.size(); ++s) {
@@ -41,7 +35,7 @@ TEST(Ships, TheClassicGameUnderShipsWords) {
 // Graving Dock"; ""FREE MOORING""; ""HARBOUR DUTIES" ... estimate your duty at $200 ... or ... 10% of your
 // total worth"; "Title Deeds (Cunard and United States Lines)"; "vessels, tankers and tugs".
 TEST(Ships, TheNamesTheTextGives) {
-  Edition ed = load("ships");
+  Edition ed = load_shipped("ships");
   EXPECT_EQ(ed.spaces[ed.start_space].name, "Weigh Anchor");
   EXPECT_EQ(ed.spaces[ed.jail_space].name, "Graving Dock");
   EXPECT_EQ(ed.spaces[30].name, "Go to Graving Dock");
@@ -265,7 +259,7 @@ TEST(ShipsShortGame, TheLostTurnReadingFreesWithoutMoving) {
 
 // The Short Game's switches are the option's, and the full game keeps the full rules.
 TEST(ShipsShortGame, IsAnOptionOverTheFullGame) {
-  Edition ed = load("ships");
+  Edition ed = load_shipped("ships");
   auto full = ed.rules_with({});
   auto short_game = ed.rules_with({{"short_game", true}});
   ASSERT_TRUE(full && short_game);

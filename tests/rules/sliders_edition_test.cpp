@@ -13,17 +13,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Edition load(const std::string& id) {
-  auto ed = load_edition(id, editions());
-  EXPECT_TRUE(ed) << (ed ? "" : ed.error().what());
-  return ed ? *ed : Edition{};
-}
-
 // "The Rules" of Sliders are the classic rules under other names: the board, prices, rents, decks and rule
 // switches are classic.toml's, not a copy.
 TEST(Sliders, ReusesTheClassicBoardUnderItsOwnNames) {
-  Edition classic = load("classic");
-  Edition sliders = load("sliders");
+  Edition classic = load_shipped("classic");
+  Edition sliders = load_shipped("sliders");
   EXPECT_EQ(sliders.id, "sliders");
   ASSERT_EQ(sliders.spaces.size(), classic.spaces.size());
   for (std::size_t s = 0; s < classic.spaces.size(); ++s) {
@@ -41,7 +35,7 @@ TEST(Sliders, ReusesTheClassicBoardUnderItsOwnNames) {
 // "(i.e.: Earth Prime and Kromagg Prime, - or Desert World, Water World and Ice World)"; "Slidecage";
 // "FREE SLIDING"; "Sliders Sliding Tax".
 TEST(Sliders, TheNamesTheTextGives) {
-  Edition ed = load("sliders");
+  Edition ed = load_shipped("sliders");
   EXPECT_EQ(ed.spaces[ed.jail_space].name, "Slidecage");
   EXPECT_EQ(ed.spaces[20].name, "Free Sliding");
   EXPECT_EQ(ed.spaces[30].name, "Go to the Slidecage");

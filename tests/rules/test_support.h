@@ -18,6 +18,13 @@ namespace bb::rules::testing {
 
 inline std::vector<std::string> editions() { return {EDITIONS_DIR}; }
 
+// A shipped edition by id (a test failure, and an empty edition, if it does not load).
+inline Edition load_shipped(const std::string& id) {
+  auto ed = load_edition(id, editions());
+  EXPECT_TRUE(ed) << (ed ? "" : ed.error().what());
+  return ed ? *ed : Edition{};
+}
+
 // One bot game played to its end as `simulate` plays it (End after 1,000 turns, once nothing is pending),
 // every invariant checked after every input when `check_each_input`; `on_outcome` sees each accepted input's
 // outcome. Returns the game at its end, or nullopt after reporting why (the start or a bot input refused, an
