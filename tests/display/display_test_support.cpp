@@ -104,6 +104,11 @@ void Harness::tap(const std::string& id) {
       layout_to_panel(screen_->canvas().rotation(),
                       {(static_cast<float>(t->rect.cx()) + 0.5f) / static_cast<float>(frame().width()),
                        (static_cast<float>(t->rect.cy()) + 0.5f) / static_cast<float>(frame().height())});
+  push_finger_tap(at);
+  handle(screen_->pump());
+}
+
+void push_finger_tap(UnitPoint at) {
   SDL_Event e{};
   e.type = SDL_FINGERDOWN;
   e.tfinger.touchId = 1;
@@ -114,7 +119,6 @@ void Harness::tap(const std::string& id) {
   ASSERT_EQ(SDL_PushEvent(&e), 1) << SDL_GetError();
   e.type = SDL_FINGERUP;
   ASSERT_EQ(SDL_PushEvent(&e), 1) << SDL_GetError();
-  handle(screen_->pump());
 }
 
 Snapshot Harness::snapshot() const {

@@ -19,6 +19,10 @@ SampleTable& sample(const std::string& name);
 // drawn over each other, anything outside the window.
 std::vector<std::string> structural_problems(const Frame& frame, const Layout& layout);
 
+// Queues a finger down and up at a point of the panel (0..1 each way), as the kernel's touchscreen driver
+// delivers a tap; the next pump of the touchscreen handles it.
+void push_finger_tap(UnitPoint at);
+
 // A table with a real game and the real screen, driven by injected SDL touch events the way the daemon
 // would run it: intents are applied to the game and the new snapshot is shown.
 class Harness {

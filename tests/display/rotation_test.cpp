@@ -116,16 +116,7 @@ UnitPoint finger_on_panel(Harness& h, Rotation r, const std::string& id) {
 
 void finger_tap(Harness& h, Rotation r, const std::string& id) {
   const UnitPoint at = finger_on_panel(h, r, id);
-  SDL_Event e{};
-  e.type = SDL_FINGERDOWN;
-  e.tfinger.touchId = 1;
-  e.tfinger.fingerId = 1;
-  e.tfinger.x = at.x;
-  e.tfinger.y = at.y;
-  e.tfinger.pressure = 1.0f;
-  ASSERT_EQ(SDL_PushEvent(&e), 1) << SDL_GetError();
-  e.type = SDL_FINGERUP;
-  ASSERT_EQ(SDL_PushEvent(&e), 1) << SDL_GetError();
+  testing::push_finger_tap(at);
   h.screen().pump();
 }
 
