@@ -1,5 +1,6 @@
 #include "daemon/event_loop.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
 #include <sys/epoll.h>
@@ -8,9 +9,11 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cassert>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -53,6 +56,7 @@ EventLoop::~EventLoop() {
   if (signal_fd_ >= 0) close(signal_fd_);
   if (event_fd_ >= 0) close(event_fd_);
   if (epoll_fd_ >= 0) close(epoll_fd_);
+  if (schedstat_fd_ >= 0) close(schedstat_fd_);
 }
 
 std::expected<void, std::string> EventLoop::watch(int fd, std::string name, Callback on_readable) {
@@ -158,9 +162,31 @@ bool EventLoop::stopping() const {
   return stop_requested_;
 }
 
-void EventLoop::measure(Clock::time_point started, const std::string& where) {
-  const auto took = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - started);
-  if (took > longest_.longest) longest_ = Stall{took, where};
+EventLoop::Mark EventLoop::mark() {
+  Mark m{Clock::now(), 0};
+  if (schedstat_fd_ < 0) return m;
+  // "<ns on a CPU> <ns waiting on a run queue> <timeslices>"
+  std::array<char, 96> text{};
+  const auto got = pread(schedstat_fd_, text.data(), text.size() - 1, 0);
+  if (got <= 0) return m;
+  const char* space = std::strchr(text.data(), ' ');
+  if (space) m.run_queue_ns = std::strtoll(space + 1, nullptr, 10);
+  return m;
+}
+
+void EventLoop::measure(const Mark& started, const std::string& where) {
+  const Mark ended = mark();
+  const auto took = std::chrono::duration_cast<std::chrono::nanoseconds>(ended.at - started.at);
+  if (took > longest_.longest) {
+    longest_.longest = took;
+    longest_.where = where;
+  }
+  const auto own =
+      took - std::chrono::nanoseconds(std::max<std::int64_t>(0, ended.run_queue_ns - started.run_queue_ns));
+  if (own > longest_.longest_own) {
+    longest_.longest_own = own;
+    longest_.where_own = where;
+  }
 }
 
 void EventLoop::drain_posted() {
@@ -172,7 +198,7 @@ void EventLoop::drain_posted() {
     work.swap(posted_);
   }
   for (auto& item : work) {
-    const auto started = Clock::now();
+    const auto started = mark();
     item();
     measure(started, "posted work");
   }
@@ -183,7 +209,7 @@ void EventLoop::drain_signals() {
   while (read(signal_fd_, &info, sizeof info) == sizeof info) {
     auto found = signals_.find(static_cast<int>(info.ssi_signo));
     if (found == signals_.end()) continue;
-    const auto started = Clock::now();
+    const auto started = mark();
     auto callback = found->second;
     callback();
     measure(started, fmt::format("signal {}", info.ssi_signo));
@@ -197,7 +223,7 @@ void EventLoop::dispatch(int fd) {
   if (found == handlers_.end()) return;          // unwatched by an earlier callback of this round
   const auto callback = found->second.callback;  // a copy: the callback may unwatch itself
   const std::string name = found->second.name;
-  const auto started = Clock::now();
+  const auto started = mark();
   callback();
   measure(started, name);
 }
@@ -229,6 +255,7 @@ int EventLoop::run_once(std::chrono::milliseconds timeout) {
 }
 
 int EventLoop::run() {
+  if (schedstat_fd_ < 0) schedstat_fd_ = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
   while (!stopping()) run_once(std::chrono::milliseconds(-1));
   std::lock_guard lock(posted_mutex_);
   return exit_code_;

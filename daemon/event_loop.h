@@ -30,10 +30,15 @@ class EventLoop {
     friend auto operator<=>(TimerId, TimerId) = default;
   };
 
-  // The longest any one callback held the loop, and which one it was.
+  // The longest any one callback held the loop, and which one it was. `longest_own` is the largest of the
+  // same times less what the callback spent waiting for a CPU (the loop thread's run-queue wait, from
+  // /proc/thread-self/schedstat): what its own work and its disk waits cost, without the other processes of
+  // a loaded machine preempting it. Where the kernel does not count run-queue waits it equals `longest`.
   struct Stall {
     std::chrono::nanoseconds longest{0};
     std::string where;
+    std::chrono::nanoseconds longest_own{0};
+    std::string where_own;
   };
 
   // The error says which system call failed and why.
@@ -81,7 +86,13 @@ class EventLoop {
   void dispatch(int fd);
   void drain_posted();
   void drain_signals();
-  void measure(Clock::time_point started, const std::string& where);
+  // When a callback started: the clock and the loop thread's run-queue wait so far.
+  struct Mark {
+    Clock::time_point at;
+    std::int64_t run_queue_ns = 0;
+  };
+  Mark mark();
+  void measure(const Mark& started, const std::string& where);
 
   struct Handler {
     std::string name;
@@ -107,6 +118,7 @@ class EventLoop {
   bool stop_requested_ = false;  // guarded by posted_mutex_
   int exit_code_ = 0;            // guarded by posted_mutex_
   Stall longest_;
+  int schedstat_fd_ = -1;  // the loop thread's /proc/thread-self/schedstat, opened by run(); -1: none
 };
 
 }  // namespace bb::daemon

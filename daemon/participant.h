@@ -36,6 +36,10 @@ class ParticipantContext {
   virtual std::chrono::milliseconds uptime() const = 0;
   // What the screen shows now (the service's display snapshot); nullptr where there is no screen.
   virtual const display::Snapshot* screen_snapshot() const { return nullptr; }
+  // How many frames the screen has drawn (presented) since the service started; 0 where there is none.
+  virtual int frames_presented() const { return 0; }
+  // Whether the screen is behind the table: a picture waits for the ledger's sync (see ledger_syncer.h).
+  virtual bool screen_waits_for_ledger() const { return false; }
 };
 
 // An extra participant at the table that the service does not know by type (the demo's bots, a test's
@@ -48,6 +52,10 @@ class Participant {
   struct Wake {
     int fd = -1;                          // readable -> on_wake(); -1: none
     std::chrono::milliseconds period{0};  // > 0: on_wake() every period
+    // A participant acts on what the screen shows, so its periodic wakes wait while the screen waits for the
+    // ledger (a new picture is shown once its inputs are durable). An observer (a bench probe, a test
+    // watching the screen) is woken regardless; it must only read.
+    bool observer = false;
   };
   virtual ~Participant() = default;
   virtual std::string name() const = 0;

@@ -10,6 +10,7 @@
 
 #include "daemon/paths.h"
 #include "daemon/service_impl.h"
+#include "ledger/wal_sync.h"
 
 namespace bb::daemon {
 
@@ -24,6 +25,7 @@ constexpr auto kOffscreenFrame = 50ms;
 constexpr auto kBackupCheck = 60s;
 constexpr auto kDeviceRetry = 5s;
 constexpr auto kHistoryAfterStart = 2s;
+constexpr auto kSyncRetry = 1s;  // a ledger sync that failed (a failing SD card) is tried again this often
 
 std::vector<std::shared_ptr<const rules::Edition>> load_editions(const std::string& dir,
                                                                  std::vector<std::string>& problems) {
@@ -102,11 +104,48 @@ void Service::Impl::react(const table::Reaction& r) {
   }
   for (const auto& timer : r.timers) arm_table_timer(timer);
   follow_history(r);
-  if (r.snapshot_changed || !r.recorded.empty() || r.question) refresh_snapshot();
+  if (r.snapshot_changed || !r.recorded.empty() || r.question) picture_changed();
   for (const auto& card : r.cards) {
     for (const auto& intent : screen->card(card.uid, card.player)) on_intent(intent);
   }
   follow_learning();
+}
+
+void Service::Impl::picture_changed() {
+  ++syncs_asked;
+  syncer->request(syncs_asked);
+  picture_due = true;
+}
+
+void Service::Impl::on_synced(const LedgerSyncer::Result& result) {
+  if (result.error) {
+    if (!sync_failing) {
+      const std::string line =
+          "the ledger cannot be stored (" + *result.error + "): the screen waits; tried again every second";
+      log(line);
+      notifier.status(line);
+    }
+    sync_failing = true;
+    if (!sync_retry_armed) {
+      sync_retry_armed = true;
+      (void)loop->add_timer("ledger sync retry", kSyncRetry, 0ms, [this] {
+        sync_retry_armed = false;
+        syncer->request(syncs_asked);
+      });
+    }
+    return;
+  }
+  if (sync_failing) log("the ledger is stored again");
+  sync_failing = false;
+  syncs_done = std::max(syncs_done, result.durable);
+  if (picture_due && !screen_waits_for_ledger()) {
+    picture_due = false;
+    refresh_snapshot();
+    // Presented now rather than at the next frame tick (up to 50 ms away offscreen): a tap's answer is on
+    // the screen as soon as it is stored. A picture is drawn only when something changed, so this costs
+    // no frame the tick would not have drawn.
+    frame();
+  }
 }
 
 void Service::Impl::on_intent(display::Intent intent) {
@@ -152,6 +191,8 @@ void Service::Impl::backup(bool end_of_game) {
 }
 
 void Service::Impl::frame() {
+  // Touches wait in SDL's queue while the screen is behind the table: a finger presses what it sees.
+  if (screen_waits_for_ledger()) return;
   for (const auto& intent : screen->pump()) on_intent(intent);
   if (screen->quit_requested()) loop->stop(0);
   screen->draw_if_needed();
@@ -234,6 +275,8 @@ std::expected<std::unique_ptr<Service>, std::string> Service::create(ServiceSetu
   options.resume_budget_ms = config.ledger.resume_budget_ms;
   options.edition_dirs = edition_dirs(config.editions_dir);
   options.vfs = s.setup.ledger_vfs;
+  // Commits are written on the loop and synced by the ledger syncer's thread (started in run()).
+  options.durability = ledger::LedgerOptions::Durability::by_caller;
   auto opened = ledger::Ledger::open(options);
   if (!opened) return std::unexpected(opened.error().message);
   s.ledger.emplace(std::move(*opened));
@@ -271,9 +314,13 @@ std::expected<std::unique_ptr<Service>, std::string> Service::create(ServiceSetu
 
 int Service::run() {
   Impl& s = *impl_;
+  auto sync = s.setup.ledger_sync;
+  if (!sync) sync = [wal = ledger::WalSync(s.setup.config.ledger.path)] { return wal.sync(); };
+  s.syncer = std::make_unique<LedgerSyncer>(*s.loop, std::move(sync),
+                                            [&s](const LedgerSyncer::Result& r) { s.on_synced(r); });
   // The newest unfinished game comes back first, so that devices and camera report into it.
   s.react(s.session->start_up());
-  s.refresh_snapshot();
+  s.picture_changed();
   if (auto id = s.store->current()) {
     // An undo then needs no replay at the moment it is asked for.
     (void)s.loop->add_timer("undo history", kHistoryAfterStart, 0ms, [&s, game = *id] {
@@ -305,7 +352,10 @@ int Service::run() {
       if (auto w = s.loop->watch(wake.fd, p->name(), call); !w) return (s.log(w.error()), 1);
     }
     if (wake.period.count() > 0) {
-      if (auto t = s.loop->add_timer(p->name(), wake.period, wake.period, call); !t)
+      auto tick = [&s, p, observer = wake.observer] {
+        if (observer || !s.screen_waits_for_ledger()) p->on_wake(s);
+      };
+      if (auto t = s.loop->add_timer(p->name(), wake.period, wake.period, tick); !t)
         return (s.log(t.error()), 1);
     }
   }
@@ -314,13 +364,15 @@ int Service::run() {
   s.log(ready);
   s.notifier.ready(ready);
   const int code = s.loop->run();
+  s.syncer.reset();  // the sync under way finishes; the ledger's close checkpoints the rest
   if (s.camera.joinable()) {
     s.camera.request_stop();
     s.camera.join();
   }
   const auto stall = s.loop->longest_stall();
-  s.log(fmt::format("longest loop stall {:.1f} ms ({})", static_cast<double>(stall.longest.count()) / 1e6,
-                    stall.where));
+  s.log(fmt::format("longest loop stall {:.1f} ms ({}); without its waits for a CPU {:.1f} ms ({})",
+                    static_cast<double>(stall.longest.count()) / 1e6, stall.where,
+                    static_cast<double>(stall.longest_own.count()) / 1e6, stall.where_own));
   return code;
 }
 

@@ -37,6 +37,9 @@ struct ServiceSetup {
   std::vector<std::unique_ptr<Participant>> participants;
   // A registered SQLite VFS for the ledger (the tests' fault-injecting one); empty: the default.
   std::string ledger_vfs;
+  // Makes the ledger's commits durable, on the ledger syncer's thread (see daemon/ledger_syncer.h). Unset:
+  // ledger::WalSync over the configured database. Tests hold it back or fail it to see the screen wait.
+  std::function<std::expected<void, std::string>()> ledger_sync;
   bool headless = false;  // draw offscreen; print one line per committed input and the end to stdout
   // Where the service reports what it does (headless lines, device problems). Defaults to stdout.
   std::function<void(const std::string& line)> log;
@@ -46,7 +49,8 @@ struct ServiceSetup {
 // wired together. Owns all of them for its lifetime.
 // Must never: refuse to start because a configured device is missing (it reports it and the table falls
 // back), block the loop longer than a frame, or show an input as done before the ledger stored it.
-// Thread: create() and run() on one thread (the loop thread); it starts the camera thread itself.
+// Thread: create() and run() on one thread (the loop thread); it starts the camera thread and the ledger
+// syncer's thread itself.
 class Service {
  public:
   // Opens the ledger (creating its database and folders), resumes the newest unfinished game, opens the

@@ -17,6 +17,7 @@
 
 #include "daemon/database_lock.h"
 #include "daemon/event_loop.h"
+#include "daemon/ledger_syncer.h"
 #include "daemon/service.h"
 #include "daemon/systemd_notifier.h"
 #include "daemon/virtual_table.h"
@@ -66,6 +67,17 @@ struct Service::Impl : ParticipantContext {
   std::atomic<std::int64_t> camera_last_frame_ns{0};
   bool camera_silent = false;  // loop thread: the watchdog reported the camera gone for want of pictures
 
+  // What the screen shows waits for the ledger (see ledger_syncer.h): every reaction that changes the picture
+  // asks the syncer for a sync of the WAL, and the picture is made and handed to the screen only when every
+  // sync asked for is done, so nothing it shows is ahead of the disk. Meanwhile the screen is neither pumped
+  // nor drawn (its snapshot points at the live game, which is already ahead).
+  std::unique_ptr<LedgerSyncer> syncer;  // after the ledger and the loop: stopped before them
+  std::uint64_t syncs_asked = 0;
+  std::uint64_t syncs_done = 0;
+  bool picture_due = false;  // a new picture waits for syncs_done to reach syncs_asked
+  bool sync_retry_armed = false;
+  bool sync_failing = false;  // said once until a sync succeeds again
+
   std::map<table::TimerId, EventLoop::TimerId> table_timers;
   std::uint64_t touches = 0;
   std::string boot_id;
@@ -93,6 +105,7 @@ struct Service::Impl : ParticipantContext {
   }
   void stop(int code) override { loop->stop(code); }
   const display::Snapshot* screen_snapshot() const override { return &snapshot; }
+  int frames_presented() const override { return screen->frames_drawn(); }
   std::chrono::milliseconds uptime() const override {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
   }
@@ -115,6 +128,12 @@ struct Service::Impl : ParticipantContext {
   // rebuild) rebuilds from the ledger.
   void follow_history(const table::Reaction& r);
   void refresh_snapshot();
+  // The screen is behind the table: its next picture waits for the ledger's sync.
+  bool screen_waits_for_ledger() const override { return syncs_done < syncs_asked; }
+  // A reaction changed what the screen should show: ask for a sync, and show it once that is done.
+  void picture_changed();
+  // The syncer's outcome (loop thread).
+  void on_synced(const LedgerSyncer::Result& result);
   void react(const table::Reaction& r);
   void handle(const table::Event& event) { react(session->handle(event)); }
 

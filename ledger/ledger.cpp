@@ -752,6 +752,8 @@ std::expected<Ledger, LedgerError> Ledger::open(const LedgerOptions& options) {
   }
   try {
     Database db(options.path, Database::Mode::read_write, options.vfs);
+    // Commits stay atomic and ordered in the WAL; the caller syncs it (see LedgerOptions::durability).
+    if (options.durability == LedgerOptions::Durability::by_caller) db.exec("PRAGMA synchronous=NORMAL");
     Schema::migrate(db);
     // The file passed its check against its anchor (if it had one): the anchor now says what it holds, and
     // the file is marked as anchored, so that a missing anchor is noticed from here on.
@@ -1251,7 +1253,8 @@ std::expected<std::string, LedgerError> Ledger::export_csv(GameId id) {
     std::ostringstream out;
     // `amount` stays in the edition's units for the tools that read it; `money` is the amount as the edition
     // prints it ("$1,500", or "1.5M" where the edition counts in M and K), last so no column moves.
-    // The edition comes from the game's own record, so the column is the same whether the game is loaded or not.
+    // The edition comes from the game's own record, so the column is the same whether the game is loaded or
+    // not.
     auto edition = edition_for(editions_, s->edition, options_.edition_dirs);
     const rules::Edition* printed = edition ? edition->get() : nullptr;
     out << "posting,input,input_id,source,kind,recorded_at,from,to,amount,memo,space,card,authorised_by,"

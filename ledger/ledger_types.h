@@ -103,6 +103,13 @@ struct LedgerOptions {
   // and end, at checkpoint(), at a backup and when the ledger closes): renaming a file after every commit
   // costs each input a part of its fsync. 0: after every input (tests).
   int anchor_every_ms = 1000;
+  // When a commit becomes durable. `each_commit`: SQLite syncs the WAL inside every commit, so record()
+  // returns an input that survives a pulled plug. `by_caller`: a commit is written to the WAL, ordered and
+  // atomic (SQLite's synchronous=NORMAL), and is durable once the WAL file has been synced (`WalSync`, on
+  // any thread); a pulled plug loses at most the inputs written since the last sync, whole and from the
+  // end. The caller must not show an input as done before its sync returned (the service's ledger syncer).
+  enum class Durability { each_commit, by_caller };
+  Durability durability = Durability::each_commit;
 };
 
 }  // namespace bb::ledger

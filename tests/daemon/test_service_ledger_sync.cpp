@@ -1,0 +1,297 @@
+// The service's screen and the ledger's durability: the loop writes each input's commit, the ledger syncer's
+// thread makes it durable, and the screen shows nothing that is not on the disk yet. The sync is the test's
+// own (ServiceSetup::ledger_sync), held back or failed on purpose; the ledger is a real file.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <thread>
+
+#include "daemon/service.h"
+#include "display/snapshot.h"
+#include "table/table.h"
+
+using namespace bb;
+using namespace bb::daemon;
+using namespace std::chrono_literals;
+
+namespace {
+
+class TempFolder {
+ public:
+  TempFolder() {
+    path_ = std::filesystem::temp_directory_path() /
+            ("bb-ledger-sync-" + std::to_string(getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~TempFolder() { std::filesystem::remove_all(path_); }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// A ledger sync the test opens and closes like a gate, and can make fail. It runs on the syncer's thread.
+struct SyncGate {
+  std::atomic<bool> open{true};
+  std::atomic<bool> failing{false};
+  std::atomic<int> calls{0};
+  std::function<std::expected<void, std::string>()> sync() {
+    return [this]() -> std::expected<void, std::string> {
+      ++calls;
+      while (!open.load()) std::this_thread::sleep_for(1ms);
+      if (failing.load()) return std::unexpected(std::string("Input/output error (the test's card)"));
+      return {};
+    };
+  }
+};
+
+struct Pipe {
+  int fds[2] = {-1, -1};
+  Pipe() { EXPECT_EQ(pipe(fds), 0); }
+  ~Pipe() {
+    close(fds[0]);
+    close(fds[1]);
+  }
+};
+
+ServiceSetup setup_with_dice(const TempFolder& dir, int dice_read_end, SyncGate& gate,
+                             std::vector<std::string>& lines) {
+  ServiceSetup setup;
+  setup.config.screen.window = false;
+  setup.config.screen.sound = false;
+  setup.config.ledger.path = dir.file("state/ledger.db");
+  setup.config.ledger.backup_dir = dir.file("state/backups");
+  setup.config.editions_dir = std::string(SOURCE_DIR) + "/editions";
+  setup.headless = true;
+  setup.log = [&lines](const std::string& line) { lines.push_back(line); };
+  setup.ledger_sync = gate.sync();
+  peripherals::DeviceConfig dice;
+  dice.kind = "dice";
+  dice.backend = "simulated";
+  dice.input_fd = dice_read_end;
+  setup.devices = {dice};
+  setup.devices_from_config = false;
+  return setup;
+}
+
+// Watches the screen and the table (an observer: woken even while the screen waits for the ledger), starts
+// a game and throws the dice once; `step` says what to look at next.
+struct ScreenWatcher final : Participant {
+  ScreenWatcher(int dice_pipe, SyncGate& gate) : dice_pipe_(dice_pipe), gate_(gate) {}
+  std::string name() const override { return "screen watcher"; }
+  Wake wake() const override {
+    Wake w;
+    w.period = 5ms;
+    w.observer = true;
+    return w;
+  }
+  void on_wake(ParticipantContext& c) override {
+    const auto& view = c.table().view();
+    if (view.awaiting.kind == table::Awaiting::Kind::setup && !started) {
+      rules::Setup s;
+      s.edition = "classic";
+      s.seed = 3;
+      s.players = {{"Ann", "car", "", {}}, {"Bob", "dog", "", {}}};
+      c.touch(display::StartGame{s, {0, 1}});
+      started = true;
+      return;
+    }
+    if (view.game && step(c, view)) return c.stop(0);
+    if (++wakes > 4000) {  // 20 s: the test failed; let the syncer go so that the service can stop
+      gate_.open = true;
+      gate_.failing = false;
+      c.stop(1);
+    }
+  }
+  void roll(int a, int b) {
+    const std::string line = "roll " + std::to_string(a) + " " + std::to_string(b) + "\n";
+    ASSERT_EQ(write(dice_pipe_, line.data(), line.size()), static_cast<ssize_t>(line.size()));
+  }
+  std::function<bool(ParticipantContext&, const table::TableView&)> step;
+  bool started = false;
+  int wakes = 0;
+
+ private:
+  int dice_pipe_;
+  SyncGate& gate_;
+};
+
+// A participant that acts (not an observer): counts its wakes.
+struct Counter final : Participant {
+  std::string name() const override { return "counter"; }
+  Wake wake() const override { return Wake{-1, 5ms}; }
+  void on_wake(ParticipantContext&) override { ++wakes; }
+  int wakes = 0;
+};
+
+std::uint64_t shown_version(ParticipantContext& c) {
+  return c.screen_snapshot() ? c.screen_snapshot()->version : 0;
+}
+
+// The screen shows the game and waits for nothing.
+bool caught_up(ParticipantContext& c) {
+  return c.screen_snapshot() && c.screen_snapshot()->game && !c.screen_waits_for_ledger();
+}
+
+}  // namespace
+
+// The throw is committed on the loop (the table has it) while the sync is held: the screen keeps the picture
+// from before it and draws nothing, and participants that act on the screen are not woken, until the sync
+// says the throw is on the disk; then the new picture is drawn.
+TEST(ServiceLedgerSync, TheScreenShowsAThrowOnlyOnceTheLedgerSyncConfirmsIt) {
+  TempFolder dir;
+  Pipe dice;
+  SyncGate gate;
+  std::vector<std::string> lines;
+  ServiceSetup setup = setup_with_dice(dir, dice.fds[0], gate, lines);
+  auto watcher = std::make_unique<ScreenWatcher>(dice.fds[1], gate);
+  auto counter = std::make_unique<Counter>();
+  ScreenWatcher* w = watcher.get();
+  Counter* acting = counter.get();
+  int stage = 0;
+  std::size_t inputs_before = 0;
+  std::uint64_t version_before = 0;
+  int frames_before = 0;
+  int acting_wakes_before = 0;
+  int held_wakes = 0;
+  bool picture_held = true;
+  bool drew_nothing = true;
+  int syncs_when_held = 0;
+  w->step = [&](ParticipantContext& c, const table::TableView& view) {
+    using K = table::Awaiting::Kind;
+    if (stage == 0 && view.awaiting.kind == K::throw_dice && caught_up(c)) {
+      inputs_before = view.game->input_count();
+      version_before = shown_version(c);
+      frames_before = c.frames_presented();
+      gate.open = false;
+      w->roll(1, 2);  // to Baltic Avenue: one input
+      stage = 1;
+    } else if (stage == 1 && view.game->input_count() == inputs_before + 1) {
+      if (held_wakes == 0) {
+        acting_wakes_before = acting->wakes;
+        syncs_when_held = gate.calls;
+      }
+      picture_held = picture_held && shown_version(c) == version_before && c.screen_waits_for_ledger();
+      drew_nothing = drew_nothing && c.frames_presented() == frames_before;
+      if (++held_wakes == 40) {
+        EXPECT_EQ(acting->wakes, acting_wakes_before) << "a participant acted on a screen behind the table";
+        gate.open = true;
+        stage = 2;
+      }
+    } else if (stage == 2 && shown_version(c) > version_before && c.frames_presented() > frames_before &&
+               acting->wakes > acting_wakes_before) {
+      return true;
+    }
+    return false;
+  };
+  setup.participants.push_back(std::move(watcher));
+  setup.participants.push_back(std::move(counter));
+  {
+    auto service = Service::create(std::move(setup));
+    ASSERT_TRUE(service.has_value()) << service.error();
+    EXPECT_EQ((*service)->run(), 0) << "stage " << stage << ": " << ::testing::PrintToString(lines);
+  }
+  EXPECT_EQ(stage, 2);
+  EXPECT_EQ(held_wakes, 40);
+  EXPECT_TRUE(picture_held) << "the screen showed the throw before the ledger's sync confirmed it";
+  EXPECT_TRUE(drew_nothing) << "the screen drew while it waited for the ledger";
+  EXPECT_GE(syncs_when_held, 1);
+  EXPECT_GT(acting->wakes, acting_wakes_before);  // woken again once the screen caught up
+}
+
+// A sync that fails (a failing SD card) is said once, the screen keeps waiting (the throw is not known to be
+// stored), and the sync is asked again until it succeeds; then the throw is shown.
+TEST(ServiceLedgerSync, ASyncThatFailsKeepsTheScreenWaitingUntilOneSucceeds) {
+  TempFolder dir;
+  Pipe dice;
+  SyncGate gate;
+  std::vector<std::string> lines;
+  ServiceSetup setup = setup_with_dice(dir, dice.fds[0], gate, lines);
+  auto watcher = std::make_unique<ScreenWatcher>(dice.fds[1], gate);
+  ScreenWatcher* w = watcher.get();
+  int stage = 0;
+  std::size_t inputs_before = 0;
+  std::uint64_t version_before = 0;
+  int calls_failed = 0;
+  bool picture_held = true;
+  w->step = [&](ParticipantContext& c, const table::TableView& view) {
+    using K = table::Awaiting::Kind;
+    if (stage == 0 && view.awaiting.kind == K::throw_dice && caught_up(c)) {
+      inputs_before = view.game->input_count();
+      version_before = shown_version(c);
+      gate.failing = true;
+      w->roll(1, 2);
+      stage = 1;
+    } else if (stage == 1) {
+      picture_held = picture_held && shown_version(c) == version_before;
+      // Failed at least twice: the first sync and a retry.
+      if (view.game->input_count() == inputs_before + 1 && gate.calls >= 3) {
+        calls_failed = gate.calls;
+        gate.failing = false;
+        stage = 2;
+      }
+    } else if (stage == 2 && shown_version(c) > version_before) {
+      return true;
+    }
+    return false;
+  };
+  setup.participants.push_back(std::move(watcher));
+  {
+    auto service = Service::create(std::move(setup));
+    ASSERT_TRUE(service.has_value()) << service.error();
+    EXPECT_EQ((*service)->run(), 0) << "stage " << stage << ": " << ::testing::PrintToString(lines);
+  }
+  EXPECT_EQ(stage, 2);
+  EXPECT_TRUE(picture_held) << "the screen showed a throw whose sync had failed";
+  EXPECT_GE(calls_failed, 3);
+  int said_failing = 0;
+  bool said_stored_again = false;
+  for (const auto& line : lines) {
+    said_failing += line.find("the ledger cannot be stored (Input/output error") != std::string::npos ? 1 : 0;
+    said_stored_again = said_stored_again || line == "the ledger is stored again";
+  }
+  EXPECT_EQ(said_failing, 1) << ::testing::PrintToString(lines);
+  EXPECT_TRUE(said_stored_again) << ::testing::PrintToString(lines);
+}
+
+// An idle table (no camera, nothing thrown, nothing touched) draws no frame: the frame timer pumps SDL and
+// finds nothing changed.
+TEST(ServiceLedgerSync, AnIdleTableDrawsNoFrame) {
+  TempFolder dir;
+  Pipe dice;
+  SyncGate gate;
+  std::vector<std::string> lines;
+  ServiceSetup setup = setup_with_dice(dir, dice.fds[0], gate, lines);
+  auto watcher = std::make_unique<ScreenWatcher>(dice.fds[1], gate);
+  ScreenWatcher* w = watcher.get();
+  int settled_wakes = 0;
+  int frames_at_rest = -1;
+  int frames_after = -1;
+  std::uint64_t version_at_rest = 0;
+  w->step = [&](ParticipantContext& c, const table::TableView& view) {
+    if (view.awaiting.kind != table::Awaiting::Kind::throw_dice || !caught_up(c)) return false;
+    // Settled: the game's first picture is drawn (a few wakes after it was handed over).
+    if (++settled_wakes == 10) {
+      frames_at_rest = c.frames_presented();
+      version_at_rest = shown_version(c);
+    }
+    if (settled_wakes == 110) {  // 100 wakes of 5 ms: ten offscreen frame ticks at least
+      frames_after = c.frames_presented();
+      EXPECT_EQ(shown_version(c), version_at_rest);
+      return true;
+    }
+    return false;
+  };
+  setup.participants.push_back(std::move(watcher));
+  {
+    auto service = Service::create(std::move(setup));
+    ASSERT_TRUE(service.has_value()) << service.error();
+    EXPECT_EQ((*service)->run(), 0) << ::testing::PrintToString(lines);
+  }
+  EXPECT_GT(frames_at_rest, 0);
+  EXPECT_EQ(frames_after, frames_at_rest) << "frames were drawn while nothing changed";
+}
