@@ -158,6 +158,24 @@ void read_lines(TableReader& reader, const std::string& kind, std::vector<std::s
   out = std::move(*parsed);
 }
 
+// A Wiegand reader's `bits`: 26 or 34 (the one length it sends: a frame ends at its last bit) or "any"
+// (ended by the 25 ms silence after it).
+void read_frame_bits(TableReader& reader, int& out) {
+  const toml::node* node = reader.raw("bits");
+  if (!node) return;
+  if (auto any = node->value<std::string>(); any && *any == "any") {
+    out = 0;
+    return;
+  }
+  if (auto v = node->value_exact<std::int64_t>(); v && (*v == 26 || *v == 34)) {
+    out = static_cast<int>(*v);
+    return;
+  }
+  reader.problem(*node, fmt::format("[{}] bits must be 26, 34 or \"any\" (the frame length the reader sends; "
+                                    "see its label or probe it with boardbank probe)",
+                                    reader.section()));
+}
+
 void read_gpio_device(const toml::table& table, const std::string& section, const std::string& kind,
                       const std::string& file, std::vector<ConfigProblem>& problems, GpioDeviceConfig& out) {
   TableReader reader(table, section, file, problems);
@@ -166,6 +184,7 @@ void read_gpio_device(const toml::table& table, const std::string& section, cons
   reader.text("chip", out.chip);
   read_lines(reader, kind, out.lines);
   reader.text("trace", out.trace);
+  if (kind == "wiegand") read_frame_bits(reader, out.frame_bits);
   if (out.backend == Backend::replay && out.trace.empty())
     reader.problem_here(
         fmt::format("[{}] backend \"replay\" needs trace = \"FILE\" (boardbank record-gpio "
@@ -358,6 +377,7 @@ std::vector<peripherals::DeviceConfig> Config::device_configs() const {
     c.chip = device.chip;
     c.lines = device.lines;
     c.trace_path = device.trace;
+    c.wiegand_bits = device.frame_bits;
     out.push_back(std::move(c));
   };
   add_gpio(dice, "dice");

@@ -24,6 +24,9 @@ struct GpioDeviceConfig {
   std::string chip = "gpiochip0";
   std::vector<std::string> lines{};  // in role order; empty: the wiring of docs/hardware.md
   std::string trace{};               // replay: a recorded trace (boardbank record-gpio)
+  // Wiegand only: the one frame length the reader sends (26 or 34), so a frame ends at its last bit when
+  // its parities check out; 0 ("any"): a frame ends after the 25 ms silence that follows it.
+  int frame_bits = 0;
 };
 
 struct Rc522Config {

@@ -26,7 +26,16 @@ ConfigReport describe_config(const Config& config) {
   std::error_code ec;
   report.lines.push_back(describe(config.dice, "dice unit"));
   report.lines.push_back(describe(config.button, "roll button"));
-  for (const auto& reader : config.wiegand) report.lines.push_back(describe(reader, "Wiegand reader"));
+  for (const auto& reader : config.wiegand) {
+    std::string line = describe(reader, "Wiegand reader");
+    if (reader.backend != Backend::off)
+      line += reader.frame_bits > 0
+                  ? fmt::format(", {}-bit frames: a card counts at its last bit", reader.frame_bits)
+                  : std::string(
+                        ", frames of any length (26 or 34 bits): a card counts 25 ms after its last bit "
+                        "(set bits = 26 or 34 to save that wait)");
+    report.lines.push_back(std::move(line));
+  }
   if (config.rc522.backend == Backend::off) {
     report.lines.push_back("RC522 reader: off");
   } else {

@@ -84,6 +84,7 @@ peripherals::DeviceConfig VirtualDevices::reader_config(Reader reader) const {
   config.kind = reader_name(reader);
   config.backend = "simulated";
   config.input_fd = reader == Reader::wiegand ? wiegand_.read : rc522_.read;
+  if (reader == Reader::wiegand) config.wiegand_bits = 26;  // the demo's cards are 26-bit, as configured
   return config;
 }
 

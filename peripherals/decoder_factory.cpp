@@ -10,8 +10,14 @@ namespace bb::peripherals {
 
 std::expected<std::unique_ptr<EdgeDecoder>, std::string> make_decoder(const std::string& kind,
                                                                       const std::string& name,
-                                                                      DiceRoller roller) {
-  if (kind == "wiegand") return std::make_unique<WiegandDecoder>(name);
+                                                                      DiceRoller roller, int wiegand_bits) {
+  if (kind == "wiegand") {
+    if (wiegand_bits != 0 && wiegand_bits != 26 && wiegand_bits != 34)
+      return std::unexpected(fmt::format("a Wiegand reader sends 26 or 34 bits, not {}", wiegand_bits));
+    WiegandTiming timing;
+    timing.frame_bits = wiegand_bits;
+    return std::make_unique<WiegandDecoder>(name, timing);
+  }
   if (kind == "dice") return std::make_unique<DiceDecoder>(name);
   if (kind == "button") return std::make_unique<ButtonDecoder>(name, std::move(roller));
   return std::unexpected(fmt::format("unknown device '{}' (wiegand, dice or button)", kind));

@@ -21,6 +21,7 @@ struct DeviceConfig {
   std::string spi_device = "/dev/spidev0.0";  // rc522
   std::string reset_line = "GPIO22";          // rc522, on chip; empty = no reset line
   int poll_ms = 100;                          // rc522 (real): how often it looks for a card
+  int wiegand_bits = 0;  // wiegand: the one frame length the reader sends (26, 34), ends frames early; 0: any
 };
 
 std::expected<std::unique_ptr<Device>, std::string> open_device(const DeviceConfig& config,

@@ -93,7 +93,16 @@ void WiegandDecoder::feed(const Edge& edge, std::vector<PeripheralEvent>& out) {
     return;
   }
   if (last_bit_start_ && start - *last_bit_start_ < timing_.bounce_window) return;  // bounce of the last bit
-  if (!frame_open()) frame_start_ = start;
+  if (!frame_open()) {
+    frame_start_ = start;
+    // A bit soon after a frame that ended at its configured length: the reader sends longer frames.
+    if (ended_early_at_ && start - *ended_early_at_ < timing_.frame_gap)
+      fault_ = fmt::format(
+          "more than {} bits in one frame: this reader sends longer frames; set bits = 34 or \"any\" in its "
+          "[[wiegand]] table",
+          timing_.frame_bits);
+    ended_early_at_.reset();
+  }
   last_activity_ = ts;
   if (width > timing_.max_pulse) {
     if (fault_.empty())
@@ -106,6 +115,18 @@ void WiegandDecoder::feed(const Edge& edge, std::vector<PeripheralEvent>& out) {
   last_bit_start_ = start;
   ++bits_seen_;
   if (bits_.size() < kMaxBits) bits_.push_back(line == kD1 ? 1 : 0);
+  if (frame_complete()) {
+    const Nanoseconds bit_start = start;
+    end_frame(out);
+    last_bit_start_ = bit_start;  // a bounce of this last bit is still a bounce, not a new frame
+    ended_early_at_ = ts;
+  }
+}
+
+bool WiegandDecoder::frame_complete() const {
+  if (timing_.frame_bits <= 0 || !fault_.empty()) return false;
+  if (bits_seen_ != static_cast<std::size_t>(timing_.frame_bits) || bits_.size() != bits_seen_) return false;
+  return wiegand_decode_bits(bits_, nullptr).has_value();
 }
 
 std::optional<Nanoseconds> WiegandDecoder::next_deadline() const {

@@ -21,10 +21,18 @@ struct WiegandTiming {
   // Bits come at most 20 ms apart; a longer silence ends the frame.
   Nanoseconds frame_gap = 25 * kMillisecond;
   Nanoseconds same_card_window = kSameCardWindow;
+  // The one frame length the reader sends (26 or 34; `bits` in the configuration), or 0 for any of them.
+  // With a length, a frame ends at its last bit when both parities check out, instead of frame_gap later;
+  // a frame that does not check out there still waits for the gap (and is refused then). Bits that follow
+  // such an early end within frame_gap (a reader that sends longer frames than configured) are refused
+  // with what to set.
+  int frame_bits = 0;
 };
 
 // Decodes Wiegand 26- and 34-bit frames from the edges of D0 (line 0) and D1 (line 1), both idle high:
-// a low pulse on D0 is a 0 bit, on D1 a 1 bit. Checks the bit count and both parity bits.
+// a low pulse on D0 is a 0 bit, on D1 a 1 bit. Checks the bit count and both parity bits. A frame ends
+// after WiegandTiming::frame_gap of silence, or at its last bit when the reader's length is configured
+// (WiegandTiming::frame_bits).
 class WiegandDecoder final : public EdgeDecoder {
  public:
   static constexpr int kD0 = 0;
@@ -49,6 +57,8 @@ class WiegandDecoder final : public EdgeDecoder {
   bool frame_open() const { return !bits_.empty() || !fault_.empty(); }
   void end_frame(std::vector<PeripheralEvent>& out);
   void reject(std::vector<PeripheralEvent>& out, Nanoseconds ts, std::string why);
+  // The configured length is reached and the parities check out: the frame is whole.
+  bool frame_complete() const;
 
   std::string device_;
   WiegandTiming timing_;
@@ -63,6 +73,7 @@ class WiegandDecoder final : public EdgeDecoder {
   std::size_t bits_seen_ = 0;  // may exceed kMaxBits: a too-long frame is still counted
   std::string fault_;
   std::vector<std::uint8_t> last_frame_bits_;
+  std::optional<Nanoseconds> ended_early_at_;  // the last bit of a frame ended at its configured length
   int glitches_ = 0;
 };
 

@@ -232,3 +232,54 @@ TEST(ConfigReport, WarnsAboutWhatIsMissingOnThisMachine) {
   EXPECT_TRUE(warned("trace /nonexistent/dice.trace does not exist"));
   EXPECT_TRUE(warned("no card reader is configured"));
 }
+
+// A Wiegand reader's frame length: 26 or 34 ends a frame at its last bit (the reader's device config carries
+// it), "any" (the default) waits for the silence after it; anything else is a problem on its line, and
+// check-config says which each reader does.
+TEST(Config, AWiegandReadersFrameLengthIs26Or34OrAny) {
+  auto config = parse_config(R"([[wiegand]]
+name = "door"
+backend = "real"
+bits = 26
+[[wiegand]]
+name = "desk"
+backend = "real"
+bits = "any"
+[[wiegand]]
+name = "hall"
+backend = "real"
+)",
+                             "w.toml");
+  ASSERT_TRUE(config.has_value());
+  ASSERT_EQ(config->wiegand.size(), 3u);
+  EXPECT_EQ(config->wiegand[0].frame_bits, 26);
+  EXPECT_EQ(config->wiegand[1].frame_bits, 0);
+  EXPECT_EQ(config->wiegand[2].frame_bits, 0);
+  const auto devices = config->device_configs();
+  ASSERT_EQ(devices.size(), 3u);
+  EXPECT_EQ(devices[0].wiegand_bits, 26);
+  EXPECT_EQ(devices[1].wiegand_bits, 0);
+  const auto report = describe_config(*config);
+  auto said = [&](const std::string& text) {
+    for (const auto& line : report.lines)
+      if (line.find(text) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(
+      said("'door': real on gpiochip0 (the wiring of docs/hardware.md), 26-bit frames: a card counts at "
+           "its last bit"));
+  EXPECT_TRUE(said("'desk': real on gpiochip0 (the wiring of docs/hardware.md), frames of any length"));
+
+  auto wrong = parse_config(
+      "[[wiegand]]\nname = \"door\"\nbackend = \"real\"\nbits = 32\n[dice]\n"
+      "backend = \"off\"\n[[wiegand]]\nname = \"desk\"\nbits = \"26\"\n",
+      "w.toml");
+  ASSERT_FALSE(wrong.has_value());
+  EXPECT_EQ(lines_of(wrong.error()), (std::vector<int>{4, 9}));
+  EXPECT_TRUE(mentions(wrong.error(), "[[wiegand]] bits must be 26, 34 or \"any\""));
+
+  // Only Wiegand readers have a frame length.
+  auto dice = parse_config("[dice]\nbackend = \"real\"\nbits = 26\n", "d.toml");
+  ASSERT_FALSE(dice.has_value());
+  EXPECT_TRUE(mentions(dice.error(), "has no key 'bits'"));
+}

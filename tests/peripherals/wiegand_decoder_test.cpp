@@ -1,6 +1,9 @@
 #include "peripherals/wiegand_decoder.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <optional>
 
 #include "decode_helpers.h"
 #include "peripherals/trace_generator.h"
@@ -186,6 +189,98 @@ TEST(WiegandDecoder, NeverAcceptsAFrameWithBadParityFromRandomBits) {
     const bool valid = wiegand_decode_bits(bits, &error).has_value();
     EXPECT_EQ(events[0].kind == EventKind::card, valid);
   }
+}
+
+WiegandTiming of_length(int bits) {
+  WiegandTiming timing;
+  timing.frame_bits = bits;
+  return timing;
+}
+
+// A reader whose frame length is configured: the card is known at the last bit's rising edge, not 25 ms
+// later, with or without contact bounce and glitches; the frame leaves nothing open behind it.
+TEST(WiegandDecoder, AConfiguredLengthEndsTheFrameAtItsLastBit) {
+  for (const auto& [uid, bits] :
+       std::vector<std::pair<std::string, int>>{{"1A2B3C", 26}, {"0BCDEF", 26}, {"DEADBEEF", 34}}) {
+    const auto clean = wiegand_edges(bits_of(uid, bits), 5 * kMillisecond);
+    for (const auto& edges : {clean, with_bounce(clean, 2, 2 * kMicrosecond)}) {
+      WiegandDecoder decoder("front", of_length(bits));
+      std::vector<PeripheralEvent> events;
+      for (const Edge& edge : edges) {
+        decoder.feed(edge, events);
+        if (edge.ts_ns < clean.back().ts_ns) {
+          EXPECT_TRUE(events.empty()) << uid << " ended before its last bit";
+        }
+      }
+      ASSERT_EQ(of_kind(events, EventKind::card).size(), 1u) << uid;
+      EXPECT_EQ(events[0].uid, uid);
+      EXPECT_EQ(events[0].bits, bits);
+      // The frame's first bit (its first edge when clean), as without a length.
+      if (edges.size() == clean.size()) {
+        EXPECT_EQ(events[0].id, "wiegand:front:5000000");
+      }
+      EXPECT_FALSE(decoder.next_deadline()) << uid;
+      decoder.finish(clean.back().ts_ns + kSecond, events);
+      EXPECT_EQ(events.size(), 1u) << uid;
+      EXPECT_TRUE(decoder.invariant_violations().empty());
+    }
+  }
+}
+
+// At the configured length a frame whose parity does not check out is not whole yet: it waits for the gap
+// as before and is refused then with the parity's reason.
+TEST(WiegandDecoder, AConfiguredLengthWaitsForTheGapWhenTheParityFails) {
+  auto bad = bits_of("1A2B3C", 26);
+  bad[3] ^= 1U;
+  WiegandDecoder decoder("front", of_length(26));
+  std::vector<PeripheralEvent> events;
+  const auto edges = wiegand_edges(bad, 0);
+  for (const Edge& edge : edges) decoder.feed(edge, events);
+  EXPECT_TRUE(events.empty());
+  ASSERT_TRUE(decoder.next_deadline());
+  EXPECT_EQ(*decoder.next_deadline(), edges.back().ts_ns + WiegandTiming{}.frame_gap);
+  decoder.advance(*decoder.next_deadline(), events);
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].kind, EventKind::rejected);
+  EXPECT_NE(events[0].why.find("parity"), std::string::npos) << events[0].why;
+}
+
+// A reader configured as 26 bits that sends 34: where the first 26 bits happen to check out the frame ends
+// there, and the 8 bits that follow are refused with what to set; the next tap is read again.
+TEST(WiegandDecoder, AReaderSendingLongerFramesThanConfiguredIsRefusedWithWhatToSet) {
+  std::optional<std::vector<std::uint8_t>> longer;
+  for (std::uint32_t value = 0x10000000; !longer && value < 0x10000400; ++value) {
+    auto bits = bits_of(fmt::format("{:08X}", value), 34);
+    const std::vector<std::uint8_t> head(bits.begin(), bits.begin() + 26);
+    if (wiegand_decode_bits(head, nullptr)) longer = bits;
+  }
+  ASSERT_TRUE(longer);
+  WiegandDecoder decoder("front", of_length(26));
+  const auto edges = wiegand_edges(*longer, 0);
+  auto events = decode_all(decoder, edges);
+  const auto refused = of_kind(events, EventKind::rejected);
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_NE(refused[0].why.find("more than 26 bits"), std::string::npos) << refused[0].why;
+  EXPECT_NE(refused[0].why.find("bits = 34"), std::string::npos) << refused[0].why;
+
+  // A 26-bit card a second later is read normally.
+  events.clear();
+  for (const Edge& edge : wiegand_edges(bits_of("1A2B3C", 26), 2 * kSecond)) decoder.feed(edge, events);
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].kind, EventKind::card);
+  EXPECT_EQ(events[0].uid, "1A2B3C");
+}
+
+// "any" (0) keeps today's behaviour: a 26-bit frame waits for the gap (a 34-bit one might be on its way).
+TEST(WiegandDecoder, AnyLengthStillEndsTheFrameAfterTheGap) {
+  WiegandDecoder decoder("front", of_length(0));
+  std::vector<PeripheralEvent> events;
+  const auto edges = wiegand_edges(bits_of("1A2B3C", 26), 0);
+  for (const Edge& edge : edges) decoder.feed(edge, events);
+  EXPECT_TRUE(events.empty());
+  decoder.advance(edges.back().ts_ns + WiegandTiming{}.frame_gap, events);
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].kind, EventKind::card);
 }
 
 }  // namespace
