@@ -95,6 +95,8 @@ struct UnconfirmedPayment {
   int to = rules::kBank;
   rules::Money amount = 0;
   std::string memo;  // "rent Baltic Avenue"
+  std::int64_t posting =
+      0;  // the journal's Posting::seq: its confirmation is stored under it (ConfirmPayment)
 };
 
 // A player's place at the end of a game (or now): worth as the edition values it, richest first.

@@ -67,6 +67,7 @@ struct Table::State {
                       bool payments_need_tap);
   void follow_up(Reaction& r, const std::string& id);  // timers, draws, after any change
   void seat_players();
+  void ask_unconfirmed_again(Reaction& r);
   void refresh();
 
   // table_cards.cpp
