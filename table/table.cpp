@@ -82,15 +82,20 @@ void Table::State::seat_players() {
 }
 
 // After a resume: the payments the rules made since the last throw whose payers have not confirmed them
-// (no ConfirmPayment stored) are asked again. Only the inputs in effect that the engine holds are looked at:
-// a game restored from a snapshot taken after its last throw asks nothing.
+// (no ConfirmPayment stored) are asked again.
 void Table::State::ask_unconfirmed_again(Reaction& r) {
   const auto* g = game();
   if (!g || g->state().ended) return;
+  auto is_roll = [](const rules::Input& in) { return std::holds_alternative<rules::Roll>(in); };
+  // Restored from a snapshot taken after the last throw: the inputs since it are needed, so the game is
+  // rebuilt from its whole log (rare: only such a snapshot costs the replay).
+  if (!g->has_history() && std::none_of(g->inputs().begin(), g->inputs().end(), is_roll)) {
+    if (!store.load_history()) return;
+    g = game();
+    if (!g) return;
+  }
   const auto& inputs = g->inputs();
-  const auto last_roll = std::find_if(inputs.rbegin(), inputs.rend(), [](const rules::Input& in) {
-    return std::holds_alternative<rules::Roll>(in);
-  });
+  const auto last_roll = std::find_if(inputs.rbegin(), inputs.rend(), is_roll);
   if (last_roll == inputs.rend()) return;
   const std::size_t offset = g->input_count() - inputs.size();
   const std::size_t first = static_cast<std::size_t>(inputs.rend() - last_roll) - 1;

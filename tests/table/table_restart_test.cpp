@@ -112,6 +112,26 @@ TEST_F(RestartTest, APaymentNotConfirmedBeforeACrashIsAskedAgainOnce) {
   EXPECT_FALSE(question());
 }
 
+// The ledger resumes the game from a snapshot taken after its newest input, so the engine holds none of the
+// inputs since the throw: the table rebuilds the game from its log to find the payment still to confirm.
+TEST_F(RestartTest, APaymentNotConfirmedIsAskedAgainWhenTheGameResumesFromASnapshot) {
+  snapshot_every_inputs = 1;
+  open(configured);
+  start();
+  dice(1, 2);
+  touch(display::ApplyInput{rules::Choose{0, "buy"}, {}, 0, {}});
+  dice(1, 2);  // Bob pays Ann the rent; the service dies before Bob taps
+  ASSERT_TRUE(question());
+  kill_and_restart();
+  ASSERT_TRUE(question());
+  EXPECT_EQ(question()->kind, QK::confirm_payment);
+  EXPECT_EQ(question()->player, 1);
+  tap(kBobCard);
+  EXPECT_FALSE(question());
+  kill_and_restart();
+  EXPECT_FALSE(question());
+}
+
 TEST_F(RestartTest, AConfirmationOnTheScreenWithoutAReaderIsStoredToo) {
   start();
   display::DeviceStatus gone;
