@@ -1,5 +1,6 @@
 #pragma once
 #include <chrono>
+#include <cstdint>
 #include <expected>
 #include <functional>
 #include <memory>
@@ -37,6 +38,9 @@ struct ServiceSetup {
   std::vector<std::unique_ptr<Participant>> participants;
   // A registered SQLite VFS for the ledger (the tests' fault-injecting one); empty: the default.
   std::string ledger_vfs;
+  // The seed of a game started on the setup screen (the demo's --seed, so its game is the same every time);
+  // 0: a fresh random one for each game.
+  std::uint64_t new_game_seed = 0;
   bool headless = false;  // draw offscreen; print one line per committed input and the end to stdout
   // Where the service reports what it does (headless lines, device problems). Defaults to stdout.
   std::function<void(const std::string& line)> log;
