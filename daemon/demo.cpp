@@ -157,6 +157,7 @@ std::expected<Demo, std::string> make_demo(const DemoOptions& o) {
       [camera = demo.camera]() -> std::expected<std::unique_ptr<vision::FrameSource>, std::string> {
     return std::make_unique<SharedCamera>(camera);
   };
+  setup.new_game_seed = o.seed;  // the family starts its game on the setup screen: the seed makes it the same
   setup.headless = o.headless;
   // Headless, the bots print one line per turn; the service's line per stored input ("input N: ...") would
   // drown them, so only its other lines (devices, the table's messages, the end) are shown.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <set>
 
 #include "peripherals/tap_deduplicator.h"
@@ -23,6 +24,11 @@ constexpr std::array<const char*, DemoFamily::kMaxPlayers> kTokens{"car",  "dog"
 constexpr milliseconds kReach{700};        // picking up the dice, finding the card
 constexpr milliseconds kBetweenTaps{900};  // noticing the refusal, finding the right card
 constexpr milliseconds kRead{1200};        // reading a question on the screen
+constexpr milliseconds kKey{300};          // the next key of a keypad or keyboard
+// A button not shown yet (a dialog a card tap opens appears once the reader's frame is decoded and the table
+// answered) is looked for again every kPressRetry, for kPressPatience of real time, before it is a miss.
+constexpr milliseconds kPressRetry{20};
+constexpr milliseconds kPressPatience{3000};
 // A situation the table did not answer within this (at speed 1) is looked at afresh.
 constexpr milliseconds kPatience{8000};
 // How long (real time, at any speed) the family waits for the camera to learn the tokens.
@@ -155,6 +161,22 @@ void DemoBots::on_wake(ParticipantContext& context) {
         return;
       }
     }
+    if (!acts_.front().target.empty()) {
+      if (acts_.front().first_try.count() >= 0 && situation(view) != acted_on_) {
+        // The button did not show and the table has moved on since the plan (a tap the table heard late, at
+        // a high --speed): the family looks again rather than press what is no longer asked.
+        acts_.clear();
+        acted_on_.clear();
+        return;
+      }
+      if (!try_press(acts_.front(), context)) {
+        next_act_ = now + kPressRetry;  // look again once the screen has caught up
+        return;
+      }
+      acts_.pop_front();
+      if (!acts_.empty()) next_act_ = now + scaled(acts_.front().after);
+      return;
+    }
     Act act = std::move(acts_.front());
     acts_.pop_front();
     if (!act.card.empty()) last_tap_[act.card] = now;
@@ -213,27 +235,57 @@ void DemoBots::screenshot(ParticipantContext& context, const std::string& moment
 }
 
 void DemoBots::plan_press(const std::string& target, std::deque<Act>& acts, milliseconds after) {
-  acts.push_back({[this, target](ParticipantContext& c) {
+  Act press{{}, after};
+  press.target = target;
+  acts.push_back(std::move(press));
+}
+
+// A button in a paged list: the pages are turned until it shows (a miss, said loudly, when it never does).
+void DemoBots::plan_paged_press(const std::string& target, const std::string& next_page,
+                                std::deque<Act>& acts) {
+  acts.push_back({[this, target, next_page](ParticipantContext& c) {
                     ++tally_.touches;
                     ++tally_.presses;
-                    auto pressed = c.press(target);
-                    if (!pressed && target.rfind("home.", 0) == 0 && c.press("back")) {
-                      // Another screen is up (a card tapped with nothing to confirm shows its holder's
-                      // properties): the player goes back home, as anyone would, and presses there.
+                    for (int page = 0; page < 12; ++page) {
+                      if (c.press(target)) return;
                       ++tally_.touches;
-                      pressed = c.press(target);
+                      if (!c.press(next_page)) break;
                     }
-                    if (!pressed) {
-                      ++tally_.missed_presses;
-                      const std::string line =
-                          fmt::format("the bots could not press {}: {}", target, pressed.error());
-                      if (settings_.print)
-                        settings_.print(line);
-                      else
-                        fmt::print(stderr, "{}\n", line);
-                    }
+                    ++tally_.missed_presses;
+                    const std::string line = fmt::format("the bots could not press {} on any page", target);
+                    if (settings_.print)
+                      settings_.print(line);
+                    else
+                      fmt::print(stderr, "{}\n", line);
                   },
-                  after});
+                  kKey});
+}
+
+bool DemoBots::try_press(Act& act, ParticipantContext& c) {
+  const std::string& target = act.target;
+  auto pressed = c.press(target);
+  if (!pressed && (target.rfind("home.", 0) == 0 || target.rfind("nav.", 0) == 0) && c.press("back")) {
+    // Another screen is up (a card tapped with nothing to confirm shows its holder's properties): the player
+    // goes back home, as anyone would, and presses there.
+    ++tally_.touches;
+    pressed = c.press(target);
+  }
+  if (pressed) {
+    ++tally_.touches;
+    ++tally_.presses;
+    return true;
+  }
+  if (act.first_try.count() < 0) act.first_try = c.uptime();
+  if (c.uptime() - act.first_try < kPressPatience) return false;  // the screen may not show it yet
+  ++tally_.touches;
+  ++tally_.presses;
+  ++tally_.missed_presses;
+  const std::string line = fmt::format("the bots could not press {}: {}", target, pressed.error());
+  if (settings_.print)
+    settings_.print(line);
+  else
+    fmt::print(stderr, "{}\n", line);
+  return true;
 }
 
 void DemoBots::plan_tap(int player, std::deque<Act>& acts, bool may_slip) {
@@ -263,9 +315,38 @@ void DemoBots::plan_tap(int player, std::deque<Act>& acts, bool may_slip) {
                   kReach, uid});
 }
 
+// The family sits down at the setup screen: the classic edition, the time-limit switch where they agreed
+// on a time, then each player taps their card (the table hands an unknown card to the screen, which asks
+// for the player), types the name, picks a colour and a token; then Start. Every step is a press.
+void DemoBots::plan_setup(ParticipantContext& context, std::deque<Act>& acts) {
+  plan_press("home.setup", acts, kRead);
+  int classic = -1;
+  if (const auto* snap = context.screen_snapshot())
+    for (std::size_t i = 0; i < snap->editions.size(); ++i)
+      if (snap->editions[i] && snap->editions[i]->id == "classic") classic = static_cast<int>(i);
+  // Not on the screen: the press fails loudly, as it would for a family looking for it.
+  plan_press(classic >= 0 ? fmt::format("setup.edition.{}", classic) : std::string("setup.edition.classic"),
+             acts, kRead);
+  // The switch may be on a later page of the house rules.
+  if (settings_.turns > 0) plan_paged_press("setup.option.time_limit", "setup.options.page.next", acts);
+  for (int p = 0; p < settings_.family.players; ++p) {
+    plan_tap(p, acts, false);
+    for (const char letter : settings_.family.name(p))
+      plan_press(
+          fmt::format("name.key.{}", static_cast<char>(std::toupper(static_cast<unsigned char>(letter)))),
+          acts, kKey);
+    plan_press("name.next", acts, kKey);
+    plan_press(fmt::format("player.colour.{}", p), acts, kKey);
+    plan_press("player.token." + settings_.family.token(p), acts, kKey);
+    plan_press("player.done", acts, kKey);
+  }
+  acts.push_back({[this](ParticipantContext& c) { screenshot(c, "setup"); }, milliseconds(0)});
+  plan_press("setup.start", acts, kRead);
+}
+
 // A game input the bot decided: a throw goes to the dice unit, everything else is a touch on the screen
 // (the option pressed, the keypad's amount), confirmed by a card where the table asks for one afterwards.
-void DemoBots::plan_input(const rules::Input& input, const table::TableView&, std::deque<Act>& acts) {
+void DemoBots::plan_input(const rules::Input& input, const table::TableView& view, std::deque<Act>& acts) {
   if (const auto* roll = std::get_if<rules::Roll>(&input)) {
     const int d1 = roll->d1, d2 = roll->d2;
     acts.push_back({[this, d1, d2](ParticipantContext&) {
@@ -287,8 +368,52 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView&, st
     }
     return;
   }
-  // Bids, building, mortgages, trades: their screens are not pressed by the bots yet (the intent the
-  // screen would make is handed over, and counted apart).
+  if (const auto* bid = std::get_if<rules::Bid>(&input)) {
+    // The auction screen: who bids, "Other", the amount on the keypad, OK.
+    plan_press(fmt::format("auction.bidder.{}", bid->player), acts, kRead);
+    plan_press("auction.keypad", acts, kKey);
+    for (const char digit : std::to_string(bid->amount))
+      plan_press(fmt::format("keypad.{}", digit), acts, kKey);
+    plan_press("keypad.ok", acts, kKey);
+    return;
+  }
+  if (std::holds_alternative<rules::Close>(input)) {
+    // The auctioneer closes it; a sale is confirmed by the buyer's card, no sale on the screen.
+    plan_press("auction.close", acts, kRead);
+    const int buyer = view.game && view.game->state().auction ? view.game->state().auction->high_bidder : -1;
+    if (buyer >= 0)
+      plan_tap(buyer, acts, false);
+    else
+      plan_press("confirm.ok", acts, kKey);
+    return;
+  }
+  // Building, selling, mortgaging, lifting: the owner's deeds on the Property screen, the lot, the action,
+  // and the owner's card to confirm it.
+  struct LotAction {
+    int player = -1, space = -1;
+    const char* button = nullptr;
+  };
+  const LotAction lot = std::visit(
+      [](const auto& in) -> LotAction {
+        using T = std::decay_t<decltype(in)>;
+        if constexpr (std::is_same_v<T, rules::Build>) return {in.player, in.space, "props.build"};
+        if constexpr (std::is_same_v<T, rules::Sell>) return {in.player, in.space, "props.sell"};
+        if constexpr (std::is_same_v<T, rules::Mortgage>) return {in.player, in.space, "props.mortgage"};
+        if constexpr (std::is_same_v<T, rules::Unmortgage>) return {in.player, in.space, "props.lift"};
+        return {};
+      },
+      input);
+  if (lot.button) {
+    plan_press("nav.properties", acts, kRead);
+    plan_press(fmt::format("props.player.{}", lot.player), acts, kKey);
+    plan_paged_press(fmt::format("props.space.{}", lot.space), "props.page.next", acts);
+    plan_press(lot.button, acts, kKey);
+    plan_tap(lot.player, acts, false);
+    plan_press("back", acts, kKey);
+    return;
+  }
+  // Trades, a bankruptcy: their screens are not pressed by the bots yet (the intent the screen would make is
+  // handed over, and counted apart).
   acts.push_back({[this, input](ParticipantContext& context) {
                     ++tally_.touches;
                     ++tally_.intents;
@@ -369,29 +494,15 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
   if (time_is_up(view)) {
     // Time is up at a turn boundary (the next player has not thrown nor answered their jail question yet):
     // the family agrees to end, and the richest wins.
-    acts.push_back({[this](ParticipantContext& c) {
-                      ++tally_.touches;
-                      ++tally_.intents;
-                      display::ApplyInput end;
-                      end.input = rules::End{};
-                      end.reason = "the agreed time is up";
-                      c.touch(end);
-                    },
-                    kRead});
+    plan_press("nav.ledger", acts, kRead);
+    plan_press("ledger.end", acts, kRead);
+    acts.push_back({[this](ParticipantContext& c) { screenshot(c, "end-the-game"); }, milliseconds(0)});
+    plan_press("confirm.ok", acts, kRead);
     return acts;
   }
   switch (a.kind) {
     case Kind::setup:
-      // The family sits down: a new classic game with everyone's card, on the setup screen.
-      acts.push_back({[this](ParticipantContext& c) {
-                        ++tally_.touches;
-                        ++tally_.intents;
-                        display::StartGame start;
-                        start.setup = settings_.family.setup(settings_.seed, settings_.turns);
-                        for (int p = 0; p < settings_.family.players; ++p) start.colours.push_back(p);
-                        c.touch(start);
-                      },
-                      kRead});
+      plan_setup(context, acts);
       break;
     case Kind::learn_tokens: {
       // The family puts every token on the start space (a resumed game's tokens too: they go back to their
@@ -552,6 +663,11 @@ void DemoBots::report_turns(const table::TableView& view) {
   if (reported_turns_ < 0) {
     reported_turns_ = st.turns;  // a resumed game: report from here on
     reported_inputs_ = g.input_count();
+    // Whose turn runs now: the player asked to throw, or, resumed mid-turn (a question, a payment, a token
+    // to move), the current player, who threw. Left unknown, the first line named whoever the finished turn
+    // handed the dice to.
+    thrower_ = view.awaiting.kind == Kind::throw_dice && view.awaiting.player >= 0 ? view.awaiting.player
+                                                                                   : st.current;
     return;
   }
   // The player who threw last: the table asks the next player to throw only once the turn is complete.

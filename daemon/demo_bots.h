@@ -74,7 +74,8 @@ class DemoBots final : public Participant {
     // about (and the family answered), and the questions it asked.
     int camera_agreed = 0, camera_questioned_moves = 0, camera_questions = 0;
     // Touches made by pressing a drawn button (through the screen's input path), of them the buttons not
-    // found (a failure), and touches still handed to the table as intents (setup, bids, building, ending).
+    // found (a failure), and touches still handed to the table as intents (building, mortgages, trades,
+    // bankruptcy).
     int presses = 0, missed_presses = 0, intents = 0;
     bool game_over = false;
     std::string stopped_because;  // set when the bots stopped the run
@@ -91,13 +92,21 @@ class DemoBots final : public Participant {
     std::function<void(ParticipantContext&)> run;
     std::chrono::milliseconds after{0};  // thinking time before it, at speed 1
     std::string card;  // a tap: the card's uid (the reader takes it again only after its window)
+    // A press: the button `target`. Tried again on the next wakes while the screen does not show it yet (a
+    // dialog that a card tap opens comes up once the reader's frame is decoded), for kPressPatience.
+    std::string target;
+    std::chrono::milliseconds first_try{-1};
   };
+  // Runs a press act once; false while its button is not shown and patience remains.
+  bool try_press(Act& act, ParticipantContext& context);
   // Real time at which `card` may touch a reader again and be a new tap: the readers' same-card window is
   // in real time whatever the demo's speed, and a retap inside it (even a retry) only extends it.
   std::chrono::milliseconds card_ready_at(const std::string& card) const;
   std::string situation(const table::TableView& view) const;
   std::deque<Act> plan(const table::TableView& view, ParticipantContext& context);
   void plan_input(const rules::Input& input, const table::TableView& view, std::deque<Act>& acts);
+  void plan_setup(ParticipantContext& context, std::deque<Act>& acts);
+  void plan_paged_press(const std::string& target, const std::string& next_page, std::deque<Act>& acts);
   void plan_tap(int player, std::deque<Act>& acts, bool may_slip);
   void plan_press(const std::string& target, std::deque<Act>& acts, std::chrono::milliseconds after);
   int whose_token(const table::TableView& view, int seen, int expected) const;

@@ -150,7 +150,8 @@ void Service::Impl::on_synced(const LedgerSyncer::Result& result) {
 
 void Service::Impl::on_intent(display::Intent intent) {
   if (auto* start = std::get_if<display::StartGame>(&intent); start && start->setup.seed == 0) {
-    start->setup.seed = std::random_device{}();  // the table is pure: the seed comes from here
+    // The table is pure: the seed comes from here.
+    start->setup.seed = setup.new_game_seed != 0 ? setup.new_game_seed : std::random_device{}();
   }
   if (std::holds_alternative<display::SetSound>(intent)) {
     screen->ui().mutable_settings().sound = std::get<display::SetSound>(intent).on;

@@ -1,5 +1,6 @@
 #pragma once
 #include <chrono>
+#include <cstdint>
 #include <expected>
 #include <functional>
 #include <memory>
@@ -40,6 +41,9 @@ struct ServiceSetup {
   // Makes the ledger's commits durable, on the ledger syncer's thread (see daemon/ledger_syncer.h). Unset:
   // ledger::WalSync over the configured database. Tests hold it back or fail it to see the screen wait.
   std::function<std::expected<void, std::string>()> ledger_sync;
+  // The seed of a game started on the setup screen (the demo's --seed, so its game is the same every time);
+  // 0: a fresh random one for each game.
+  std::uint64_t new_game_seed = 0;
   bool headless = false;  // draw offscreen; print one line per committed input and the end to stdout
   // Where the service reports what it does (headless lines, device problems). Defaults to stdout.
   std::function<void(const std::string& line)> log;

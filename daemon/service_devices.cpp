@@ -80,7 +80,7 @@ void Service::Impl::read_device(std::size_t index) {
     switch (e.kind) {
       case peripherals::EventKind::card:
       case peripherals::EventKind::unknown_card:
-        handle(table::CardTapped{e.uid, e.device, e.id});
+        handle(table::CardTapped{e.uid, e.device, e.id, e.ts_ns / 1'000'000});
         break;
       case peripherals::EventKind::dice:
         handle(table::DiceThrown{e.dice[0], e.dice[1], e.id, e.device});

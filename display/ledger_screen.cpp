@@ -48,7 +48,7 @@ void LedgerScreen::build(FrameBuilder& fb, UiContext& ui) {
 
   // Filters and the correction.
   const int fy = body.y + l.pad;
-  const int fw = (l.width - 4 * l.pad) / 3;
+  const int fw = (l.width - 5 * l.pad) / 4;
   fb.button(
       "ledger.who", {l.pad, fy, fw, l.button_h},
       player_ < 0 ? std::string("Who: everyone \u25BE") : "Who: " + game->account_name(player_) + " \u25BE",
@@ -82,6 +82,15 @@ void LedgerScreen::build(FrameBuilder& fb, UiContext& ui) {
   fb.button(
       "ledger.undo", {3 * l.pad + 2 * fw, fy, fw, l.button_h}, "Undo last\u2026", Palette::danger,
       [this, &ui] { start_correction(ui); }, game->input_count() > 0, "Nothing to undo yet");
+  // The family agrees to stop (a time-limit game's time is up, or bedtime): every player's worth is counted
+  // and the richest wins. Anyone at the table confirms it on the screen.
+  fb.button(
+      "ledger.end", {4 * l.pad + 3 * fw, fy, fw, l.button_h}, "End the game\u2026", Palette::danger,
+      [&ui] {
+        ui.confirm({"End the game now? Every player's worth is counted and the richest wins.", "End it", -1,
+                    ApplyInput{rules::End{}, {}, -1, {}}, [&ui] { ui.go(ScreenId::home); }});
+      },
+      !st.ended, "The game is over");
 
   // The postings, newest first.
   std::vector<const rules::Posting*> shown;

@@ -27,7 +27,7 @@ void FakeMfrc522::remove_card(const std::vector<std::uint8_t>& uid) {
 
 std::expected<std::vector<std::uint8_t>, std::string> FakeMfrc522::transfer(
     std::span<const std::uint8_t> tx) {
-  if (fail_next_) {
+  if (fail_next_ || unplugged_) {
     fail_next_ = false;
     return std::unexpected(std::string("SPI transfer failed: Input/output error"));
   }

@@ -22,6 +22,8 @@ class FakeMfrc522 final : public SpiTransport {
   void remove_all_cards() { cards_.clear(); }
   // Makes the next SPI transfer fail, as a pulled cable would.
   void fail_next_transfer() { fail_next_ = true; }
+  // Every SPI transfer fails while unplugged (a cable pulled), and works again once plugged back.
+  void set_unplugged(bool unplugged) { unplugged_ = unplugged; }
   bool antenna_on() const { return (registers_[0x14] & 0x03) == 0x03; }
   int transceives() const { return transceives_; }
   // The real chip hears "no card" only when its timer runs out (milliseconds). With n > 0, a transceive
@@ -54,6 +56,7 @@ class FakeMfrc522 final : public SpiTransport {
   std::uint8_t version_;
   std::uint8_t command_ = 0;
   bool fail_next_ = false;
+  bool unplugged_ = false;
   int transceives_ = 0;
   int timeout_reads_ = 0;
   int timeout_in_ = 0;  // reads of ComIrqReg left until a pending timeout shows; 0: none pending

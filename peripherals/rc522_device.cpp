@@ -79,7 +79,12 @@ std::vector<PeripheralEvent> Rc522Device::read_events() {
     last_error_.clear();
     events.push_back(PeripheralEvent{EventKind::status, name_, now, {}, {}, 0, {0, 0}, "card reader back"});
   }
-  if (!*card) return events;
+  if (!*card) {
+    // Nothing answered: a card read before has left the field, or lies there halted (quiet until it leaves,
+    // so it is never read twice). Empty long enough, the next tap of that card is a new one.
+    dedup_.field_empty(now);
+    return events;
+  }
   const std::string uid = uid_hex((*card)->uid);
   if (!dedup_.is_new_tap(uid, now)) return events;
   PeripheralEvent tap;

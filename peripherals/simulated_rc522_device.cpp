@@ -62,6 +62,10 @@ std::expected<void, std::string> SimulatedRc522Device::command(std::string_view 
     chip_->remove_all_cards();
     return {};
   }
+  if (text == "unplug" || text == "plug") {  // the reader's cable pulled, or put back
+    chip_->set_unplugged(text == "unplug");
+    return {};
+  }
   const auto space = text.find(' ');
   const std::string_view verb = text.substr(0, space);
   const auto uid = space == std::string_view::npos ? std::nullopt : parse_uid(text.substr(space + 1));
@@ -72,7 +76,8 @@ std::expected<void, std::string> SimulatedRc522Device::command(std::string_view 
     return {};
   }
   return std::unexpected(fmt::format(
-      "unknown rc522 command '{}': try card HEX, tap HEX, remove HEX or clear (UIDs of 4, 7 or 10 bytes)",
+      "unknown rc522 command '{}': try card HEX, tap HEX, remove HEX, clear, unplug or plug (UIDs of 4, 7 or "
+      "10 bytes)",
       text));
 }
 

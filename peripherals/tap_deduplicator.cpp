@@ -4,7 +4,13 @@
 
 namespace bb::peripherals {
 
+void TapDeduplicator::field_empty(Nanoseconds ts_ns) {
+  if (empty_since_ < 0) empty_since_ = ts_ns;
+}
+
 bool TapDeduplicator::is_new_tap(const std::string& card_key, Nanoseconds ts_ns) {
+  if (empty_since_ >= 0 && ts_ns - empty_since_ >= kFieldEmptyForGone) last_seen_.clear();  // every card left
+  empty_since_ = -1;
   // Forget cards long gone so a reader that runs for months does not grow without bound.
   for (auto it = last_seen_.begin(); it != last_seen_.end();) {
     it = (ts_ns - it->second > window_ && it->first != card_key) ? last_seen_.erase(it) : std::next(it);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cctype>
 #include <numeric>
 
 #include "rules/finance_1932.h"
@@ -1751,6 +1752,43 @@ class Engine {
     else
       st.partnerships.push_back({in.holder, in.partner, in.group, in.share_percent});
     event(Event::Kind::partnership, in.holder, in.group, in.partner, -1, 0, in.share_percent);
+    return {};
+  }
+
+  // The table's bookkeeping: no money moves and no question is answered; the state keeps it for a resume.
+  std::expected<void, std::string> handle(const RegisterCard& in) {
+    if (st.ended) return Fail("the game has ended");
+    if (in.uid.empty() || in.uid.size() > 32 || !std::all_of(in.uid.begin(), in.uid.end(), [](char c) {
+          return std::isxdigit(static_cast<unsigned char>(c));
+        }))
+      return Fail(fmt::format("card \"{}\" is not a card number (up to 32 hex digits)", in.uid));
+    if (in.player != kNobody)
+      if (auto e = check_player(in.player)) return Fail(*e);
+    if (!in.deck.empty()) {
+      if (in.player != kNobody) return Fail("a card is a player's or a deck's, not both");
+      const Deck* deck = ed.deck(in.deck);
+      if (!deck) return Fail(fmt::format("there is no deck \"{}\" in this edition", in.deck));
+      if (std::none_of(deck->cards.begin(), deck->cards.end(),
+                       [&](const Card& c) { return c.id == in.card; }))
+        return Fail(fmt::format("the {} deck has no card \"{}\"", deck->name, in.card));
+    } else if (!in.card.empty()) {
+      return Fail("a card id needs its deck");
+    }
+    for (const auto& p : st.players)
+      if (p.card == in.uid) return Fail(fmt::format("card {} is {}'s already", in.uid, p.name));
+    for (const auto& c : st.table_cards)
+      if (c.uid == in.uid) return Fail(fmt::format("card {} is registered already", in.uid));
+    st.table_cards.push_back({in.uid, in.player, in.deck, in.card});
+    return {};
+  }
+
+  std::expected<void, std::string> handle(const ConfirmPayment& in) {
+    if (in.posting < 1 || in.posting > static_cast<std::int64_t>(st.postings.size()))
+      return Fail(fmt::format("there is no posting {} to confirm", in.posting));
+    if (std::find(st.confirmed_postings.begin(), st.confirmed_postings.end(), in.posting) !=
+        st.confirmed_postings.end())
+      return Fail(fmt::format("posting {} is confirmed already", in.posting));
+    st.confirmed_postings.push_back(in.posting);
     return {};
   }
 

@@ -219,6 +219,12 @@ std::string Game::snapshot() const {
     for (const auto& f : st.partnerships)
       state["partnerships"].push_back(json::array({f.holder, f.partner, f.group, f.share_percent}));
   }
+  if (!st.table_cards.empty()) {
+    state["table_cards"] = json::array();
+    for (const auto& c : st.table_cards)
+      state["table_cards"].push_back(json::array({c.uid, c.player, c.deck, c.card}));
+  }
+  if (!st.confirmed_postings.empty()) state["confirmed_postings"] = st.confirmed_postings;
   state["house_credits"] = st.house_credits;
   state["draft_picks"] = st.draft_picks;
   state["hotel_credits"] = st.hotel_credits;
@@ -313,6 +319,12 @@ std::expected<Game, std::string> Game::restore(std::shared_ptr<const Edition> ed
       for (const auto& f : sj.at("partnerships"))
         st.partnerships.push_back(GameState::Partnership{f.at(0).get<int>(), f.at(1).get<int>(),
                                                          f.at(2).get<int>(), f.at(3).get<int>()});
+    if (sj.contains("table_cards"))
+      for (const auto& c : sj.at("table_cards"))
+        st.table_cards.push_back({c.at(0).get<std::string>(), c.at(1).get<int>(), c.at(2).get<std::string>(),
+                                  c.at(3).get<std::string>()});
+    if (sj.contains("confirmed_postings"))
+      st.confirmed_postings = sj.at("confirmed_postings").get<std::vector<std::int64_t>>();
     st.house_credits = sj.at("house_credits").get<std::vector<int>>();
     if (sj.contains("draft_picks")) st.draft_picks = sj.at("draft_picks").get<std::vector<int>>();
     st.hotel_credits = sj.at("hotel_credits").get<std::vector<int>>();

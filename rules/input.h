@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -115,8 +116,26 @@ struct HousePayment {
   std::string reason;
 };
 
+// Extension (the table's bookkeeping; no money moves): a card registered at the table during a game (a
+// player's second card, the banker's card, a Chance or Community Chest card with an NFC sticker). Kept in the
+// game's state, so a resumed game knows the card again. The banker's: `player` kNobody and no `deck`; a
+// sticker: `deck` and `card` (the card id) set, `player` kNobody.
+struct RegisterCard {
+  std::string uid;  // upper-case hex, as the readers send it
+  int player = kNobody;
+  std::string deck;
+  std::string card;
+};
+// Extension (the table's bookkeeping; no money moves): the payer confirmed a payment the rules made (their
+// card tap, or the Confirm button without a reader). `posting` is the Posting::seq of the journal's posting;
+// kept in the game's state, so a game resumed after a crash does not ask again.
+struct ConfirmPayment {
+  std::int64_t posting = 0;
+};
+
 using Input = std::variant<Roll, Choose, Bid, Close, Draw, Build, Sell, Mortgage, Unmortgage, Trade, Bankrupt,
-                           Adopt, End, Undo, AuctionBuilding, Claim, Insure, HousePayment, Partner>;
+                           Adopt, End, Undo, AuctionBuilding, Claim, Insure, HousePayment, Partner,
+                           RegisterCard, ConfirmPayment>;
 
 struct PlayerSetup {
   std::string name;

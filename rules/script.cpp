@@ -387,6 +387,30 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     if (!share) return Fail(share.error());
     return Partner{*holder, *partner, group, static_cast<int>(*share)};
   }
+  if (t == "card") {
+    auto uid = json_input::optional_string(j, "uid", "");
+    if (!uid) return Fail(uid.error());
+    if (uid->empty()) return Fail("card needs \"uid\": the card's number in hex");
+    RegisterCard c{*uid, kNobody, {}, {}};
+    if (j.contains("player")) {
+      auto p = player();
+      if (!p) return Fail(p.error());
+      c.player = *p;
+    }
+    auto deck = json_input::optional_string(j, "deck", "");
+    if (!deck) return Fail(deck.error());
+    auto card = json_input::optional_string(j, "card", "");
+    if (!card) return Fail(card.error());
+    c.deck = *deck;
+    c.card = *card;
+    return c;
+  }
+  if (t == "confirm") {
+    if (!j.contains("posting")) return Fail("confirm needs \"posting\": the number of the posting confirmed");
+    auto posting = json_input::integer_in(j["posting"], "posting", "a posting number", 1, 1'000'000'000);
+    if (!posting) return Fail(posting.error());
+    return ConfirmPayment{*posting};
+  }
   if (t == "auction") {
     auto item_field = json_input::optional_string(j, "item", "house");
     if (!item_field) return Fail(item_field.error());
@@ -397,7 +421,7 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
   }
   return Fail(fmt::format(
       "unknown input \"{}\" (known: roll, choose, bid, close, draw, build, sell, mortgage, unmortgage, "
-      "trade, bankrupt, adopt, end, undo, auction, claim, insure, house, partner)",
+      "trade, bankrupt, adopt, end, undo, auction, claim, insure, house, partner, card, confirm)",
       t));
 }
 
@@ -488,6 +512,14 @@ std::string input_to_json(const Input& input, const std::vector<std::string>& na
                                 ? edition->groups[static_cast<std::size_t>(in.group)].id
                                 : std::to_string(in.group)},
                   {"share", in.share_percent}};
+        if constexpr (std::is_same_v<T, RegisterCard>) {
+          json c = {{"t", "card"}, {"uid", in.uid}};
+          if (in.player != kNobody) c["player"] = nm(in.player);
+          if (!in.deck.empty()) c["deck"] = in.deck;
+          if (!in.card.empty()) c["card"] = in.card;
+          return c;
+        }
+        if constexpr (std::is_same_v<T, ConfirmPayment>) return {{"t", "confirm"}, {"posting", in.posting}};
         if constexpr (std::is_same_v<T, HousePayment>)
           return {{"t", "house"},
                   {"from", in.from == kBank ? std::string("bank") : nm(in.from)},

@@ -188,6 +188,17 @@ struct GameState {
     int share_percent = 0;  // the partner's share of each income, 1 to 100
   };
   std::vector<Partnership> partnerships;
+  // The table's bookkeeping, never read by the rules: cards registered at the table during the game
+  // (RegisterCard) and the postings their payers confirmed (ConfirmPayment), in order.
+  struct TableCard {
+    std::string uid;
+    int player = kNobody;  // a player's card; kNobody: the banker's, or a deck sticker
+    std::string deck;      // a sticker: its deck and card id
+    std::string card;
+    bool operator==(const TableCard&) const = default;
+  };
+  std::vector<TableCard> table_cards;
+  std::vector<std::int64_t> confirmed_postings;
   std::vector<int> house_credits;  // houses won at a shortage auction, still to be placed
   std::vector<int> hotel_credits;
 };

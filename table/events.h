@@ -26,8 +26,8 @@ struct CardTapped {
   std::string uid;     // upper-case hex
   std::string reader;  // "wiegand", "rc522", or a configured name
   std::string id;      // PeripheralEvent::id ("wiegand:<device>:<frame_ts_ns>", "rc522:<device>:<ts_ns>")
-  // When the reader saw it (PeripheralEvent::ts_ns / 1e6, any steady clock), -1 unknown: the same card again
-  // within Table::kRepeatWindowMs is the reader repeating itself, counted once.
+  // When the reader saw it (PeripheralEvent::ts_ns / 1e6, any steady clock), -1 unknown: the same card from
+  // the same reader again within Table::kRepeatWindowMs is the reader repeating its frame, counted once.
   std::int64_t at_ms = -1;
 };
 

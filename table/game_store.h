@@ -34,6 +34,9 @@ class GameStore {
   virtual std::vector<ledger::GameSummary> list() = 0;
   // Is this input id stored in the current game?
   virtual bool has_input(const std::string& input_id) = 0;
+  // The current game restored from a snapshot holds only the inputs after it (rules::Game::has_history):
+  // rebuilds it with all of them (a full replay; game() stays valid). False when it could not.
+  virtual bool load_history() { return false; }
 };
 
 }  // namespace bb::table

@@ -33,4 +33,6 @@ bool LedgerGameStore::has_input(const std::string& input_id) {
   return current_ && ledger_.has_input(*current_, input_id);
 }
 
+bool LedgerGameStore::load_history() { return current_ && ledger_.load_history(*current_).has_value(); }
+
 }  // namespace bb::table

@@ -22,6 +22,7 @@ class LedgerGameStore : public GameStore {
   std::optional<ledger::GameId> newest_unfinished() override { return ledger_.newest_unfinished_game(); }
   std::vector<ledger::GameSummary> list() override { return ledger_.list(); }
   bool has_input(const std::string& input_id) override;
+  bool load_history() override;
 
  private:
   ledger::Ledger& ledger_;

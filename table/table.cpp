@@ -60,6 +60,59 @@ void Table::State::seat_players() {
       if (c.role.kind == CardRole::Kind::player && c.owner == p.name)
         (void)registry.add(c.uid, {CardRole::Kind::player, static_cast<int>(i), {}, {}}, p.name);
   }
+  // The cards registered at the table during this game, stored with it (RegisterCard): a resumed game knows
+  // them again.
+  for (const auto& c : g->state().table_cards) {
+    if (registry.find(c.uid)) continue;
+    if (c.player >= 0 && static_cast<std::size_t>(c.player) < n) {
+      const auto& owner = g->setup().players[static_cast<std::size_t>(c.player)].name;
+      (void)registry.add(c.uid, {CardRole::Kind::player, c.player, {}, {}}, owner);
+      if (std::none_of(settings.cards.begin(), settings.cards.end(),
+                       [&](const RegisteredCard& k) { return k.uid == c.uid; }))
+        settings.cards.push_back({c.uid, {CardRole::Kind::player, c.player, {}, {}}, owner});
+    } else {
+      const CardRole role = c.deck.empty() ? CardRole{CardRole::Kind::banker, -1, {}, {}}
+                                           : CardRole{CardRole::Kind::deck_card, -1, c.deck, c.card};
+      (void)registry.add(c.uid, role, {});
+      if (std::none_of(settings.cards.begin(), settings.cards.end(),
+                       [&](const RegisteredCard& k) { return k.uid == c.uid; }))
+        settings.cards.push_back({c.uid, role, {}});
+    }
+  }
+}
+
+// After a resume: the payments the rules made since the last throw whose payers have not confirmed them
+// (no ConfirmPayment stored) are asked again.
+void Table::State::ask_unconfirmed_again(Reaction& r) {
+  const auto* g = game();
+  if (!g || g->state().ended) return;
+  auto is_roll = [](const rules::Input& in) { return std::holds_alternative<rules::Roll>(in); };
+  // Restored from a snapshot taken after the last throw: the inputs since it are needed, so the game is
+  // rebuilt from its whole log (rare: only such a snapshot costs the replay).
+  if (!g->has_history() && std::none_of(g->inputs().begin(), g->inputs().end(), is_roll)) {
+    if (!store.load_history()) return;
+    g = game();
+    if (!g) return;
+  }
+  const auto& inputs = g->inputs();
+  const auto last_roll = std::find_if(inputs.rbegin(), inputs.rend(), is_roll);
+  if (last_roll == inputs.rend()) return;
+  const std::size_t offset = g->input_count() - inputs.size();
+  const std::size_t first = static_cast<std::size_t>(inputs.rend() - last_roll) - 1;
+  // Only a throw or a draw moves money nobody confirmed (the rest was confirmed on the screen).
+  std::set<int> asking;
+  for (std::size_t i = first; i < inputs.size(); ++i)
+    if (std::holds_alternative<rules::Roll>(inputs[i]) || std::holds_alternative<rules::Draw>(inputs[i]))
+      asking.insert(static_cast<int>(offset + i));
+  const auto& journal = g->state().postings;
+  // Postings an undo took back keep their input's number: only those after the newest undo count.
+  std::int64_t after = 0;
+  for (const auto& p : journal)
+    if (p.memo == rules::Memo::undo) after = p.seq;
+  std::vector<rules::Posting> postings;
+  for (const auto& p : journal)
+    if (p.seq > after && asking.contains(p.input)) postings.push_back(p);
+  payments_to_confirm(r, postings);
 }
 
 bool Table::State::record(Reaction& r, const rules::Input& input, ledger::InputMeta meta,
@@ -269,6 +322,7 @@ Reaction Table::State::resume(std::optional<ledger::GameId> which) {
   }
   seat_players();
   deal_timer = 0;
+  ask_unconfirmed_again(r);
   const auto* g = game();
   if (g) {
     // The colours stored with the players at setup (older games have none: index order).

@@ -95,6 +95,8 @@ struct UnconfirmedPayment {
   int to = rules::kBank;
   rules::Money amount = 0;
   std::string memo;  // "rent Baltic Avenue"
+  std::int64_t posting =
+      0;  // the journal's Posting::seq: its confirmation is stored under it (ConfirmPayment)
 };
 
 // A player's place at the end of a game (or now): worth as the edition values it, richest first.
@@ -132,8 +134,11 @@ struct TableView {
 // input as done before the store committed it. Thread: the loop thread only (not thread-safe).
 class Table {
  public:
-  // A reader reports a card lying on it again and again: the same card within this window is one tap.
-  static constexpr std::int64_t kRepeatWindowMs = 1500;
+  // A reader repeating its frame: the same card from the same reader within this window of its last sighting
+  // is one tap. Short, because the readers tell a card lying on them from a new tap themselves (the RC522
+  // sees its field empty; a Wiegand reader's repeats are counted once by its decoder): a longer window here
+  // swallowed a quick deliberate re-tap (a second payment to confirm) without a word.
+  static constexpr std::int64_t kRepeatWindowMs = 400;
 
   Table(GameStore& store, TableSettings settings);
   ~Table();

@@ -14,12 +14,13 @@ Reaction Table::State::card(const CardTapped& e) {
     r.messages.push_back(fmt::format("The reader sent '{}', which is not a card number: tap again", e.uid));
     return r;
   }
-  // A reader that sees a card lying on it reports it again and again: the same card again within the repeat
-  // window is that tap. So is an event delivered again whose input is stored already.
-  const bool repeat = *uid == last_uid && e.at_ms >= 0 && last_tap_ms >= 0 && e.at_ms >= last_tap_ms &&
-                      e.at_ms - last_tap_ms < Table::kRepeatWindowMs;
+  // A reader repeating its frame: the same card from the same reader again within the repeat window is that
+  // tap. So is an event delivered again whose input is stored already.
+  const bool repeat = *uid == last_uid && e.reader == last_reader && e.at_ms >= 0 && last_tap_ms >= 0 &&
+                      e.at_ms >= last_tap_ms && e.at_ms - last_tap_ms < Table::kRepeatWindowMs;
   if (e.at_ms >= 0) last_tap_ms = e.at_ms;
   last_uid = *uid;
+  last_reader = e.reader;
   if (repeat) return r;
   if (!e.id.empty() && store.has_input(e.id)) return r;
   const auto role = registry.find(*uid);

@@ -73,7 +73,9 @@ void Table::State::ask(Reaction& r, OpenQuestion q) {
 void Table::State::payments_to_confirm(Reaction& r, const std::vector<rules::Posting>& postings) {
   const auto* g = game();
   if (!g) return;
+  const auto& confirmed = g->state().confirmed_postings;
   for (const auto& p : postings) {
+    if (std::find(confirmed.begin(), confirmed.end(), p.seq) != confirmed.end()) continue;
     int payer = -1;
     if (p.from >= 0 && settings.payer_confirms_payments)
       payer = p.from;
@@ -81,7 +83,7 @@ void Table::State::payments_to_confirm(Reaction& r, const std::vector<rules::Pos
       payer = p.to;  // money from the bank: its receiver acknowledges it
     if (payer < 0) continue;
     OpenQuestion q;
-    q.paid = UnconfirmedPayment{p.from, p.to, p.amount, g->memo_text(p)};
+    q.paid = UnconfirmedPayment{p.from, p.to, p.amount, g->memo_text(p), p.seq};
     q.shown.kind = QK::confirm_payment;
     q.shown.player = payer;
     q.shown.amount = p.amount;
@@ -119,7 +121,14 @@ void Table::State::confirm_payment(Reaction& r, OpenQuestion& q, const std::stri
                                    const std::string& authorised_by) {
   const std::string question_id = q.shown.id;
   if (q.shown.kind == QK::confirm_payment) {
-    r.messages.push_back(fmt::format("Confirmed: {}", q.shown.text));
+    // Stored, so a game resumed after a crash does not ask again; the tap's own id makes a re-delivered tap
+    // harmless (it finds its input stored).
+    const std::string text = q.shown.text;
+    if (q.paid && q.paid->posting > 0 &&
+        !record(r, rules::ConfirmPayment{q.paid->posting},
+                {id, id.starts_with("touch") ? "touch" : "card", {}, {}}, false))
+      return;
+    r.messages.push_back(fmt::format("Confirmed: {}", text));
     r.cues.push_back(display::Cue::payment);
     r.snapshot_changed = true;
     close(question_id);
@@ -266,6 +275,13 @@ Reaction Table::State::answer(const display::AnswerQuestion& a, const std::strin
         const auto rest = a.option.substr(8);
         const auto colon = rest.find(':');
         const CardRole role{CardRole::Kind::deck_card, -1, rest.substr(0, colon), rest.substr(colon + 1)};
+        if (registry.find(q.uid)) {
+          refuse(r, fmt::format("Card {} is registered already", q.uid));
+          return r;
+        }
+        if (!record(r, rules::RegisterCard{q.uid, rules::kNobody, role.deck, role.card},
+                    {id, "touch", {}, {}}, false))
+          return r;
         if (auto ok = registry.add(q.uid, role, {}); !ok) {
           refuse(r, ok.error());
           return r;
@@ -281,6 +297,16 @@ Reaction Table::State::answer(const display::AnswerQuestion& a, const std::strin
           role = {CardRole::Kind::player, std::stoi(a.option.substr(7)), {}, {}};
           owner = name(role.player);
         }
+        if (registry.find(q.uid)) {
+          refuse(r, fmt::format("Card {} is registered already", q.uid));
+          return r;
+        }
+        // Stored with the game, so a resumed game knows the card again.
+        if (!record(r,
+                    rules::RegisterCard{
+                        q.uid, role.kind == CardRole::Kind::player ? role.player : rules::kNobody, {}, {}},
+                    {id, "touch", {}, {}}, false))
+          return r;
         if (auto ok = registry.add(q.uid, role, owner); !ok) {
           refuse(r, ok.error());
           return r;

@@ -47,6 +47,7 @@ struct Table::State {
   std::uint64_t deal_arms = 0;
   // A reader repeating a tap: the last card counted and when the reader saw it.
   std::string last_uid;
+  std::string last_reader;
   std::int64_t last_tap_ms = -1;
 
   State(GameStore& s, TableSettings t);
@@ -67,6 +68,7 @@ struct Table::State {
                       bool payments_need_tap);
   void follow_up(Reaction& r, const std::string& id);  // timers, draws, after any change
   void seat_players();
+  void ask_unconfirmed_again(Reaction& r);
   void refresh();
 
   // table_cards.cpp

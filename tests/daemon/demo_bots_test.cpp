@@ -17,6 +17,7 @@
 #include "display/touch_screen.h"
 #include "ledger/ledger.h"
 #include "peripherals/device_factory.h"
+#include "rules/edition.h"
 #include "table/ledger_game_store.h"
 #include "table/table.h"
 #include "vision/table_renderer.h"
@@ -84,6 +85,11 @@ class BotTable final : public ParticipantContext {
     auto opened_screen = display::TouchScreen::open(screen);
     if (!opened_screen) throw std::runtime_error(opened_screen.error());
     screen_ = std::move(*opened_screen);
+    // The setup screen lists the editions folder's editions, as the service's does: the bots pick classic.
+    for (const char* id : {"ships", "classic"}) {
+      auto edition = rules::load_edition(id, {EDITIONS_DIR});
+      if (edition) snapshot_.editions.push_back(std::make_shared<const rules::Edition>(std::move(*edition)));
+    }
     show();
   }
   ~BotTable() override {
@@ -129,6 +135,7 @@ class BotTable final : public ParticipantContext {
     stopped_ = true;
     exit_code_ = exit_code;
   }
+  const display::Snapshot* screen_snapshot() const override { return &snapshot_; }
   std::chrono::milliseconds uptime() const override {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started_);
   }
@@ -167,7 +174,7 @@ class BotTable final : public ParticipantContext {
     using peripherals::EventKind;
     if (e.kind == EventKind::dice) handle(table::DiceThrown{e.dice[0], e.dice[1], e.id, e.device});
     if (e.kind == EventKind::card || e.kind == EventKind::unknown_card)
-      handle(table::CardTapped{e.uid, e.device, e.id});
+      handle(table::CardTapped{e.uid, e.device, e.id, e.ts_ns / 1'000'000});
     if (e.kind == EventKind::rejected) ++refusals;
   }
   // One camera frame through the tracker, its events mapped from token names to players.

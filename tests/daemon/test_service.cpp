@@ -625,6 +625,95 @@ TEST(Service, AnUnpluggedDiceUnitIsShownAndTheScreensDiceCarryTheGameOn) {
   close(dice_pipe[1]);
 }
 
+// The card reader is unplugged mid-game, with Bob's rent waiting for his tap: the Devices screen says so with
+// what to do, the payment question gets a Confirm button that the screen answers (stored like a tap), and the
+// reader plugged back is noticed (the next payment waits for a card again).
+TEST(Service, AnUnpluggedCardReaderIsShownTheScreenConfirmsAndItsReturnIsNoticed) {
+  TempFolder dir;
+  int dice_pipe[2], reader_pipe[2];
+  ASSERT_EQ(pipe(dice_pipe), 0);
+  ASSERT_EQ(pipe(reader_pipe), 0);
+  std::vector<std::string> lines;
+  ServiceSetup setup = dice_setup(dir, dice_pipe[0], lines);
+  setup.ledger_vfs.clear();
+  peripherals::DeviceConfig reader;
+  reader.kind = "rc522";
+  reader.backend = "simulated";
+  reader.input_fd = reader_pipe[0];
+  setup.devices.push_back(reader);
+  auto player = std::make_unique<DicePlayer>(dice_pipe[1]);
+  DicePlayer* p = player.get();
+  int stage = 0;
+  display::DeviceStatus while_unplugged, after_return;
+  std::vector<display::TableQuestion::Option> options_while_unplugged;
+  std::size_t inputs_before_confirm = 0;
+  auto reader_status = [](const table::TableView& view) -> const display::DeviceStatus* {
+    for (const auto& device : view.devices)
+      if (device.kind == display::DeviceStatus::Kind::card_reader) return &device;
+    return nullptr;
+  };
+  auto say = [&](const std::string& line) {
+    EXPECT_EQ(write(reader_pipe[1], line.data(), line.size()), static_cast<ssize_t>(line.size()));
+  };
+  p->step = [&](ParticipantContext& c, const table::TableView& view) -> bool {
+    using K = table::Awaiting::Kind;
+    using QK = display::TableQuestion::Kind;
+    const auto* status = reader_status(view);
+    const bool ok = status && status->state == display::DeviceStatus::State::ok;
+    if (stage == 0 && view.awaiting.kind == K::throw_dice && ok) {
+      p->roll(1, 2);  // Ann to Baltic Avenue
+      stage = 1;
+    } else if (stage == 1 && view.awaiting.kind == K::rules_question) {
+      display::ApplyInput buy;  // bought on the screen (confirmed by her card there)
+      buy.input = rules::Choose{0, "buy"};
+      c.touch(buy);
+      stage = 2;
+    } else if (stage == 2 && view.awaiting.kind == K::throw_dice && view.awaiting.player == 1) {
+      p->roll(1, 2);  // Bob to Baltic Avenue: rent to Ann
+      stage = 3;
+    } else if (stage == 3 && view.awaiting.kind == K::tap_card) {
+      say("unplug\n");
+      stage = 4;
+    } else if (stage == 4 && status && !ok && view.question && view.question->kind == QK::confirm_payment) {
+      while_unplugged = *status;
+      options_while_unplugged = view.question->options;
+      inputs_before_confirm = view.game->input_count();
+      EXPECT_EQ(view.awaiting.kind, K::answer_question);  // no card is asked for: the screen answers
+      auto pressed = c.press("question.confirm");
+      EXPECT_TRUE(pressed.has_value()) << (pressed ? "" : pressed.error());
+      stage = 5;
+    } else if (stage == 5 && !view.question && view.game->input_count() == inputs_before_confirm + 1) {
+      say("plug\n");
+      stage = 6;
+    } else if (stage == 6 && ok) {
+      after_return = *status;
+      return true;
+    }
+    return false;
+  };
+  setup.participants.push_back(std::move(player));
+  {
+    auto service = Service::create(std::move(setup));
+    ASSERT_TRUE(service.has_value()) << service.error();
+    EXPECT_EQ((*service)->run(), 0) << "stage " << stage << ": " << ::testing::PrintToString(lines);
+  }
+  EXPECT_EQ(stage, 6);
+  EXPECT_EQ(while_unplugged.state, display::DeviceStatus::State::error);
+  EXPECT_NE(while_unplugged.what_to_do.find("confirm on the screen"), std::string::npos)
+      << while_unplugged.what_to_do;
+  ASSERT_FALSE(options_while_unplugged.empty());
+  EXPECT_EQ(options_while_unplugged.front().key, "confirm");
+  EXPECT_EQ(after_return.state, display::DeviceStatus::State::ok);
+  // The confirmation on the screen is stored: the ledger holds a `confirm` input after the rent's throw.
+  auto stored = open_stored(dir);
+  const auto game = stored.newest_unfinished_game();
+  ASSERT_TRUE(game);
+  auto script = stored.export_script(*game);
+  ASSERT_TRUE(script) << script.error().message;
+  EXPECT_NE(script->find("\"t\":\"confirm\""), std::string::npos) << *script;
+  for (int fd : {dice_pipe[0], dice_pipe[1], reader_pipe[0], reader_pipe[1]}) close(fd);
+}
+
 // The charts' history (worth over time, landings) is in the service's snapshot while a game is played, and
 // comes back from the ledger after a restart.
 TEST(Service, TheSnapshotsGameHistoryFollowsThePlayAndComesBackAfterAResume) {

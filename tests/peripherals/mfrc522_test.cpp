@@ -126,6 +126,33 @@ TEST(Rc522Device, WithNoCardACallLooksOnceAndComesBackInsteadOfWaitingForTheChip
   EXPECT_LE(fake->irq_reads() - before, 4);
 }
 
+// A card lying on the reader is halted after its read and stays quiet: one tap. Lifted and tapped again a
+// moment later (well inside the same-card window), it is a new tap: the poll in between found the field
+// empty.
+TEST(Rc522Device, ACardLyingThereIsOneTapAndAQuickDeliberateRetapIsANewOne) {
+  auto chip = std::make_unique<FakeMfrc522>();
+  FakeMfrc522* fake = chip.get();
+  Nanoseconds now = 0;
+  auto device = Rc522Device::create("door", std::move(chip), nullptr, 100 * kMillisecond, {}, kNoSleep,
+                                    [&now] { return now; });
+  ASSERT_TRUE(device) << device.error();
+  auto cards_read = [&](int polls) {
+    int cards = 0;
+    for (int i = 0; i < polls; ++i) {
+      now += 100 * kMillisecond;
+      for (const auto& e : (*device)->read_events())
+        cards += e.kind == EventKind::card || e.kind == EventKind::unknown_card;
+    }
+    return cards;
+  };
+  fake->add_card({0xDE, 0xAD, 0xBE, 0xEF});
+  EXPECT_EQ(cards_read(5), 1);  // lying there for half a second
+  fake->remove_card({0xDE, 0xAD, 0xBE, 0xEF});
+  EXPECT_EQ(cards_read(2), 0);
+  fake->add_card({0xDE, 0xAD, 0xBE, 0xEF});  // tapped again 0.7 s after the first
+  EXPECT_EQ(cards_read(2), 1);
+}
+
 TEST(Mfrc522, StepSaysPendingWhileTheChipWaitsAndPollStillGivesTheAnswer) {
   FakeMfrc522 chip;
   chip.set_timeout_reads(3);

@@ -29,6 +29,7 @@ void TableTest::open(TableSettings s) {
   auto options = ledger::testing::options_for(db);
   options.edition_dirs.push_back(dir.path());
   options.vfs = vfs;
+  options.snapshot_every_inputs = snapshot_every_inputs;
   auto opened = ledger::Ledger::open(options);
   ASSERT_TRUE(opened) << opened.error().message;
   ledger.emplace(std::move(*opened));

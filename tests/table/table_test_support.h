@@ -49,6 +49,7 @@ class TableTest : public ::testing::Test {
 
   ledger::testing::TempDir dir;
   std::string db;
+  int snapshot_every_inputs = 0;  // the ledger's snapshots (0: by time); 1: after every input
   std::string vfs;  // a registered SQLite VFS for the ledger (the fault-injecting one), empty: the default
   TableSettings settings;
   std::optional<ledger::Ledger> ledger;
