@@ -1,0 +1,243 @@
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <opencv2/core.hpp>
+
+#include "daemon/service_impl.h"
+#include "vision/source_opener.h"
+#include "vision/space_map.h"
+#include "vision/token_tracker.h"
+
+namespace bb::daemon {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+// The token names the tracker gives ("T1", "T2", ...) are the players in order.
+int player_of_token(const std::string& token) {
+  if (token.size() >= 2 && token[0] == 'T') {
+    try {
+      return std::stoi(token.substr(1)) - 1;
+    } catch (const std::exception&) {
+    }
+  }
+  return -1;
+}
+
+std::optional<table::TokenReport> report_of(const vision::TrackerEvent& e) {
+  using K = vision::TrackerEvent::Kind;
+  using R = table::TokenReport::Kind;
+  table::TokenReport r;
+  switch (e.kind) {
+    case K::learned:
+      r.kind = R::learned;
+      break;
+    case K::moved:
+      r.kind = R::moved;
+      break;
+    case K::unsure:
+      r.kind = R::unsure;
+      break;
+    case K::hidden:
+      r.kind = R::hidden;
+      break;
+    case K::not_found:
+      r.kind = R::lost;
+      r.detail = e.detail;
+      r.id = fmt::format("camera:{}:board", e.frame);
+      return r;
+    case K::learn_incomplete:
+      // Fewer tokens than expected: the whole learning, not one player's token.
+      r.kind = R::learn_incomplete;
+      r.detail = e.detail;
+      r.id = fmt::format("camera:{}:learning", e.frame);
+      return r;
+    case K::lost:
+      r.kind = R::token_lost;
+      break;
+    case K::calibrated:
+    case K::recalibrated:
+    case K::ready_for_token:  // one-at-a-time learning is not offered by the service: all stand on GO
+      return std::nullopt;
+  }
+  r.player = player_of_token(e.token);
+  if (r.player < 0) return std::nullopt;
+  r.from = e.from;
+  r.to = e.to;
+  r.candidates = e.candidates;
+  r.detail = e.detail;
+  r.id = fmt::format("camera:{}:{}", e.frame, r.player);
+  return r;
+}
+
+}  // namespace
+
+std::string Service::Impl::camera_setup_path() const {
+  const CameraConfig& c = setup.config.camera;
+  return !c.setup.empty() ? c.setup : setup.config.ledger.path + ".tokens.json";
+}
+
+void Service::Impl::start_camera() {
+  auto make_source = setup.frame_source;
+  const CameraConfig camera_config = setup.config.camera;
+  if (!make_source && !camera_config.source.empty()) {
+    make_source = [camera_config]() -> std::expected<std::unique_ptr<vision::FrameSource>, std::string> {
+      vision::CaptureSource::Options options;
+      options.width = camera_config.width;
+      options.height = camera_config.height;
+      return vision::open_source(camera_config.source, options);
+    };
+  }
+  if (!make_source) return;  // no camera: the dice alone decide
+  camera_configured = true;
+  int spaces_per_side = 10;
+  if (const rules::Game* g = session->view().game; g && g->edition().spaces.size() % 4 == 0)
+    spaces_per_side = static_cast<int>(g->edition().spaces.size() / 4);
+  const std::string stored_setup = camera_setup_path();
+  camera = std::jthread([this, make_source, spaces_per_side, stored_setup](std::stop_token stop) {
+    camera_main(stop, make_source, spaces_per_side, stored_setup);
+  });
+}
+
+void Service::Impl::follow_learning() {
+  const table::TableView& v = session->view();
+  const bool asked = v.awaiting.kind == table::Awaiting::Kind::learn_tokens && v.game;
+  if (asked && !learning_asked) {
+    const int players = static_cast<int>(v.game->state().players.size());
+    camera_relearn.store(players);
+    log(fmt::format("the camera learns {} tokens", players));
+  }
+  // Learning ended without a camera ("Play without the camera"): the tracker stops looking, or its
+  // reports would bring the cross-check back.
+  if (learning_asked && !asked && !v.camera) camera_relearn.store(-1);
+  learning_asked = asked;
+}
+
+void Service::Impl::camera_setup_known(int tokens, const std::string& problem) {
+  const rules::Game* g = session->view().game;
+  const int players = g ? static_cast<int>(g->state().players.size()) : 0;
+  std::string why = problem;
+  if (why.empty() && g && tokens == 0) why = "none are stored in " + camera_setup_path();
+  if (why.empty() && g && tokens != players)
+    why = fmt::format("it holds {} tokens and the game has {} players", tokens, players);
+  if (why.empty()) {
+    if (tokens > 0)
+      log(fmt::format("the camera knows the {} tokens learned before ({})", tokens, camera_setup_path()));
+    return;
+  }
+  log(fmt::format("the camera's stored tokens are not used: {}; they are learned again", why));
+  if (tokens > 0 || !problem.empty()) camera_relearn.store(-1);  // forget them until the table asks
+  if (g && !g->state().ended) react(session->learn_tokens_again());
+}
+
+void Service::Impl::camera_main(
+    std::stop_token stop,
+    const std::function<std::expected<std::unique_ptr<vision::FrameSource>, std::string>()>& make,
+    int spaces_per_side, const std::string& stored_setup) {
+  auto hand_over = [this](table::Event event) {
+    if (!loop->post([this, event = std::move(event)] { handle(event); })) ++camera_dropped;
+  };
+  auto lost = [&](const std::string& why) {
+    display::DeviceStatus status{display::DeviceStatus::Kind::camera, "Camera",
+                                 display::DeviceStatus::State::missing, why,
+                                 "check the camera's cable; meanwhile move the tokens by hand"};
+    hand_over(table::DeviceHealth{status});
+  };
+  auto source = make();
+  if (!source) {
+    lost(source.error());
+    return;
+  }
+  const vision::SpaceMap map(spaces_per_side);
+  std::unique_ptr<vision::TokenTracker> tracker;
+  int learning_tokens = 0;  // > 0: learning asked for this many tokens, not yet stored
+  std::string problem;
+  if (std::filesystem::exists(stored_setup)) {
+    tracker = std::make_unique<vision::TokenTracker>(map, vision::TokenTracker::Settings{});
+    if (auto loaded = tracker->load_setup(stored_setup); !loaded) {
+      problem = fmt::format("{} cannot be used ({})", stored_setup, loaded.error());
+      tracker.reset();
+    }
+  }
+  hand_over(table::DeviceHealth{display::DeviceStatus{display::DeviceStatus::Kind::camera, "Camera",
+                                                      display::DeviceStatus::State::ok, (*source)->describe(),
+                                                      ""}});
+  const int known = tracker ? static_cast<int>(tracker->tokens().size()) : 0;
+  loop->post([this, known, problem] { camera_setup_known(known, problem); });
+  cv::Mat frame;
+  std::int64_t index = 0;
+  while (!stop.stop_requested()) {
+    if (const int asked = camera_relearn.exchange(0); asked != 0) {
+      tracker.reset();
+      learning_tokens = 0;
+      if (asked > 0) {
+        vision::TokenTracker::Settings settings;
+        settings.expected_tokens = asked;
+        tracker = std::make_unique<vision::TokenTracker>(map, settings);
+        learning_tokens = asked;
+      }
+    }
+    const auto grab = (*source)->grab(frame);
+    switch (grab.status) {
+      case vision::FrameSource::Status::frame:
+        camera_last_frame_ns.store(std::chrono::steady_clock::now().time_since_epoch().count());
+        if (grab.reopened) {
+          if (tracker) tracker->camera_restarted();
+          hand_over(table::DeviceHealth{display::DeviceStatus{display::DeviceStatus::Kind::camera, "Camera",
+                                                              display::DeviceStatus::State::ok, "back", ""}});
+        }
+        if (tracker) {
+          for (const auto& e : tracker->process(frame, index))
+            if (auto r = report_of(e)) hand_over(*r);
+          if (learning_tokens > 0 && static_cast<int>(tracker->tokens().size()) >= learning_tokens) {
+            // Kept for a restart: after a power cut the family does not put every token on GO again.
+            auto saved = tracker->save_setup(stored_setup);
+            loop->post([this, why = saved ? std::string() : saved.error(), stored_setup] {
+              log(why.empty() ? "the camera's learned tokens are kept in " + stored_setup
+                              : "the camera's learned tokens could not be kept: " + why);
+            });
+            learning_tokens = 0;
+          }
+        }
+        ++index;
+        break;
+      case vision::FrameSource::Status::end:
+        lost("the camera's source has no more frames");
+        return;
+      case vision::FrameSource::Status::lost:
+        lost(grab.message);
+        break;
+      case vision::FrameSource::Status::waiting:
+        std::this_thread::sleep_for(100ms);
+        break;
+      case vision::FrameSource::Status::skipped:  // one unusable image of a folder: the next one follows
+        break;
+    }
+  }
+}
+
+void Service::Impl::check_camera_silence() {
+  const std::int64_t last = camera_last_frame_ns.load();
+  if (last == 0) return;
+  const auto quiet = std::chrono::steady_clock::now().time_since_epoch() - std::chrono::nanoseconds(last);
+  const auto& statuses = session->view().devices;
+  const bool camera_ok = std::any_of(statuses.begin(), statuses.end(), [](const display::DeviceStatus& d) {
+    return d.kind == display::DeviceStatus::Kind::camera && d.state == display::DeviceStatus::State::ok;
+  });
+  if (!camera_silent && camera_ok && quiet >= kCameraSilence) {
+    camera_silent = true;
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(quiet).count();
+    handle(table::DeviceHealth{display::DeviceStatus{
+        display::DeviceStatus::Kind::camera, "Camera", display::DeviceStatus::State::missing,
+        fmt::format("no picture for {:.1f} s", ms / 1000.0),
+        "check the camera's cable; meanwhile enter the dice or move by hand"}});
+  } else if (camera_silent && quiet < kCameraSilence) {
+    camera_silent = false;
+    log("Camera: pictures again");
+    handle(table::DeviceHealth{display::DeviceStatus{display::DeviceStatus::Kind::camera, "Camera",
+                                                     display::DeviceStatus::State::ok, "back", ""}});
+  }
+}
+
+}  // namespace bb::daemon

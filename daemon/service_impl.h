@@ -1,0 +1,170 @@
+#pragma once
+// The service's private parts, shared by its files (service.cpp: start, run, reactions and upkeep;
+// service_history.cpp: the snapshot and the charts; service_devices.cpp: the devices;
+// service_camera.cpp: the camera thread and its watchdog). Not a public header: only daemon/service*.cpp
+// include it.
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "daemon/database_lock.h"
+#include "daemon/event_loop.h"
+#include "daemon/service.h"
+#include "daemon/systemd_notifier.h"
+#include "daemon/virtual_table.h"
+#include "display/game_history.h"
+#include "display/touch_screen.h"
+#include "ledger/ledger.h"
+#include "peripherals/device.h"
+#include "rules/edition.h"
+#include "table/ledger_game_store.h"
+#include "table/table.h"
+#include "vision/frame_source.h"
+
+namespace bb::daemon {
+
+// Everything the service owns. Thread: the loop thread calls every member function except camera_main,
+// which is the camera thread's body and touches only the atomics marked for it and EventLoop::post.
+struct Service::Impl : ParticipantContext {
+  ServiceSetup setup;
+  std::unique_ptr<EventLoop> loop;
+  SystemdNotifier notifier;
+  std::optional<DatabaseLock> database_lock;  // taken before the ledger opens, released after it closes
+  std::optional<ledger::Ledger> ledger;
+  std::unique_ptr<table::LedgerGameStore> store;
+  std::unique_ptr<table::Table> session;  // the table (named so it does not hide namespace table)
+  std::unique_ptr<display::TouchScreen> screen;
+  display::Snapshot snapshot;
+  // The charts' worth over time and landings of the current game (snapshot.history points here): rebuilt
+  // from the ledger when the game changes (a resume, a new game), then one sample per stored input.
+  display::GameHistory history;
+  std::optional<ledger::GameId> history_game;
+  bool history_given_up = false;  // the log could not be replayed: the charts follow from now on
+  std::vector<std::shared_ptr<const rules::Edition>> editions;
+
+  struct OpenDevice {
+    peripherals::DeviceConfig config;
+    std::unique_ptr<peripherals::Device> device;  // null: missing, retried
+  };
+  std::vector<OpenDevice> devices;
+
+  std::jthread camera;
+  std::atomic<std::uint64_t> camera_dropped{0};
+  bool camera_configured = false;
+  // Loop -> camera thread: learn this many tokens afresh (> 0), forget the tokens (-1), nothing asked (0).
+  std::atomic<int> camera_relearn{0};
+  bool learning_asked = false;  // the table's learn_tokens request was handed to the camera thread
+  // The camera thread's clock reading (steady_clock, ns) when it last handed over a frame; 0: none yet.
+  std::atomic<std::int64_t> camera_last_frame_ns{0};
+  bool camera_silent = false;  // loop thread: the watchdog reported the camera gone for want of pictures
+
+  std::map<table::TimerId, EventLoop::TimerId> table_timers;
+  std::uint64_t touches = 0;
+  std::string boot_id;
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  int exit_code = 0;
+
+  void log(const std::string& line) const {
+    if (setup.log)
+      setup.log(line);
+    else
+      std::cout << line << std::endl;
+  }
+
+  // ParticipantContext
+  const table::Table& table() const override { return *session; }
+  void touch(const display::Intent& intent) override { on_intent(intent); }
+  std::expected<void, std::string> press(const std::string& target) override {
+    screen->draw_if_needed();  // the frame as the newest snapshot lays it out
+    if (auto pressed = press_target(screen->frame(), target); !pressed) return pressed;
+    frame();  // the touch is handled now, as the next frame would
+    return {};
+  }
+  std::expected<void, std::string> save_screen(const std::string& path) override {
+    return screen->save_png(path);
+  }
+  void stop(int code) override { loop->stop(code); }
+  const display::Snapshot* screen_snapshot() const override { return &snapshot; }
+  std::chrono::milliseconds uptime() const override {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+  }
+
+  table::TableSettings table_settings() const;
+
+  std::function<bool(const std::string&)> pin_check() const;
+
+  display::UiSettings ui_settings() const;
+
+  // ---- reactions
+  // -------------------------------------------------------------------------------------------
+
+  // Replays the current game's stored inputs through the rules into `history`. The log is the ledger's own
+  // export (the game-script format), so what the charts show is what the file holds.
+  void rebuild_history();
+  void replay_history();
+
+  // One sample per stored input; anything else (another game, several inputs at once, a failed commit's
+  // rebuild) rebuilds from the ledger.
+  void follow_history(const table::Reaction& r);
+  void refresh_snapshot();
+  void react(const table::Reaction& r);
+  void handle(const table::Event& event) { react(session->handle(event)); }
+
+  void on_intent(display::Intent intent);
+  void arm_table_timer(const table::TimerRequest& request);
+
+  // ---- devices
+  // ---------------------------------------------------------------------------------------------
+
+  void open_devices();
+  void try_open(std::size_t index, bool first);
+  void retry_missing();
+  void read_device(std::size_t index);
+  void close_devices();
+
+  // ---- camera
+  // ----------------------------------------------------------------------------------------------
+
+  // Where the learned tokens are kept across restarts: as configured, else beside the ledger.
+  std::string camera_setup_path() const;
+  void start_camera();
+
+  // The table asks for the tokens (a new game, or a resumed one the camera does not know): the camera
+  // thread starts learning afresh, expecting one token per player. Called after every reaction.
+  void follow_learning();
+
+  // The camera thread says which tokens it knows at start (loop thread): a stored set-up that fits the game
+  // that is open goes on cross-checking it; none, an unreadable or a stale one makes the table ask for the
+  // tokens again.
+  void camera_setup_known(int tokens, const std::string& problem);
+
+  // The camera thread: grabs frames, runs the tracker, hands what it saw to the loop. Never touches the
+  // table, the ledger or SDL. It looks for tokens only once it knows them (a stored set-up) or the table
+  // asked for them, so that nothing learned before a game is set up stands in for the game's tokens.
+  void camera_main(
+      std::stop_token stop,
+      const std::function<std::expected<std::unique_ptr<vision::FrameSource>, std::string>()>& make,
+      int spaces_per_side, const std::string& stored_setup);
+
+  // The loop's watch over a camera that goes quiet without a word (see kCameraSilence): only a camera that
+  // has sent pictures and was working is reported gone, and it is back with its next picture.
+  void check_camera_silence();
+
+  // ---- upkeep
+  // ----------------------------------------------------------------------------------------------
+
+  void backup(bool end_of_game);
+  void frame();
+  void terminate();
+  void reload();
+};
+
+}  // namespace bb::daemon
