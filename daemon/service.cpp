@@ -113,6 +113,7 @@ void Service::Impl::on_intent(display::Intent intent) {
   if (auto* start = std::get_if<display::StartGame>(&intent); start && start->setup.seed == 0) {
     start->setup.seed = std::random_device{}();  // the table is pure: the seed comes from here
   }
+  if (const auto* weigh = std::get_if<display::WeighTrade>(&intent)) return weigh_trade(weigh->trade);
   if (std::holds_alternative<display::SetSound>(intent)) {
     screen->ui().mutable_settings().sound = std::get<display::SetSound>(intent).on;
   }
@@ -271,6 +272,7 @@ std::expected<std::unique_ptr<Service>, std::string> Service::create(ServiceSetu
 
 int Service::run() {
   Impl& s = *impl_;
+  s.start_odds();
   // The newest unfinished game comes back first, so that devices and camera report into it.
   s.react(s.session->start_up());
   s.refresh_snapshot();
@@ -314,6 +316,7 @@ int Service::run() {
   s.log(ready);
   s.notifier.ready(ready);
   const int code = s.loop->run();
+  s.stop_odds();
   if (s.camera.joinable()) {
     s.camera.request_stop();
     s.camera.join();
