@@ -179,10 +179,12 @@ void ChartsScreen::build_chances(FrameBuilder& fb, UiContext& ui, Rect area) {
                                   : fmt::format("turn {}: the line grows turn by turn", last_turn);
   fb.text({chart.x, chart.bottom() + l.s(6), chart.w, l.s(24)}, caption, FontFace::regular, l.font_small,
           Palette::muted, Align::centre);
-  const std::string basis = odds.now.empty()
-                                ? std::string("played out by the bots on a thread beside the table")
-                                : fmt::format("from {} playouts with the bots{}; the bar is the 95% margin",
-                                              odds.playouts, odds.refining ? ", more coming" : "");
+  std::string basis = "played out by the bots on a thread beside the table";
+  if (st.ended)
+    basis = "the game is over";
+  else if (!odds.now.empty())
+    basis = fmt::format("from {} playouts with the bots{}; the bar is the 95% margin", odds.playouts,
+                        odds.refining ? ", more coming" : "");
   fb.text({chart.x, chart.bottom() + l.s(30), chart.w, l.s(24)}, basis, FontFace::regular, l.font_small,
           Palette::muted, Align::centre, l.s(11));
   const std::size_t stride = std::max<std::size_t>(1, points.size() / std::max(1, chart.w / 3));
