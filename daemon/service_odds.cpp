@@ -83,6 +83,8 @@ void Service::Impl::follow_odds() {
   }
   auto timer = loop->add_timer("odds settle", kOddsSettle, std::chrono::nanoseconds(0), [this] {
     const rules::Game* live = session->view().game;
+    // A trade being weighed already plays this position out too.
+    if (odds_job != 0 && odds_job_has_trade) return;
     if (live && live->between_moves()) start_odds_job(std::nullopt);
   });
   if (timer)
@@ -144,6 +146,10 @@ void Service::Impl::weigh_trade(const rules::Trade& trade) {
   if (!odds) return;
   const rules::Game* live = session->view().game;
   if (!live || live->state().ended) return;
+  // The same trade asked again (the screen asks once per snapshot until it sees it): already in hand.
+  if (chances.trade && display::same_trade(chances.trade->trade, trade) &&
+      ((odds_job != 0 && odds_job_has_trade) || !chances.trade->refused.empty()))
+    return;
   display::ChancesView::TradeAdvice advice;
   advice.trade = trade;
   chances.trade = std::move(advice);

@@ -78,9 +78,13 @@ void TradeScreen::build_advice(FrameBuilder& fb, UiContext& ui, Rect strip) {
   const rules::Trade trade = current();
   const bool empty = offers_[0].cash == 0 && offers_[0].spaces.empty() && offers_[0].cards == 0 &&
                      offers_[1].cash == 0 && offers_[1].spaces.empty() && offers_[1].cards == 0;
-  // Ask for the trade to be weighed once per change; the answer comes back in the snapshot.
-  if (!empty && (!weighed_ || !same_trade(*weighed_, trade))) {
+  // Ask for the trade to be weighed until the snapshot says it is being weighed (the daemon forgets a
+  // trade when the position changes: it is asked again, once per snapshot); the answer comes back there.
+  const bool answered = odds.trade && same_trade(odds.trade->trade, trade);
+  if (!empty && !answered &&
+      (!weighed_ || !same_trade(*weighed_, trade) || weighed_version_ != ui.snapshot().version)) {
     weighed_ = trade;
+    weighed_version_ = ui.snapshot().version;
     ui.emit(WeighTrade{trade});
   }
   std::string line;
@@ -90,7 +94,7 @@ void TradeScreen::build_advice(FrameBuilder& fb, UiContext& ui, Rect strip) {
       return fmt::format("{} {}", st.players[pi].name, pi < odds.now.size() ? odds.now[pi].text : "\u2026");
     };
     line = fmt::format("Chance of winning now: {}, {}", chance(players_[0]), chance(players_[1]));
-  } else if (odds.trade && same_trade(odds.trade->trade, trade)) {
+  } else if (answered) {
     const auto& advice = *odds.trade;
     line = !advice.refused.empty()  ? "As it stands: " + advice.refused
            : advice.summary.empty() ? std::string("Weighing this trade\u2026")

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <optional>
 
 #include "display/geometry.h"
@@ -27,6 +28,7 @@ class TradeScreen : public View {
   bool agreed_[2] = {false, false};
   int pages_[2] = {0, 0};
   std::optional<rules::Trade> weighed_;  // the trade last sent to be weighed
+  std::uint64_t weighed_version_ = 0;    // the snapshot it was sent under
 };
 
 }  // namespace bb::display

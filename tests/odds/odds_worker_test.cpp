@@ -68,8 +68,9 @@ TEST(OddsWorker, ANewJobCancelsTheOldOneAndCancelStopsIt) {
   const OddsProgress stopped = worker.progress();
   EXPECT_TRUE(stopped.cancelled);
   EXPECT_FALSE(stopped.done);
-  // Nothing is counted after the cancel: the next snapshot of progress is the same.
+  // Nothing is counted after the cancel returns (a batch finishing now finds its job gone).
   const int counted = stopped.without_trade.playouts;
+  EXPECT_EQ(worker.progress().without_trade.playouts, counted);
   auto third = worker.start({game, std::nullopt, {.playouts = 32, .seed = 3, .turn_cap = 300}});
   ASSERT_TRUE(third);
   reports.wait_until(worker, [&](const OddsProgress& p) { return p.job == *third && p.done; });
