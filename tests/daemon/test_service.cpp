@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <opencv2/core.hpp>
@@ -813,6 +814,12 @@ TEST(Service, TheSnapshotCarriesEachPlayersChanceAndTheTradeAdvisersAnswer) {
         if (!trade || !display::same_trade(trade->trade, sale) || trade->refining || trade->summary.empty())
           return false;
         advice = trade->summary;
+        // The chances as the Charts screen draws them, kept where BB_SCREENS_OUT says (for a look).
+        if (const char* out = std::getenv("BB_SCREENS_OUT")) {
+          EXPECT_TRUE(c.press("nav.charts"));
+          EXPECT_TRUE(c.press("charts.chances"));
+          EXPECT_TRUE(c.save_screen(std::string(out) + "/service-charts-chances.png"));
+        }
         return true;
       }
     }
