@@ -14,4 +14,5 @@ void add_display_commands(CLI::App& app);     // screens                    (cmd
 void add_service_commands(CLI::App& app);     // check-config, hash-pin, run (cmd_service.cpp)
 void add_run_command(CLI::App& app);          // run, added by add_service_commands (cmd_service.cpp)
 void add_demo_commands(CLI::App& app);        // demo                       (cmd_demo.cpp)
+void add_odds_commands(CLI::App& app);        // odds                       (cmd_odds.cpp)
 }  // namespace bb::daemon

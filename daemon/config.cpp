@@ -208,8 +208,9 @@ Config read_root(const toml::table& root, const std::string& file, std::vector<C
   Config config;
   config.file = file;
   config.dice.backend = Backend::off;
-  static const std::set<std::string> kSections{"screen", "dice",   "button",   "wiegand", "rc522",
-                                               "camera", "ledger", "editions", "banker",  "house_rules"};
+  static const std::set<std::string> kSections{"screen", "dice",        "button", "wiegand",
+                                               "rc522",  "camera",      "ledger", "editions",
+                                               "banker", "house_rules", "odds"};
   for (const auto& [key, node] : root) {
     if (kSections.contains(std::string(key.str()))) continue;
     problems.push_back(
@@ -307,6 +308,12 @@ Config read_root(const toml::table& root, const std::string& file, std::vector<C
     if (config.banker_card.find_first_not_of("0123456789ABCDEF") != std::string::npos)
       r.problem(*t->get("card"),
                 "[banker] card must be the card's UID in hex, as `boardbank probe` shows it");
+  }
+  if (const toml::table* t = section_table(root, "odds", file, problems)) {
+    TableReader r(*t, "odds", file, problems);
+    r.flag("enabled", config.odds.enabled);
+    r.number("threads", config.odds.threads, 0, 64);
+    r.number("playouts", config.odds.playouts, 100, 1'000'000);
   }
   if (const toml::table* t = section_table(root, "house_rules", file, problems)) {
     TableReader r(*t, "house_rules", file, problems);

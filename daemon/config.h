@@ -71,6 +71,13 @@ struct HouseRules {
   std::map<std::string, bool> options;  // the edition's variant switches, by name (rules' Setup::options)
 };
 
+// Each player's chance of winning, worked out on threads beside the table (odds/).
+struct OddsConfig {
+  bool enabled = true;
+  int threads = 0;      // 0: one per hardware thread (they run at the lowest priority)
+  int playouts = 2000;  // per position; the screen shows the first answer long before
+};
+
 // Everything /etc/boardbank/boardbank.toml says, typed and checked.
 struct Config {
   static constexpr const char* kDefaultFile = "/etc/boardbank/boardbank.toml";
@@ -86,6 +93,7 @@ struct Config {
   PinHash banker_pin;
   std::string banker_card;  // the banker's card UID (upper-case hex); "" = PIN only
   HouseRules house_rules;
+  OddsConfig odds;
   std::string file;  // where it was read from ("" for the defaults)
 
   // The devices as peripherals opens them (the ones not `off`), in a fixed order: dice, button, wiegand...,

@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
   bb::daemon::add_display_commands(app);
   bb::daemon::add_service_commands(app);
   bb::daemon::add_demo_commands(app);
+  bb::daemon::add_odds_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RequiredError& e) {

@@ -153,6 +153,7 @@ void Service::Impl::on_intent(display::Intent intent) {
     // The table is pure: the seed comes from here.
     start->setup.seed = setup.new_game_seed != 0 ? setup.new_game_seed : std::random_device{}();
   }
+  if (const auto* weigh = std::get_if<display::WeighTrade>(&intent)) return weigh_trade(weigh->trade);
   if (std::holds_alternative<display::SetSound>(intent)) {
     screen->ui().mutable_settings().sound = std::get<display::SetSound>(intent).on;
   }
@@ -319,6 +320,7 @@ int Service::run() {
   if (!sync) sync = [wal = ledger::WalSync(s.setup.config.ledger.path)] { return wal.sync(); };
   s.syncer = std::make_unique<LedgerSyncer>(*s.loop, std::move(sync),
                                             [&s](const LedgerSyncer::Result& r) { s.on_synced(r); });
+  s.start_odds();
   // The newest unfinished game comes back first, so that devices and camera report into it.
   s.react(s.session->start_up());
   s.picture_changed();
@@ -366,6 +368,7 @@ int Service::run() {
   s.notifier.ready(ready);
   const int code = s.loop->run();
   s.syncer.reset();  // the sync under way finishes; the ledger's close checkpoints the rest
+  s.stop_odds();
   if (s.camera.joinable()) {
     s.camera.request_stop();
     s.camera.join();

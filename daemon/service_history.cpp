@@ -66,9 +66,11 @@ void Service::Impl::refresh_snapshot() {
     rebuild_history();
   snapshot.history = game ? &history : nullptr;
   session->fill(snapshot);
+  snapshot.chances = odds ? &chances : nullptr;
   snapshot.editions = editions;
   snapshot.version = version + 1;
   screen->show(snapshot);
+  follow_odds();
 }
 
 }  // namespace bb::daemon

@@ -21,9 +21,11 @@
 #include "daemon/service.h"
 #include "daemon/systemd_notifier.h"
 #include "daemon/virtual_table.h"
+#include "display/chances_view.h"
 #include "display/game_history.h"
 #include "display/touch_screen.h"
 #include "ledger/ledger.h"
+#include "odds/odds_worker.h"
 #include "peripherals/device.h"
 #include "rules/edition.h"
 #include "table/ledger_game_store.h"
@@ -184,6 +186,38 @@ struct Service::Impl : ParticipantContext {
   void frame();
   void terminate();
   void reload();
+
+  // ---- odds (service_odds.cpp)
+  // ----------------------------------------------------------------------------------------------
+  // Each player's chance of winning: a copy of the game goes to the odds worker once the table has been
+  // settled for kOddsSettle after a change; its threads play it out and post news back to the loop, which
+  // copies the numbers into `chances` (snapshot.chances points here). Everything below runs on the loop
+  // thread, except the worker's on_progress, which only posts.
+  std::unique_ptr<odds::OddsWorker> odds;  // null when [odds] enabled = false
+  display::ChancesView chances;
+  std::atomic<bool> odds_news_posted{false};  // worker threads -> loop: one post in flight at a time
+  struct OddsPosition {
+    std::optional<ledger::GameId> game;
+    std::size_t inputs = 0;
+    friend bool operator==(const OddsPosition&, const OddsPosition&) = default;
+  };
+  std::optional<OddsPosition> odds_position;  // the position the worker is weighing (or waits to)
+  int odds_position_turn = 0;
+  std::uint64_t odds_job = 0;  // the worker's job behind `chances`
+  bool odds_job_has_trade = false;
+  std::optional<EventLoop::TimerId> odds_settle_timer;
+  std::chrono::steady_clock::time_point odds_shown{};
+
+  void start_odds();
+  void stop_odds();
+  // After each snapshot refresh: a new position (or another game) cancels the job and, once settled,
+  // starts one; the last estimate of the position before becomes a point of the line over the game.
+  void follow_odds();
+  void start_odds_job(std::optional<rules::Trade> trade);
+  // The worker's news, on the loop: its progress into `chances`, then a new snapshot (at most every
+  // kOddsShowEvery while refining).
+  void odds_progress();
+  void weigh_trade(const rules::Trade& trade);
 };
 
 }  // namespace bb::daemon

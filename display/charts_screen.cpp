@@ -22,16 +22,34 @@ void ChartsScreen::build(FrameBuilder& fb, UiContext& ui) {
   if (!ui.snapshot().game) return;
   const int tw = l.s(200);
   const int ty = body.y + l.pad;
-  fb.button("charts.worth", {l.width - 2 * tw - 2 * l.pad, ty, tw, l.button_h}, "Worth",
-            heat_ ? Palette::panel : Palette::primary, [this] { heat_ = false; });
-  fb.button("charts.heat", {l.width - tw - l.pad, ty, tw, l.button_h}, "Where they landed",
-            heat_ ? Palette::primary : Palette::panel, [this] { heat_ = true; });
+  const bool odds = ui.snapshot().chances != nullptr;
+  if (!odds && tab_ == Tab::chances) tab_ = Tab::worth;
+  auto colour = [this](Tab t) { return tab_ == t ? Palette::primary : Palette::panel; };
+  const int tabs = odds ? 3 : 2;
+  int tx = l.width - tabs * (tw + l.pad);
+  fb.button("charts.worth", {tx, ty, tw, l.button_h}, "Worth", colour(Tab::worth),
+            [this] { tab_ = Tab::worth; });
+  tx += tw + l.pad;
+  if (odds) {
+    fb.button("charts.chances", {tx, ty, tw, l.button_h}, "Chances", colour(Tab::chances),
+              [this] { tab_ = Tab::chances; });
+    tx += tw + l.pad;
+  }
+  fb.button("charts.heat", {tx, ty, tw, l.button_h}, "Where they landed", colour(Tab::heat),
+            [this] { tab_ = Tab::heat; });
   const Rect area{l.pad, ty + l.button_h + l.pad, l.width - 2 * l.pad,
                   l.height - ty - l.button_h - 2 * l.pad};
-  if (heat_)
-    build_heat(fb, ui, area);
-  else
-    build_worth(fb, ui, area);
+  switch (tab_) {
+    case Tab::heat:
+      build_heat(fb, ui, area);
+      break;
+    case Tab::chances:
+      build_chances(fb, ui, area);
+      break;
+    case Tab::worth:
+      build_worth(fb, ui, area);
+      break;
+  }
 }
 
 void ChartsScreen::build_worth(FrameBuilder& fb, UiContext& ui, Rect area) {
@@ -115,9 +133,102 @@ void ChartsScreen::build_worth(FrameBuilder& fb, UiContext& ui, Rect area) {
     fb.text({legend.x + l.s(14), y, legend.w - l.s(14), row / 2},
             st.players[static_cast<std::size_t>(p)].name, FontFace::bold, l.font_small, Palette::text,
             Align::left, l.s(12));
-    fb.text({legend.x + l.s(14), y + row / 2, legend.w - l.s(14), row / 2},
-            Wording::money(game, last[static_cast<std::size_t>(p)]), FontFace::regular, l.font_small,
-            Palette::muted, Align::left, l.s(12));
+    std::string worth = Wording::money(game, last[static_cast<std::size_t>(p)]);
+    if (snap.chances && static_cast<std::size_t>(p) < snap.chances->now.size())
+      worth += "  \u00B7  " + snap.chances->now[static_cast<std::size_t>(p)].text;
+    fb.text({legend.x + l.s(14), y + row / 2, legend.w - l.s(14), row / 2}, worth, FontFace::regular,
+            l.font_small, Palette::muted, Align::left, l.s(12));
+  }
+}
+
+void ChartsScreen::build_chances(FrameBuilder& fb, UiContext& ui, Rect area) {
+  const auto& l = fb.layout();
+  const auto& snap = ui.snapshot();
+  const auto& st = snap.game->state();
+  const ChancesView& odds = *snap.chances;
+  const int n = static_cast<int>(st.players.size());
+  const int legend_w = l.s(220);
+  const Rect chart{area.x + l.s(60), area.y + l.s(12), area.w - legend_w - l.s(90), area.h - l.s(64)};
+  fb.fill(area, Palette::panel);
+  for (int k = 0; k <= 4; ++k) {
+    const int y = chart.bottom() - chart.h * k / 4;
+    fb.line(chart.x, y, chart.right(), y, Palette::panel_light);
+    fb.text({area.x + l.s(4), y - l.s(11), l.s(52), l.s(22)}, fmt::format("{}%", 25 * k), FontFace::regular,
+            l.s(14), Palette::muted, Align::right, l.s(11));
+  }
+  // The points: each settled turn's estimate, then the position now.
+  std::vector<ChancesView::Point> points = odds.over_game;
+  if (!odds.now.empty()) {
+    ChancesView::Point now{st.turns, {}};
+    for (const auto& c : odds.now) now.estimate.push_back(c.estimate);
+    // A point of a turn not yet played (after an undo) gives way to the position now.
+    while (!points.empty() && points.back().turn >= now.turn) points.pop_back();
+    points.push_back(std::move(now));
+  }
+  const int first_turn = points.empty() ? 0 : points.front().turn;
+  const int last_turn = points.empty() ? 0 : points.back().turn;
+  auto px = [&](int turn) {
+    return last_turn > first_turn ? chart.x + static_cast<int>(static_cast<long long>(chart.w) *
+                                                               (turn - first_turn) / (last_turn - first_turn))
+                                  : chart.right();
+  };
+  auto py = [&](double p) { return chart.bottom() - static_cast<int>(chart.h * std::clamp(p, 0.0, 1.0)); };
+  const std::string caption = points.size() > 1 ? fmt::format("turn {} to turn {}", first_turn, last_turn)
+                              : odds.now.empty()
+                                  ? std::string("working out the chances\u2026")
+                                  : fmt::format("turn {}: the line grows turn by turn", last_turn);
+  fb.text({chart.x, chart.bottom() + l.s(6), chart.w, l.s(24)}, caption, FontFace::regular, l.font_small,
+          Palette::muted, Align::centre);
+  std::string basis = "played out by the bots on a thread beside the table";
+  if (st.ended)
+    basis = "the game is over";
+  else if (!odds.now.empty())
+    basis = fmt::format("from {} playouts with the bots{}; the bar is the 95% margin", odds.playouts,
+                        odds.refining ? ", more coming" : "");
+  fb.text({chart.x, chart.bottom() + l.s(30), chart.w, l.s(24)}, basis, FontFace::regular, l.font_small,
+          Palette::muted, Align::centre, l.s(11));
+  const std::size_t stride = std::max<std::size_t>(1, points.size() / std::max(1, chart.w / 3));
+  for (int p = 0; p < n; ++p) {
+    const auto pi = static_cast<std::size_t>(p);
+    const Colour c = Widgets::player_colour(snap, p);
+    std::size_t prev = 0;
+    for (std::size_t i = 1; i < points.size(); ++i) {
+      if (i % stride != 0 && i + 1 != points.size()) continue;
+      const auto& a = points[prev];
+      const auto& b = points[i];
+      if (pi < a.estimate.size() && pi < b.estimate.size())
+        fb.line(px(a.turn), py(a.estimate[pi]), px(b.turn), py(b.estimate[pi]), c, 3);
+      prev = i;
+    }
+    // Now: the 95% interval as a bar at the right end.
+    if (pi < odds.now.size()) {
+      const auto& now = odds.now[pi];
+      const int bx = chart.right() + l.s(6) + p * l.s(5);
+      fb.fill({bx, py(now.high), l.s(4), std::max(l.s(2), py(now.low) - py(now.high))}, c);
+    }
+  }
+  // Legend, best chance first.
+  std::vector<int> order(static_cast<std::size_t>(n));
+  for (int p = 0; p < n; ++p) order[static_cast<std::size_t>(p)] = p;
+  auto chance_of = [&](int p) {
+    return static_cast<std::size_t>(p) < odds.now.size() ? odds.now[static_cast<std::size_t>(p)].estimate
+                                                         : 0.0;
+  };
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return chance_of(a) > chance_of(b); });
+  const Rect legend{area.right() - legend_w, area.y + l.s(8), legend_w - l.s(8), area.h - l.s(16)};
+  const int row = std::min(l.s(56), legend.h / std::max(1, n));
+  for (int k = 0; k < n; ++k) {
+    const int p = order[static_cast<std::size_t>(k)];
+    const auto pi = static_cast<std::size_t>(p);
+    const int y = legend.y + k * row;
+    fb.fill({legend.x, y + l.s(4), l.s(8), row - l.s(8)}, Widgets::player_colour(snap, p));
+    fb.text({legend.x + l.s(14), y, legend.w - l.s(14), row / 2}, st.players[pi].name, FontFace::bold,
+            l.font_small, Palette::text, Align::left, l.s(12));
+    const std::string chance = st.players[pi].bankrupt ? std::string("out")
+                               : pi < odds.now.size()  ? odds.now[pi].text
+                                                       : std::string("\u2026");
+    fb.text({legend.x + l.s(14), y + row / 2, legend.w - l.s(14), row / 2}, chance, FontFace::regular,
+            l.font_small, Palette::muted, Align::left, l.s(12));
   }
 }
 

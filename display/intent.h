@@ -52,8 +52,14 @@ struct RequestHousePayment {
   std::string reason = {};  // "Free Parking jackpot"
 };
 
+// The trade on the trade screen changed: weigh it (each side's chance with and without it). Changes
+// nothing; the answer comes back in Snapshot::chances.
+struct WeighTrade {
+  rules::Trade trade;
+};
+
 using Intent = std::variant<ApplyInput, StartGame, ResumeGame, SetSound, Recalibrate, SaveSpaceGrid,
-                            CancelCalibration, AnswerQuestion, RequestHousePayment>;
+                            CancelCalibration, AnswerQuestion, RequestHousePayment, WeighTrade>;
 
 // Short sounds the screen asks for; the caller plays them (or not, by the setting).
 enum class Cue { tap, payment, refused };

@@ -44,6 +44,7 @@ Snapshot SampleTable::snapshot() const {
   s.editions = editions;
   s.unfinished_game = unfinished_game;
   s.undo_reasons = undo_reasons;
+  s.chances = chances.get();
   s.version = version_;
   return s;
 }

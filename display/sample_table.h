@@ -37,6 +37,7 @@ class SampleTable {
   std::vector<std::shared_ptr<const rules::Edition>> editions;
   bool unfinished_game = false;
   std::map<int, std::string> undo_reasons;
+  std::shared_ptr<ChancesView> chances;  // the odds worker's answer, where a test or sample gives one
 
   // The sample states every screen is shown in: a fresh game; houses, hotels and mortgages; an auction;
   // a debt; a hotel sale with no houses in the bank; a game ended in a tie; a long ledger; six players with

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "display/chances_view.h"
 #include "display/table_question.h"
 #include "rules/edition.h"
 #include "rules/game.h"
@@ -87,6 +88,8 @@ struct Snapshot {
   std::optional<TableQuestion> table_question;
   std::vector<int> expected_positions;
   std::string table_status;
+  // Each player's chance of winning and the trade adviser's answer (the odds worker's); null when off.
+  const ChancesView* chances = nullptr;
   std::uint64_t version = 0;  // the caller bumps it whenever anything above changed
 
   int colour_of(int player) const {

@@ -15,15 +15,19 @@ namespace bb::display {
 
 void TradeScreen::changed() { agreed_[0] = agreed_[1] = false; }
 
-void TradeScreen::agree(UiContext& ui, int side) {
-  agreed_[side] = true;
-  if (!(agreed_[0] && agreed_[1])) return;
+rules::Trade TradeScreen::current() const {
   rules::Trade t;
   t.from = players_[0];
   t.to = players_[1];
   t.give = offers_[0];
   t.get = offers_[1];
-  ui.emit(ApplyInput{t, {}, -1, {}});
+  return t;
+}
+
+void TradeScreen::agree(UiContext& ui, int side) {
+  agreed_[side] = true;
+  if (!(agreed_[0] && agreed_[1])) return;
+  ui.emit(ApplyInput{current(), {}, -1, {}});
   ui.cue(Cue::payment);
   ui.say("Trade sent to the bank");
   offers_[0] = offers_[1] = {};
@@ -57,8 +61,51 @@ void TradeScreen::build(FrameBuilder& fb, UiContext& ui) {
   if (players_[1] < 0 || players_[1] >= n || players_[1] == players_[0]) players_[1] = (players_[0] + 1) % n;
   const int w = (l.width - 3 * l.pad) / 2;
   const int bottom = l.height - l.pad;
-  build_side(fb, ui, 0, l.pad, body.y + l.pad, w, bottom);
-  build_side(fb, ui, 1, 2 * l.pad + w, body.y + l.pad, w, bottom);
+  int top = body.y + l.pad;
+  if (ui.snapshot().chances) {
+    const Rect strip{l.pad, top, l.width - 2 * l.pad, l.row_h};
+    build_advice(fb, ui, strip);
+    top += strip.h + l.pad;
+  }
+  build_side(fb, ui, 0, l.pad, top, w, bottom);
+  build_side(fb, ui, 1, 2 * l.pad + w, top, w, bottom);
+}
+
+void TradeScreen::build_advice(FrameBuilder& fb, UiContext& ui, Rect strip) {
+  const auto& l = fb.layout();
+  const auto& st = ui.snapshot().game->state();
+  const ChancesView& odds = *ui.snapshot().chances;
+  const rules::Trade trade = current();
+  const bool empty = offers_[0].cash == 0 && offers_[0].spaces.empty() && offers_[0].cards == 0 &&
+                     offers_[1].cash == 0 && offers_[1].spaces.empty() && offers_[1].cards == 0;
+  // Ask for the trade to be weighed until the snapshot says it is being weighed (the daemon forgets a
+  // trade when the position changes: it is asked again, once per snapshot); the answer comes back there.
+  const bool answered = odds.trade && same_trade(odds.trade->trade, trade);
+  if (!empty && !answered &&
+      (!weighed_ || !same_trade(*weighed_, trade) || weighed_version_ != ui.snapshot().version)) {
+    weighed_ = trade;
+    weighed_version_ = ui.snapshot().version;
+    ui.emit(WeighTrade{trade});
+  }
+  std::string line;
+  if (empty) {
+    auto chance = [&](int p) {
+      const auto pi = static_cast<std::size_t>(p);
+      return fmt::format("{} {}", st.players[pi].name, pi < odds.now.size() ? odds.now[pi].text : "\u2026");
+    };
+    line = fmt::format("Chance of winning now: {}, {}", chance(players_[0]), chance(players_[1]));
+  } else if (answered) {
+    const auto& advice = *odds.trade;
+    line = !advice.refused.empty()  ? "As it stands: " + advice.refused
+           : advice.summary.empty() ? std::string("Weighing this trade\u2026")
+                                    : fmt::format("With this trade: {}  ({} playouts{})", advice.summary,
+                                                  advice.playouts, advice.refining ? ", more coming" : "");
+  } else {
+    line = "Weighing this trade\u2026";
+  }
+  fb.fill(strip, Palette::panel);
+  fb.text({strip.x + l.s(8), strip.y, strip.w - l.s(16), strip.h}, line, FontFace::regular, l.font_small,
+          Palette::text, Align::left, l.s(11));
 }
 
 void TradeScreen::build_side(FrameBuilder& fb, UiContext& ui, int side, int x, int top, int w, int bottom) {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <opencv2/core.hpp>
@@ -829,4 +830,100 @@ TEST(Service, SighupReloadsTheTablesSettingsToo) {
   EXPECT_TRUE(automatic_before);
   EXPECT_TRUE(old_banker_before);
   EXPECT_TRUE(w->reached) << ::testing::PrintToString(lines);
+}
+
+// The odds worker beside the table: once a game is settled, the snapshot carries every player's chance
+// (summing to one) from playouts on the worker's threads; a trade on the trade screen is weighed on both
+// sides, and one the rules would refuse says why. No timing: the watcher gives up after a number of wakes.
+TEST(Service, TheSnapshotCarriesEachPlayersChanceAndTheTradeAdvisersAnswer) {
+  TempFolder dir;
+  ServiceSetup setup;
+  setup.config = test_config(dir);
+  setup.config.odds.threads = 2;
+  setup.config.odds.playouts = 200;
+  setup.headless = true;
+  std::vector<std::string> lines;
+  setup.log = [&lines](const std::string& line) { lines.push_back(line); };
+  setup.devices_from_config = false;
+  auto watcher = std::make_unique<Watcher>();
+  watcher->limit = 6000;  // 30 s of wakes
+  enum class Step { start, adopt, chances, refused, advice } step = Step::start;
+  double sum = 0;
+  int playouts = 0;
+  std::string refused, advice;
+  rules::Trade loan;  // cash alone: the rules refuse it
+  loan.from = 0;
+  loan.to = 1;
+  loan.give.cash = 500;
+  rules::Trade sale;  // Ann sells Bob Baltic Avenue for $100
+  sale.from = 0;
+  sale.to = 1;
+  sale.give.spaces = {3};
+  sale.get.cash = 100;
+  watcher->done = [&](ParticipantContext& c) {
+    const auto* game = c.table().view().game;
+    const auto* shown = c.screen_snapshot();
+    switch (step) {
+      case Step::start: {
+        rules::Setup s;
+        s.edition = "classic";
+        s.seed = 5;
+        s.players = {{"Ann", "car", "", {}}, {"Bob", "dog", "", {}}};
+        c.touch(display::StartGame{s, {0, 1}});
+        step = Step::adopt;
+        return false;
+      }
+      case Step::adopt: {
+        if (!game) return false;
+        rules::Adopt ann;
+        ann.player = 0;
+        rules::AdoptSpace baltic;
+        baltic.space = 3;
+        ann.spaces = {baltic};
+        c.touch(display::ApplyInput{ann, "a position for the odds test", -1, "pin"});
+        step = Step::chances;
+        return false;
+      }
+      case Step::chances:
+        if (!game || game->state().spaces[3].owner != 0 || !shown || !shown->chances) return false;
+        if (shown->chances->now.size() != 2 || shown->chances->refining) return false;
+        sum = shown->chances->now[0].estimate + shown->chances->now[1].estimate;
+        playouts = shown->chances->playouts;
+        c.touch(display::WeighTrade{loan});
+        step = Step::refused;
+        return false;
+      case Step::refused:
+        if (!shown->chances->trade || shown->chances->trade->refused.empty()) return false;
+        refused = shown->chances->trade->refused;
+        c.touch(display::WeighTrade{sale});
+        step = Step::advice;
+        return false;
+      case Step::advice: {
+        const auto& trade = shown->chances->trade;
+        if (!trade || !display::same_trade(trade->trade, sale) || trade->refining || trade->summary.empty())
+          return false;
+        advice = trade->summary;
+        // The chances as the Charts screen draws them, kept where BB_SCREENS_OUT says (for a look).
+        if (const char* out = std::getenv("BB_SCREENS_OUT")) {
+          EXPECT_TRUE(c.press("nav.charts"));
+          EXPECT_TRUE(c.press("charts.chances"));
+          EXPECT_TRUE(c.save_screen(std::string(out) + "/service-charts-chances.png"));
+        }
+        return true;
+      }
+    }
+    return false;
+  };
+  Watcher* w = watcher.get();
+  setup.participants.push_back(std::move(watcher));
+  auto service = Service::create(std::move(setup));
+  ASSERT_TRUE(service.has_value()) << service.error();
+  ASSERT_EQ((*service)->run(), 0) << ::testing::PrintToString(lines);
+  ASSERT_TRUE(w->reached);
+  EXPECT_NEAR(sum, 1.0, 1e-9);
+  EXPECT_EQ(playouts, 200);
+  EXPECT_NE(refused.find("no loans between players"), std::string::npos) << refused;
+  EXPECT_NE(advice.find("Ann "), std::string::npos) << advice;
+  EXPECT_NE(advice.find("Bob "), std::string::npos) << advice;
+  EXPECT_NE(advice.find(" -> "), std::string::npos) << advice;
 }

@@ -1,0 +1,68 @@
+#include "odds/playout.h"
+
+#include <variant>
+
+#include "rules/bot.h"
+
+namespace bb::odds {
+
+namespace {
+std::uint64_t splitmix(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+}  // namespace
+
+int DiceStream::next() {
+  // Rejection keeps the six faces exactly equally likely.
+  constexpr std::uint64_t kLimit = UINT64_MAX - UINT64_MAX % 6;
+  std::uint64_t r = 0;
+  do r = splitmix(state_);
+  while (r >= kLimit);
+  return static_cast<int>(r % 6) + 1;
+}
+
+std::uint64_t playout_seed(std::uint64_t seed, int index) {
+  std::uint64_t s = seed * 0xd1342543de82ef95ULL + static_cast<std::uint64_t>(index);
+  return splitmix(s);
+}
+
+std::optional<PlayoutResult> play_out(rules::Game game, std::uint64_t seed, int turn_cap,
+                                      const std::atomic<bool>* stop) {
+  PlayoutResult result;
+  const int start_turns = game.state().turns;
+  const std::size_t players = game.state().players.size();
+  rules::Bot bot(seed);
+  DiceStream dice(seed);
+  while (!game.state().ended) {
+    if (stop && stop->load(std::memory_order_relaxed)) return std::nullopt;
+    const auto& st = game.state();
+    rules::Input input;
+    if (st.turns - start_turns >= turn_cap && st.pending.empty() && !st.auction) {
+      input = rules::End{};
+      result.capped = true;
+    } else {
+      input = bot.next(game);
+      if (auto* roll = std::get_if<rules::Roll>(&input)) {
+        roll->d1 = dice.next();
+        roll->d2 = dice.next();
+      }
+    }
+    if (!game.apply(input)) {
+      result.refused = true;
+      result.turns = game.state().turns - start_turns;
+      return result;
+    }
+  }
+  result.turns = game.state().turns - start_turns;
+  result.share.assign(players, 0);
+  const auto& winners = game.state().winners;
+  for (int w : winners)
+    if (w >= 0 && static_cast<std::size_t>(w) < players)
+      result.share[static_cast<std::size_t>(w)] += kShareUnits / static_cast<long long>(winners.size());
+  return result;
+}
+
+}  // namespace bb::odds

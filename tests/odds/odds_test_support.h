@@ -1,0 +1,56 @@
+#pragma once
+// Positions for the odds tests: a fresh classic game and positions set with the engine's own Adopt input.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rules/edition.h"
+#include "rules/game.h"
+
+namespace bb::odds::testing {
+
+inline std::shared_ptr<const rules::Edition> classic() {
+  static auto edition = [] {
+    auto loaded = rules::load_edition("classic", {EDITIONS_DIR});
+    EXPECT_TRUE(loaded) << (loaded ? "" : loaded.error().what());
+    return std::make_shared<const rules::Edition>(loaded ? std::move(*loaded) : rules::Edition{});
+  }();
+  return edition;
+}
+
+inline rules::Game start(int players, std::uint64_t seed = 7) {
+  static const char* kNames[] = {"Ann", "Bob", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana"};
+  rules::Setup setup;
+  setup.edition = "classic";
+  setup.seed = seed;
+  for (int p = 0; p < players; ++p) setup.players.push_back({kNames[p], "", "", {}, -1});
+  auto game = rules::Game::start(classic(), setup);
+  EXPECT_TRUE(game) << (game ? "" : game.error());
+  return std::move(*game);
+}
+
+inline void apply(rules::Game& game, const rules::Input& input) {
+  auto applied = game.apply(input);
+  ASSERT_TRUE(applied) << applied.error();
+  ASSERT_TRUE(game.is_consistent()) << game.invariant_violations().front();
+}
+
+// A player's cash and lots (unbuilt, unmortgaged), set with the engine's Adopt input.
+inline rules::Adopt holding(int player, rules::Money cash, const std::vector<int>& lots = {}) {
+  rules::Adopt adopt;
+  adopt.player = player;
+  adopt.cash = cash;
+  for (int lot : lots) {
+    rules::AdoptSpace space;
+    space.space = lot;
+    adopt.spaces.push_back(space);
+  }
+  return adopt;
+}
+
+// The spaces of a colour group ("orange") in the classic edition.
+inline std::vector<int> group(const std::string& id) { return classic()->group_members(id); }
+
+}  // namespace bb::odds::testing
