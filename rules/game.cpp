@@ -1754,7 +1754,8 @@ class Engine {
     return unsold;
   }
 
-  std::expected<void, std::string> handle(const AuctionLease&) {
+  // The lease an early sale would auction, or why there is none now.
+  std::expected<int, std::string> lease_to_sell_early() const {
     if (r.early_lease_sale_max == 0) return Fail("in this edition a property is sold only when stopped on");
     if (!g.between_moves())
       return Fail(fmt::format("the Auctioneer sells a lease early only between throws ({})", expecting()));
@@ -1768,8 +1769,14 @@ class Engine {
       return Fail(
           "one lease has been sold early this turn: \"Do not sell all at one time\"; the next after "
           "this throw");
+    return unsold.front();  // "Sell the lowest number first."
+  }
+
+  std::expected<void, std::string> handle(const AuctionLease&) {
+    auto lease = lease_to_sell_early();
+    if (!lease) return Fail(lease.error());
     st.early_sale_turn = st.turns;
-    start_auction(Auction::Item::property, unsold.front());  // "Sell the lowest number first."
+    start_auction(Auction::Item::property, *lease);
     return {};
   }
 
@@ -2176,6 +2183,10 @@ std::optional<std::string> Game::why_not_mortgage(int player, int space) const {
   if (auto err = e.check_space(space)) return err;
   if (auto err = e.check_player(player)) return err;
   return e.why_not_mortgage(player, space);
+}
+std::expected<int, std::string> Game::lease_to_sell_early() const {
+  Engine e(const_cast<Game&>(*this), nullptr);
+  return e.lease_to_sell_early();
 }
 std::optional<int> Game::series_piece(int space) const {
   if (space < 0 || space >= static_cast<int>(state_.spaces.size())) return std::nullopt;
