@@ -10,6 +10,7 @@
 #include "display/ui_context.h"
 #include "display/widgets.h"
 #include "display/wording.h"
+#include "rules/finance_1932.h"
 
 namespace bb::display {
 
@@ -73,6 +74,11 @@ void AuctionScreen::build(FrameBuilder& fb, UiContext& ui) {
     lot_name = sp.name;
     if (const auto* g = game->edition().group(sp.group)) band = Palette::parse_hex(g->colour);
     price = "Printed price " + Wording::money(*game, sp.price);
+    // FINANCE (1932): "the Auctioneer must announce whether it is the 1st, 2nd or 3rd piece in that series".
+    if (auto piece = game->series_piece(a.space)) {
+      price = rules::finance::piece_words(game->edition(), a.space, *piece);
+      if (!price.empty()) price[0] = static_cast<char>(price[0] - 'a' + 'A');
+    }
   }
   const int pad = l.s(10);
   fb.fill({lot.x, lot.y, lot.w, l.s(12)}, band);

@@ -8,12 +8,19 @@
 #include "display/dice_dialog.h"
 #include "display/frame_builder.h"
 #include "display/palette.h"
+#include "display/partnership_dialog.h"
 #include "display/ui_context.h"
 #include "display/widgets.h"
 #include "display/wording.h"
 
 namespace bb::display {
 namespace {
+
+struct QuestionChoice {
+  std::string id, label;
+  Colour colour;
+  std::function<void()> tap;
+};
 
 void draw_die(FrameBuilder& fb, Rect r, int value) {
   fb.fill(r, {250, 250, 250});
@@ -30,6 +37,62 @@ void draw_die(FrameBuilder& fb, Rect r, int value) {
   if (value >= 2) pip(-1, -1), pip(1, 1);
   if (value >= 4) pip(1, -1), pip(-1, 1);
   if (value == 6) pip(-1, 0), pip(1, 0);
+}
+
+// FINANCE (1932), before the throw: jail insurance, a partnership, the Auctioneer's early sale; each offered
+// only where the rules would accept it now.
+void add_finance_choices(const rules::Game& game, UiContext& ui, int player,
+                         std::vector<QuestionChoice>& choices) {
+  const auto& r = game.rules();
+  const std::string name = game.account_name(player);
+  const std::string& jail = game.edition().words.jail;
+  if (r.jail_insurance > 0 || r.jail_insurance_card > 0) {
+    // "Players may insure against going to Jail by paying $25 to the Bank on approaching the "Go to Jail"
+    // corner. The $25 must be paid before throwing the dice." "$5 insures against going to jail by a Chance
+    // card."
+    std::vector<ChoiceDialog::Choice> kinds;
+    std::vector<bool> against_card;
+    std::vector<std::string> questions;
+    for (bool card : {false, true}) {
+      const rules::Money cost = card ? r.jail_insurance_card : r.jail_insurance;
+      if (cost == 0 || game.why_not_insure(player, card)) continue;
+      kinds.push_back({card
+                           ? fmt::format("Against a Go to {} card: {}", jail, Wording::money(game, cost))
+                           : fmt::format("Against the Go to {} corner: {}", jail, Wording::money(game, cost)),
+                       Colour{0, 0, 0, 0}});
+      against_card.push_back(card);
+      questions.push_back(fmt::format("{} pays {} to insure against going to {} {}?", name,
+                                      Wording::money(game, cost), jail,
+                                      card ? "by a card" : "from the corner, before throwing"));
+    }
+    if (!kinds.empty())
+      choices.push_back({"home.insure", fmt::format("Insure against {}", jail), Palette::accept,
+                         [&ui, kinds, against_card, questions, player, jail] {
+                           ui.open_dialog(std::make_unique<ChoiceDialog>(
+                               fmt::format("Insure against {} for this throw", jail), kinds,
+                               [&ui, against_card, questions, player](int i) {
+                                 const auto at = static_cast<std::size_t>(i);
+                                 ui.confirm({questions[at], "Insure", player,
+                                             ApplyInput{rules::Insure{player, against_card[at]}, {}, -1, {}},
+                                             nullptr});
+                               }));
+                         }});
+  }
+  if (r.partnerships)
+    choices.push_back({"home.partner", "Partnership", Palette::primary,
+                       [&ui] { ui.open_dialog(std::make_unique<PartnershipDialog>()); }});
+  if (r.early_lease_sale_max > 0)
+    if (auto lease = game.lease_to_sell_early()) {
+      // "The Auctioneer may sell the last 3 or 4 properties without waiting for them to be stopped on if
+      // their non-sale delays the game. ... Sell the lowest number first." The table agrees; the screen
+      // confirms.
+      const std::string lot = Wording::space_name(game, *lease);
+      choices.push_back({"home.sell_lease", "Sell a lease early", Palette::primary, [&ui, lot] {
+                           ui.confirm({fmt::format("Auction {} now, the lowest lease unsold?", lot),
+                                       "Auction it", -1, ApplyInput{rules::AuctionLease{}, {}, -1, {}},
+                                       nullptr});
+                         }});
+    }
 }
 
 }  // namespace
@@ -224,12 +287,7 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
   const Rect buttons{panel.x + pad, panel.bottom() - pad - l.button_h, panel.w - 2 * pad, l.button_h};
   const Rect text_box{panel.x + pad, panel.y + l.s(6), panel.w - 2 * pad, buttons.y - panel.y - l.s(10)};
 
-  struct Choice {
-    std::string id, label;
-    Colour colour;
-    std::function<void()> tap;
-  };
-  std::vector<Choice> choices;
+  std::vector<QuestionChoice> choices;
   std::string text;
   bool payment = false;  // an option moves money: say how it will be confirmed
   int who = st.current;
@@ -265,11 +323,18 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
       }
       const std::vector<std::string> ids = q.options;
       const std::string title = Wording::question(game, q);
+      // Taking a set is the chooser's decision: confirmed by their card, like a purchase.
+      std::vector<std::string> questions;
+      for (const auto& opt : q.options)
+        questions.push_back(
+            fmt::format("{} takes {}?", game.account_name(player), Wording::option(game, q, opt)));
       choices.push_back(
           {"home.draft", fmt::format("Choose a set ({} left)", ids.size()), Palette::primary,
-           [&ui, sets, ids, title, player] {
-             ui.open_dialog(std::make_unique<ChoiceDialog>(title, sets, [&ui, ids, player](int i) {
-               ui.emit(ApplyInput{rules::Choose{player, ids[static_cast<std::size_t>(i)]}, {}, -1, {}});
+           [&ui, sets, ids, title, questions, player] {
+             ui.open_dialog(std::make_unique<ChoiceDialog>(title, sets, [&ui, ids, questions, player](int i) {
+               const auto at = static_cast<std::size_t>(i);
+               ui.confirm({questions[at], "Take this set", player,
+                           ApplyInput{rules::Choose{player, ids[at]}, {}, -1, {}}, nullptr});
              }));
            }});
     }
@@ -335,6 +400,7 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
     const int player = st.current;
     choices.push_back({"home.roll", "Enter the dice by hand", Palette::panel,
                        [&ui, player] { ui.open_dialog(std::make_unique<DiceDialog>(player)); }});
+    add_finance_choices(game, ui, player, choices);
   }
   if (who >= 0) fb.fill({panel.x, panel.y, l.s(8), panel.h}, Widgets::player_colour(ui.snapshot(), who));
   // One line in large type where it fits; a long question (a debt and its reason) takes two smaller lines.

@@ -147,6 +147,10 @@ std::string Wording::question(const rules::Game& game, const rules::Question& q)
     case QuestionKind::tax:
       return fmt::format("{}: pay {} or {}% of your worth?", who, money(game, q.amount), q.percent);
     case QuestionKind::jail:
+      // FINANCE (1932)'s three throws of a house owner: the throw just made, to use or to throw again.
+      if (std::find(q.options.begin(), q.options.end(), "use_throw") != q.options.end())
+        return fmt::format("{} threw {}: come out of {} with it, or throw again?", who, q.amount,
+                           game.edition().words.jail);
       return fmt::format("{} is in {}. How do you get out?", who, game.edition().words.jail);
     case QuestionKind::mortgaged_transfer:
       return fmt::format("{} received {}, mortgaged. Lift the mortgage now?", who, space_name(game, q.space));
@@ -176,6 +180,8 @@ std::string Wording::option(const rules::Game& game, const rules::Question& q, c
   if (option == "roll") return "Roll";
   if (option == "lift") return "Lift now";
   if (option == "keep") return "Keep it";
+  if (option == "use_throw") return fmt::format("Use the {}", q.amount);
+  if (option == "throw_again") return "Throw again";
   if (q.kind == QuestionKind::draft) {
     // A set of the draft: the group's name and its deeds ("Cunard: Queen Mary, Queen Elizabeth").
     const auto& ed = game.edition();

@@ -98,6 +98,8 @@ Input Bot::next(const Game& g) {
         auto has = [&](const char* o) {
           return std::find(q.options.begin(), q.options.end(), o) != q.options.end();
         };
+        // FINANCE (1932)'s three throws of a house owner: keeps a throw of 7 or more.
+        if (has("use_throw")) return Choose{p, q.amount >= 7 ? "use_throw" : "throw_again"};
         if (has("use_card")) return Choose{p, "use_card"};
         if (has("pay_fine") && pl.cash > 500) return Choose{p, "pay_fine"};
         return Roll{dice(), dice()};

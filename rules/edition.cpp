@@ -33,6 +33,7 @@ const std::vector<std::pair<std::string_view, RuleField>>& rule_fields() {
       {"build_needs_circuit", &Rules::build_needs_circuit},
       {"even_building", &Rules::even_building},
       {"double_rent_on_group", &Rules::double_rent_on_group},
+      {"double_rent_needs_clear_series", &Rules::double_rent_needs_clear_series},
       {"max_properties", &Rules::max_properties},
       {"mortgages", &Rules::mortgages},
       {"mortgage_interest_percent", &Rules::mortgage_interest_percent},
@@ -69,6 +70,9 @@ const std::vector<std::pair<std::string_view, RuleField>>& rule_fields() {
       {"bankrupt_leases_withdrawn", &Rules::bankrupt_leases_withdrawn},
       {"withdraw_only_complete_series", &Rules::withdraw_only_complete_series},
       {"house_owner_buys_in_series_only", &Rules::house_owner_buys_in_series_only},
+      {"jail_house_owner_three_throws", &Rules::jail_house_owner_three_throws},
+      {"early_lease_sale_max", &Rules::early_lease_sale_max},
+      {"announce_series_piece", &Rules::announce_series_piece},
   };
   return fields;
 }

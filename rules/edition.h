@@ -113,6 +113,10 @@ struct Rules {
   bool build_needs_circuit = false;  // a full circuit of the board before building
   bool even_building = true;
   bool double_rent_on_group = true;
+  // FINANCE (1932): "A player owning a complete series unmortgaged and without houses may collect double the
+  // regular rent": no lot of the series mortgaged or built on. The classic texts double an unimproved lot
+  // "even if another property in that color-group is mortgaged".
+  bool double_rent_needs_clear_series = false;
   int max_properties = 0;  // 0: no cap; FINANCE (Parker): 8 ownership markers
   bool mortgages = true;
   int mortgage_interest_percent = 10;
@@ -168,6 +172,17 @@ struct Rules {
   bool withdraw_only_complete_series = false;  // ... only his complete series; the odd lots are auctioned
   // A house owner buys only into series he already has a lot of.
   bool house_owner_buys_in_series_only = false;
+  // FINANCE (1932): "A player with 3 or more houses on one property cannot "languish" in Jail, but must come
+  // out on his first turn. He gets choice of three throws of the dice, all taken on the same turn. Each throw
+  // cancels opportunity to use the previous one."
+  bool jail_house_owner_three_throws = false;
+  // FINANCE (1932): "The Auctioneer may sell the last 3 or 4 properties without waiting for them to be
+  // stopped on ... Do not sell all at one time. Sell the lowest number first." At most this many unsold
+  // leases may be sold early, one a turn (the `auction` input with "item": "lease"); 0: never.
+  int early_lease_sale_max = 0;
+  // FINANCE (1932): "the Auctioneer must announce whether it is the 1st, 2nd or 3rd piece in that series to
+  // be auctioned" (Game::series_piece; the auction screen and the auction's event say it).
+  bool announce_series_piece = false;
 };
 
 // The edition's own words for its buildings and its jail, for sentences on the screens ("Ann builds a

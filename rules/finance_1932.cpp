@@ -128,6 +128,29 @@ Fate fate_of_lease(const Edition& ed, const Rules& r, const GameState& st, int b
   return complete ? Fate::withdrawn : Fate::auctioned;
 }
 
+std::optional<int> series_piece(const Edition& ed, const Rules& r, const GameState& st, int space) {
+  if (!r.announce_series_piece) return std::nullopt;
+  const int group = ed.spaces[static_cast<std::size_t>(space)].group_index;
+  if (group < 0) return std::nullopt;
+  int sold = 0;
+  for (int s : ed.members_of(group)) {
+    const SpaceState& ss = st.spaces[static_cast<std::size_t>(s)];
+    if (s != space && (ss.owner != kNobody || ss.withdrawn)) ++sold;
+  }
+  return sold + 1;
+}
+
+std::string piece_words(const Edition& ed, int space, int piece) {
+  const int group = ed.spaces[static_cast<std::size_t>(space)].group_index;
+  const char* suffix = piece % 100 / 10 == 1 ? "th"
+                       : piece % 10 == 1     ? "st"
+                       : piece % 10 == 2     ? "nd"
+                       : piece % 10 == 3     ? "rd"
+                                             : "th";
+  return fmt::format("the {}{} piece in {}", piece, suffix,
+                     group < 0 ? std::string("its series") : ed.groups[static_cast<std::size_t>(group)].name);
+}
+
 std::vector<std::string> violations(const Edition& ed, const GameState& st) {
   std::vector<std::string> bad;
   for (std::size_t s = 0; s < st.spaces.size(); ++s) {

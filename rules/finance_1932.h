@@ -30,6 +30,12 @@ std::optional<std::string> why_not_acquire(const Edition& ed, const Rules& r, co
 // What happens to each lease of a player put out, where the edition withdraws them.
 enum class Fate { withdrawn, auctioned, to_holder };
 Fate fate_of_lease(const Edition& ed, const Rules& r, const GameState& st, int bankrupt_player, int space);
+// "the Auctioneer must announce whether it is the 1st, 2nd or 3rd piece in that series to be auctioned": the
+// leases of the series of `space` already sold (or withdrawn), plus one; nullopt where the edition does not
+// announce it or the space has no series.
+std::optional<int> series_piece(const Edition& ed, const Rules& r, const GameState& st, int space);
+// "the 2nd piece in Series 3 (red)".
+std::string piece_words(const Edition& ed, int space, int piece);
 // Broken invariants of the partnerships and the withdrawn leases (empty when consistent).
 std::vector<std::string> violations(const Edition& ed, const GameState& st);
 

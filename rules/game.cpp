@@ -245,6 +245,15 @@ class Engine {
       if (st.spaces[s].houses > 0 || st.spaces[s].hotel) return true;
     return false;
   }
+  // Whether an unimproved lot of `group` pays double rent to `owner`.
+  bool doubles_rent(int owner, int group) const {
+    if (!r.double_rent_on_group || !owns_group(owner, group)) return false;
+    if (!r.double_rent_needs_clear_series) return true;
+    const auto& members = ed.members_of(group);
+    return std::none_of(members.begin(), members.end(), [&](int s) {
+      return st.spaces[s].mortgaged || st.spaces[s].houses > 0 || st.spaces[s].hotel;
+    });
+  }
   int level(int s) const { return st.spaces[s].hotel ? r.max_houses + 1 : st.spaces[s].houses; }
   int properties_owned(int p) const {
     int n = 0;
@@ -259,7 +268,7 @@ class Engine {
       case RentRule::Kind::table:
         if (ss.hotel) return sp.rent.amounts.back();
         if (ss.houses > 0) return sp.rent.amounts[ss.houses];
-        return sp.rent.amounts[0] * (r.double_rent_on_group && owns_group(ss.owner, sp.group_index) ? 2 : 1);
+        return sp.rent.amounts[0] * (doubles_rent(ss.owner, sp.group_index) ? 2 : 1);
       case RentRule::Kind::doubling: {
         if (ss.houses <= 1) return sp.rent.amounts[0];
         return sp.rent.amounts[0] << (ss.houses - 1);
@@ -648,12 +657,26 @@ class Engine {
     }
   }
 
+  // FINANCE (1932): a jailed player with 3 or more houses on one property, who "cannot languish in Jail".
+  bool three_throws_out(int p) const {
+    if (!r.jail_house_owner_three_throws) return false;
+    return std::any_of(st.spaces.begin(), st.spaces.end(),
+                       [&](const SpaceState& ss) { return ss.owner == p && (ss.houses >= 3 || ss.hotel); });
+  }
+  static constexpr int kJailThrows = 3;
+
   void ask_jail(int p) {
     const auto& pl = st.players[p];
     Question q;
     q.player = p;
     q.kind = QuestionKind::jail;
     q.amount = r.jail_fine;
+    if (three_throws_out(p)) {
+      // "must come out on his first turn. He gets choice of three throws of the dice": no fine (none named).
+      q.options.push_back("roll");
+      st.pending.push_back(std::move(q));
+      return;
+    }
     int last_turn = r.leave_jail_next_turn ? 1 : r.jail_turns;
     // The fine may be paid before rolling on all but the last turn; on the last, a failed throw costs it
     // anyway. Where the player must leave on the next turn (ships Short Game: "by ... a card ...; or 2)
@@ -674,7 +697,8 @@ class Engine {
       a.timer_s =
           r.auction_timer_min_s + random_below(g.rng_, r.auction_timer_max_s - r.auction_timer_min_s + 1);
     st.auction = a;
-    event(Event::Kind::auction_started, kNobody, -1, -1, space, 0, static_cast<int>(item));
+    Money piece = item == Auction::Item::property ? finance::series_piece(ed, r, st, space).value_or(0) : 0;
+    event(Event::Kind::auction_started, kNobody, -1, -1, space, piece, static_cast<int>(item));
   }
 
   void give_lot(int p, int s) {
@@ -1173,6 +1197,21 @@ class Engine {
     int total = in.d1 + in.d2;
     auto& pl = st.players[p];
     g.turn_doubles_ = false;
+    if (three_throws_out(p)) {
+      // "Each throw cancels opportunity to use the previous one": after the first and second throw he keeps
+      // it or throws again; the third is his.
+      ++pl.jail_attempts;
+      if (pl.jail_attempts < kJailThrows) {
+        Question q;
+        q.player = p;
+        q.kind = QuestionKind::jail;
+        q.amount = total;  // the throw he may use
+        q.options = {"use_throw", "throw_again"};
+        st.pending.push_back(std::move(q));
+        return {};
+      }
+      return leave_jail_by_throw(p, total);
+    }
     if (in.d1 == in.d2) {
       release(p);
       g.extra_roll_blocked_ = true;  // doubles out of jail move the token but give no further throw
@@ -1203,6 +1242,14 @@ class Engine {
     }
     event(Event::Kind::stays_in_jail, p);
     next_turn();
+    return {};
+  }
+
+  // Out of jail, moving by the throw kept; the throw gives no further one.
+  std::expected<void, std::string> leave_jail_by_throw(int p, int total) {
+    release(p);
+    g.extra_roll_blocked_ = true;
+    push_front({move_by_step(p, total, true), land_step(p), make(Step::Kind::end_roll, p)});
     return {};
   }
 
@@ -1287,6 +1334,13 @@ class Engine {
           g.steps_.push_front(attempt);
           return {};
         }
+        if (in.option == "throw_again") {
+          Step attempt = make(Step::Kind::need_roll, p);
+          attempt.roll = Step::Roll::jail_attempt;
+          g.steps_.push_front(attempt);
+          return {};
+        }
+        if (in.option == "use_throw") return leave_jail_by_throw(p, static_cast<int>(q.amount));
         if (in.option == "pay_fine") {
           post(p, kBank, r.jail_fine, Memo::jail_fine, ed.jail_space);
         } else {
@@ -1691,6 +1745,42 @@ class Engine {
     return {};
   }
 
+  // The leases still unsold, lowest number first: the lease numbers follow the board from Start ("No. 1" is
+  // the first lease on the board).
+  std::vector<int> unsold_leases() const {
+    std::vector<int> unsold;
+    for (int s = 0; s < static_cast<int>(ed.spaces.size()); ++s)
+      if (ed.spaces[s].price > 0 && st.spaces[s].owner == kNobody && !st.spaces[s].withdrawn)
+        unsold.push_back(s);
+    return unsold;
+  }
+
+  // The lease an early sale would auction, or why there is none now.
+  std::expected<int, std::string> lease_to_sell_early() const {
+    if (r.early_lease_sale_max == 0) return Fail("in this edition a property is sold only when stopped on");
+    if (!g.between_moves())
+      return Fail(fmt::format("the Auctioneer sells a lease early only between throws ({})", expecting()));
+    std::vector<int> unsold = unsold_leases();
+    if (unsold.empty()) return Fail("every lease has been sold");
+    if (static_cast<int>(unsold.size()) > r.early_lease_sale_max)
+      return Fail(
+          fmt::format("{} leases are unsold: the Auctioneer may sell only the last {} without waiting",
+                      unsold.size(), r.early_lease_sale_max));
+    if (st.early_sale_turn == st.turns)
+      return Fail(
+          "one lease has been sold early this turn: \"Do not sell all at one time\"; the next after "
+          "this throw");
+    return unsold.front();  // "Sell the lowest number first."
+  }
+
+  std::expected<void, std::string> handle(const AuctionLease&) {
+    auto lease = lease_to_sell_early();
+    if (!lease) return Fail(lease.error());
+    st.early_sale_turn = st.turns;
+    start_auction(Auction::Item::property, *lease);
+    return {};
+  }
+
   std::expected<void, std::string> handle(const Claim& in) {
     if (auto e = check_player(in.player)) return Fail(*e);
     Money due = st.players[in.player].unclaimed_salary;
@@ -1718,21 +1808,27 @@ class Engine {
     return {};
   }
 
-  std::expected<void, std::string> handle(const Insure& in) {
-    if (auto e = check_player(in.player)) return Fail(*e);
+  std::optional<std::string> why_not_insure(const Insure& in) const {
+    if (auto e = check_player(in.player)) return e;
     Money cost = in.against_card ? r.jail_insurance_card : r.jail_insurance;
-    if (cost == 0) return Fail("this edition has no jail insurance");
+    if (cost == 0) return "this edition has no jail insurance";
     if (in.player != st.current || blocked() || !g.steps_.empty())
-      return Fail(fmt::format("jail insurance is bought by the player about to throw, before the throw ({})",
-                              expecting()));
+      return fmt::format("jail insurance is bought by the player about to throw, before the throw ({})",
+                         expecting());
     for (const auto& ss : st.spaces)
       if (ss.owner == in.player && (ss.houses > 0 || ss.hotel))
-        return Fail(
-            fmt::format("{} owns houses, and a house owner cannot insure against jail", name(in.player)));
-    bool& insured = in.against_card ? st.players[in.player].insured_card : st.players[in.player].insured;
-    if (insured) return Fail(fmt::format("{} is already insured for this turn", name(in.player)));
+        return fmt::format("{} owns houses, and a house owner cannot insure against jail", name(in.player));
+    bool insured = in.against_card ? st.players[in.player].insured_card : st.players[in.player].insured;
+    if (insured) return fmt::format("{} is already insured for this turn", name(in.player));
     if (st.players[in.player].cash < cost)
-      return Fail(fmt::format("{} cannot pay {} for insurance", name(in.player), money(cost)));
+      return fmt::format("{} cannot pay {} for insurance", name(in.player), money(cost));
+    return std::nullopt;
+  }
+
+  std::expected<void, std::string> handle(const Insure& in) {
+    if (auto why = why_not_insure(in)) return Fail(*why);
+    Money cost = in.against_card ? r.jail_insurance_card : r.jail_insurance;
+    bool& insured = in.against_card ? st.players[in.player].insured_card : st.players[in.player].insured;
     insured = true;
     post(in.player, kBank, cost, Memo::insurance, -1);
     return {};
@@ -2025,6 +2121,9 @@ std::string Game::describe(const Event& e) const {
     case Event::Kind::bought:
       return fmt::format("{} buys {} for {}", who(e.player), where(e.space), ed.format_money(e.amount));
     case Event::Kind::auction_started:
+      if (e.detail == 0 && e.amount > 0 && e.space >= 0)  // FINANCE (1932): the piece announced
+        return fmt::format("Auction: {}, {}", item(e.detail, e.space),
+                           finance::piece_words(edition(), e.space, static_cast<int>(e.amount)));
       return fmt::format("Auction: {}", item(e.detail, e.space));
     case Event::Kind::auction_won:
       return fmt::format("{} wins the auction of {} for {}", who(e.player), item(e.detail, e.space),
@@ -2122,6 +2221,24 @@ std::optional<std::string> Game::why_not_mortgage(int player, int space) const {
   if (auto err = e.check_space(space)) return err;
   if (auto err = e.check_player(player)) return err;
   return e.why_not_mortgage(player, space);
+}
+std::expected<int, std::string> Game::lease_to_sell_early() const {
+  Engine e(const_cast<Game&>(*this), nullptr);
+  return e.lease_to_sell_early();
+}
+std::optional<int> Game::series_piece(int space) const {
+  if (space < 0 || space >= static_cast<int>(state_.spaces.size())) return std::nullopt;
+  return finance::series_piece(*edition_, rules_, state_, space);
+}
+std::optional<std::string> Game::why_not_insure(int player, bool against_card) const {
+  Engine e(const_cast<Game&>(*this), nullptr);
+  return e.why_not_insure(Insure{player, against_card});
+}
+std::optional<std::string> Game::why_not_partner(const Partner& partner) const {
+  Engine e(const_cast<Game&>(*this), nullptr);
+  if (auto err = e.check_player(partner.holder)) return err;
+  if (auto err = e.check_player(partner.partner)) return err;
+  return finance::why_not_partner(*edition_, rules_, state_, partner);
 }
 std::optional<std::string> Game::why_not_unmortgage(int player, int space) const {
   Engine e(const_cast<Game&>(*this), nullptr);
@@ -2287,6 +2404,7 @@ std::uint64_t Game::signature() const {
   if (st.winners.size() > 1)
     for (int w : st.winners) mix(w);    // a shared win; a single winner is already in `winner`
   for (int p : st.draft_picks) mix(p);  // only during a draft: other games' signatures are unchanged
+  if (st.early_sale_turn >= 0) mix(st.early_sale_turn);  // only once a lease was sold early (FINANCE 1932)
   mix(static_cast<std::int64_t>(st.postings.size()));
   for (const auto& p : st.postings) {
     mix(p.from);

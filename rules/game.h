@@ -90,6 +90,16 @@ class Game {
   std::expected<SalePlan, std::string> sale_plan(int player, int space) const;
   std::optional<std::string> why_not_mortgage(int player, int space) const;
   std::optional<std::string> why_not_unmortgage(int player, int space) const;
+  // FINANCE (1932): why jail insurance (against the corner, or against a Chance card) or a partnership would
+  // be refused now (nullopt: allowed), so the screens offer only what the rules accept.
+  std::optional<std::string> why_not_insure(int player, bool against_card) const;
+  std::optional<std::string> why_not_partner(const Partner& partner) const;
+  // FINANCE (1932): which piece of its series the lease `space` is to be auctioned ("the 1st, 2nd or 3rd
+  // piece in that series"), where the edition announces it (nullopt otherwise).
+  std::optional<int> series_piece(int space) const;
+  // FINANCE (1932): the lease the Auctioneer would sell early now (the `auction` input with item "lease"), or
+  // why none may be.
+  std::expected<int, std::string> lease_to_sell_early() const;
 
   // Every invariant of the game; empty when consistent. Tests call it after every input.
   std::vector<std::string> invariant_violations() const;

@@ -214,6 +214,7 @@ std::string Game::snapshot() const {
   state["free_rides"] = json::array();
   for (const auto& r : st.free_rides)
     state["free_rides"].push_back(json::array({r.holder, r.owner, r.group, r.rides}));
+  if (st.early_sale_turn >= 0) state["early_sale_turn"] = st.early_sale_turn;
   if (!st.partnerships.empty()) {
     state["partnerships"] = json::array();
     for (const auto& f : st.partnerships)
@@ -315,6 +316,7 @@ std::expected<Game, std::string> Game::restore(std::shared_ptr<const Edition> ed
       st.free_rides.push_back(GameState::FreeRide{r.at(0).get<int>(), r.at(1).get<int>(), r.at(2).get<int>(),
                                                   r.at(3).get<int>()});
     }
+    if (sj.contains("early_sale_turn")) st.early_sale_turn = sj.at("early_sale_turn").get<int>();
     if (sj.contains("partnerships"))
       for (const auto& f : sj.at("partnerships"))
         st.partnerships.push_back(GameState::Partnership{f.at(0).get<int>(), f.at(1).get<int>(),

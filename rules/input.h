@@ -87,6 +87,9 @@ struct Undo {};
 struct AuctionBuilding {
   bool hotel = false;
 };
+// Extension (FINANCE 1932): the Auctioneer sells the lowest-numbered unsold lease without waiting for it to
+// be stopped on (Rules::early_lease_sale_max).
+struct AuctionLease {};
 // Extension (FINANCE 1932): claim the salary earned this turn, where the edition makes players claim it.
 struct Claim {
   int player = 0;
@@ -135,7 +138,7 @@ struct ConfirmPayment {
 
 using Input = std::variant<Roll, Choose, Bid, Close, Draw, Build, Sell, Mortgage, Unmortgage, Trade, Bankrupt,
                            Adopt, End, Undo, AuctionBuilding, Claim, Insure, HousePayment, Partner,
-                           RegisterCard, ConfirmPayment>;
+                           AuctionLease, RegisterCard, ConfirmPayment>;
 
 struct PlayerSetup {
   std::string name;

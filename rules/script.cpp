@@ -415,8 +415,10 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     auto item_field = json_input::optional_string(j, "item", "house");
     if (!item_field) return Fail(item_field.error());
     const std::string& item = *item_field;
+    if (item == "lease") return AuctionLease{};
     if (item != "house" && item != "hotel")
-      return Fail("an auction of buildings needs \"item\": \"house\" or \"hotel\"");
+      return Fail(
+          "an auction needs \"item\": \"house\" or \"hotel\" (a building), or \"lease\" (FINANCE 1932)");
     return AuctionBuilding{item == "hotel"};
   }
   return Fail(fmt::format(
@@ -500,6 +502,7 @@ std::string input_to_json(const Input& input, const std::vector<std::string>& na
         if constexpr (std::is_same_v<T, Undo>) return {{"t", "undo"}};
         if constexpr (std::is_same_v<T, AuctionBuilding>)
           return {{"t", "auction"}, {"item", in.hotel ? "hotel" : "house"}};
+        if constexpr (std::is_same_v<T, AuctionLease>) return {{"t", "auction"}, {"item", "lease"}};
         if constexpr (std::is_same_v<T, Claim>) return {{"t", "claim"}, {"player", nm(in.player)}};
         if constexpr (std::is_same_v<T, Insure>)
           return {

@@ -141,11 +141,12 @@ struct Event {
   int from = -1;   // moved, jailed: where the token was; sold (group sale): 1 when the lot had a hotel
   int to = -1;     // moved, jailed: where it is now; bankrupt: the creditor account; traded: the other player
   int space = -1;  // the property concerned
-  Money amount = 0;  // bought, mortgaged, auction_won: the price; sold: houses left on the lot
-  int detail = 0;    // moved: 1 = jumped straight there; built/sold: 1 = a hotel, 2 = one lot of a group
-                     // sale (a hotel sold when the bank lacks the houses to replace it); auction_*: 0 a
-                     // property, 1 a house, 2 a hotel; game_over: how many players share the win (1: one
-                     // winner; more: a tie, one game_over event per winner)
+  Money amount = 0;  // bought, mortgaged, auction_won: the price; sold: houses left on the lot;
+                     // auction_started: the piece of its series announced (FINANCE 1932), 0 when none
+  int detail = 0;  // moved: 1 = jumped straight there; built/sold: 1 = a hotel, 2 = one lot of a group
+                   // sale (a hotel sold when the bank lacks the houses to replace it); auction_*: 0 a
+                   // property, 1 a house, 2 a hotel; game_over: how many players share the win (1: one
+                   // winner; more: a tie, one game_over event per winner)
   const Card* card = nullptr;  // card_drawn
 };
 
@@ -188,6 +189,8 @@ struct GameState {
     int share_percent = 0;  // the partner's share of each income, 1 to 100
   };
   std::vector<Partnership> partnerships;
+  // FINANCE (1932): the turn (`turns` then) in which the Auctioneer last sold a lease early; -1: never.
+  int early_sale_turn = -1;
   // The table's bookkeeping, never read by the rules: cards registered at the table during the game
   // (RegisterCard) and the postings their payers confirmed (ConfirmPayment), in order.
   struct TableCard {
