@@ -12,6 +12,8 @@
 #                            under qemu-aarch64-static (registered in binfmt_misc where it can be, so tests that
 #                            start child processes run too), build the arm64 .deb (slow: not in CI)
 #   ./run.sh check-trixie    build and test in a debootstrapped Debian 13 (trixie) tree (slow: not in CI)
+#   ./run.sh cross-arm64 PART, ./run.sh check-trixie PART
+#                            only the folder PART of the tree (say tests/vision): its programs and its tests
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -104,10 +106,10 @@ case "$cmd" in
     # priority: a full build and test run that takes a long time on a small machine.
     packages+=(debootstrap)
     install_packages
-    nice -n 15 packaging/chroot-build.sh "${cmd#check-}"
+    nice -n 15 packaging/chroot-build.sh "${cmd#check-}" "$@"
     ;;
   *)
-    echo "usage: ./run.sh demo|test [--sanitize]|bench|build|package [--install-test]|cross-arm64|check-trixie" >&2
+    echo "usage: ./run.sh demo|test [--sanitize]|bench|build|package [--install-test]|cross-arm64 [PART]|check-trixie [PART]" >&2
     exit 2
     ;;
 esac

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
 #include "display/frame_builder.h"
 #include "display/keypad_dialog.h"
@@ -142,17 +143,27 @@ void AuctionScreen::build(FrameBuilder& fb, UiContext& ui) {
   row_y += ((n + cols - 1) / cols) * (bh + l.pad) + l.s(4);
   const bool chosen = bidder_ >= 0;
   const rules::Money steps[3] = {step, 10 * step, 50 * step};
-  const int qw = (right.w - 3 * l.pad) / 4;
+  // Three raises and "Other" in a row where their labels fit, else two rows of two (a portrait screen).
+  std::array<std::string, 4> labels{"", "", "", "Other"};
+  for (int k = 0; k < 3; ++k)
+    labels[static_cast<std::size_t>(k)] = Wording::money(*game, a.high_bid + steps[k]);
+  const int quarter = (right.w - 3 * l.pad) / 4;
+  const bool in_a_row =
+      std::ranges::all_of(labels, [&](const std::string& s) { return fb.label_fits(quarter, bh, s); });
+  const int per_row = in_a_row ? 4 : 2;
+  const int qw = in_a_row ? quarter : (right.w - l.pad) / 2;
+  auto place = [&](int k) -> Rect {
+    return {right.x + (k % per_row) * (qw + l.pad), row_y + (k / per_row) * (bh + l.pad), qw, bh};
+  };
   for (int k = 0; k < 3; ++k) {
     const rules::Money amount = a.high_bid + steps[k];
     fb.button(
-        fmt::format("auction.raise.{}", k), {right.x + k * (qw + l.pad), row_y, qw, bh},
-        Wording::money(*game, amount), Palette::primary, [this, &ui, amount] { bid(ui, bidder_, amount); },
-        chosen, "First tap who bids");
+        fmt::format("auction.raise.{}", k), place(k), Wording::money(*game, amount), Palette::primary,
+        [this, &ui, amount] { bid(ui, bidder_, amount); }, chosen, "First tap who bids");
   }
   const int who = bidder_;
   fb.button(
-      "auction.keypad", {right.x + 3 * (qw + l.pad), row_y, qw, bh}, "Other", Palette::primary,
+      "auction.keypad", place(3), "Other", Palette::primary,
       [&ui, this, who] {
         KeypadDialog::Request req;
         req.mode = KeypadDialog::Mode::amount;

@@ -119,7 +119,9 @@ void BoardScreen::build(FrameBuilder& fb, UiContext& ui) {
   if (!snap.game) return;
   const auto& game = *snap.game;
   const auto& st = game.state();
-  const int side = body.h - 2 * l.pad;
+  // The board as large as the body allows; the legend beside it, or under it on a portrait screen.
+  const bool legend_below = l.width < body.h;
+  const int side = std::min(body.h, l.width) - 2 * l.pad;
   const BoardGeometry geo({l.pad, body.y + l.pad, side, side},
                           static_cast<int>(game.edition().spaces.size()));
   draw_board(fb, snap, geo, nullptr);
@@ -128,14 +130,20 @@ void BoardScreen::build(FrameBuilder& fb, UiContext& ui) {
           Palette::muted, Align::centre, l.s(12));
 
   // Legend: each player, where the rules and the camera put them.
-  const Rect legend{l.pad * 2 + side, body.y + l.pad, l.width - side - 3 * l.pad, side};
+  const Rect legend = legend_below
+                          ? Rect{l.pad, body.y + 2 * l.pad + side, side, body.bottom() - side - 3 * l.pad}
+                          : Rect{l.pad * 2 + side, body.y + l.pad, l.width - side - 3 * l.pad, side};
   fb.fill(legend, Palette::panel);
-  int y = legend.y + l.s(6);
   const int line = l.s(44);
+  const int cols = legend_below ? 2 : 1;
+  const int col_w = legend.w / cols;
+  const int rows = (static_cast<int>(st.players.size()) + cols - 1) / cols;
   for (std::size_t p = 0; p < st.players.size(); ++p) {
     const auto& ps = st.players[p];
     const int pi = static_cast<int>(p);
-    Widgets::player_badge(fb, {legend.x + l.s(8), y + l.s(6), l.s(24), l.s(24)}, snap, pi);
+    const int x = legend.x + (pi / rows) * col_w;
+    const int y = legend.y + l.s(6) + (pi % rows) * line;
+    Widgets::player_badge(fb, {x + l.s(8), y + l.s(6), l.s(24), l.s(24)}, snap, pi);
     std::string where = ps.bankrupt ? "bankrupt" : Wording::space_name(game, ps.position);
     if (ps.in_jail) where += " (in jail)";
     // The table waits for this token to be moved there (after a throw or a card).
@@ -144,13 +152,11 @@ void BoardScreen::build(FrameBuilder& fb, UiContext& ui) {
     if (p < snap.seen_positions.size() && snap.seen_positions[p] >= 0 &&
         snap.seen_positions[p] != ps.position)
       where += ", camera: " + Wording::space_name(game, snap.seen_positions[p]);
-    fb.text({legend.x + l.s(40), y, legend.w - l.s(48), l.s(20)}, ps.name, FontFace::bold, l.font_small,
-            Palette::text);
-    fb.text({legend.x + l.s(40), y + l.s(20), legend.w - l.s(48), l.s(20)}, where, FontFace::regular,
-            l.font_small, Palette::muted, Align::left, l.s(12));
-    y += line;
+    fb.text({x + l.s(40), y, col_w - l.s(48), l.s(20)}, ps.name, FontFace::bold, l.font_small, Palette::text);
+    fb.text({x + l.s(40), y + l.s(20), col_w - l.s(48), l.s(20)}, where, FontFace::regular, l.font_small,
+            Palette::muted, Align::left, l.s(12));
   }
-  y += l.s(4);
+  const int y = legend.y + l.s(6) + rows * line + l.s(4);
   fb.text({legend.x + l.s(8), y, legend.w - l.s(16), l.s(24)},
           fmt::format("Bank: {} houses, {} hotels", st.bank_houses, st.bank_hotels), FontFace::regular,
           l.font_small, Palette::text);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "display/frame_builder.h"
 #include "display/palette.h"
 #include "display/ui_context.h"
@@ -17,16 +19,24 @@ void ChoiceDialog::build(FrameBuilder& fb, UiContext& ui) {
           Palette::text);
   const int top = p.y + pad + l.s(44);
   const int bottom = p.bottom() - pad - l.button_h - l.pad;
-  const int rows = std::max(1, (bottom - top + l.pad) / (l.button_h + l.pad));
-  const int per_page = rows * 2;
+  // Two choices a row where their labels fit, else one a row, on taller buttons if a label needs a third
+  // line (a portrait screen, the long lists of ship lines).
+  const int half_w = (p.w - 2 * pad - l.pad) / 2, full_w = p.w - 2 * pad;
+  auto all_fit = [&](int w, int h) {
+    return std::ranges::all_of(choices_, [&](const auto& c) { return fb.label_fits(w, h, c.label); });
+  };
+  const int cols = all_fit(half_w, l.button_h) ? 2 : 1;
+  const int cw = cols == 2 ? half_w : full_w;
+  const int ch = cols == 2 || all_fit(full_w, l.button_h) ? l.button_h : l.button_h * 3 / 2;
+  const int rows = std::max(1, (bottom - top + l.pad) / (ch + l.pad));
+  const int per_page = rows * cols;
   const int pages = (static_cast<int>(choices_.size()) + per_page - 1) / per_page;
   page_ = std::clamp(page_, 0, std::max(0, pages - 1));
-  const int cw = (p.w - 2 * pad - l.pad) / 2;
   for (int i = 0; i < per_page; ++i) {
     const int index = page_ * per_page + i;
     if (index >= static_cast<int>(choices_.size())) break;
     const auto& c = choices_[static_cast<std::size_t>(index)];
-    const Rect r{p.x + pad + (i % 2) * (cw + l.pad), top + (i / 2) * (l.button_h + l.pad), cw, l.button_h};
+    const Rect r{p.x + pad + (i % cols) * (cw + l.pad), top + (i / cols) * (ch + l.pad), cw, ch};
     auto choose = on_choose_;
     fb.button(fmt::format("choice.{}", index), r, c.label, Palette::panel_light, [choose, index, &ui] {
       ui.close_dialog();

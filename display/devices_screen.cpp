@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
 #include "display/frame_builder.h"
 #include "display/palette.h"
@@ -46,21 +47,29 @@ void DevicesScreen::build(FrameBuilder& fb, UiContext& ui) {
                  FontFace::regular, l.font_body, Palette::muted, Align::centre);
   }
   // Three buttons under the picture: find the board again, drag the space grid onto it, sounds.
-  const int bw = (cam.w - 2 * l.pad) / 3;
-  const int by = l.height - l.pad - l.button_h;
-  fb.button(
-      "devices.recalibrate", {cam.x, by, bw, l.button_h}, "Recalibrate", Palette::primary,
-      [&ui] { ui.emit(Recalibrate{}); }, snap.camera != nullptr, "The camera is not connected");
-  fb.button(
-      "devices.grid", {cam.x + bw + l.pad, by, bw, l.button_h}, "Adjust grid", Palette::panel_light,
-      [&ui] { ui.go(ScreenId::calibration); }, snap.calibration != nullptr,
-      "The camera has not found the board yet: tap Recalibrate first");
+  // Side by side where their labels fit, else one above the other (a portrait screen's narrow column).
   const bool sound = ui.settings().sound;
-  fb.button("devices.sound", {cam.x + 2 * (bw + l.pad), by, cam.w - 2 * (bw + l.pad), l.button_h},
-            sound ? "Sounds: on" : "Sounds: off", sound ? Palette::accept : Palette::panel_light, [&ui] {
-              ui.mutable_settings().sound = !ui.settings().sound;
-              ui.emit(SetSound{ui.settings().sound});
-            });
+  const std::string sound_label = sound ? "Sounds: on" : "Sounds: off";
+  const int third = (cam.w - 2 * l.pad) / 3;
+  const bool in_a_row =
+      std::ranges::all_of(std::array<std::string, 3>{"Recalibrate", "Adjust grid", sound_label},
+                          [&](const std::string& s) { return fb.label_fits(third, l.button_h, s); });
+  auto place = [&](int k) -> Rect {
+    if (in_a_row)
+      return {cam.x + k * (third + l.pad), l.height - l.pad - l.button_h,
+              k == 2 ? cam.w - 2 * (third + l.pad) : third, l.button_h};
+    return {cam.x, l.height - (3 - k) * (l.button_h + l.pad), cam.w, l.button_h};
+  };
+  fb.button(
+      "devices.recalibrate", place(0), "Recalibrate", Palette::primary, [&ui] { ui.emit(Recalibrate{}); },
+      snap.camera != nullptr, "The camera is not connected");
+  fb.button(
+      "devices.grid", place(1), "Adjust grid", Palette::panel_light, [&ui] { ui.go(ScreenId::calibration); },
+      snap.calibration != nullptr, "The camera has not found the board yet: tap Recalibrate first");
+  fb.button("devices.sound", place(2), sound_label, sound ? Palette::accept : Palette::panel_light, [&ui] {
+    ui.mutable_settings().sound = !ui.settings().sound;
+    ui.emit(SetSound{ui.settings().sound});
+  });
 
   // Device list.
   const Rect list{cam.right() + l.pad, body.y + l.pad, l.width - cam.right() - 2 * l.pad, body.h - 2 * l.pad};

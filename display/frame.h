@@ -34,6 +34,7 @@ struct DrawOp {
 struct Target {
   std::string id;  // stable name for tests and logs: "home.buy", "props.build"
   Rect rect;
+  std::string label;  // what a button says (drawn inside `rect`, in full); empty for a plain touch area
   bool enabled = true;
   std::string refusal;  // shown when a disabled target is pressed
   std::function<void()> on_tap;

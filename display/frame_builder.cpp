@@ -155,17 +155,71 @@ Target& FrameBuilder::button(const std::string& id, Rect r, const std::string& l
   fill(r, face_colour);
   if (px <= 0) px = layout_.font_body;
   const Colour ink = enabled ? Palette::text_on(face_colour) : Palette::disabled_text;
-  const int inset = layout_.s(6);
-  text({r.x + inset, r.y + 2, r.w - 2 * inset, r.h - 4}, label, FontFace::bold, px, ink, Align::centre);
+  const Rect box = label_box(r);
+  const int min_px = label_min_px(px);
+  const auto fit = fit_label(box, label, FontFace::bold, px, min_px);
+  if (fit && fit->lines.size() > 1) {
+    int y = box.y + (box.h - fit->line_h * static_cast<int>(fit->lines.size())) / 2;
+    for (const auto& line : fit->lines) {
+      text({box.x, y, box.w, fit->line_h}, line, FontFace::bold, fit->px, ink, Align::centre, fit->px);
+      y += fit->line_h;
+    }
+  } else {
+    text(box, label, FontFace::bold, px, ink, Align::centre);  // one line, or shortened when nothing fits
+  }
   Target t;
   t.id = id;
   t.rect = r;
+  t.label = label;
   t.enabled = enabled;
   t.refusal = refusal;
   t.on_tap = std::move(tap);
   t.layer = layer_;
   frame_.targets.push_back(std::move(t));
   return frame_.targets.back();
+}
+
+Rect FrameBuilder::label_box(Rect button) const {
+  const int inset = layout_.s(6);
+  return {button.x + inset, button.y + 2, button.w - 2 * inset, button.h - 4};
+}
+
+int FrameBuilder::label_min_px(int px) const { return std::min(px, std::max(layout_.s(13), px * 3 / 4)); }
+
+bool FrameBuilder::label_fits(int button_w, int button_h, const std::string& label, int px) {
+  if (px <= 0) px = layout_.font_body;
+  return fit_label(label_box({0, 0, button_w, button_h}), label, FontFace::bold, px, label_min_px(px))
+      .has_value();
+}
+
+std::optional<FrameBuilder::LabelLines> FrameBuilder::fit_label(Rect box, const std::string& s, FontFace face,
+                                                                int px, int min_px) {
+  auto smaller = [&](int size) { return std::max(min_px, size - std::max(1, size / 10)); };
+  for (int size = px;; size = smaller(size)) {  // one line, shrinking as text() does
+    const TextSize ts = measure_.measure(s, face, size);
+    if (ts.w <= box.w && ts.h <= box.h) return LabelLines{size, ts.h, {s}};
+    if (size == min_px) break;
+  }
+  std::vector<std::string> words;
+  std::istringstream in(s);
+  for (std::string w; in >> w;) words.push_back(w);
+  if (words.size() < 2) return std::nullopt;
+  for (int size = px;; size = smaller(size)) {
+    const int line_h = measure_.measure("Hg", face, size).h;
+    std::vector<std::string> lines;
+    bool word_too_wide = false;
+    for (const auto& w : words) {
+      word_too_wide |= measure_.measure(w, face, size).w > box.w;
+      const std::string longer = lines.empty() ? w : lines.back() + " " + w;
+      if (!lines.empty() && measure_.measure(longer, face, size).w <= box.w)
+        lines.back() = longer;
+      else
+        lines.push_back(w);
+    }
+    if (!word_too_wide && line_h * static_cast<int>(lines.size()) <= box.h)
+      return LabelLines{size, line_h, std::move(lines)};
+    if (size == min_px) return std::nullopt;
+  }
 }
 
 Target& FrameBuilder::area(const std::string& id, Rect r, std::function<void()> tap) {

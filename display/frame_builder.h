@@ -1,6 +1,8 @@
 #pragma once
 #include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "display/frame.h"
 #include "display/layout.h"
@@ -33,9 +35,14 @@ class FrameBuilder {
   // ellipsis). Returns the height used.
   int paragraph(Rect box, const std::string& s, FontFace face, int px, Colour c, Align align = Align::left);
 
-  // A button: a filled target with a centred label. Disabled buttons are grey and say why when pressed.
+  // A button: a filled target with a centred label, on one line where it fits (set smaller if need be), else
+  // on as many lines as the button holds, words kept whole; shortened only when neither fits. Disabled
+  // buttons are grey and say why when pressed.
   Target& button(const std::string& id, Rect r, const std::string& label, Colour bg,
                  std::function<void()> tap, bool enabled = true, const std::string& refusal = {}, int px = 0);
+  // Whether a button of this size shows `label` in full (one line, or wrapped), as button() would draw it:
+  // screens choose how many buttons go side by side by it.
+  bool label_fits(int button_w, int button_h, const std::string& label, int px = 0);
   // A touch area with no look of its own (a row, a card).
   Target& area(const std::string& id, Rect r, std::function<void()> tap);
 
@@ -43,6 +50,18 @@ class FrameBuilder {
   std::string ellipsize(const std::string& s, FontFace face, int px, int width);
 
  private:
+  struct LabelLines {
+    int px = 0;
+    int line_h = 0;
+    std::vector<std::string> lines;
+  };
+  // The box inside a button where its label goes, and the smallest size a label line is set in.
+  Rect label_box(Rect button) const;
+  int label_min_px(int px) const;
+  // A button's label in `box`: one line at the largest size from `px` down to `min_px` that fits, else two
+  // or more lines (words kept whole) at the largest size that fits; nothing when neither does.
+  std::optional<LabelLines> fit_label(Rect box, const std::string& s, FontFace face, int px, int min_px);
+
   Frame& frame_;
   const Layout& layout_;
   TextMeasure& measure_;

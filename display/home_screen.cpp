@@ -105,12 +105,11 @@ void HomeScreen::build(FrameBuilder& fb, UiContext& ui) {
     return;
   }
   const int players_bottom = build_players(fb, ui);
-  const int nav_top = l.height - l.nav_h;
+  const int nav_top = build_nav(fb, ui);
   const int question_h = l.s(128);
   const int question_top = nav_top - l.pad - question_h;
   build_dice_and_news(fb, ui, players_bottom + l.pad, question_top - l.pad);
   build_question(fb, ui, question_top, question_top + question_h);
-  build_nav(fb, ui);
 }
 
 void HomeScreen::build_no_game(FrameBuilder& fb, UiContext& ui) {
@@ -139,7 +138,10 @@ int HomeScreen::build_players(FrameBuilder& fb, UiContext& ui) {
   const auto& game = *snap.game;
   const auto& st = game.state();
   const int n = static_cast<int>(st.players.size());
-  const int rows = n <= 4 ? 1 : 2;
+  // At most four cards side by side, each wide enough for a name beside its badge and turn mark (a portrait
+  // screen holds two a row).
+  const int most_per_row = std::clamp((l.width - l.pad) / (l.s(180) + l.pad), 1, 4);
+  const int rows = (n + most_per_row - 1) / std::max(1, most_per_row);
   const int per_row = (n + rows - 1) / rows;
   const int card_h = rows == 1 ? l.s(100) : l.s(72);
   const int card_w = (l.width - (per_row + 1) * l.pad) / std::max(1, per_row);
@@ -419,7 +421,7 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
   }
 }
 
-void HomeScreen::build_nav(FrameBuilder& fb, UiContext& ui) {
+int HomeScreen::build_nav(FrameBuilder& fb, UiContext& ui) {
   const auto& l = fb.layout();
   struct Item {
     const char* id;
@@ -434,17 +436,25 @@ void HomeScreen::build_nav(FrameBuilder& fb, UiContext& ui) {
                                {"nav.setup", "Setup", ScreenId::setup},
                                {"nav.devices", "Devices", ScreenId::devices}};
   const int n = static_cast<int>(std::size(items));
-  const int top = l.height - l.nav_h;
-  const int w = (l.width - (n + 1) * l.s(4)) / n;
+  const int gap = l.s(4), h = l.nav_h - l.s(6);
+  auto width_for = [&](int per_row) { return (l.width - (per_row + 1) * gap) / per_row; };
+  const bool one_row =
+      std::ranges::all_of(items, [&](const Item& it) { return fb.label_fits(width_for(n), h, it.label); });
+  const int rows = one_row ? 1 : 2;
+  const int per_row = (n + rows - 1) / rows;
+  const int w = width_for(per_row);
+  const int top = l.height - rows * l.nav_h;
   for (int i = 0; i < n; ++i) {
     const auto& it = items[i];
     const ScreenId s = it.screen;
-    fb.button(it.id, {l.s(4) + i * (w + l.s(4)), top + l.s(2), w, l.nav_h - l.s(6)}, it.label, Palette::panel,
+    const int row = i / per_row, col = i % per_row;
+    fb.button(it.id, {gap + col * (w + gap), top + row * l.nav_h + l.s(2), w, h}, it.label, Palette::panel,
               [&ui, s] {
                 if (s == ScreenId::properties) ui.focus_player(ui.snapshot().game->state().current);
                 ui.go(s);
               });
   }
+  return top;
 }
 
 }  // namespace bb::display

@@ -16,7 +16,9 @@ class HomeScreen : public View {
   void build_dice_and_news(FrameBuilder& fb, UiContext& ui, int top, int bottom);
   void build_standings(FrameBuilder& fb, UiContext& ui, Rect panel, int line_h);  // once the game is over
   void build_question(FrameBuilder& fb, UiContext& ui, int top, int bottom);
-  void build_nav(FrameBuilder& fb, UiContext& ui);
+  // The row of screen buttons along the bottom: one row where every label fits, else two (a portrait
+  // screen). Returns its top edge.
+  int build_nav(FrameBuilder& fb, UiContext& ui);
 };
 
 }  // namespace bb::display

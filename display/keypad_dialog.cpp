@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "display/frame_builder.h"
 #include "display/palette.h"
 #include "display/ui_context.h"
@@ -104,7 +106,9 @@ void KeypadDialog::build(FrameBuilder& fb, UiContext& ui) {
 
   fb.text({p.x + pad, p.y + pad, p.w - 2 * pad, l.s(32)}, request_.title, FontFace::bold, l.font_body,
           Palette::text);
-  const Rect display{p.x + pad, p.y + pad + l.s(36), l.s(360), l.s(56)};
+  // The keys keep room beside them for the side keys (M, K, OK) on a narrow (portrait) screen.
+  const int keys_w = std::min(l.s(360), p.w - 2 * pad - l.s(140));
+  const Rect display{p.x + pad, p.y + pad + l.s(36), keys_w, l.s(56)};
   fb.fill(display, Palette::background);
   std::string shown;
   if (request_.mode == Mode::pin) {
@@ -124,7 +128,7 @@ void KeypadDialog::build(FrameBuilder& fb, UiContext& ui) {
     fb.text({display.right() + pad, display.y, p.right() - display.right() - 2 * pad, display.h}, error_,
             FontFace::bold, l.font_small, Palette::highlight, Align::left, l.s(12));
 
-  const int key_w = (l.s(360) - 2 * l.pad) / 3;
+  const int key_w = (keys_w - 2 * l.pad) / 3;
   const int key_h = (p.bottom() - display.bottom() - 2 * pad - 3 * l.pad) / 4;
   const char* keys[4][3] = {{"1", "2", "3"}, {"4", "5", "6"}, {"7", "8", "9"}, {"clear", "0", "back"}};
   for (int r = 0; r < 4; ++r)

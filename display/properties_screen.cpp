@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
 #include "display/frame_builder.h"
 #include "display/house_payment_flow.h"
@@ -150,10 +151,21 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
   const int interest = game->rules().mortgage_interest_percent;
   const rules::Money lift_cost = sp.mortgage + (sp.mortgage * interest + 99) / 100;
 
-  const int bw = (panel.w - 2 * pad - l.pad) / 2;
+  const auto& words = game->edition().words;
+  const std::string build_label = fmt::format("Build {}", hotel_next ? words.hotel : words.house);
+  // Two buttons a row where their labels fit (a portrait screen's narrow panel: one a row).
+  const int half_w = (panel.w - 2 * pad - l.pad) / 2;
+  const bool two_cols = std::ranges::all_of(
+      std::array<std::string, 4>{build_label, "Sell building", "Mortgage", "Lift mortgage"},
+      [&](const std::string& label) { return fb.label_fits(half_w, l.button_h, label); });
+  const int cols = two_cols ? 2 : 1;
+  const int bw = two_cols ? half_w : panel.w - 2 * pad;
   const int by = panel.y + pad + l.s(68);
-  auto action = [&](const std::string& id, int col, int row, const std::string& label,
+  int placed = 0;
+  auto action = [&](const std::string& id, const std::string& label,
                     const std::optional<std::string>& why_not, Confirmation c) {
+    const int col = placed % cols, row = placed / cols;
+    ++placed;
     const Rect r{panel.x + pad + col * (bw + l.pad), by + row * (l.button_h + l.pad), bw, l.button_h};
     fb.button(
         id, r, label, Palette::accept, [&ui, c] { ui.confirm(c); }, !why_not.has_value(),
@@ -161,8 +173,7 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
     // A refused action still catches the finger, to show the rules' reason in the panel.
     fb.frame().targets.back().refusal = why_not.value_or("");
   };
-  const auto& words = game->edition().words;
-  action("props.build", 0, 0, fmt::format("Build {}", hotel_next ? words.hotel : words.house), build_no,
+  action("props.build", build_label, build_no,
          {fmt::format("{}: build a {} on {} for {}?", who, hotel_next ? words.hotel : words.house, sp.name,
                       Wording::money(*game, sp.house_cost)),
           "Build", player, ApplyInput{rules::Build{player, space}, {}, -1, {}}, nullptr});
@@ -175,11 +186,11 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
     sell_request.details = Wording::sale_lines(*game, *sale);
     sell_request.action.input = rules::Sell{player, space, sale->changes_other_lots()};
   }
-  action("props.sell", 1, 0, "Sell building", sell_no, sell_request);
-  action("props.mortgage", 0, 1, "Mortgage", mortgage_no,
+  action("props.sell", "Sell building", sell_no, sell_request);
+  action("props.mortgage", "Mortgage", mortgage_no,
          {fmt::format("{}: mortgage {} for {}?", who, sp.name, Wording::money(*game, sp.mortgage)),
           "Mortgage", player, ApplyInput{rules::Mortgage{player, space}, {}, -1, {}}, nullptr});
-  action("props.lift", 1, 1, "Lift mortgage", lift_no,
+  action("props.lift", "Lift mortgage", lift_no,
          {fmt::format("{}: lift the mortgage on {} for {}?", who, sp.name, Wording::money(*game, lift_cost)),
           "Lift", player, ApplyInput{rules::Unmortgage{player, space}, {}, -1, {}}, nullptr});
 
@@ -192,7 +203,7 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
       why = "Build: " + *build_no;
   }
   if (!why.empty()) {
-    const int ry = by + 2 * (l.button_h + l.pad);
+    const int ry = by + (4 / cols) * (l.button_h + l.pad);
     fb.paragraph({panel.x + pad, ry, panel.w - 2 * pad, panel.bottom() - ry - pad}, why, FontFace::bold,
                  l.font_body, Palette::highlight);
   }

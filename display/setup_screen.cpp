@@ -64,15 +64,22 @@ void SetupScreen::build(FrameBuilder& fb, UiContext& ui) {
   fb.text({ecol.x + l.s(6), ecol.y, ecol.w - l.s(12), l.s(32)}, "Edition", FontFace::bold, l.font_body,
           Palette::muted);
   edition_ = std::clamp(edition_, 0, std::max(0, static_cast<int>(editions.size()) - 1));
+  // Buttons a third taller where a name needs a third line (the narrow columns of a portrait screen).
+  const int tall_h = l.button_h * 3 / 2;
+  const int edition_h =
+      std::ranges::all_of(
+          editions, [&](const auto& ed) { return fb.label_fits(ecol.w - l.s(12), l.button_h, ed->name); })
+          ? l.button_h
+          : tall_h;
   int y = ecol.y + l.s(34);
-  for (int i = 0; i < static_cast<int>(editions.size()) && y + l.button_h <= ecol.bottom(); ++i) {
+  for (int i = 0; i < static_cast<int>(editions.size()) && y + edition_h <= ecol.bottom(); ++i) {
     const auto& ed = *editions[static_cast<std::size_t>(i)];
-    fb.button(fmt::format("setup.edition.{}", i), {ecol.x + l.s(6), y, ecol.w - l.s(12), l.button_h}, ed.name,
+    fb.button(fmt::format("setup.edition.{}", i), {ecol.x + l.s(6), y, ecol.w - l.s(12), edition_h}, ed.name,
               i == edition_ ? Palette::primary : Palette::panel_light, [this, i] {
                 if (edition_ != i) options_.clear();
                 edition_ = i;
               });
-    y += l.button_h + l.pad;
+    y += edition_h + l.pad;
   }
   if (editions.empty())
     fb.paragraph({ecol.x + l.s(6), y, ecol.w - l.s(12), l.s(120)},
@@ -86,7 +93,14 @@ void SetupScreen::build(FrameBuilder& fb, UiContext& ui) {
   if (!editions.empty()) {
     const auto& ed = *editions[static_cast<std::size_t>(edition_)];
     const int pager_h = l.target;
-    const int rows = std::max(1, (ocol.h - l.s(34) - pager_h - l.pad) / (l.button_h + l.pad));
+    const int option_h = std::ranges::all_of(ed.options,
+                                             [&](const auto& opt) {
+                                               return fb.label_fits(ocol.w - l.s(12), l.button_h,
+                                                                    "\u2610 " + humanise(opt.name));
+                                             })
+                             ? l.button_h
+                             : tall_h;
+    const int rows = std::max(1, (ocol.h - l.s(34) - pager_h - l.pad) / (option_h + l.pad));
     const int pages = (static_cast<int>(ed.options.size()) + rows - 1) / rows;
     option_page_ = std::clamp(option_page_, 0, std::max(0, pages - 1));
     y = ocol.y + l.s(34);
@@ -97,13 +111,13 @@ void SetupScreen::build(FrameBuilder& fb, UiContext& ui) {
       const bool on = options_.contains(opt.name) ? options_[opt.name] : opt.default_on;
       const std::string name = opt.name;
       const bool def = opt.default_on;
-      fb.button("setup.option." + name, {ocol.x + l.s(6), y, ocol.w - l.s(12), l.button_h},
+      fb.button("setup.option." + name, {ocol.x + l.s(6), y, ocol.w - l.s(12), option_h},
                 (on ? "\u2611 " : "\u2610 ") + humanise(name), on ? Palette::accept : Palette::panel_light,
                 [this, name, def] {
                   const bool cur = options_.contains(name) ? options_[name] : def;
                   options_[name] = !cur;
                 });
-      y += l.button_h + l.pad;
+      y += option_h + l.pad;
     }
     if (ed.options.empty())
       fb.text({ocol.x + l.s(6), y, ocol.w - l.s(12), l.s(30)}, "This edition has none", FontFace::regular,

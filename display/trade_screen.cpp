@@ -147,8 +147,12 @@ void TradeScreen::build_side(FrameBuilder& fb, UiContext& ui, int side, int x, i
             });
   // Get Out of Jail cards.
   const int held = st.players[static_cast<std::size_t>(me)].cards();
-  const int cw = (half - pad) / 3;
-  const int cx = x + pad + half + pad;
+  // Beside the cash where its two buttons keep a finger's width, else on a row of its own (portrait).
+  const bool own_row = (half - pad) / 3 < l.target;
+  if (own_row) y += l.button_h + pad;
+  const int cards_w = own_row ? inner : half;
+  const int cw = (cards_w - pad) / 3;
+  const int cx = own_row ? x + pad : x + pad + half + pad;
   fb.button(
       fmt::format("trade.{}.cards.less", side), {cx, y, cw, l.button_h}, "\u2212", Palette::panel_light,
       [this, side] {
@@ -156,10 +160,10 @@ void TradeScreen::build_side(FrameBuilder& fb, UiContext& ui, int side, int x, i
         changed();
       },
       offer->cards > 0, "No jail cards offered");
-  fb.text({cx + cw, y, half - 2 * cw, l.button_h}, fmt::format("{} jail", offer->cards), FontFace::regular,
+  fb.text({cx + cw, y, cards_w - 2 * cw, l.button_h}, fmt::format("{} jail", offer->cards), FontFace::regular,
           l.font_small, Palette::text, Align::centre, l.s(12));
   fb.button(
-      fmt::format("trade.{}.cards.more", side), {cx + half - cw, y, cw, l.button_h}, "+",
+      fmt::format("trade.{}.cards.more", side), {cx + cards_w - cw, y, cw, l.button_h}, "+",
       Palette::panel_light,
       [this, side] {
         ++offers_[side].cards;

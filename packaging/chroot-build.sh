@@ -4,6 +4,10 @@
 #                                           qemu-aarch64-static (registered in binfmt_misc with the F flag
 #                                           when it is not yet, so child processes of tests run), the arm64 .deb
 #   packaging/chroot-build.sh trixie        Debian 13: native build and the whole test suite
+#   packaging/chroot-build.sh cross-arm64|trixie PART
+#                                           only one part of the tree: the targets and tests of the folder PART
+#                                           (say tests/vision), for a machine too busy to build everything at once;
+#                                           the next part reuses what this one built (and ccache)
 #   packaging/chroot-build.sh install-test DEB
 #                                           bookworm: apt installs the .deb with its dependencies and runs its
 #                                           maintainer scripts; then checks the user, the groups, the enabled
@@ -14,7 +18,15 @@
 # the .deb) are copied to out/ in the source tree. Set BOARDBANK_MIRROR to use another Debian mirror.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
-what=${1:?usage: packaging/chroot-build.sh cross-arm64|trixie|install-test DEB}
+what=${1:?usage: packaging/chroot-build.sh cross-arm64|trixie [PART]|install-test DEB}
+part=""
+if [ "$what" != install-test ] && [ -n "${2:-}" ]; then
+  part=${2%/}
+  [ -f "$(dirname "$0")/../$part/CMakeLists.txt" ] || {
+    echo "chroot-build: no CMakeLists.txt in $part: a part is a folder of the tree, say tests/vision" >&2
+    exit 2
+  }
+fi
 chroots=${BOARDBANK_CHROOTS:-/var/tmp/boardbank-chroots}
 mirror=${BOARDBANK_MIRROR:-http://deb.debian.org/debian}
 jobs=$(nproc)
@@ -45,7 +57,7 @@ case "$what" in
     root=$chroots/bookworm-install
     packages=()
     ;;
-  *) echo "usage: packaging/chroot-build.sh cross-arm64|trixie|install-test DEB" >&2; exit 2 ;;
+  *) echo "usage: packaging/chroot-build.sh cross-arm64|trixie [PART]|install-test DEB" >&2; exit 2 ;;
 esac
 
 [ "$(id -u)" -eq 0 ] || { echo "chroot-build: needs root (debootstrap and chroot)" >&2; exit 1; }
@@ -114,29 +126,47 @@ launchers="-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccac
 rm -rf "$root/src" && mkdir -p "$root/src"
 (cd "$src" && git ls-files -co --exclude-standard -z | tar --null -T - -cf -) | tar -xf - -C "$root/src"
 
-log=$src/out/$what.log
+log=$src/out/$what${part:+-${part//\//-}}.log
 mkdir -p "$src/out"
 start=$(date +%s)
 status=0
 case "$what" in
   cross-arm64)
-    in_root "export $ccache
-             cd /src && cmake -S . -B /build-arm64 -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBOARDBANK_BENCH=OFF \
-               -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-aarch64-linux-gnu.cmake $launchers
-             cmake --build /build-arm64 -j $jobs
-             file /build-arm64/daemon/boardbank
-             qemu-aarch64-static /build-arm64/daemon/boardbank --version
-             (cd /build-arm64 && cpack -G DEB)
-             ctest --test-dir /build-arm64 -j $jobs --output-on-failure --timeout 3000" 2>&1 | tee "$log" || status=$?
-    cp "$root"/build-arm64/boardbank_*_arm64.deb "$src/out/" 2>/dev/null || true
+    if [ -n "$part" ]; then
+      # Ninja's per-folder target builds only what the folder's programs need; ctest in the folder runs its tests.
+      in_root "export $ccache
+               cd /src && cmake -S . -B /build-arm64 -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBOARDBANK_BENCH=OFF \
+                 -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-aarch64-linux-gnu.cmake $launchers
+               cmake --build /build-arm64 -j $jobs --target $part/all
+               ctest --test-dir /build-arm64/$part -j $jobs --output-on-failure --timeout 3000" 2>&1 | tee "$log" ||
+        status=$?
+    else
+      in_root "export $ccache
+               cd /src && cmake -S . -B /build-arm64 -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBOARDBANK_BENCH=OFF \
+                 -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-aarch64-linux-gnu.cmake $launchers
+               cmake --build /build-arm64 -j $jobs
+               file /build-arm64/daemon/boardbank
+               qemu-aarch64-static /build-arm64/daemon/boardbank --version
+               (cd /build-arm64 && cpack -G DEB)
+               ctest --test-dir /build-arm64 -j $jobs --output-on-failure --timeout 3000" 2>&1 | tee "$log" || status=$?
+      cp "$root"/build-arm64/boardbank_*_arm64.deb "$src/out/" 2>/dev/null || true
+    fi
     ;;
   trixie)
-    in_root "export $ccache
-             cd /src && cmake -S . -B /build -G Ninja -DBOARDBANK_BENCH=OFF $launchers
-             cmake --build /build -j $jobs
-             /build/daemon/boardbank --version
-             ctest --test-dir /build -j $jobs --output-on-failure" 2>&1 | tee "$log" || status=$?
+    if [ -n "$part" ]; then
+      in_root "export $ccache
+               cd /src && cmake -S . -B /build -G Ninja -DBOARDBANK_BENCH=OFF $launchers
+               cmake --build /build -j $jobs --target $part/all
+               ctest --test-dir /build/$part -j $jobs --output-on-failure" 2>&1 | tee "$log" || status=$?
+    else
+      in_root "export $ccache
+               cd /src && cmake -S . -B /build -G Ninja -DBOARDBANK_BENCH=OFF $launchers
+               cmake --build /build -j $jobs
+               /build/daemon/boardbank --version
+               ctest --test-dir /build -j $jobs --output-on-failure" 2>&1 | tee "$log" || status=$?
+    fi
     ;;
 esac
-echo "chroot-build: $what finished with status $status after $(( $(date +%s) - start )) s (log: out/$what.log)" | tee -a "$log"
+echo "chroot-build: $what${part:+ $part} finished with status $status after $(( $(date +%s) - start )) s (log: ${log#$src/})" |
+  tee -a "$log"
 exit "$status"
