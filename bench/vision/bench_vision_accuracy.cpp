@@ -37,11 +37,17 @@ struct RowSet {
   int seed_base;
 };
 
+// NAME is a row set (hard1), a condition (jpeg), or both (hard1/jpeg); empty selects every row.
+bool selected(const std::string& only, const std::string& set, const std::string& condition) {
+  if (only.empty() || only == set || only == condition) return true;
+  return only == set + "/" + condition;
+}
+
 TrackingScore run_rows(const RowSet& set, int moves_per_game, const std::string& only) {
   TrackingScore all;
   const int spaces = set.renderer->space_map().space_count();
   for (Condition c : all_conditions()) {
-    if (!only.empty() && only != condition_name(c) && only != set.name) continue;
+    if (!selected(only, set.name, condition_name(c))) continue;
     TrackingScore per;
     std::mt19937_64 rng(static_cast<uint64_t>(set.seed_base + static_cast<int>(c)));
     for (int g = 0; g < set.games; ++g) {
@@ -62,14 +68,16 @@ TrackingScore run_rows(const RowSet& set, int moves_per_game, const std::string&
 
 int main(int argc, char** argv) {
   cv::setNumThreads(1);  // figures for one core, as on a busy Pi
-  // Optional: moves per game and main games per condition, for a quicker look; frame size; one condition
-  // or one row set by name.
+  // Optional: moves per game and main games per condition, for a quicker look; frame size; one condition,
+  // one row set, or one row (set/condition) by name.
   const int moves_per_game = argc > 1 ? std::atoi(argv[1]) : 12;
   const int games = argc > 2 ? std::atoi(argv[2]) : 2;
   const int width = argc > 3 ? std::atoi(argv[3]) : 1280, height = argc > 4 ? std::atoi(argv[4]) : 720;
   const std::string only = argc > 5 ? argv[5] : "";
   if (moves_per_game < 1 || games < 1 || width < 320 || height < 240) {
-    std::fprintf(stderr, "usage: bench_vision_accuracy [MOVES_PER_GAME [GAMES [WIDTH HEIGHT [NAME]]]]\n");
+    std::fprintf(stderr,
+                 "usage: bench_vision_accuracy [MOVES_PER_GAME [GAMES [WIDTH HEIGHT "
+                 "[SET|CONDITION|SET/CONDITION]]]]\n");
     return 2;
   }
   const BoardLayout layout = classic_layout();
