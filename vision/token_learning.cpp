@@ -30,8 +30,6 @@ void fill_convex(cv::Mat& mask) {
   for (const auto& piece : pieces) {
     if (piece.size() < 3) continue;
     cv::convexHull(piece, hull);
-    std::fprintf(stderr, "piece at %d,%d area %.0f hull %.0f\n", piece[0].x, piece[0].y,
-                 cv::contourArea(piece), cv::contourArea(hull));
     cv::fillConvexPoly(mask, hull, cv::Scalar(255));
   }
 }

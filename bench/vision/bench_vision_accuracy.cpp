@@ -8,6 +8,8 @@
 //   hard     red, blue, a metal-like grey and a black token learned on GO (issue 12)
 //   hard1    the same tokens learned one at a time by difference from the empty board (issue 12)
 //   white1   red, blue, white and black tokens learned one at a time (issue 12: is a white token seen?)
+//   capped1  red, blue, a white token with a green cap and a metal grey one with a magenta cap, one at a
+//            time (the cap docs/vision.md recommends for white and metal tokens, measured)
 //   pairs    two red and two blue tokens told apart by shape (issue 5)
 // Rows other than main and pairs expect their token count, so a start that shows fewer says so.
 #include <chrono>
@@ -89,6 +91,13 @@ int main(int argc, char** argv) {
   TableRenderer hard(layout, map, hard_looks, width, height);
   const auto all_hard = hard_token_looks();  // red, blue, metal grey, black, white
   TableRenderer white(layout, map, {all_hard[0], all_hard[1], all_hard[4], all_hard[3]}, width, height);
+  // What docs/vision.md tells a family with white and metal tokens to do: a small coloured cap on each.
+  TableRenderer capped(layout, map,
+                       {all_hard[0],
+                        all_hard[1],
+                        {0xF4F4F4, TokenShape::diamond, 0x10C040},
+                        {0xA0A0A4, TokenShape::hexagon, 0xE020E0, true}},
+                       width, height);
   TableRenderer pairs(layout, map,
                       {{0xE01010, TokenShape::circle},
                        {0xE01010, TokenShape::triangle},
@@ -117,6 +126,7 @@ int main(int argc, char** argv) {
       {"hard", &hard, 4, 1, expecting(4), {}, 5000},
       {"hard1", &hard, 4, 1, one_by_one, {}, 6000},
       {"white1", &white, 4, 1, one_by_one, {}, 7000},
+      {"capped1", &capped, 4, 1, one_by_one, {}, 8000},
   };
   const auto start = std::chrono::steady_clock::now();
   TrackingScore total;
