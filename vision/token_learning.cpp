@@ -20,6 +20,27 @@ using locator_detail::features;
 using locator_detail::median;
 using locator_detail::shape_of;
 
+namespace {
+
+// Fills each piece of `mask` out to its convex outline (pieces of a few pixels are left as they are).
+void fill_convex(cv::Mat& mask) {
+  std::vector<std::vector<cv::Point>> pieces;
+  cv::findContours(mask, pieces, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+  std::vector<cv::Point> hull;
+  for (const auto& piece : pieces) {
+    if (piece.size() < 3) continue;
+    cv::convexHull(piece, hull);
+    cv::fillConvexPoly(mask, hull, cv::Scalar(255));
+  }
+}
+
+cv::Vec3b median_colour(std::array<std::vector<double>, 3>& channels) {
+  return {cv::saturate_cast<uchar>(median(channels[0])), cv::saturate_cast<uchar>(median(channels[1])),
+          cv::saturate_cast<uchar>(median(channels[2]))};
+}
+
+}  // namespace
+
 std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_space) {
   Impl& im = *impl_;
   const int s = im.settings.top_side;
@@ -235,16 +256,81 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
   return tokens;
 }
 
+// Where the empty board is dark (ink, a marker's black cells) a few grey levels of sensor noise are a large
+// ratio of brightness: locate()'s foreground speckles there, harmlessly for tokens of a known colour, but
+// a speckle filled out to its convex outline below would look like a new thing. Such pixels count as new
+// only when their colour changed or their brightness changed by a share of the paper's, not of the ink's.
+void TokenLocator::Impl::drop_unsteady_dark(const cv::Mat& top, cv::Mat& unexplained) const {
+  const Impl& im = *this;
+  const cv::Vec3f unit(1, 1, 1);
+  std::vector<double> brightness;
+  for (size_t k = 0; k < im.ring.size(); k += 11)
+    brightness.push_back(features(im.reference.at<cv::Vec3b>(im.ring[k]), unit).i);
+  const double paper = median(brightness);
+  for (size_t k = 0; k < im.ring.size(); ++k) {
+    const int i = im.ring[k];
+    if (!unexplained.at<uint8_t>(i) || im.chroma_fg[k]) continue;
+    const double light = im.last_mean_gain * im.field.at<float>(i);
+    const double was = features(im.reference.at<cv::Vec3b>(i), unit).i * light;
+    const double now = features(top.at<cv::Vec3b>(i), im.last_chroma_gain).i;
+    if (std::abs(now - was) < im.settings.brightness_threshold * std::max(was, 0.3 * paper * light))
+      unexplained.at<uint8_t>(i) = 0;
+  }
+}
+
+void TokenLocator::Impl::keep_changed_since_before(const cv::Mat& top, cv::Mat& unexplained) const {
+  // Moments apart in the same light: colours compare directly, a little smoothed against sensor noise
+  // and JPEG. By the mean change over the three channels, as a share of the brightness there (on dark
+  // print and in dim light, of a quarter of the paper's: noise there is a large ratio).
+  cv::Mat now;
+  cv::blur(top, now, cv::Size(3, 3));
+  for (int i : ring) {
+    if (!unexplained.at<uint8_t>(i)) continue;
+    const cv::Vec3b a = now.at<cv::Vec3b>(i), b = board_before.at<cv::Vec3b>(i);
+    const double change =
+        (std::abs(a[0] - b[0]) + std::abs(a[1] - b[1]) + std::abs(a[2] - b[2])) / (3 * 255.0);
+    const double was = (b[0] + b[1] + b[2]) / (3 * 255.0);
+    if (change < settings.brightness_threshold * std::max(was, 0.25 * board_before_paper))
+      unexplained.at<uint8_t>(i) = 0;
+  }
+}
+
+void TokenLocator::remember_settled_board(const cv::Mat& top) {
+  Impl& im = *impl_;
+  const int s = im.settings.top_side;
+  assert(top.rows == s && top.cols == s && top.type() == CV_8UC3);
+  cv::blur(top, im.board_before, cv::Size(3, 3));
+  std::vector<double> brightness;
+  for (size_t k = 0; k < im.ring.size(); k += 11)
+    brightness.push_back(features(im.board_before.at<cv::Vec3b>(im.ring[k]), cv::Vec3f(1, 1, 1)).i);
+  im.board_before_paper = median(brightness);
+}
+
+void TokenLocator::forget_settled_board() { impl_->board_before.release(); }
+
 std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat& top) {
   Impl& im = *impl_;
   const int s = im.settings.top_side;
   if (im.reference.empty() || im.mask.empty() || im.claimed.empty())
     return std::unexpected("the empty board is not known yet");
-  // Foreground no learned token took, without the slivers along learned tokens' edges.
-  cv::Mat unexplained = im.mask & ~im.claimed;
-  cv::Mat near_claimed;
-  cv::dilate(im.claimed, near_claimed, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
-  unexplained.setTo(0, near_claimed);
+  cv::Mat unexplained;
+  if (!im.board_before.empty()) {
+    // What differs from the empty board and changed since the board was last settled (the previous token
+    // learned): the tokens already down are in both looks, whatever colour the new one matches.
+    unexplained = im.mask.clone();
+    im.keep_changed_since_before(top, unexplained);
+  } else {
+    // Foreground no learned token took, without the slivers along learned tokens' edges.
+    unexplained = im.mask & ~im.claimed;
+    cv::Mat near_claimed;
+    cv::dilate(im.claimed, near_claimed, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+    unexplained.setTo(0, near_claimed);
+  }
+  im.drop_unsteady_dark(top, unexplained);
+  // A metal token's sheen is as bright as the paper (in bright light its whole lit side is): a hole or a
+  // gap in its blob that would leave only a thin ring or arc for the opening below to wipe away. A token
+  // is about convex from above, so each piece is filled out to its convex outline.
+  fill_convex(unexplained);
   cv::morphologyEx(unexplained, unexplained, cv::MORPH_OPEN,
                    cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
   cv::Mat labels, stats, centroids;
@@ -256,28 +342,37 @@ std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat&
     f.i /= im.last_mean_gain * im.field.at<float>(i);
     return f;
   };
-  // The paper, to tell a place left bare from a token put down.
-  std::array<std::vector<double>, 3> channels;
-  for (size_t k = 0; k < im.ring.size(); k += 11) {
-    const cv::Vec3b p = im.reference.at<cv::Vec3b>(im.ring[k]);
-    for (int ch = 0; ch < 3; ++ch) channels[static_cast<size_t>(ch)].push_back(p[ch]);
-  }
-  const cv::Vec3b paper(cv::saturate_cast<uchar>(median(channels[0])),
-                        cv::saturate_cast<uchar>(median(channels[1])),
-                        cv::saturate_cast<uchar>(median(channels[2])));
-  const Features pf = features(paper, cv::Vec3f(1, 1, 1));
+  const cv::Vec3f unit(1, 1, 1);
   int chosen = -1, count = 0;
   for (int b = 1; b < n; ++b) {
     const int area = stats.at<int>(b, cv::CC_STAT_AREA);
     if (area < min_area || area > max_area) continue;
     const cv::Rect box(stats.at<int>(b, cv::CC_STAT_LEFT), stats.at<int>(b, cv::CC_STAT_TOP),
                        stats.at<int>(b, cv::CC_STAT_WIDTH), stats.at<int>(b, cv::CC_STAT_HEIGHT));
+    // Left bare, or a token put down? Bare where the place now looks like the board around it and the
+    // reference did not look like its own surroundings (something stood there when it was taken). Both
+    // are compared within one small neighbourhood, so a shadow or dim light changes neither; a grey token
+    // on paper, whose top and sheen are near the paper's look, is never taken into the reference as board.
+    const cv::Rect around = (box + cv::Size(12, 12) - cv::Point(6, 6)) & cv::Rect(0, 0, s, s);
+    std::array<std::vector<double>, 3> now_around, then_around;
+    for (int y = around.y; y < around.y + around.height; ++y)
+      for (int x = around.x; x < around.x + around.width; ++x) {
+        if (im.mask.at<uint8_t>(y, x) || im.labels.at<int16_t>(y, x) < 0) continue;
+        const cv::Vec3b c = top.at<cv::Vec3b>(y, x), r = im.reference.at<cv::Vec3b>(y, x);
+        for (size_t ch = 0; ch < 3; ++ch) now_around[ch].push_back(c[ch]), then_around[ch].push_back(r[ch]);
+      }
+    if (now_around[0].size() < 20) continue;  // no board to compare with: not decided here
+    const Features now_board = features(median_colour(now_around), unit);
+    const Features then_board = features(median_colour(then_around), unit);
+    auto alike_board = [&](const Features& f, const Features& board) {
+      return chroma_distance(f, board) < im.settings.chroma_threshold && std::abs(f.i / board.i - 1) < 0.15;
+    };
     int bare = 0;
     for (int y = box.y; y < box.y + box.height; ++y)
       for (int x = box.x; x < box.x + box.width; ++x) {
         if (labels.at<int>(y, x) != b) continue;
-        const Features f = feature_at(y * s + x);
-        bare += chroma_distance(f, pf) < im.settings.chroma_threshold && std::abs(f.i / pf.i - 1) < 0.2;
+        bare += alike_board(features(top.at<cv::Vec3b>(y, x), unit), now_board) &&
+                !alike_board(features(im.reference.at<cv::Vec3b>(y, x), unit), then_board);
       }
     if (bare > 0.7 * area) {
       // Left bare: from now on this is the board here (in the reference's light).
@@ -327,7 +422,8 @@ std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat&
   const std::vector<TokenAppearance> alone{found.look};
   std::vector<int> pixels, per_space(static_cast<size_t>(im.map.space_count()), 0);
   for (int i = 0; i < s * s; ++i) {
-    if (!blob.at<uint8_t>(i) || im.labels.at<int16_t>(i) < 0) continue;
+    // Only what locate() will count as foreground (not the parts filled out above).
+    if (!blob.at<uint8_t>(i) || !im.mask.at<uint8_t>(i) || im.labels.at<int16_t>(i) < 0) continue;
     if (im.token_at(feature_at(i), alone) < 0) continue;
     pixels.push_back(i);
     ++per_space[static_cast<size_t>(im.labels.at<int16_t>(i))];

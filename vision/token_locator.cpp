@@ -36,6 +36,29 @@ cv::Vec3f TokenLocator::Impl::white_balance(const cv::Mat& top) const {
   return gain;
 }
 
+namespace {
+
+// Per cell: light = sum / count where count > 0. Dips narrower than three cells are lifted to their
+// surroundings' level; cells with no background stay without.
+void close_light_dips(cv::Mat& sum, const cv::Mat& count) {
+  const cv::Mat seen = count > 0.5f;
+  cv::Mat light = cv::Mat::zeros(sum.size(), CV_32F);
+  cv::divide(sum, count, light);
+  light.setTo(0.0f, ~seen);  // never the largest neighbour
+  const cv::Mat square = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
+  cv::Mat lifted;
+  cv::dilate(light, lifted, square, cv::Point(-1, -1), 1, cv::BORDER_REPLICATE);
+  lifted.setTo(1e6f, lifted <= 0.0f);  // no neighbour seen: never the smallest
+  cv::Mat closed;
+  cv::erode(lifted, closed, square, cv::Point(-1, -1), 1, cv::BORDER_REPLICATE);
+  // Only ever lift a cell: a brighter cell (a sheen, a lamp's spot) keeps its own light.
+  cv::Mat raised = cv::max(light, closed);
+  cv::Mat updated = raised.mul(count);
+  updated.copyTo(sum, seen);
+}
+
+}  // namespace
+
 int TokenLocator::Impl::token_at(const Features& f, const std::vector<TokenAppearance>& tokens) const {
   int best = -1;
   double best_d = 16.0;  // squared distance in spreads: about four standard deviations
@@ -126,6 +149,11 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
       im.lcount.at<float>(y / cell, x / cell) += 1.0f;
     }
   }
+  // A grey or white token changes no colour, so its pixels feed the light field and darken their cell as
+  // if a small shadow lay there: the token would then hide in its own shadow. Shadows and light changes
+  // span many cells, a token one or two: a grey closing of the cells' light (largest of the neighbours,
+  // then smallest) lifts the token-sized dips and keeps a shadow's straight edge where it is.
+  close_light_dips(im.lsum, im.lcount);
   // Normalised convolution fills cells with no background (under a hand, the board's centre).
   cv::blur(im.lsum, im.lsum, cv::Size(3, 3));
   cv::blur(im.lcount, im.lcount, cv::Size(3, 3));
@@ -293,10 +321,13 @@ void TokenLocator::rewarp_reference(const Calibration& taken_with, const Calibra
   const Homography board_to_top({1.0 * s, 0, 0, 0, 1.0 * s, 0, 0, 0, 1});
   const Homography new_to_old =
       top_to_board.then(now.board_to_image).then(taken_with.image_to_board).then(board_to_top);
-  cv::Mat rewarped;
-  cv::warpPerspective(im.reference, rewarped, cv::Matx33d(new_to_old.matrix().data()), cv::Size(s, s),
-                      cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
-  im.reference = rewarped;
+  for (cv::Mat* look : {&im.reference, &im.board_before}) {
+    if (look->empty()) continue;
+    cv::Mat rewarped;
+    cv::warpPerspective(*look, rewarped, cv::Matx33d(new_to_old.matrix().data()), cv::Size(s, s),
+                        cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+    *look = rewarped;
+  }
 }
 
 std::expected<void, std::string> TokenLocator::save_reference(const std::string& png_path) const {

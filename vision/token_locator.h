@@ -76,6 +76,12 @@ class TokenLocator {
   // where the reference has something (a token the start did not find, since lifted) is learned as empty
   // board into the reference.
   std::expected<NewToken, std::string> find_new_token(const cv::Mat& top);
+  // The board as it stands now, settled (the empty board, or a token just learned alone): the next
+  // find_new_token looks only at what changed since, so a new token is found even beside a learned one
+  // whose colour it nearly matches (black beside metal grey).
+  void remember_settled_board(const cv::Mat& top);
+  // A token moved since: the next find_new_token goes by what no learned token's colour explains.
+  void forget_settled_board();
 
   // The reference was taken through `taken_with`; `now` is a better fit of the same, unmoved board (more
   // markers in view): the reference is resampled to stay true to the board through `now`.

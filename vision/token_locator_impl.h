@@ -78,6 +78,9 @@ struct TokenLocator::Impl {
   cv::Mat labels;         // CV_16S: space under each top-view pixel, -1 none
   std::vector<int> ring;  // indices of pixels on a space
   cv::Mat reference;      // CV_8UC3 top view of the empty board
+  cv::Mat board_before;   // CV_8UC3 top view when the last token was learned alone (empty: not known),
+                          // smoothed 3x3
+  double board_before_paper = 1;  // its median brightness on the ring, 0..1
   std::vector<double> foreground_share;
   // Scratch, kept between frames to avoid allocation in the steady state.
   cv::Mat mask, blobs, stats, centroids, lsum, lcount, field;
@@ -102,6 +105,11 @@ struct TokenLocator::Impl {
   // measured (their outlines, cut straight where they touch, are marked rough).
   void split_touching(std::vector<Tally>& parts, const std::vector<size_t>& members,
                       const std::vector<Point2>& near, int side) const;
+  // For find_new_token: clears pixels of `unexplained` that are foreground only through noise on dark
+  // print (a ratio of a small brightness).
+  void drop_unsteady_dark(const cv::Mat& top, cv::Mat& unexplained) const;
+  // For find_new_token: keeps the pixels of `unexplained` that changed since `board_before`.
+  void keep_changed_since_before(const cv::Mat& top, cv::Mat& unexplained) const;
   CapFeatures cap_of(const Tally& blob, const cv::Mat& top, const cv::Vec3f& gain) const;
   void ask_between(TokenObservation& o, const Tally& other) const;
   void assign_by_outline(const std::vector<size_t>& members, const std::vector<Tally*>& blobs,

@@ -164,6 +164,7 @@ bool TokenTracker::learn_new_token(const cv::Mat& top, int64_t frame_index,
   tokens.push_back(learned.look);
   positions.push_back(learned.space);
   adopt_tokens(std::move(tokens), std::move(positions));
+  locator_.remember_settled_board(top);
   TrackerEvent e = event(TrackerEvent::Kind::learned, frame_index, learned.look.name);
   e.to = learned.space;
   e.confidence = 1.0;
@@ -254,6 +255,7 @@ std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t fr
   if (settings_.learning == Settings::Learning::one_at_a_time && !locator_.has_reference()) {
     // The table has cleared the board: this is its empty look, and the first token is awaited.
     locator_.set_empty_reference(top);
+    locator_.remember_settled_board(top);
     learned_with_markers_ = calibration_->markers_seen;
     if (learned_with_markers_ < MarkerLayout::count) reference_calibration_ = *calibration_;
     awaiting_new_token_ = true;
@@ -439,6 +441,9 @@ void TokenTracker::decide(size_t t, const TokenObservation& o, int64_t frame_ind
       tokens_[t].outline_cut = false;
     }
     if (o.space != positions_[t]) {
+      // The board as last settled no longer holds: a token learned later is found by the claims of the
+      // learned ones (find_new_token).
+      locator_.forget_settled_board();
       TrackerEvent e = event(TrackerEvent::Kind::moved, frame_index, name);
       e.from = positions_[t];
       e.to = o.space;

@@ -268,6 +268,49 @@ TEST(Learning, ABlackTokenIsNotLearnedOnGoButSaidMissingThenLearnedAlone) {
   }
 }
 
+// Red, blue, metal grey and black put down one at a time on GO, as the table prompts: the grey one (the
+// classic cast token, grey on the pale paper) is learned in every light, and the black one put down beside
+// it too (it matches the grey's colour loosely). Then the grey token is moved and never reported wrong.
+class MetalGreyAlone : public ::testing::TestWithParam<Condition> {};
+
+TEST_P(MetalGreyAlone, IsLearnedOneAtATimeBesideTheOthersAndNeverReportedWrong) {
+  const auto& r = hard_renderer();
+  TableScript::Settings start;
+  for (int t = 0; t < 4; ++t) start.start_positions.push_back(beside_board(t));
+  const auto seed = static_cast<uint64_t>(60 + static_cast<int>(GetParam()));
+  TableScript script(r, scene(GetParam(), seed), 4, seed, start);
+  TokenTracker::Settings settings;
+  settings.learning = TokenTracker::Settings::Learning::one_at_a_time;
+  settings.expected_tokens = 4;
+  TokenTracker tracker(r.space_map(), settings);
+  Feeder feed(r, tracker);
+  ASSERT_EQ(count(feed.run(script.opening()), TrackerEvent::Kind::ready_for_token), 1);
+  const std::vector<std::string> players{"Ann", "Ben", "Cat", "Dan"};
+  for (int t = 0; t < 4; ++t) {
+    tracker.learn_next_token(players[static_cast<size_t>(t)]);
+    const auto events = feed.run(script.place(t, r.slot_position(0, t), -1));
+    const auto learned = of_kind(events, TrackerEvent::Kind::learned);
+    ASSERT_EQ(learned.size(), 1u) << players[static_cast<size_t>(t)];
+    EXPECT_EQ(learned[0].token, players[static_cast<size_t>(t)]);
+    EXPECT_EQ(learned[0].to, 0);
+  }
+  EXPECT_EQ(colour_word(tracker.tokens()[2]), "grey");
+  for (int to : {6, 13, 21}) {
+    const auto events = feed.run(script.play({2, to}, to));
+    for (const auto& moved : of_kind(events, TrackerEvent::Kind::moved)) {
+      EXPECT_EQ(moved.token, "Cat") << to;
+      EXPECT_EQ(moved.to, to);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Conditions, MetalGreyAlone,
+                         ::testing::Values(Condition::clean, Condition::dim, Condition::bright,
+                                           Condition::shadow, Condition::noise, Condition::jpeg),
+                         [](const ::testing::TestParamInfo<Condition>& param) {
+                           return std::string(condition_name(param.param));
+                         });
+
 TEST(Learning, AWhiteTokenPutDownOnAPaleSpaceThatCannotBeSeenIsSaidNotWaitedForSilently) {
   const auto& r = hard_renderer();
   TableScript::Settings start;
