@@ -266,9 +266,10 @@ int main(int argc, char** argv) {
   fmt::print("the service's {}\n", service_stall);
   fmt::print("RSS during the game (720p camera): max sampled {:.1f} MB, peak (VmHWM) {:.1f} MB\n",
              rss_max / 1024.0, status_kb("VmHWM:") / 1024.0);
-  fmt::print("  of the largest sample: anonymous {:.1f} MB (heap, frames, stacks), mapped files {:.1f} MB "
-             "(shared libraries: OpenCV's codec and video dependencies among them)\n",
-             rss_anon / 1024.0, rss_file / 1024.0);
+  fmt::print(
+      "  of the largest sample: anonymous {:.1f} MB (heap, frames, stacks), mapped files {:.1f} MB "
+      "(shared libraries: OpenCV's codec and video dependencies among them)\n",
+      rss_anon / 1024.0, rss_file / 1024.0);
 
   // The idle table: the same demo's devices and camera on a fresh ledger, without the bots.
   bb::daemon::DemoOptions idle_options = o;
@@ -283,6 +284,7 @@ int main(int argc, char** argv) {
   IdleProbe* idle_seen = idle_probe.get();
   idle->setup.participants.push_back(std::move(idle_probe));
   idle->setup.log = [](const std::string&) {};
+  IdleProbe idle_figures;  // copied out before the service (which owns the probe) goes
   {
     auto service = bb::daemon::Service::create(std::move(idle->setup));
     if (!service) {
@@ -290,13 +292,17 @@ int main(int argc, char** argv) {
       return 1;
     }
     (void)(*service)->run();
+    idle_figures.wall = idle_seen->wall;
+    idle_figures.loop_cpu = idle_seen->loop_cpu;
+    idle_figures.process = idle_seen->process;
+    idle_figures.frames = idle_seen->frames;
   }
-  const double idle_s = std::chrono::duration<double>(idle_seen->wall).count();
+  const double idle_s = std::chrono::duration<double>(idle_figures.wall).count();
   fmt::print(
       "idle table (set-up screen, 720p virtual camera grabbing) over {:.1f} s: {} frames drawn; loop thread "
       "CPU {:.1f} ms/s ({:.2f} %); whole process CPU {:.0f} ms/s (the virtual camera's rendering included)\n",
-      idle_s, idle_seen->frames, ms(idle_seen->loop_cpu) / idle_s, ms(idle_seen->loop_cpu) / idle_s / 10.0,
-      ms(idle_seen->process) / idle_s);
+      idle_s, idle_figures.frames, ms(idle_figures.loop_cpu) / idle_s,
+      ms(idle_figures.loop_cpu) / idle_s / 10.0, ms(idle_figures.process) / idle_s);
   std::filesystem::remove_all(dir);
   return code;
 }

@@ -4,9 +4,12 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include "fault_vfs.h"
 #include "ledger/backup_store.h"
 #include "ledger/ledger.h"
+#include "ledger/wal_sync.h"
 #include "ledger_test_support.h"
 #include "random_driver.h"
 #include "rules/script.h"
@@ -67,6 +70,51 @@ TEST(LoopSafety, RecordNeverMakesABackupTheScheduledCallDoes) {
   ASSERT_TRUE(due->has_value()) << due->error().message;
   EXPECT_FALSE(ledger->backup_if_due(std::chrono::system_clock::now()).has_value());
   EXPECT_EQ(BackupStore(dir.file("backups"), 10).list().size(), 1u);
+}
+
+// The service's loop writes commits and leaves their sync to another thread: with Durability::by_caller a
+// record() syncs nothing (one xSync fewer per input than each_commit, as the fault VFS counts them), the
+// WAL is then synced by its path (WalSync), and the file reopened holds every input.
+TEST(LoopSafety, ByCallerDurabilityWritesWithoutSyncingAndWalSyncMakesItDurable) {
+  FaultVfs::install(false);
+  const Played game = scripted(30, false);
+  std::array<std::int64_t, 2> counted{};
+  for (const auto durability :
+       {LedgerOptions::Durability::each_commit, LedgerOptions::Durability::by_caller}) {
+    TempDir dir;
+    LedgerOptions options = options_for(dir.file("l.db"));
+    options.vfs = FaultVfs::kName;
+    options.durability = durability;
+    options.anchor_every_ms = 60000;  // the anchor's own writes are not the question here
+    GameId id{};
+    {
+      auto ledger = Ledger::open(options);
+      ASSERT_TRUE(ledger.has_value()) << ledger.error().message;
+      auto started = ledger->start_game(game.setup, "test");
+      ASSERT_TRUE(started.has_value());
+      id = *started;
+      FaultVfs::arm(FaultVfs::Mode::count);
+      for (std::size_t i = 0; i < game.inputs.size(); ++i)
+        ASSERT_TRUE(ledger->record(id, game.inputs[i], meta(i)).has_value());
+      counted[durability == LedgerOptions::Durability::by_caller ? 1 : 0] = FaultVfs::writes();
+      FaultVfs::disarm();
+      if (durability == LedgerOptions::Durability::by_caller) {
+        const WalSync wal(options.path);
+        EXPECT_EQ(wal.wal_path(), options.path + "-wal");
+        auto synced = wal.sync();
+        EXPECT_TRUE(synced.has_value()) << synced.error();
+      }
+    }  // closed: what it wrote is read back by a new connection
+    auto reopened = Ledger::open(options_for(dir.file("l.db")));
+    ASSERT_TRUE(reopened.has_value()) << reopened.error().message;
+    ASSERT_TRUE(reopened->resume(id).has_value());
+    EXPECT_EQ(reopened->game(id)->input_count(), game.inputs.size());
+  }
+  EXPECT_LE(counted[1] + static_cast<std::int64_t>(game.inputs.size()), counted[0])
+      << "each_commit " << counted[0] << " writes and syncs, by_caller " << counted[1];
+  // No log (nothing written yet, or none at all): nothing to sync, and that is no error.
+  TempDir empty;
+  EXPECT_TRUE(WalSync(empty.file("none.db")).sync().has_value());
 }
 
 TEST(LoopSafety, ResumeRebuildsTheGameInPlace) {
