@@ -149,11 +149,17 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
       im.lcount.at<float>(y / cell, x / cell) += 1.0f;
     }
   }
-  // A grey or white token changes no colour, so its pixels feed the light field and darken their cell as
+  // A grey or black token changes no colour, so its pixels feed the light field and darken their cell as
   // if a small shadow lay there: the token would then hide in its own shadow. Shadows and light changes
   // span many cells, a token one or two: a grey closing of the cells' light (largest of the neighbours,
-  // then smallest) lifts the token-sized dips and keeps a shadow's straight edge where it is.
-  close_light_dips(im.lsum, im.lcount);
+  // then smallest) lifts the token-sized dips and keeps a shadow's straight edge where it is. Only where
+  // it is needed: while tokens are put down alone (any colour may come) or when a learned token is
+  // neutral. Coloured tokens never feed the field, and their outlines, which tell tokens of one colour
+  // apart, are kept exactly as measured (closing changed a near tie between a square and a star).
+  const bool neutral_token = std::any_of(tokens.begin(), tokens.end(), [](const TokenAppearance& t) {
+    return chroma_distance({t.mean[0], t.mean[1], 0}, {1.0 / 3, 1.0 / 3, 0}) < 0.1;
+  });
+  if (neutral_token || !im.board_before.empty()) close_light_dips(im.lsum, im.lcount);
   // Normalised convolution fills cells with no background (under a hand, the board's centre).
   cv::blur(im.lsum, im.lsum, cv::Size(3, 3));
   cv::blur(im.lcount, im.lcount, cv::Size(3, 3));

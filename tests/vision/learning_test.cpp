@@ -328,7 +328,7 @@ TEST(Learning, AWhiteTokenPutDownOnAPaleSpaceThatCannotBeSeenIsSaidNotWaitedForS
   ASSERT_EQ(said.size(), 1u);
   EXPECT_EQ(said[0].token, "Eve");
   EXPECT_EQ(said[0].found, 0);
-  EXPECT_NE(said[0].detail.find("cap"), std::string::npos);
+  EXPECT_NE(said[0].detail.find("coloured token"), std::string::npos);
   EXPECT_TRUE(tracker.waiting_for_token());
   EXPECT_EQ(count(events, TrackerEvent::Kind::learned), 0);
 }
