@@ -673,6 +673,8 @@ TEST(Service, AnUnpluggedCardReaderIsShownTheScreenConfirmsAndItsReturnIsNoticed
       p->roll(1, 2);  // Bob to Baltic Avenue: rent to Ann
       stage = 3;
     } else if (stage == 3 && view.awaiting.kind == K::tap_card) {
+      // The family has seen the question on the screen ("Bob, tap your card") before the reader goes.
+      (void)c.save_screen(dir.file("before-unplug.png"));
       say("unplug\n");
       stage = 4;
     } else if (stage == 4 && status && !ok && view.question && view.question->kind == QK::confirm_payment) {
