@@ -18,6 +18,9 @@ class TableQuestionDialog : public View {
   void build(FrameBuilder& fb, UiContext& ui) override;
   bool on_card(const std::string& uid, int player, UiContext& ui) override;
   const std::string& question_id() const { return question_.id; }
+  // The same question as the table holds it now: its options change while it is open (a card reader gone
+  // adds a Confirm button; one back removes it).
+  void update(const TableQuestion& question) { question_ = question; }
 
  private:
   // Static: it runs from dialogs opened over this one, after this one was closed.

@@ -84,10 +84,12 @@ const Frame& Ui::build(const Snapshot& snapshot, const Layout& layout, TextMeasu
     if (!table_status_.empty()) message_ = table_status_;
   }
   // The table's own question shows until it is answered; a dialog it opened (dice, PIN) goes first.
-  const auto* asking = dynamic_cast<TableQuestionDialog*>(dialog_.get());
+  auto* asking = dynamic_cast<TableQuestionDialog*>(dialog_.get());
   const auto& question = snapshot_.table_question;
   if (question && (!dialog_ || (asking && asking->question_id() != question->id)))
     open_dialog(std::make_unique<TableQuestionDialog>(*question));
+  else if (question && asking)
+    asking->update(*question);  // the same question, its options as the table has them now
   else if (!question && asking)
     close_dialog();
   rebuild();

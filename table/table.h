@@ -66,7 +66,9 @@ struct Reaction {
   std::vector<ledger::Recorded> recorded;          // the inputs stored (or found stored) by this event
   std::optional<display::TableQuestion> question;  // a question opened by this event (also in view())
   std::optional<std::string> paused;  // storage failed: the game waits; the message says what to do
-  bool cards_changed = false;         // the registry changed: the service stores TableSettings::cards again
+  // The registry changed (a card registered during a game is stored with the game, `card` input; the cards
+  // in TableSettings::cards carry over to the next game of this run).
+  bool cards_changed = false;
 };
 
 // What the table waits for now: the snapshot's table parts come from it, and the demo's bots read it.

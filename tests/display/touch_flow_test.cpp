@@ -245,6 +245,30 @@ TEST(TouchFlow, MakeATradeBothConfirm) {
   EXPECT_TRUE(h.refusals.empty()) << h.refusals.front();
 }
 
+// The family agrees to stop: the Ledger screen's End button, confirmed on the screen, ends the game and the
+// richest wins; the button is greyed once the game is over.
+TEST(TouchFlow, TheFamilyEndsTheGameOnTheLedgerScreen) {
+  Harness h(new_table(), 800, 480, UiSettings{true, "2468", "", 0});
+  roll(h, 1, 2);
+  h.tap("home.option.buy");
+  h.card(0);
+  h.tap("nav.ledger");
+  h.tap("ledger.end");
+  ASSERT_TRUE(h.can_see("confirm.ok"));
+  EXPECT_TRUE(h.frame().shows("End the game now?"));
+  EXPECT_FALSE(h.table().game().state().ended) << "nothing ends before it is confirmed";
+  h.tap("confirm.ok");
+  const auto& st = h.table().game().state();
+  ASSERT_TRUE(st.ended);
+  EXPECT_FALSE(st.winners.empty());
+  EXPECT_TRUE(h.refusals.empty()) << h.refusals.front();
+  h.tap("nav.ledger");
+  bool end_enabled = true;
+  for (const auto& t : h.frame().targets)
+    if (t.id == "ledger.end") end_enabled = t.enabled;
+  EXPECT_FALSE(end_enabled) << "the game is over: nothing to end";
+}
+
 TEST(TouchFlow, UndoNeedsTheBankersPinAndAReason) {
   Harness h(new_table(), 800, 480, UiSettings{true, "2468", "", 0});
   roll(h, 1, 2);
