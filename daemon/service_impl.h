@@ -217,6 +217,9 @@ struct Service::Impl : ParticipantContext {
   // The worker's news, on the loop: its progress into `chances`, then a new snapshot (at most every
   // kOddsShowEvery while refining).
   void odds_progress();
+  // A new estimate is drawn at once only where it is shown (the Charts and Trade screens) and never ahead of
+  // the ledger; elsewhere it waits in `chances` for the next picture, so an idle table draws no frame for it.
+  void show_chances();
   void weigh_trade(const rules::Trade& trade);
 };
 

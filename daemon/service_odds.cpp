@@ -104,7 +104,7 @@ void Service::Impl::start_odds_job(std::optional<rules::Trade> trade) {
       odds->start({*live, std::move(trade), {.playouts = config.playouts, .seed = seed, .turn_cap = 400}});
   if (!job) {
     if (has_trade && chances.trade) chances.trade->refused = job.error();
-    refresh_snapshot();
+    show_chances();
     return;
   }
   odds_job = *job;
@@ -139,7 +139,16 @@ void Service::Impl::odds_progress() {
     }
     advice.summary = fmt::format("{}", fmt::join(sides, ", "));
   }
-  refresh_snapshot();
+  show_chances();
+}
+
+void Service::Impl::show_chances() {
+  if (screen_waits_for_ledger()) {
+    picture_due = true;  // the live game is ahead of the disk: the picture comes once the sync is done
+    return;
+  }
+  const display::ScreenId shown = screen->ui().screen();
+  if (shown == display::ScreenId::charts || shown == display::ScreenId::trade) refresh_snapshot();
 }
 
 void Service::Impl::weigh_trade(const rules::Trade& trade) {
@@ -154,7 +163,7 @@ void Service::Impl::weigh_trade(const rules::Trade& trade) {
   advice.trade = trade;
   chances.trade = std::move(advice);
   start_odds_job(trade);
-  refresh_snapshot();
+  show_chances();
 }
 
 }  // namespace bb::daemon
