@@ -451,6 +451,22 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
     game->play(160, 31);
     game->seen_positions.clear();
     out.push_back(std::move(*game));
+    if (ed->id == "finance-1932") {
+      // FINANCE (1932) before a throw with Ann and Bob each holding a railroad: the insurance and partnership
+      // buttons of the home screen.
+      auto deals = start("finance-1932-deals", editions_dir, four, 41, "finance-1932");
+      if (!deals) return std::unexpected(deals.error());
+      rules::Adopt ann;
+      ann.player = 0;
+      ann.spaces = {{5}};
+      rules::Adopt bob;
+      bob.player = 1;
+      bob.spaces = {{15}};
+      BB_TRY(must(*deals, ann));
+      BB_TRY(must(*deals, bob));
+      deals->seen_positions.clear();
+      out.push_back(std::move(*deals));
+    }
     if (ed->id == "ships") {
       // The ships Short Game's first moment: the title-deed draft, Bob choosing after Ann.
       auto draft = start("ships-short-draft", editions_dir, four, 37, "ships", {{"short_game", true}});

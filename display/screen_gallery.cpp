@@ -71,6 +71,10 @@ std::expected<std::vector<std::string>, std::string> ScreenGallery::render(const
       {"fresh", {"nav.devices", "devices.grid", "calibration.corner.2"}},
       {"shortage", {"nav.properties", "props.space.9", "props.sell"}},
       {"ships-short-draft", {"home.draft"}},
+      {"ships-short-draft", {"home.draft", "choice.0"}},
+      {"finance-1932-deals", {"home.insure"}},
+      {"finance-1932-deals",
+       {"home.partner", "partner.holder.1", "partner.partner.0", "partner.share.minus"}},
   };
   auto open_screen = [&]() -> std::expected<std::unique_ptr<TouchScreen>, std::string> {
     TouchScreen::Options o;
@@ -81,7 +85,8 @@ std::expected<std::vector<std::string>, std::string> ScreenGallery::render(const
   };
   for (auto& table : *tables) {
     // The editions' samples show what differs by edition: the home, board and properties screens.
-    const bool edition_sample = table.name().starts_with("edition-") || table.name() == "ships-short-draft";
+    const bool edition_sample = table.name().starts_with("edition-") || table.name() == "ships-short-draft" ||
+                                table.name() == "finance-1932-deals";
     for (ScreenId s : all) {
       if (s == ScreenId::auction && !table.game().state().auction) continue;
       if (edition_sample && s != ScreenId::home && s != ScreenId::board && s != ScreenId::properties)

@@ -978,7 +978,8 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
       if (!found) return std::unexpected(found.error());
     }
     LiveGame& g = **found;
-    std::string body = rules::input_to_json(input, g.names);
+    // With the edition: a partnership's group and a trade's free rides are stored by their group's id.
+    std::string body = rules::input_to_json(input, g.names, &g.game.edition());
 
     sql_->find_input.bind(1, id).bind(2, meta.id);
     if (sql_->find_input.step()) {

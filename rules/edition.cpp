@@ -73,6 +73,7 @@ const std::vector<std::pair<std::string_view, RuleField>>& rule_fields() {
       {"jail_house_owner_three_throws", &Rules::jail_house_owner_three_throws},
       {"early_lease_sale_max", &Rules::early_lease_sale_max},
       {"announce_series_piece", &Rules::announce_series_piece},
+      {"trade_needs_debts_settled", &Rules::trade_needs_debts_settled},
   };
   return fields;
 }

@@ -183,6 +183,10 @@ struct Rules {
   // FINANCE (1932): "the Auctioneer must announce whether it is the 1st, 2nd or 3rd piece in that series to
   // be auctioned" (Game::series_piece; the auction screen and the auction's event say it).
   bool announce_series_piece = false;
+  // FINANCE (1932): "A player may buy, sell or trade property with another at any time, provided his man is
+  // not in motion and his debts are settled": no trade by a player who owes a debt (he mortgages or tears
+  // down).
+  bool trade_needs_debts_settled = false;
 };
 
 // The edition's own words for its buildings and its jail, for sentences on the screens ("Ann builds a

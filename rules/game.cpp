@@ -1585,6 +1585,13 @@ class Engine {
     if (auto e = check_player(in.to)) return Fail(*e);
     if (st.ended) return Fail("the game has ended");
     if (in.from == in.to) return Fail("a player cannot trade with themselves");
+    if (r.trade_needs_debts_settled)
+      for (int p : {in.from, in.to})
+        if (in_debt(p))
+          return Fail(
+              fmt::format("{} owes a debt: a player trades only when his debts are settled (mortgage or "
+                          "tear down houses to pay it)",
+                          name(p)));
     if (auto e = check_offer(in.from, in.give, in.to)) return Fail(*e);
     if (auto e = check_offer(in.to, in.get, in.from)) return Fail(*e);
     bool give_things = !in.give.spaces.empty() || in.give.cards > 0 || !in.give.free_rides.empty();
