@@ -214,6 +214,27 @@ std::string TokenTracker::signature(const TokenObservation& o) const {
   return fmt::format("?{}", fmt::join(c, ","));
 }
 
+std::optional<TokenObservation> TokenTracker::doubtful_agreement(size_t token) const {
+  // The last frames all put the token on one space, some sure of it and some not: a near tie on the
+  // locator's margin, which a pixel more or less tips either way (OpenCV draws and warps a few pixels
+  // differently on arm64 and amd64). Waiting for the frames to agree outlasts the still scene, and the
+  // token would silently stay where it was: it is one reading with a doubt, so the question, with every
+  // space any of the frames named.
+  const TokenObservation& last = pending_.back().observations[token];
+  if (!last.visible) return std::nullopt;
+  TokenObservation doubt = last;
+  for (const auto& p : pending_) {
+    const TokenObservation& o = p.observations[token];
+    if (!o.visible || o.space != last.space) return std::nullopt;
+    if (o.confidence < doubt.confidence) doubt.confidence = o.confidence;
+    for (int c : o.candidates)
+      if (std::find(doubt.candidates.begin(), doubt.candidates.end(), c) == doubt.candidates.end())
+        doubt.candidates.push_back(c);
+  }
+  if (doubt.confidence >= settings_.locator.unsure_below) return std::nullopt;
+  return doubt;
+}
+
 std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t frame_index) {
   std::vector<TrackerEvent> events;
   if (!calibration_) {
@@ -290,6 +311,9 @@ std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t fr
     for (const auto& p : pending_) agree &= p.signatures[t] == pending_.back().signatures[t];
     if (agree) {
       decide(t, pending_.back().observations[t], frame_index, events);
+      decided_[t] = true;
+    } else if (auto doubt = doubtful_agreement(t)) {
+      decide(t, *doubt, frame_index, events);
       decided_[t] = true;
     } else {
       all_decided = false;

@@ -90,6 +90,8 @@ class TokenTracker {
   void decide(size_t token, const TokenObservation& seen, int64_t frame_index,
               std::vector<TrackerEvent>& events);
   std::string signature(const TokenObservation& seen) const;
+  // The pending frames disagree only in how sure they are of one space: that reading as a question.
+  std::optional<TokenObservation> doubtful_agreement(size_t token) const;
   std::expected<Calibration, std::string> fit_board(const cv::Mat& frame,
                                                     const std::optional<Calibration>& previous) const;
   void check_board(const cv::Mat& frame, int64_t frame_index, std::vector<TrackerEvent>& events);
