@@ -132,6 +132,7 @@ std::expected<std::string, std::string> BackupStore::finish(const PendingBackup&
   if (ec) {
     std::string message = ec.message();
     fs::remove(pending.partial, ec);
+    fs::remove(Anchor::path_for(pending.final_name), ec);  // the anchor of a copy that never got its name
     return std::unexpected(fmt::format("cannot name the backup {}: {}", pending.final_name, message));
   }
   sync_path(pending.dir, true);
