@@ -202,6 +202,7 @@ void Service::Impl::on_backup_finished(const BackupFinisher::Result& result) {
     const char* what = result.occasion == BackupFinisher::Occasion::end_of_game ? "the end-of-game backup"
                                                                                 : "the scheduled backup";
     log(fmt::format("{} failed: {}", what, result.made.error()));
+    if (ledger) ledger->backup_not_finished();  // tried again at the next check, as a failed copy is
   }
   if (end_of_game_backup_waiting && !loop->stopping()) {
     end_of_game_backup_waiting = false;

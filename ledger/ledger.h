@@ -86,6 +86,9 @@ class Ledger {
   std::expected<PendingBackup, LedgerError> start_backup();
   std::optional<std::expected<PendingBackup, LedgerError>> start_backup_if_due(
       std::chrono::system_clock::time_point now);
+  // A started backup could not be finished: the next start_backup_if_due() is due at once, as after a copy
+  // that failed.
+  void backup_not_finished() { last_backup_ = {}; }
   // Moves the WAL into the main file (the daemon calls it when the table is idle).
   std::expected<void, LedgerError> checkpoint();
 

@@ -207,6 +207,7 @@ TEST_F(LedgerTest, BackupsRotateAndRestoreKeepsTheReplacedFile) {
 TEST_F(LedgerTest, ABackupStartedOnTheLoopAndFinishedElsewhereLandsWholeAndPassesTheCheck) {
   LedgerOptions options = options_for(dir_.file("ledger.db"), dir_.file("backups"));
   options.keep_backups = 2;
+  options.backup_every_minutes = 10;
   auto ledger = Ledger::open(options);
   ASSERT_TRUE(ledger.has_value());
   GameId game = play(*ledger, 5, 40);
@@ -236,6 +237,7 @@ TEST_F(LedgerTest, ABackupStartedOnTheLoopAndFinishedElsewhereLandsWholeAndPasse
 
 TEST_F(LedgerTest, ABackupThatCannotBeFinishedSaysWhyAndLeavesNoPartialCopy) {
   LedgerOptions options = options_for(dir_.file("ledger.db"), dir_.file("backups"));
+  options.backup_every_minutes = 10;
   auto ledger = Ledger::open(options);
   ASSERT_TRUE(ledger.has_value());
   (void)play(*ledger, 3, 20);
@@ -249,6 +251,10 @@ TEST_F(LedgerTest, ABackupThatCannotBeFinishedSaysWhyAndLeavesNoPartialCopy) {
   EXPECT_FALSE(fs::exists(pending->partial));
   EXPECT_FALSE(fs::exists(Anchor::path_for(pending->final_name)));
   EXPECT_TRUE(BackupStore(options.backup_dir, 10).list().empty());
+  // A scheduled backup is due again at once, as after a copy that failed.
+  EXPECT_FALSE(ledger->start_backup_if_due(std::chrono::system_clock::now()).has_value());
+  ledger->backup_not_finished();
+  EXPECT_TRUE(ledger->start_backup_if_due(std::chrono::system_clock::now()).has_value());
 }
 
 TEST_F(LedgerTest, AScheduledBackupWaitsForItsInterval) {
