@@ -182,14 +182,32 @@ void Service::Impl::arm_table_timer(const table::TimerRequest& request) {
 }
 
 void Service::Impl::backup(bool end_of_game) {
-  if (setup.config.ledger.backup_dir.empty()) return;
-  if (end_of_game) {
-    if (auto made = ledger->backup_now(); !made)
-      log("the end-of-game backup failed: " + made.error().message);
+  if (setup.config.ledger.backup_dir.empty() || !backups) return;
+  if (backups->busy()) {
+    if (end_of_game) end_of_game_backup_waiting = true;
     return;
   }
-  if (auto due = ledger->backup_if_due(std::chrono::system_clock::now()); due && !*due)
-    log("the scheduled backup failed: " + due->error().message);
+  const auto occasion =
+      end_of_game ? BackupFinisher::Occasion::end_of_game : BackupFinisher::Occasion::scheduled;
+  const char* what = end_of_game ? "the end-of-game backup" : "the scheduled backup";
+  auto copied = end_of_game ? std::optional(ledger->start_backup())
+                            : ledger->start_backup_if_due(std::chrono::system_clock::now());
+  if (!copied) return;
+  if (!*copied) return log(fmt::format("{} failed: {}", what, copied->error().message));
+  backups->hand_over(std::move(**copied), occasion);
+}
+
+void Service::Impl::on_backup_finished(const BackupFinisher::Result& result) {
+  if (!result.made) {
+    const char* what = result.occasion == BackupFinisher::Occasion::end_of_game ? "the end-of-game backup"
+                                                                                : "the scheduled backup";
+    log(fmt::format("{} failed: {}", what, result.made.error()));
+    if (ledger) ledger->backup_not_finished();  // tried again at the next check, as a failed copy is
+  }
+  if (end_of_game_backup_waiting && !loop->stopping()) {
+    end_of_game_backup_waiting = false;
+    backup(true);
+  }
 }
 
 void Service::Impl::frame() {
@@ -320,6 +338,9 @@ int Service::run() {
   if (!sync) sync = [wal = ledger::WalSync(s.setup.config.ledger.path)] { return wal.sync(); };
   s.syncer = std::make_unique<LedgerSyncer>(*s.loop, std::move(sync),
                                             [&s](const LedgerSyncer::Result& r) { s.on_synced(r); });
+  s.backups = std::make_unique<BackupFinisher>(
+      *s.loop, [](const ledger::PendingBackup& pending) { return ledger::BackupStore::finish(pending); },
+      [&s](const BackupFinisher::Result& r) { s.on_backup_finished(r); });
   s.start_odds();
   // The newest unfinished game comes back first, so that devices and camera report into it.
   s.react(s.session->start_up());
@@ -367,7 +388,8 @@ int Service::run() {
   s.log(ready);
   s.notifier.ready(ready);
   const int code = s.loop->run();
-  s.syncer.reset();  // the sync under way finishes; the ledger's close checkpoints the rest
+  s.syncer.reset();   // the sync under way finishes; the ledger's close checkpoints the rest
+  s.backups.reset();  // the backup under way lands whole (and its failure is logged) before the ledger closes
   s.stop_odds();
   if (s.camera.joinable()) {
     s.camera.request_stop();

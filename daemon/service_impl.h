@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "daemon/backup_finisher.h"
 #include "daemon/database_lock.h"
 #include "daemon/event_loop.h"
 #include "daemon/ledger_syncer.h"
@@ -182,7 +183,13 @@ struct Service::Impl : ParticipantContext {
   // ---- upkeep
   // ----------------------------------------------------------------------------------------------
 
+  // Backups: the loop copies the file (Ledger::start_backup), the finisher's thread syncs, anchors, names and
+  // rotates it and reports back (on_backup_finished). An end-of-game backup asked for while one is under way
+  // waits for it and follows; a scheduled one then waits for the next check.
   void backup(bool end_of_game);
+  void on_backup_finished(const BackupFinisher::Result& result);
+  bool end_of_game_backup_waiting = false;
+  std::unique_ptr<BackupFinisher> backups;  // after the ledger and the loop: stopped before them
   void frame();
   void terminate();
   void reload();

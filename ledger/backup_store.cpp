@@ -43,8 +43,9 @@ bool sync_path(const std::string& path, bool directory) {
   return ok;
 }
 
-// Copies a whole database from `source` into a new file at `dest` with the online backup API.
-std::expected<void, std::string> copy_database(sqlite3* source, const std::string& dest) {
+// Copies a whole database from `source` into a new file at `dest` with the online backup API. The copy is
+// in the page cache only: the caller syncs it before anything depends on it.
+std::expected<void, std::string> copy_unsynced(sqlite3* source, const std::string& dest) {
   sqlite3* out = nullptr;
   int rc = sqlite3_open_v2(dest.c_str(), &out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   if (rc != SQLITE_OK) {
@@ -71,6 +72,12 @@ std::expected<void, std::string> copy_database(sqlite3* source, const std::strin
     return std::unexpected(fmt::format("copying into {} failed: {}", dest,
                                        message.empty() ? sqlite3_errstr(rc) : message.c_str()));
   }
+  return {};
+}
+
+// The copy, then synced.
+std::expected<void, std::string> copy_database(sqlite3* source, const std::string& dest) {
+  if (auto copied = copy_unsynced(source, dest); !copied) return copied;
   if (!sync_path(dest, false)) return std::unexpected(fmt::format("cannot sync {}", dest));
   return {};
 }
@@ -80,6 +87,12 @@ std::expected<void, std::string> copy_database(sqlite3* source, const std::strin
 BackupStore::BackupStore(std::string dir, int keep) : dir_(std::move(dir)), keep_(std::max(1, keep)) {}
 
 std::expected<std::string, std::string> BackupStore::write_from(Database& source) {
+  auto pending = copy_from(source);
+  if (!pending) return std::unexpected(pending.error());
+  return finish(*pending);
+}
+
+std::expected<PendingBackup, std::string> BackupStore::copy_from(Database& source) {
   std::error_code ec;
   fs::create_directories(dir_, ec);
   if (ec)
@@ -87,31 +100,44 @@ std::expected<std::string, std::string> BackupStore::write_from(Database& source
   std::string base = (fs::path(dir_) / ("boardbank-" + stamp())).string();
   std::string final_name = base + ".db";
   for (int n = 2; fs::exists(final_name, ec); ++n) final_name = fmt::format("{}-{}.db", base, n);
-  std::string partial = final_name + ".partial";
-  auto copied = copy_database(source.handle(), partial);
+  PendingBackup pending{dir_, keep_, final_name + ".partial", final_name, {}};
+  auto copied = copy_unsynced(source.handle(), pending.partial);
   if (!copied) {
-    fs::remove(partial, ec);
+    fs::remove(pending.partial, ec);
     return std::unexpected(copied.error());
   }
-  // The copy's anchor goes beside it before the copy gets its final name, so that every backup has one.
+  // The copy's anchor goes beside it before the copy gets its final name (in finish), so that every backup
+  // has one. The heads are read now, from the connection the copy came from.
   try {
-    auto anchored = Anchor::write(Anchor::path_for(final_name), Anchor::heads(source));
-    if (!anchored) {
-      fs::remove(partial, ec);
-      return std::unexpected(anchored.error());
-    }
+    pending.heads = Anchor::heads(source);
   } catch (const SqlError& e) {
-    fs::remove(partial, ec);
+    fs::remove(pending.partial, ec);
     return std::unexpected(fmt::format("cannot read the chain heads for the backup's anchor: {}", e.what()));
   }
-  fs::rename(partial, final_name, ec);
-  if (ec) {
-    fs::remove(partial, ec);
-    return std::unexpected(fmt::format("cannot name the backup {}: {}", final_name, ec.message()));
+  return pending;
+}
+
+std::expected<std::string, std::string> BackupStore::finish(const PendingBackup& pending) {
+  std::error_code ec;
+  if (!sync_path(pending.partial, false)) {
+    fs::remove(pending.partial, ec);
+    return std::unexpected(fmt::format("cannot sync {}", pending.partial));
   }
-  sync_path(dir_, true);
-  rotate();
-  return final_name;
+  auto anchored = Anchor::write(Anchor::path_for(pending.final_name), pending.heads);
+  if (!anchored) {
+    fs::remove(pending.partial, ec);
+    return std::unexpected(anchored.error());
+  }
+  fs::rename(pending.partial, pending.final_name, ec);
+  if (ec) {
+    std::string message = ec.message();
+    fs::remove(pending.partial, ec);
+    fs::remove(Anchor::path_for(pending.final_name), ec);  // the anchor of a copy that never got its name
+    return std::unexpected(fmt::format("cannot name the backup {}: {}", pending.final_name, message));
+  }
+  sync_path(pending.dir, true);
+  rotate(pending.dir, std::max(1, pending.keep));
+  return pending.final_name;
 }
 
 std::vector<std::string> BackupStore::list() const {
@@ -140,17 +166,17 @@ std::optional<std::chrono::system_clock::time_point> BackupStore::newest_time() 
   return std::chrono::file_clock::to_sys(written);
 }
 
-void BackupStore::rotate() const {
-  auto names = list();
+void BackupStore::rotate(const std::string& dir, int keep) {
+  auto names = BackupStore(dir, keep).list();
   std::error_code ec;
-  for (std::size_t i = 0; i + static_cast<std::size_t>(keep_) < names.size(); ++i) {
+  for (std::size_t i = 0; i + static_cast<std::size_t>(keep) < names.size(); ++i) {
     fs::remove(names[i], ec);
     fs::remove(Anchor::path_for(names[i]), ec);
   }
   // Copies cut short by a crash or a full card never got their final name; they are of no use to anyone, nor
   // is the anchor of a copy that never got its name.
   const std::string anchor_suffix = std::string(".db") + Anchor::kSuffix;
-  for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
     std::string name = entry.path().filename().string();
     if (!name.starts_with("boardbank-")) continue;
     bool partial = name.ends_with(".db.partial");

@@ -5,9 +5,21 @@
 #include <string>
 #include <vector>
 
+#include "ledger/anchor.h"
+
 namespace bb::ledger {
 
 class Database;
+
+// A backup copied but not yet made durable nor named: what BackupStore::finish needs, and nothing that
+// touches the connection. Made by BackupStore::copy_from on the connection's thread.
+struct PendingBackup {
+  std::string dir;                // the backup directory
+  int keep = 1;                   // how many backups the rotation keeps
+  std::string partial;            // the copy, under its temporary name (<final>.partial)
+  std::string final_name;         // the name it gets once whole and synced
+  std::vector<AnchorHead> heads;  // the chain heads the copy holds, for its anchor
+};
 
 // A directory of ledger copies named boardbank-<UTC time>.db, newest last by name. A copy is written under a
 // temporary name, synced, then renamed, so a copy with a final name is always whole.
@@ -15,8 +27,17 @@ class BackupStore {
  public:
   BackupStore(std::string dir, int keep);
 
-  // Copies `source` with SQLite's online backup API (it may be in use), then keeps only the newest `keep`.
+  // Copies `source` with SQLite's online backup API (it may be in use), then keeps only the newest `keep`:
+  // copy_from, then finish, on the calling thread.
   std::expected<std::string, std::string> write_from(Database& source);
+  // The part of a backup that needs the connection (the thread that owns `source`): the copy into
+  // <final>.partial (not synced) and the chain heads for its anchor. Nothing has its final name yet.
+  std::expected<PendingBackup, std::string> copy_from(Database& source);
+  // The rest, on any thread (it never touches a connection): syncs the copy, writes its anchor (synced),
+  // renames the copy into place, syncs the directory and rotates. Returns the backup's final name; on failure
+  // the partial copy is removed. One finish at a time per directory, and no copy_from into the same
+  // directory while it runs (the rotation removes stray partial copies).
+  static std::expected<std::string, std::string> finish(const PendingBackup& pending);
   std::vector<std::string> list() const;  // oldest first
   std::optional<std::string> newest() const;
   std::optional<std::chrono::system_clock::time_point> newest_time() const;
@@ -27,7 +48,7 @@ class BackupStore {
                                                          const std::string& db_path);
 
  private:
-  void rotate() const;
+  static void rotate(const std::string& dir, int keep);
   std::string dir_;
   int keep_;
 };

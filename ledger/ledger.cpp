@@ -1326,6 +1326,25 @@ std::optional<std::expected<std::string, LedgerError>> Ledger::backup_if_due(
   return backup_now();
 }
 
+std::expected<PendingBackup, LedgerError> Ledger::start_backup() {
+  if (options_.backup_dir.empty()) {
+    return std::unexpected(
+        LedgerError{Kind::invalid, "no backup directory is configured ([ledger] backup_dir)"});
+  }
+  auto copied = BackupStore(options_.backup_dir, options_.keep_backups).copy_from(db_);
+  if (!copied) return std::unexpected(LedgerError{Kind::io, copied.error()});
+  last_backup_ = std::chrono::system_clock::now();
+  if (anchor_pending_) (void)write_anchor(Anchor::Durability::synced);
+  return std::move(*copied);
+}
+
+std::optional<std::expected<PendingBackup, LedgerError>> Ledger::start_backup_if_due(
+    std::chrono::system_clock::time_point now) {
+  if (options_.backup_dir.empty() || options_.backup_every_minutes <= 0) return std::nullopt;
+  if (now - last_backup_ < std::chrono::minutes(options_.backup_every_minutes)) return std::nullopt;
+  return start_backup();
+}
+
 std::expected<void, LedgerError> Ledger::checkpoint() {
   try {
     db_.exec("PRAGMA wal_checkpoint(TRUNCATE)");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ledger/anchor.h"
+#include "ledger/backup_store.h"
 #include "ledger/database.h"
 #include "ledger/ledger_types.h"
 #include "rules/game.h"
@@ -79,6 +80,15 @@ class Ledger {
   // Makes a backup when the configured interval has passed since the newest one.
   std::optional<std::expected<std::string, LedgerError>> backup_if_due(
       std::chrono::system_clock::time_point now);
+  // The same in two halves, so that a service loop runs only the first: start_backup() copies the file (the
+  // part that needs this connection, so this ledger's thread) and returns what BackupStore::finish, on any
+  // thread, needs to sync, anchor, name and rotate it. The interval counts from the start.
+  std::expected<PendingBackup, LedgerError> start_backup();
+  std::optional<std::expected<PendingBackup, LedgerError>> start_backup_if_due(
+      std::chrono::system_clock::time_point now);
+  // A started backup could not be finished: the next start_backup_if_due() is due at once, as after a copy
+  // that failed.
+  void backup_not_finished() { last_backup_ = {}; }
   // Moves the WAL into the main file (the daemon calls it when the table is idle).
   std::expected<void, LedgerError> checkpoint();
 

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "ledger/anchor.h"
 #include "ledger/backup_store.h"
@@ -201,6 +202,59 @@ TEST_F(LedgerTest, BackupsRotateAndRestoreKeepsTheReplacedFile) {
   auto old = Ledger::open(options_for(*kept));
   ASSERT_TRUE(old.has_value());
   EXPECT_EQ(old->list().size(), 3u);
+}
+
+TEST_F(LedgerTest, ABackupStartedOnTheLoopAndFinishedElsewhereLandsWholeAndPassesTheCheck) {
+  LedgerOptions options = options_for(dir_.file("ledger.db"), dir_.file("backups"));
+  options.keep_backups = 2;
+  options.backup_every_minutes = 10;
+  auto ledger = Ledger::open(options);
+  ASSERT_TRUE(ledger.has_value());
+  GameId game = play(*ledger, 5, 40);
+  auto pending = ledger->start_backup();
+  ASSERT_TRUE(pending.has_value()) << pending.error().message;
+  // Copied, not yet named: nothing a restore would offer, and nothing the rotation counts.
+  EXPECT_TRUE(fs::exists(pending->partial));
+  EXPECT_FALSE(fs::exists(pending->final_name));
+  EXPECT_TRUE(BackupStore(options.backup_dir, 2).list().empty());
+  // Finished on another thread, as the service's BackupFinisher does, while the ledger goes on.
+  std::expected<std::string, std::string> made = std::unexpected("not run");
+  std::thread finisher([&] { made = BackupStore::finish(*pending); });
+  finisher.join();
+  ASSERT_TRUE(made.has_value()) << made.error();
+  EXPECT_EQ(*made, pending->final_name);
+  EXPECT_FALSE(fs::exists(pending->partial));
+  EXPECT_TRUE(fs::exists(Anchor::path_for(*made)));
+  auto problems = Ledger::inspect(*made, options_for(*made), true);
+  ASSERT_TRUE(problems.has_value()) << problems.error().message;
+  EXPECT_TRUE(problems->empty()) << problems->front();
+  auto copy = Ledger::open(options_for(*made));
+  ASSERT_TRUE(copy.has_value()) << copy.error().message;
+  EXPECT_EQ(copy->balances(game).value().size(), ledger->balances(game).value().size());
+  // The interval counts from the start: a scheduled one is not due again at once.
+  EXPECT_FALSE(ledger->start_backup_if_due(std::chrono::system_clock::now()).has_value());
+}
+
+TEST_F(LedgerTest, ABackupThatCannotBeFinishedSaysWhyAndLeavesNoPartialCopy) {
+  LedgerOptions options = options_for(dir_.file("ledger.db"), dir_.file("backups"));
+  options.backup_every_minutes = 10;
+  auto ledger = Ledger::open(options);
+  ASSERT_TRUE(ledger.has_value());
+  (void)play(*ledger, 3, 20);
+  auto pending = ledger->start_backup();
+  ASSERT_TRUE(pending.has_value()) << pending.error().message;
+  // The final name is taken by a directory: the rename into place fails.
+  fs::create_directories(fs::path(pending->final_name) / "in-the-way");
+  auto made = BackupStore::finish(*pending);
+  ASSERT_FALSE(made.has_value());
+  EXPECT_NE(made.error().find("cannot name the backup"), std::string::npos) << made.error();
+  EXPECT_FALSE(fs::exists(pending->partial));
+  EXPECT_FALSE(fs::exists(Anchor::path_for(pending->final_name)));
+  EXPECT_TRUE(BackupStore(options.backup_dir, 10).list().empty());
+  // A scheduled backup is due again at once, as after a copy that failed.
+  EXPECT_FALSE(ledger->start_backup_if_due(std::chrono::system_clock::now()).has_value());
+  ledger->backup_not_finished();
+  EXPECT_TRUE(ledger->start_backup_if_due(std::chrono::system_clock::now()).has_value());
 }
 
 TEST_F(LedgerTest, AScheduledBackupWaitsForItsInterval) {
