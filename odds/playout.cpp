@@ -3,30 +3,22 @@
 #include <variant>
 
 #include "rules/bot.h"
+#include "rules/splitmix.h"
 
 namespace bb::odds {
-
-namespace {
-std::uint64_t splitmix(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-}  // namespace
 
 int DiceStream::next() {
   // Rejection keeps the six faces exactly equally likely.
   constexpr std::uint64_t kLimit = UINT64_MAX - UINT64_MAX % 6;
   std::uint64_t r = 0;
-  do r = splitmix(state_);
+  do r = rules::splitmix64(state_);
   while (r >= kLimit);
   return static_cast<int>(r % 6) + 1;
 }
 
 std::uint64_t playout_seed(std::uint64_t seed, int index) {
   std::uint64_t s = seed * 0xd1342543de82ef95ULL + static_cast<std::uint64_t>(index);
-  return splitmix(s);
+  return rules::splitmix64(s);
 }
 
 std::optional<PlayoutResult> play_out(rules::Game game, std::uint64_t seed, int turn_cap,

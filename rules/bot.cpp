@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rules/finance_1932.h"
+#include "rules/splitmix.h"
 
 namespace bb::rules {
 
@@ -36,12 +37,7 @@ std::optional<Input> raise_money(const Game& g, int p) {
 }
 }  // namespace
 
-std::uint64_t Bot::random() {
-  std::uint64_t z = (rng_ += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
+std::uint64_t Bot::random() { return splitmix64(rng_); }
 
 int Bot::dice() { return static_cast<int>(random() % 6) + 1; }
 

@@ -9,21 +9,14 @@
 
 #include "rules/finance_1932.h"
 #include "rules/input_limits.h"
+#include "rules/splitmix.h"
 
 namespace bb::rules {
 
 namespace {
 
-// splitmix64: small, fast and fully determined by the seed, so games replay bit for bit.
-std::uint64_t next_random(std::uint64_t& s) {
-  std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 int random_below(std::uint64_t& s, int n) {
-  return static_cast<int>(next_random(s) % static_cast<std::uint64_t>(n));
+  return static_cast<int>(splitmix64(s) % static_cast<std::uint64_t>(n));
 }
 
 template <typename T>
