@@ -16,40 +16,17 @@
 #include "display/game_history.h"
 #include "fault_vfs.h"
 #include "ledger/ledger.h"
+#include "service_test_support.h"
 #include "table/table.h"
 #include "vision/frame_source.h"
 
 using namespace bb;
 using namespace bb::daemon;
+using bb::daemon::service_test::TempFolder;
+using bb::daemon::service_test::test_config;
 using namespace std::chrono_literals;
 
 namespace {
-
-class TempFolder {
- public:
-  TempFolder() {
-    path_ = std::filesystem::temp_directory_path() /
-            ("bb-service-" + std::to_string(getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempFolder() { std::filesystem::remove_all(path_); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
-
-Config test_config(const TempFolder& dir) {
-  Config config;
-  config.screen.window = false;
-  config.screen.sound = false;
-  config.ledger.path = dir.file("state/ledger.db");
-  config.ledger.backup_dir = dir.file("state/backups");
-  config.editions_dir = std::string(SOURCE_DIR) + "/editions";
-  return config;
-}
 
 // Plays like the demo's bots do: starts a game on the screen, throws the simulated dice through its command
 // pipe, and stops the service once the throw is in the ledger.

@@ -10,29 +10,16 @@
 
 #include "daemon/service.h"
 #include "display/snapshot.h"
+#include "service_test_support.h"
 #include "table/table.h"
 
 using namespace bb;
 using namespace bb::daemon;
+using bb::daemon::service_test::TempFolder;
+using bb::daemon::service_test::test_config;
 using namespace std::chrono_literals;
 
 namespace {
-
-class TempFolder {
- public:
-  TempFolder() {
-    path_ = std::filesystem::temp_directory_path() /
-            ("bb-ledger-sync-" + std::to_string(getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempFolder() { std::filesystem::remove_all(path_); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
 
 // A ledger sync the test opens and closes like a gate, and can make fail. It runs on the syncer's thread.
 struct SyncGate {
@@ -61,11 +48,7 @@ struct Pipe {
 ServiceSetup setup_with_dice(const TempFolder& dir, int dice_read_end, SyncGate& gate,
                              std::vector<std::string>& lines) {
   ServiceSetup setup;
-  setup.config.screen.window = false;
-  setup.config.screen.sound = false;
-  setup.config.ledger.path = dir.file("state/ledger.db");
-  setup.config.ledger.backup_dir = dir.file("state/backups");
-  setup.config.editions_dir = std::string(SOURCE_DIR) + "/editions";
+  setup.config = test_config(dir);
   setup.headless = true;
   setup.log = [&lines](const std::string& line) { lines.push_back(line); };
   setup.ledger_sync = gate.sync();
@@ -143,7 +126,7 @@ bool caught_up(ParticipantContext& c) {
 // from before it and draws nothing, and participants that act on the screen are not woken, until the sync
 // says the throw is on the disk; then the new picture is drawn.
 TEST(ServiceLedgerSync, TheScreenShowsAThrowOnlyOnceTheLedgerSyncConfirmsIt) {
-  TempFolder dir;
+  TempFolder dir{"bb-ledger-sync-"};
   Pipe dice;
   SyncGate gate;
   std::vector<std::string> lines;
@@ -208,7 +191,7 @@ TEST(ServiceLedgerSync, TheScreenShowsAThrowOnlyOnceTheLedgerSyncConfirmsIt) {
 // A sync that fails (a failing SD card) is said once, the screen keeps waiting (the throw is not known to be
 // stored), and the sync is asked again until it succeeds; then the throw is shown.
 TEST(ServiceLedgerSync, ASyncThatFailsKeepsTheScreenWaitingUntilOneSucceeds) {
-  TempFolder dir;
+  TempFolder dir{"bb-ledger-sync-"};
   Pipe dice;
   SyncGate gate;
   std::vector<std::string> lines;
@@ -263,7 +246,7 @@ TEST(ServiceLedgerSync, ASyncThatFailsKeepsTheScreenWaitingUntilOneSucceeds) {
 // An idle table (no camera, nothing thrown, nothing touched) draws no frame: the frame timer pumps SDL and
 // finds nothing changed.
 TEST(ServiceLedgerSync, AnIdleTableDrawsNoFrame) {
-  TempFolder dir;
+  TempFolder dir{"bb-ledger-sync-"};
   Pipe dice;
   SyncGate gate;
   std::vector<std::string> lines;

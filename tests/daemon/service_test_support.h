@@ -1,0 +1,45 @@
+// What the service tests share: a temporary folder per test and the configuration of a service on it (real
+// ledger file, screen offscreen and silent, the shipped editions). Test code only; gtest's thread.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+#include "daemon/config.h"
+
+namespace bb::daemon::service_test {
+
+// A folder of its own for each test (named after the process and the test), removed at the end.
+class TempFolder {
+ public:
+  explicit TempFolder(const std::string& prefix = "bb-service-") {
+    path_ = std::filesystem::temp_directory_path() /
+            (prefix + std::to_string(getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~TempFolder() { std::filesystem::remove_all(path_); }
+  TempFolder(const TempFolder&) = delete;
+  TempFolder& operator=(const TempFolder&) = delete;
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// A service's configuration with its ledger and backups in `dir`, offscreen, no sound.
+inline Config test_config(const TempFolder& dir) {
+  Config config;
+  config.screen.window = false;
+  config.screen.sound = false;
+  config.ledger.path = dir.file("state/ledger.db");
+  config.ledger.backup_dir = dir.file("state/backups");
+  config.editions_dir = std::string(SOURCE_DIR) + "/editions";
+  return config;
+}
+
+}  // namespace bb::daemon::service_test
