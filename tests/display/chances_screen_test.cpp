@@ -16,14 +16,7 @@
 namespace bb::display {
 namespace {
 
-FontSet& fonts() {
-  static std::unique_ptr<FontSet> f = [] {
-    auto r = FontSet::open();
-    if (!r) throw std::runtime_error(r.error());
-    return std::move(*r);
-  }();
-  return *f;
-}
+using testing::fonts;
 
 bool shows(const Frame& frame, const std::string& words) {
   for (const auto* t : frame.texts())

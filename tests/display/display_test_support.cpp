@@ -4,10 +4,21 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "display/canvas.h"
 #include "display/font_set.h"
 
 namespace bb::display::testing {
+
+FontSet& fonts() {
+  static std::unique_ptr<FontSet> f = [] {
+    auto r = FontSet::open();
+    if (!r) throw std::runtime_error(r.error());
+    return std::move(*r);
+  }();
+  return *f;
+}
 
 std::vector<SampleTable>& samples() {
   static std::vector<SampleTable> tables = [] {

@@ -4,12 +4,16 @@
 #include <string>
 #include <vector>
 
+#include "display/font_set.h"
 #include "display/frame.h"
 #include "display/layout.h"
 #include "display/sample_table.h"
 #include "display/touch_screen.h"
 
 namespace bb::display::testing {
+
+// Debian's DejaVu fonts, opened once for the whole test run (throws when they are missing).
+FontSet& fonts();
 
 // The sample tables, built once for the whole test run.
 std::vector<SampleTable>& samples();

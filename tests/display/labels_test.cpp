@@ -15,14 +15,7 @@
 namespace bb::display {
 namespace {
 
-FontSet& fonts() {
-  static std::unique_ptr<FontSet> f = [] {
-    auto r = FontSet::open();
-    if (!r) throw std::runtime_error(r.error());
-    return std::move(*r);
-  }();
-  return *f;
-}
+using testing::fonts;
 
 // The labels of `frame`'s buttons that are not drawn in full inside their button: the words drawn there (one
 // line, or several as a wrapped label) must be the label's words, each line no wider than its box and the
