@@ -45,8 +45,10 @@ void check_config(const std::string& file) {
   if (!config) {
     for (const auto& problem : config.error()) std::cout << problem.to_string() << "\n";
     fail("check-config",
-         fmt::format("{} problem{} in {}; fix them and run check-config again", config.error().size(),
-                     config.error().size() == 1 ? "" : "s", file),
+         fmt::format(
+             "{} in {}; fix {} and run check-config again",
+             config.error().size() == 1 ? "1 problem" : fmt::format("{} problems", config.error().size()),
+             file, config.error().size() == 1 ? "it" : "them"),
          1);
   }
   const ConfigReport report = describe_config(*config);
