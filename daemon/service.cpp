@@ -23,6 +23,10 @@ using namespace std::chrono_literals;
 constexpr auto kWindowFrame = 16ms;
 constexpr auto kOffscreenFrame = 50ms;
 constexpr auto kBackupCheck = 60s;
+// A backup is copied this many pages (of 4 KiB) a step, a step this often: each step stays far below a frame
+// on a Pi's SD card, and a 34 MiB ledger is copied in about a second (bench_daemon_loop, bench_ledger).
+constexpr int kBackupPagesPerStep = 64;
+constexpr auto kBackupStepEvery = 2ms;
 constexpr auto kDeviceRetry = 5s;
 constexpr auto kHistoryAfterStart = 2s;
 constexpr auto kSyncRetry = 1s;  // a ledger sync that failed (a failing SD card) is tried again this often
@@ -181,29 +185,67 @@ void Service::Impl::arm_table_timer(const table::TimerRequest& request) {
   if (timer) table_timers[which] = *timer;
 }
 
+namespace {
+const char* backup_name(BackupFinisher::Occasion occasion) {
+  return occasion == BackupFinisher::Occasion::end_of_game ? "the end-of-game backup"
+                                                           : "the scheduled backup";
+}
+}  // namespace
+
 void Service::Impl::backup(bool end_of_game) {
   if (setup.config.ledger.backup_dir.empty() || !backups) return;
-  if (backups->busy()) {
+  if (backups->busy() || ledger->backup_under_way()) {
     if (end_of_game) end_of_game_backup_waiting = true;
     return;
   }
   const auto occasion =
       end_of_game ? BackupFinisher::Occasion::end_of_game : BackupFinisher::Occasion::scheduled;
-  const char* what = end_of_game ? "the end-of-game backup" : "the scheduled backup";
-  auto copied = end_of_game ? std::optional(ledger->start_backup())
-                            : ledger->start_backup_if_due(std::chrono::system_clock::now());
-  if (!copied) return;
-  if (!*copied) return log(fmt::format("{} failed: {}", what, copied->error().message));
-  backups->hand_over(std::move(**copied), occasion);
+  auto begun = end_of_game ? std::optional(ledger->begin_backup())
+                           : ledger->begin_backup_if_due(std::chrono::system_clock::now());
+  if (!begun) return;
+  if (!*begun) return log(fmt::format("{} failed: {}", backup_name(occasion), begun->error().message));
+  backup_copying = occasion;
+  auto timer = loop->add_timer("backup copy", 1ms, kBackupStepEvery, [this] { step_backup(); });
+  if (!timer) {
+    ledger->backup_not_finished();
+    return log(fmt::format("{} failed: {}", backup_name(occasion), timer.error()));
+  }
+  backup_step_timer = *timer;
+}
+
+void Service::Impl::step_backup() {
+  auto stepped = ledger->step_backup(kBackupPagesPerStep);
+  if (stepped && !*stepped) return;  // pages remain: the next step on a later turn
+  if (backup_step_timer) loop->cancel(*backup_step_timer);
+  backup_step_timer.reset();
+  if (!stepped) return backup_failed(backup_copying, stepped.error().message);
+  hand_over_backup(std::move(**stepped));
+}
+
+void Service::Impl::hand_over_backup(ledger::PendingBackup pending) {
+  backups->hand_over(std::move(pending), backup_copying);
+}
+
+void Service::Impl::backup_failed(BackupFinisher::Occasion occasion, const std::string& why) {
+  log(fmt::format("{} failed: {}", backup_name(occasion), why));
+  if (ledger) ledger->backup_not_finished();  // tried again at the next check
+  if (end_of_game_backup_waiting && !loop->stopping()) {
+    end_of_game_backup_waiting = false;
+    backup(true);
+  }
+}
+
+void Service::Impl::complete_backup_at_stop() {
+  if (!ledger || !ledger->backup_under_way() || !backups) return;
+  if (backup_step_timer) loop->cancel(*backup_step_timer);
+  backup_step_timer.reset();
+  auto stepped = ledger->step_backup(-1);
+  if (!stepped) return backup_failed(backup_copying, stepped.error().message);
+  if (*stepped) hand_over_backup(std::move(**stepped));
 }
 
 void Service::Impl::on_backup_finished(const BackupFinisher::Result& result) {
-  if (!result.made) {
-    const char* what = result.occasion == BackupFinisher::Occasion::end_of_game ? "the end-of-game backup"
-                                                                                : "the scheduled backup";
-    log(fmt::format("{} failed: {}", what, result.made.error()));
-    if (ledger) ledger->backup_not_finished();  // tried again at the next check, as a failed copy is
-  }
+  if (!result.made) return backup_failed(result.occasion, result.made.error());
   if (end_of_game_backup_waiting && !loop->stopping()) {
     end_of_game_backup_waiting = false;
     backup(true);
@@ -388,7 +430,8 @@ int Service::run() {
   s.log(ready);
   s.notifier.ready(ready);
   const int code = s.loop->run();
-  s.syncer.reset();   // the sync under way finishes; the ledger's close checkpoints the rest
+  s.syncer.reset();  // the sync under way finishes; the ledger's close checkpoints the rest
+  s.complete_backup_at_stop();
   s.backups.reset();  // the backup under way lands whole (and its failure is logged) before the ledger closes
   s.stop_odds();
   if (s.camera.joinable()) {

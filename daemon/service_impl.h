@@ -183,12 +183,21 @@ struct Service::Impl : ParticipantContext {
   // ---- upkeep
   // ----------------------------------------------------------------------------------------------
 
-  // Backups: the loop copies the file (Ledger::start_backup), the finisher's thread syncs, anchors, names and
-  // rotates it and reports back (on_backup_finished). An end-of-game backup asked for while one is under way
-  // waits for it and follows; a scheduled one then waits for the next check.
+  // Backups: the loop copies the file in steps (Ledger::begin_backup, then kBackupPagesPerStep pages every
+  // kBackupStepEvery from the "backup copy" timer, so no turn of the loop holds it for the whole file; the
+  // table goes on between the steps and what it commits is in the copy), the finisher's thread syncs,
+  // anchors, names and rotates it and reports back (on_backup_finished). An end-of-game backup asked for
+  // while one is under way waits for it and follows; a scheduled one then waits for the next check. At stop,
+  // a copy under way is completed at once and handed over, so that it lands whole.
   void backup(bool end_of_game);
+  void step_backup();
+  void hand_over_backup(ledger::PendingBackup pending);
+  void backup_failed(BackupFinisher::Occasion occasion, const std::string& why);
+  void complete_backup_at_stop();
   void on_backup_finished(const BackupFinisher::Result& result);
   bool end_of_game_backup_waiting = false;
+  BackupFinisher::Occasion backup_copying = BackupFinisher::Occasion::scheduled;  // the copy under way's
+  std::optional<EventLoop::TimerId> backup_step_timer;
   std::unique_ptr<BackupFinisher> backups;  // after the ledger and the loop: stopped before them
   void frame();
   void terminate();

@@ -92,7 +92,83 @@ std::expected<std::string, std::string> BackupStore::write_from(Database& source
   return finish(*pending);
 }
 
-std::expected<PendingBackup, std::string> BackupStore::copy_from(Database& source) {
+struct BackupCopy::State {
+  sqlite3* out = nullptr;
+  sqlite3_backup* backup = nullptr;
+  PendingBackup pending;
+  bool whole = false;
+  int remaining = 0;
+  int total = 0;
+
+  // Closes the copy's connection; a copy never completed is removed.
+  void abandon() {
+    if (backup) sqlite3_backup_finish(backup);
+    backup = nullptr;
+    if (out) sqlite3_close_v2(out);
+    out = nullptr;
+    std::error_code ec;
+    fs::remove(pending.partial, ec);
+  }
+  ~State() {
+    if (out || backup) abandon();
+  }
+};
+
+BackupCopy::BackupCopy(std::unique_ptr<State> state) : state_(std::move(state)) {}
+BackupCopy::BackupCopy(BackupCopy&&) noexcept = default;
+BackupCopy& BackupCopy::operator=(BackupCopy&&) noexcept = default;
+BackupCopy::~BackupCopy() = default;
+
+int BackupCopy::remaining_pages() const { return state_ ? state_->remaining : 0; }
+int BackupCopy::total_pages() const { return state_ ? state_->total : 0; }
+
+std::expected<bool, std::string> BackupCopy::step(int pages) {
+  if (!state_ || !state_->backup) return std::unexpected(std::string("the backup copy is no longer open"));
+  if (state_->whole) return true;
+  int rc = sqlite3_backup_step(state_->backup, pages < 0 ? -1 : std::max(1, pages));
+  state_->remaining = sqlite3_backup_remaining(state_->backup);
+  state_->total = sqlite3_backup_pagecount(state_->backup);
+  if (rc == SQLITE_DONE) {
+    state_->whole = true;
+    return true;
+  }
+  // Busy or locked: the source is in the middle of a write by another connection; the next step tries again.
+  if (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED) return false;
+  std::string message = fmt::format("copying into {} failed: {}", state_->pending.partial,
+                                    state_->out ? sqlite3_errmsg(state_->out) : sqlite3_errstr(rc));
+  state_->abandon();
+  return std::unexpected(message);
+}
+
+std::expected<PendingBackup, std::string> BackupCopy::complete(Database& source) {
+  if (!state_ || !state_->whole)
+    return std::unexpected(std::string("the backup copy is not whole yet; it cannot be completed"));
+  State& s = *state_;
+  sqlite3_backup_finish(s.backup);
+  s.backup = nullptr;
+  int closed = sqlite3_close_v2(s.out);
+  s.out = nullptr;
+  std::error_code ec;
+  if (closed != SQLITE_OK) {
+    fs::remove(s.pending.partial, ec);
+    return std::unexpected(
+        fmt::format("closing the copy {} failed: {}", s.pending.partial, sqlite3_errstr(closed)));
+  }
+  // The copy's anchor goes beside it before the copy gets its final name (in finish), so that every backup
+  // has one. The heads are read now, from the connection the copy came from, which it equals: nothing was
+  // written on this thread since the last step.
+  try {
+    s.pending.heads = Anchor::heads(source);
+  } catch (const SqlError& e) {
+    fs::remove(s.pending.partial, ec);
+    return std::unexpected(fmt::format("cannot read the chain heads for the backup's anchor: {}", e.what()));
+  }
+  PendingBackup pending = std::move(s.pending);
+  state_.reset();
+  return pending;
+}
+
+std::expected<BackupCopy, std::string> BackupStore::begin_copy(Database& source) {
   std::error_code ec;
   fs::create_directories(dir_, ec);
   if (ec)
@@ -100,21 +176,35 @@ std::expected<PendingBackup, std::string> BackupStore::copy_from(Database& sourc
   std::string base = (fs::path(dir_) / ("boardbank-" + stamp())).string();
   std::string final_name = base + ".db";
   for (int n = 2; fs::exists(final_name, ec); ++n) final_name = fmt::format("{}-{}.db", base, n);
-  PendingBackup pending{dir_, keep_, final_name + ".partial", final_name, {}};
-  auto copied = copy_unsynced(source.handle(), pending.partial);
-  if (!copied) {
-    fs::remove(pending.partial, ec);
-    return std::unexpected(copied.error());
+  auto state = std::make_unique<BackupCopy::State>();
+  state->pending = PendingBackup{dir_, keep_, final_name + ".partial", final_name, {}, {}};
+  const std::string& dest = state->pending.partial;
+  int rc = sqlite3_open_v2(dest.c_str(), &state->out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string message = state->out ? sqlite3_errmsg(state->out) : sqlite3_errstr(rc);
+    state->abandon();
+    return std::unexpected(fmt::format("cannot create {}: {}", dest, message));
   }
-  // The copy's anchor goes beside it before the copy gets its final name (in finish), so that every backup
-  // has one. The heads are read now, from the connection the copy came from.
-  try {
-    pending.heads = Anchor::heads(source);
-  } catch (const SqlError& e) {
-    fs::remove(pending.partial, ec);
-    return std::unexpected(fmt::format("cannot read the chain heads for the backup's anchor: {}", e.what()));
+  // The copy is written under a temporary name and renamed only when whole: it needs no journal of its own,
+  // and BackupStore::finish syncs it (off the connection's thread), so SQLite syncs nothing of it.
+  sqlite3_exec(state->out, "PRAGMA journal_mode=OFF", nullptr, nullptr, nullptr);
+  sqlite3_exec(state->out, "PRAGMA synchronous=OFF", nullptr, nullptr, nullptr);
+  state->backup = sqlite3_backup_init(state->out, "main", source.handle(), "main");
+  if (!state->backup) {
+    std::string message = sqlite3_errmsg(state->out);
+    state->abandon();
+    return std::unexpected(fmt::format("cannot start the backup: {}", message));
   }
-  return pending;
+  return BackupCopy(std::move(state));
+}
+
+std::expected<PendingBackup, std::string> BackupStore::copy_from(Database& source) {
+  auto copy = begin_copy(source);
+  if (!copy) return std::unexpected(copy.error());
+  auto whole = copy->step(-1);
+  if (!whole) return std::unexpected(whole.error());
+  if (!*whole) return std::unexpected(std::string("the database was busy; the backup was not copied"));
+  return copy->complete(source);
 }
 
 std::expected<std::string, std::string> BackupStore::finish(const PendingBackup& pending) {
@@ -136,6 +226,13 @@ std::expected<std::string, std::string> BackupStore::finish(const PendingBackup&
     return std::unexpected(fmt::format("cannot name the backup {}: {}", pending.final_name, message));
   }
   sync_path(pending.dir, true);
+  // The ledger's anchor renamed into place when the copy completed: synced here rather than on the loop. A
+  // failure is not the backup's: an anchor behind its file is accepted by the check, and the next checkpoint
+  // or the close syncs it again.
+  if (!pending.ledger_anchor.empty() && sync_path(pending.ledger_anchor, false)) {
+    fs::path folder = fs::path(pending.ledger_anchor).parent_path();
+    sync_path(folder.empty() ? "." : folder.string(), true);
+  }
   rotate(pending.dir, std::max(1, pending.keep));
   return pending.final_name;
 }

@@ -86,6 +86,23 @@ class Ledger {
   std::expected<PendingBackup, LedgerError> start_backup();
   std::optional<std::expected<PendingBackup, LedgerError>> start_backup_if_due(
       std::chrono::system_clock::time_point now);
+  // The same copy in steps, for a loop that must not be held for the whole file: begin_backup() opens the
+  // copy, step_backup(pages) copies up to `pages` pages a call, and the call that copies the last page
+  // returns what BackupStore::finish needs. Inputs recorded between two steps are in the copy: it holds
+  // every input this ledger committed before the step that completed it (BackupCopy). The interval counts
+  // from begin_backup(); a step that fails drops the copy and makes the next scheduled backup due at once.
+  // One copy at a time: start_backup() and begin_backup() refuse while one is under way.
+  std::expected<void, LedgerError> begin_backup();
+  std::optional<std::expected<void, LedgerError>> begin_backup_if_due(
+      std::chrono::system_clock::time_point now);
+  // nullopt: pages remain (call again on a later turn).
+  std::expected<std::optional<PendingBackup>, LedgerError> step_backup(int pages);
+  bool backup_under_way() const { return backup_copy_.has_value(); }
+  struct BackupProgress {
+    int remaining_pages = 0;
+    int total_pages = 0;
+  };
+  BackupProgress backup_progress() const;
   // A started backup could not be finished: the next start_backup_if_due() is due at once, as after a copy
   // that failed.
   void backup_not_finished() { last_backup_ = {}; }
@@ -116,6 +133,9 @@ class Ledger {
   std::map<GameId, std::unique_ptr<LiveGame>> games_;
   std::map<std::string, std::shared_ptr<const rules::Edition>> editions_;
   std::chrono::system_clock::time_point last_backup_{};
+  // The backup being copied in steps. After db_: destroyed (and its partial copy removed) before the
+  // connection it reads closes.
+  std::optional<BackupCopy> backup_copy_;
   bool read_only_ = false;
   // The head of every game's chain as committed, written to the anchor file after each commit.
   std::map<GameId, AnchorHead> anchor_heads_;

@@ -235,6 +235,80 @@ TEST_F(LedgerTest, ABackupStartedOnTheLoopAndFinishedElsewhereLandsWholeAndPasse
   EXPECT_FALSE(ledger->start_backup_if_due(std::chrono::system_clock::now()).has_value());
 }
 
+TEST_F(LedgerTest, ABackupCopiedInStepsHoldsEveryInputCommittedBetweenItsSteps) {
+  LedgerOptions options = options_for(dir_.file("ledger.db"), dir_.file("backups"));
+  options.backup_every_minutes = 10;
+  auto ledger = Ledger::open(options);
+  ASSERT_TRUE(ledger.has_value());
+  (void)play(*ledger, 11, 200);
+  ASSERT_TRUE(ledger->begin_backup().has_value());
+  EXPECT_TRUE(ledger->backup_under_way());
+  // A second copy is refused while this one is under way; a scheduled one is not due.
+  EXPECT_FALSE(ledger->start_backup().has_value());
+  EXPECT_FALSE(ledger->begin_backup_if_due(std::chrono::system_clock::now()).has_value());
+  // A few pages a step, as the service's loop copies it, with whole games committed between the steps: their
+  // writes land on pages already copied and on pages still to copy.
+  int steps = 0;
+  std::optional<PendingBackup> pending;
+  std::vector<GameId> games_between;
+  while (!pending) {
+    auto stepped = ledger->step_backup(2);
+    ASSERT_TRUE(stepped.has_value()) << stepped.error().message;
+    ++steps;
+    if (*stepped) {
+      pending = std::move(**stepped);
+      break;
+    }
+    if (steps == 1) {
+      EXPECT_GT(ledger->backup_progress().total_pages, 2);
+      EXPECT_EQ(ledger->backup_progress().remaining_pages, ledger->backup_progress().total_pages - 2);
+    }
+    if (steps == 1 || steps == 5) games_between.push_back(play(*ledger, 20 + steps, 60));
+  }
+  EXPECT_GT(steps, 5);
+  EXPECT_FALSE(ledger->backup_under_way());
+  ASSERT_EQ(games_between.size(), 2u);
+  // The ledger's anchor is synced by the finisher, not where the copy was made.
+  EXPECT_EQ(pending->ledger_anchor, Anchor::path_for(options.path));
+  auto made = BackupStore::finish(*pending);
+  ASSERT_TRUE(made.has_value()) << made.error();
+  auto problems = Ledger::inspect(*made, options_for(*made), true);
+  ASSERT_TRUE(problems.has_value()) << problems.error().message;
+  EXPECT_TRUE(problems->empty()) << problems->front();
+  auto copy = Ledger::open(options_for(*made));
+  ASSERT_TRUE(copy.has_value()) << copy.error().message;
+  auto games = ledger->list();
+  ASSERT_EQ(copy->list().size(), games.size());
+  for (const GameSummary& game : games) {
+    EXPECT_EQ(copy->export_script(game.id).value(), ledger->export_script(game.id).value())
+        << "game " << game.id;
+  }
+  // Inputs after the last step are not in it (the copy is what was committed before it completed).
+  GameId after = play(*ledger, 40, 10);
+  EXPECT_FALSE(copy->summary(after).has_value());
+}
+
+TEST_F(LedgerTest, ABackupCopyCutShortByTheLedgersCloseLeavesNoPartialCopy) {
+  LedgerOptions options = options_for(dir_.file("ledger.db"), dir_.file("backups"));
+  {
+    auto ledger = Ledger::open(options);
+    ASSERT_TRUE(ledger.has_value());
+    (void)play(*ledger, 12, 100);
+    ASSERT_TRUE(ledger->begin_backup().has_value());
+    auto stepped = ledger->step_backup(1);
+    ASSERT_TRUE(stepped.has_value()) << stepped.error().message;
+    EXPECT_FALSE(stepped->has_value());
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(options.backup_dir)) files.push_back(entry.path());
+    ASSERT_EQ(files.size(), 1u);
+    EXPECT_TRUE(files[0].string().ends_with(".db.partial")) << files[0];
+  }
+  EXPECT_TRUE(fs::is_empty(options.backup_dir));
+  auto problems = Ledger::inspect(options.path, options, true);
+  ASSERT_TRUE(problems.has_value()) << problems.error().message;
+  EXPECT_TRUE(problems->empty()) << problems->front();
+}
+
 TEST_F(LedgerTest, ABackupThatCannotBeFinishedSaysWhyAndLeavesNoPartialCopy) {
   LedgerOptions options = options_for(dir_.file("ledger.db"), dir_.file("backups"));
   options.backup_every_minutes = 10;
