@@ -31,6 +31,8 @@ chroots=${BOARDBANK_CHROOTS:-/var/tmp/boardbank-chroots}
 mirror=${BOARDBANK_MIRROR:-http://deb.debian.org/debian}
 jobs=$(nproc)
 
+# systemd (for systemd-analyze) and lintian let tests/systemd judge the unit and the package in the tree too
+# (without them those tests say SKIP).
 case "$what" in
   cross-arm64)
     suite=bookworm
@@ -40,7 +42,7 @@ case "$what" in
       libcli11-dev nlohmann-json3-dev libsqlite3-dev:arm64 libgpiod-dev:arm64
       libopencv-dev:arm64 libopencv-contrib-dev:arm64
       libsdl2-dev:arm64 libsdl2-ttf-dev:arm64 libsdl2-mixer-dev:arm64 libsdl2-image-dev:arm64
-      libsystemd-dev:arm64 libssl-dev:arm64 fonts-dejavu-core sqlite3)
+      libsystemd-dev:arm64 libssl-dev:arm64 fonts-dejavu-core sqlite3 systemd lintian)
     ;;
   trixie)
     suite=trixie
@@ -48,7 +50,8 @@ case "$what" in
     packages=(build-essential cmake pkg-config ninja-build dpkg-dev file ccache
       libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
       libsqlite3-dev sqlite3 libgpiod-dev gpiod libopencv-dev libopencv-contrib-dev
-      libsdl2-dev libsdl2-ttf-dev libsdl2-mixer-dev libsdl2-image-dev libsystemd-dev libssl-dev fonts-dejavu-core)
+      libsdl2-dev libsdl2-ttf-dev libsdl2-mixer-dev libsdl2-image-dev libsystemd-dev libssl-dev fonts-dejavu-core
+      systemd lintian)
     ;;
   install-test)
     deb=${2:?usage: packaging/chroot-build.sh install-test DEB}
