@@ -4,6 +4,7 @@
 #include <string>
 
 #include "display/intent.h"
+#include "display/screen_notice.h"
 #include "display/snapshot.h"
 
 namespace bb::table {
@@ -40,6 +41,8 @@ class ParticipantContext {
   virtual int frames_presented() const { return 0; }
   // Whether the screen is behind the table: a picture waits for the ledger's sync (see ledger_syncer.h).
   virtual bool screen_waits_for_ledger() const { return false; }
+  // The notice laid over the screen's last picture (the ledger cannot store the game), nullptr: none.
+  virtual const display::ScreenNotice* screen_notice() const { return nullptr; }
 };
 
 // An extra participant at the table that the service does not know by type (the demo's bots, a test's

@@ -121,6 +121,22 @@ void Service::Impl::picture_changed() {
   picture_due = true;
 }
 
+namespace {
+// What the family reads while the ledger cannot store the game: the reason, that nothing is lost, what to do.
+display::ScreenNotice sync_failure_notice(std::string reason) {
+  if (!reason.empty() && reason[0] >= 'a' && reason[0] <= 'z')
+    reason[0] = static_cast<char>(reason[0] - 'a' + 'A');
+  display::ScreenNotice notice;
+  notice.title = "The game cannot be saved";
+  notice.body = fmt::format(
+      "{}. Nothing is lost: the table keeps it and tries again every second; the screen goes on by itself "
+      "once it is saved. Check the SD card: free some space if it is full, and see that it sits firmly in "
+      "its slot. Do not switch the table off.",
+      reason);
+  return notice;
+}
+}  // namespace
+
 void Service::Impl::on_synced(const LedgerSyncer::Result& result) {
   if (result.error) {
     if (!sync_failing) {
@@ -128,6 +144,12 @@ void Service::Impl::on_synced(const LedgerSyncer::Result& result) {
           "the ledger cannot be stored (" + *result.error + "): the screen waits; tried again every second";
       log(line);
       notifier.status(line);
+    }
+    // The family sees it too: over the last picture drawn (never the table's newer state, which the disk
+    // does not hold), until a sync succeeds.
+    if (!sync_failing || *result.error != sync_failure_shown) {
+      sync_failure_shown = *result.error;
+      screen->draw_notice_over_last(sync_failure_notice(*result.error));
     }
     sync_failing = true;
     if (!sync_retry_armed) {
@@ -141,8 +163,9 @@ void Service::Impl::on_synced(const LedgerSyncer::Result& result) {
   }
   if (sync_failing) log("the ledger is stored again");
   sync_failing = false;
+  sync_failure_shown.clear();
   syncs_done = std::max(syncs_done, result.durable);
-  if (picture_due && !screen_waits_for_ledger()) {
+  if ((picture_due || screen->notice()) && !screen_waits_for_ledger()) {
     picture_due = false;
     refresh_snapshot();
     // Presented now rather than at the next frame tick (up to 50 ms away offscreen): a tap's answer is on

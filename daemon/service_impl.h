@@ -79,7 +79,8 @@ struct Service::Impl : ParticipantContext {
   std::uint64_t syncs_done = 0;
   bool picture_due = false;  // a new picture waits for syncs_done to reach syncs_asked
   bool sync_retry_armed = false;
-  bool sync_failing = false;  // said once until a sync succeeds again
+  bool sync_failing = false;       // said once until a sync succeeds again
+  std::string sync_failure_shown;  // the failure the screen's notice names (empty: none shown)
 
   std::map<table::TimerId, EventLoop::TimerId> table_timers;
   std::uint64_t touches = 0;
@@ -104,11 +105,14 @@ struct Service::Impl : ParticipantContext {
     return {};
   }
   std::expected<void, std::string> save_screen(const std::string& path) override {
-    return screen->save_png(path);
+    // While the screen waits for the ledger, what it shows is saved as it is: drawing first would draw the
+    // table's newer state, which the disk does not hold yet.
+    return screen_waits_for_ledger() ? screen->save_shown_png(path) : screen->save_png(path);
   }
   void stop(int code) override { loop->stop(code); }
   const display::Snapshot* screen_snapshot() const override { return &snapshot; }
   int frames_presented() const override { return screen->frames_drawn(); }
+  const display::ScreenNotice* screen_notice() const override { return screen->notice(); }
   std::chrono::milliseconds uptime() const override {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
   }

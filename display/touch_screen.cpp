@@ -142,7 +142,8 @@ std::vector<Intent> TouchScreen::card(const std::string& uid, int player) {
 
 bool TouchScreen::draw_if_needed() {
   const auto now = SDL_GetTicks64();
-  if (drawn_ && !ui_.needs_redraw(now, snapshot_.version)) return false;
+  if (drawn_ && !notice_ && !ui_.needs_redraw(now, snapshot_.version)) return false;
+  notice_.reset();
   const auto& frame =
       ui_.build(snapshot_, Layout::for_window(canvas_->width(), canvas_->height()), *fonts_, now);
   built_ = true;
@@ -151,6 +152,21 @@ bool TouchScreen::draw_if_needed() {
   drawn_ = true;
   ++frames_;
   return true;
+}
+
+void TouchScreen::draw_notice_over_last(const ScreenNotice& notice) {
+  const Layout layout = Layout::for_window(canvas_->width(), canvas_->height());
+  // Nothing drawn yet: the notice over the empty background.
+  const Frame blank(canvas_->width(), canvas_->height());
+  const Frame& last = built_ ? ui_.frame() : blank;
+  canvas_->draw(frame_with_notice(last, layout, *fonts_, notice));
+  canvas_->present();
+  notice_ = notice;
+  ++frames_;
+}
+
+std::expected<void, std::string> TouchScreen::save_shown_png(const std::string& path) {
+  return canvas_->save_png(path);
 }
 
 bool TouchScreen::wait(int timeout_ms) { return SDL_WaitEventTimeout(nullptr, timeout_ms) == 1; }

@@ -2,12 +2,14 @@
 #include <cstdint>
 #include <expected>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "display/frame.h"
 #include "display/intent.h"
 #include "display/rotation.h"
+#include "display/screen_notice.h"
 #include "display/snapshot.h"
 #include "display/ui.h"
 #include "display/ui_settings.h"
@@ -47,6 +49,15 @@ class TouchScreen {
   std::vector<Intent> card(const std::string& uid, int player);
   // Draws when needed; returns whether it drew.
   bool draw_if_needed();
+  // Draws the frame drawn last again, exactly as it was (laid out from the snapshot drawn then, never from a
+  // newer one), with `notice` over it: for a caller whose newest snapshot is ahead of what it may show (the
+  // service while the ledger cannot store the game). The next draw_if_needed() draws the snapshot again,
+  // without the notice.
+  void draw_notice_over_last(const ScreenNotice& notice);
+  // The notice on the screen now (nullptr: none).
+  const ScreenNotice* notice() const { return notice_ ? &*notice_ : nullptr; }
+  // Saves the picture on the screen as it is, drawing nothing first (save_png draws what is due first).
+  std::expected<void, std::string> save_shown_png(const std::string& path);
   // Waits up to `timeout_ms` for an SDL event; returns whether one arrived. For command-line tools that own
   // their thread: the service's loop never calls it (SDL has no fd to watch), it calls pump() and
   // draw_if_needed() from a frame timer instead.
@@ -82,6 +93,7 @@ class TouchScreen {
   bool quit_ = false;
   bool built_ = false;
   bool drawn_ = false;
+  std::optional<ScreenNotice> notice_;  // drawn over the last frame; cleared by the next draw
   int frames_ = 0;
 };
 

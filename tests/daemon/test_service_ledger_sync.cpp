@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <thread>
 
 #include "daemon/service.h"
@@ -189,7 +191,8 @@ TEST(ServiceLedgerSync, TheScreenShowsAThrowOnlyOnceTheLedgerSyncConfirmsIt) {
 }
 
 // A sync that fails (a failing SD card) is said once, the screen keeps waiting (the throw is not known to be
-// stored), and the sync is asked again until it succeeds; then the throw is shown.
+// stored) with a notice over its last picture that says so, and the sync is asked again until it succeeds;
+// then the throw is shown and the notice is gone.
 TEST(ServiceLedgerSync, ASyncThatFailsKeepsTheScreenWaitingUntilOneSucceeds) {
   TempFolder dir{"bb-ledger-sync-"};
   Pipe dice;
@@ -201,25 +204,43 @@ TEST(ServiceLedgerSync, ASyncThatFailsKeepsTheScreenWaitingUntilOneSucceeds) {
   int stage = 0;
   std::size_t inputs_before = 0;
   std::uint64_t version_before = 0;
+  int frames_before = 0;
+  int frames_with_notice = 0;
   int calls_failed = 0;
   bool picture_held = true;
+  std::optional<display::ScreenNotice> notice;
+  bool notice_after_recovery = true;
+  // The picture as the family saw it while the sync failed (docs/operations.md shows it).
+  const char* png_dir = std::getenv("BB_NOTICE_PNG_DIR");
+  const std::string png = png_dir ? std::string(png_dir) + "/sync-failing.png" : dir.file("sync-failing.png");
+  std::expected<void, std::string> saved = std::unexpected(std::string("not saved"));
   w->step = [&](ParticipantContext& c, const table::TableView& view) {
     using K = table::Awaiting::Kind;
     if (stage == 0 && view.awaiting.kind == K::throw_dice && caught_up(c)) {
       inputs_before = view.game->input_count();
       version_before = shown_version(c);
+      frames_before = c.frames_presented();
+      EXPECT_EQ(c.screen_notice(), nullptr);
       gate.failing = true;
       w->roll(1, 2);
       stage = 1;
     } else if (stage == 1) {
       picture_held = picture_held && shown_version(c) == version_before;
+      if (c.screen_notice() && !notice) {
+        notice = *c.screen_notice();
+        frames_with_notice = c.frames_presented();
+        saved = c.save_screen(png);
+      }
       // Failed at least twice: the first sync and a retry.
-      if (view.game->input_count() == inputs_before + 1 && gate.calls >= 3) {
+      if (view.game->input_count() == inputs_before + 1 && gate.calls >= 3 && notice) {
         calls_failed = gate.calls;
+        // The retries drew nothing more: the notice is drawn once for one failure.
+        EXPECT_EQ(c.frames_presented(), frames_with_notice);
         gate.failing = false;
         stage = 2;
       }
     } else if (stage == 2 && shown_version(c) > version_before) {
+      notice_after_recovery = c.screen_notice() != nullptr;
       return true;
     }
     return false;
@@ -233,6 +254,14 @@ TEST(ServiceLedgerSync, ASyncThatFailsKeepsTheScreenWaitingUntilOneSucceeds) {
   EXPECT_EQ(stage, 2);
   EXPECT_TRUE(picture_held) << "the screen showed a throw whose sync had failed";
   EXPECT_GE(calls_failed, 3);
+  ASSERT_TRUE(notice.has_value()) << "the failing sync was never on the screen";
+  EXPECT_EQ(notice->title, "The game cannot be saved");
+  EXPECT_NE(notice->body.find("Input/output error (the test's card)"), std::string::npos) << notice->body;
+  EXPECT_NE(notice->body.find("Nothing is lost"), std::string::npos) << notice->body;
+  EXPECT_NE(notice->body.find("SD card"), std::string::npos) << notice->body;
+  EXPECT_EQ(frames_with_notice, frames_before + 1);
+  EXPECT_TRUE(saved.has_value()) << saved.error();
+  EXPECT_FALSE(notice_after_recovery) << "the notice stayed after the sync recovered";
   int said_failing = 0;
   bool said_stored_again = false;
   for (const auto& line : lines) {
