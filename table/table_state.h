@@ -45,10 +45,12 @@ struct Table::State {
   // The auction the deal timer runs for: its arm count (ids "timer:deal:<n>"), 0 when none is armed.
   std::uint64_t deal_timer = 0;
   std::uint64_t deal_arms = 0;
-  // A reader repeating a tap: the last card counted and when the reader saw it.
+  // A reader repeating a tap: the last card counted and when the reader saw it, and whether "already counted"
+  // was said for it (once per tap: a card lying on a repeating reader is not announced every second).
   std::string last_uid;
   std::string last_reader;
   std::int64_t last_tap_ms = -1;
+  bool said_already_counted = false;
 
   State(GameStore& s, TableSettings t);
 
@@ -77,6 +79,9 @@ struct Table::State {
   Reaction deck_card(const CardTapped& e, const CardRole& role);
   Reaction banker_card(const CardTapped& e, const std::string& uid);
   Reaction unknown_card(const std::string& uid);
+  // Whether a payment question waits for this card's tap (its player's, or the banker's for a payout).
+  bool waits_for_card(const std::string& uid) const;
+  Reaction already_counted(const std::string& uid);
 
   // table_camera.cpp
   Reaction token(const TokenReport& e);
