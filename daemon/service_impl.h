@@ -103,6 +103,12 @@ struct Service::Impl : ParticipantContext {
     frame();  // the touch is handled now, as the next frame would
     return {};
   }
+  std::optional<std::string> shown_label(const std::string& target) override {
+    screen->draw_if_needed();
+    const auto* shown = screen->frame().find(target);
+    if (!shown) return std::nullopt;
+    return shown->label;
+  }
   std::expected<void, std::string> save_screen(const std::string& path) override {
     return screen->save_png(path);
   }
