@@ -36,6 +36,13 @@ struct Table::State {
   std::vector<int> seen;      // per player
   std::set<int> learned;
   bool learning = false;
+  // Learning one token at a time (the family chose it, the tokens on the start space were not all found):
+  // whose token is asked for now (-1: none), and the players whose token the camera will not watch (skipped:
+  // the dice alone move it).
+  bool one_at_a_time = false;
+  int prompting = -1;
+  std::set<int> unwatched;
+  bool resumed_learning = false;  // learning again for a resumed game: the tokens go back on their spaces
   bool camera = false;
   bool reader = true;  // a card reader works (else the screen confirms)
   std::vector<display::DeviceStatus> devices;
@@ -86,6 +93,9 @@ struct Table::State {
   // table_camera.cpp
   Reaction token(const TokenReport& e);
   void start_learning(Reaction& r, bool resumed = false);
+  // One at a time: asks for the next token not learned nor skipped, or ends the learning.
+  void prompt_next_token(Reaction& r, const std::string& said = {});
+  void answer_learning(Reaction& r, const std::string& option, const std::string& question_id);
 
   // table_questions.cpp
   Reaction answer(const display::AnswerQuestion& a, const std::string& id);
