@@ -440,6 +440,7 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView& vie
 // it names them), each side's cash on the keypad, Get Out of Jail cards, the properties ticked; then both
 // players tap their cards to agree, and they go back home.
 void DemoBots::plan_trade(const rules::Trade& trade, std::deque<Act>& acts) {
+  acts.push_back({[this](ParticipantContext&) { trade_filled_ = true; }, milliseconds(0)});
   plan_press("nav.trade", acts, kRead);
   acts.push_back(
       {[this, from = trade.from, to = trade.to](ParticipantContext& c) { choose_traders(c, from, to); },
@@ -459,13 +460,51 @@ void DemoBots::plan_trade(const rules::Trade& trade, std::deque<Act>& acts) {
     std::vector<int> spaces = offer.spaces;
     std::sort(spaces.begin(), spaces.end());
     for (const int space : spaces)
-      plan_paged_press(fmt::format("trade.{}.space.{}", side, space), fmt::format("trade.{}.page.next", side),
-                       acts);
+      acts.push_back(
+          {[this, side, space](ParticipantContext& c) { tick_trade_space(c, side, space); }, kKey});
   }
   acts.push_back({[this](ParticipantContext& c) { screenshot(c, "trade"); }, milliseconds(0)});
+  // Both players agree with their cards, only to the trade as the bot decided it: a trade screen the bots
+  // could not fill in is left (said and counted as a miss), never agreed to as it stands.
+  const std::size_t taps_from = acts.size();
   plan_tap(trade.from, acts, false);
   plan_tap(trade.to, acts, false);
+  for (std::size_t i = taps_from; i < acts.size(); ++i)
+    acts[i].run = [this, inner = std::move(acts[i].run)](ParticipantContext& c) {
+      if (trade_filled_) inner(c);
+    };
   plan_press("back", acts, kKey);
+}
+
+void DemoBots::tick_trade_space(ParticipantContext& c, int side, int space) {
+  const std::string target = fmt::format("trade.{}.space.{}", side, space);
+  // The list may stand on a later page (the screen keeps its page): back to the first, then forward.
+  for (int page = 0; page < 12 && !c.shown_label(target); ++page) {
+    ++tally_.touches;
+    if (!c.press(fmt::format("trade.{}.page.prev", side))) break;
+  }
+  for (int page = 0; page < 12 && !c.shown_label(target); ++page) {
+    ++tally_.touches;
+    if (!c.press(fmt::format("trade.{}.page.next", side))) break;
+  }
+  auto ticked = [&] {
+    const auto label = c.shown_label(target);
+    return label && label->rfind("\u2713", 0) == 0;
+  };
+  if (!ticked() && c.shown_label(target)) {
+    ++tally_.touches;
+    ++tally_.presses;
+    (void)c.press(target);
+  }
+  if (ticked()) return;
+  trade_filled_ = false;
+  ++tally_.missed_presses;
+  const std::string line =
+      fmt::format("the bots could not tick {} on the trade screen: the trade is left", target);
+  if (settings_.print)
+    settings_.print(line);
+  else
+    fmt::print(stderr, "{}\n", line);
 }
 
 void DemoBots::choose_traders(ParticipantContext& c, int from, int to) {
@@ -487,6 +526,7 @@ void DemoBots::choose_traders(ParticipantContext& c, int from, int to) {
     if (!c.press(target)) break;
   }
   if (shows(0, from) && shows(1, to)) return;
+  trade_filled_ = false;
   ++tally_.missed_presses;
   const std::string line =
       fmt::format("the bots could not set the trade screen to {} and {}",
