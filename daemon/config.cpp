@@ -176,6 +176,22 @@ void read_frame_bits(TableReader& reader, int& out) {
                                     reader.section()));
 }
 
+// A Wiegand reader's `frames`: "repeated" (it may send its frame again and again while a card lies on it) or
+// "once" (one frame per presentation: every frame is a tap).
+void read_frames(TableReader& reader, bool& one_frame_per_tap) {
+  const toml::node* node = reader.raw("frames");
+  if (!node) return;
+  if (auto v = node->value<std::string>(); v && (*v == "repeated" || *v == "once")) {
+    one_frame_per_tap = *v == "once";
+    return;
+  }
+  reader.problem(*node,
+                 fmt::format("[{}] frames must be \"repeated\" or \"once\" (\"once\" only for a reader "
+                             "that sends one frame per tap however long the card stays; boardbank probe "
+                             "shows it: hold a card on it for 3 s)",
+                             reader.section()));
+}
+
 void read_gpio_device(const toml::table& table, const std::string& section, const std::string& kind,
                       const std::string& file, std::vector<ConfigProblem>& problems, GpioDeviceConfig& out) {
   TableReader reader(table, section, file, problems);
@@ -184,7 +200,10 @@ void read_gpio_device(const toml::table& table, const std::string& section, cons
   reader.text("chip", out.chip);
   read_lines(reader, kind, out.lines);
   reader.text("trace", out.trace);
-  if (kind == "wiegand") read_frame_bits(reader, out.frame_bits);
+  if (kind == "wiegand") {
+    read_frame_bits(reader, out.frame_bits);
+    read_frames(reader, out.one_frame_per_tap);
+  }
   if (out.backend == Backend::replay && out.trace.empty())
     reader.problem_here(
         fmt::format("[{}] backend \"replay\" needs trace = \"FILE\" (boardbank record-gpio "
@@ -385,6 +404,7 @@ std::vector<peripherals::DeviceConfig> Config::device_configs() const {
     c.lines = device.lines;
     c.trace_path = device.trace;
     c.wiegand_bits = device.frame_bits;
+    c.wiegand_taps.one_frame_per_tap = device.one_frame_per_tap;
     out.push_back(std::move(c));
   };
   add_gpio(dice, "dice");

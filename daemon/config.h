@@ -27,6 +27,11 @@ struct GpioDeviceConfig {
   // Wiegand only: the one frame length the reader sends (26 or 34), so a frame ends at its last bit when
   // its parities check out; 0 ("any"): a frame ends after the 25 ms silence that follows it.
   int frame_bits = 0;
+  // Wiegand only: the reader sends one frame per presentation of a card (`frames = "once"`), so every frame
+  // is a tap; false (`frames = "repeated"`, the default): it may repeat its frame while the card lies there,
+  // so the same card within 1.5 s of its last frame is judged by the table (a new tap only when something new
+  // waits for that card; otherwise "already counted" is said).
+  bool one_frame_per_tap = false;
 };
 
 struct Rc522Config {

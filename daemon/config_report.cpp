@@ -34,6 +34,12 @@ ConfigReport describe_config(const Config& config) {
                   : std::string(
                         ", frames of any length (26 or 34 bits): a card counts 25 ms after its last bit "
                         "(set bits = 26 or 34 to save that wait)");
+    if (reader.backend != Backend::off)
+      line += reader.one_frame_per_tap
+                  ? std::string("; one frame per tap (frames = \"once\"): every frame counts")
+                  : std::string(
+                        "; repeated frames: the same card within 1.5 s counts again only when a "
+                        "payment waits for it");
     report.lines.push_back(std::move(line));
   }
   if (config.rc522.backend == Backend::off) {

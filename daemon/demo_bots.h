@@ -74,8 +74,8 @@ class DemoBots final : public Participant {
     // about (and the family answered), and the questions it asked.
     int camera_agreed = 0, camera_questioned_moves = 0, camera_questions = 0;
     // Touches made by pressing a drawn button (through the screen's input path), of them the buttons not
-    // found (a failure), and touches still handed to the table as intents (building, mortgages, trades,
-    // bankruptcy).
+    // found (a failure), and touches still handed to the table as intents (only what no screen offers: the
+    // FINANCE edition's claims, insurance, partnerships and free rides).
     int presses = 0, missed_presses = 0, intents = 0;
     bool game_over = false;
     std::string stopped_because;  // set when the bots stopped the run
@@ -106,6 +106,12 @@ class DemoBots final : public Participant {
   std::deque<Act> plan(const table::TableView& view, ParticipantContext& context);
   void plan_input(const rules::Input& input, const table::TableView& view, std::deque<Act>& acts);
   void plan_setup(ParticipantContext& context, std::deque<Act>& acts);
+  void plan_trade(const rules::Trade& trade, std::deque<Act>& acts);
+  // Turns the trade screen's two player buttons until they read `from` gives / `to` gives.
+  void choose_traders(ParticipantContext& context, int from, int to);
+  // Ticks `space` on `side` of the trade screen, turning its pages; a miss leaves the trade unagreed.
+  void tick_trade_space(ParticipantContext& context, int side, int space);
+  bool trade_filled_ = true;  // the trade screen shows the trade the bot decided (else the cards stay away)
   void plan_paged_press(const std::string& target, const std::string& next_page, std::deque<Act>& acts);
   void plan_tap(int player, std::deque<Act>& acts, bool may_slip);
   void plan_press(const std::string& target, std::deque<Act>& acts, std::chrono::milliseconds after);

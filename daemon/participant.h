@@ -1,6 +1,7 @@
 #pragma once
 #include <chrono>
 #include <expected>
+#include <optional>
 #include <string>
 
 #include "display/intent.h"
@@ -29,6 +30,10 @@ class ParticipantContext {
   // touchscreen's own input path (an SDL touch, hit-tested by the screen, its dialogs and all); the intents
   // it makes reach the table as touches. The error says why nothing was pressed (no such target shown).
   virtual std::expected<void, std::string> press(const std::string& target) = 0;
+  // What the button `target` says on the screen as it stands now (laid out from the newest snapshot), as a
+  // family reads it before pressing ("Ann gives"); nullopt when no such target is shown or there is no
+  // screen.
+  virtual std::optional<std::string> shown_label(const std::string& /*target*/) { return std::nullopt; }
   // The screen as it stands now (laid out from the newest snapshot), saved as a PNG at `path`.
   virtual std::expected<void, std::string> save_screen(const std::string& path) = 0;
   // Ends run() with `exit_code` after this call returns (e.g. the demo's game is over).

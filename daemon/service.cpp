@@ -107,6 +107,12 @@ void Service::Impl::react(const table::Reaction& r) {
     notifier.status("paused: " + *r.paused);
   }
   for (const auto& timer : r.timers) arm_table_timer(timer);
+  if (r.camera_learning && r.camera_learning->mode == table::CameraLearning::Mode::one_at_a_time) {
+    const rules::Game* g = session->view().game;
+    camera_learn_players.store(g ? static_cast<int>(g->state().players.size()) : 0);
+    camera_learn_one.store(r.camera_learning->player + 1);
+    log(fmt::format("the camera learns token T{} alone", r.camera_learning->player + 1));
+  }
   follow_history(r);
   if (r.snapshot_changed || !r.recorded.empty() || r.question) picture_changed();
   for (const auto& card : r.cards) {

@@ -48,6 +48,14 @@ std::optional<table::TokenReport> report_of(const vision::TrackerEvent& e) {
       r.id = fmt::format("camera:{}:board", e.frame);
       return r;
     case K::learn_incomplete:
+      // A token put down alone that cannot be seen (one at a time: `token` is the one awaited, `to` -1).
+      if (e.to < 0 && player_of_token(e.token) >= 0) {
+        r.kind = R::learn_incomplete;
+        r.player = player_of_token(e.token);
+        r.detail = e.detail;
+        r.id = fmt::format("camera:{}:{}", e.frame, r.player);
+        return r;
+      }
       // Fewer tokens than expected: the whole learning, not one player's token.
       r.kind = R::learn_incomplete;
       r.detail = e.detail;
@@ -58,7 +66,7 @@ std::optional<table::TokenReport> report_of(const vision::TrackerEvent& e) {
       break;
     case K::calibrated:
     case K::recalibrated:
-    case K::ready_for_token:  // one-at-a-time learning is not offered by the service: all stand on GO
+    case K::ready_for_token:  // one at a time: the table prompts the family already
       return std::nullopt;
   }
   r.player = player_of_token(e.token);
@@ -151,7 +159,8 @@ void Service::Impl::camera_main(
   }
   const vision::SpaceMap map(spaces_per_side);
   std::unique_ptr<vision::TokenTracker> tracker;
-  int learning_tokens = 0;  // > 0: learning asked for this many tokens, not yet stored
+  int learning_tokens = 0;     // > 0: learning asked for this many tokens, not yet stored
+  bool one_at_a_time = false;  // the tracker learns the tokens one at a time (made for it)
   std::string problem;
   if (std::filesystem::exists(stored_setup)) {
     tracker = std::make_unique<vision::TokenTracker>(map, vision::TokenTracker::Settings{});
@@ -171,12 +180,26 @@ void Service::Impl::camera_main(
     if (const int asked = camera_relearn.exchange(0); asked != 0) {
       tracker.reset();
       learning_tokens = 0;
+      one_at_a_time = false;
       if (asked > 0) {
         vision::TokenTracker::Settings settings;
         settings.expected_tokens = asked;
         tracker = std::make_unique<vision::TokenTracker>(map, settings);
         learning_tokens = asked;
       }
+    }
+    if (const int one = camera_learn_one.exchange(0); one > 0) {
+      // One token at a time on the emptied board: a tracker in that mode (made once: the tokens learned alone
+      // so far stay known), waiting for this player's token.
+      if (!tracker || !one_at_a_time) {
+        vision::TokenTracker::Settings settings;
+        settings.learning = vision::TokenTracker::Settings::Learning::one_at_a_time;
+        settings.expected_tokens = camera_learn_players.load();
+        tracker = std::make_unique<vision::TokenTracker>(map, settings);
+        learning_tokens = settings.expected_tokens;
+        one_at_a_time = true;
+      }
+      tracker->learn_next_token(fmt::format("T{}", one));
     }
     const auto grab = (*source)->grab(frame);
     switch (grab.status) {

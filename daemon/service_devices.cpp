@@ -31,7 +31,12 @@ std::string what_to_do(const peripherals::DeviceConfig& config) {
 void Service::Impl::open_devices() {
   const auto configs =
       setup.devices_from_config && setup.devices.empty() ? setup.config.device_configs() : setup.devices;
-  for (const auto& config : configs) devices.push_back(OpenDevice{config, nullptr});
+  for (auto config : configs) {
+    // The table judges a Wiegand card seen again within the reader's same-card window (a quick deliberate
+    // re-tap, or the reader repeating its frame while the card lies there): it knows what waits for the card.
+    if (config.kind == "wiegand") config.wiegand_taps.report_repeats = true;
+    devices.push_back(OpenDevice{config, nullptr});
+  }
   for (std::size_t i = 0; i < devices.size(); ++i) try_open(i, true);
 }
 
@@ -80,7 +85,7 @@ void Service::Impl::read_device(std::size_t index) {
     switch (e.kind) {
       case peripherals::EventKind::card:
       case peripherals::EventKind::unknown_card:
-        handle(table::CardTapped{e.uid, e.device, e.id, e.ts_ns / 1'000'000});
+        handle(table::CardTapped{e.uid, e.device, e.id, e.ts_ns / 1'000'000, e.repeat});
         break;
       case peripherals::EventKind::dice:
         handle(table::DiceThrown{e.dice[0], e.dice[1], e.id, e.device});

@@ -65,6 +65,10 @@ struct Service::Impl : ParticipantContext {
   bool camera_configured = false;
   // Loop -> camera thread: learn this many tokens afresh (> 0), forget the tokens (-1), nothing asked (0).
   std::atomic<int> camera_relearn{0};
+  // One token at a time (table::CameraLearning::Mode::one_at_a_time): the player whose token the tracker is
+  // to learn next, plus one (0: nothing asked since the camera thread last looked); with the players' count.
+  std::atomic<int> camera_learn_one{0};
+  std::atomic<int> camera_learn_players{0};
   bool learning_asked = false;  // the table's learn_tokens request was handed to the camera thread
   // The camera thread's clock reading (steady_clock, ns) when it last handed over a frame; 0: none yet.
   std::atomic<std::int64_t> camera_last_frame_ns{0};
@@ -103,6 +107,12 @@ struct Service::Impl : ParticipantContext {
     if (auto pressed = press_target(screen->frame(), target); !pressed) return pressed;
     frame();  // the touch is handled now, as the next frame would
     return {};
+  }
+  std::optional<std::string> shown_label(const std::string& target) override {
+    screen->draw_if_needed();
+    const auto* shown = screen->frame().find(target);
+    if (!shown) return std::nullopt;
+    return shown->label;
   }
   std::expected<void, std::string> save_screen(const std::string& path) override {
     // While the screen waits for the ledger, what it shows is saved as it is: drawing first would draw the

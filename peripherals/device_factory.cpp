@@ -122,8 +122,8 @@ std::expected<std::unique_ptr<Device>, std::string> open_device(const DeviceConf
   } else {
     return std::unexpected(fmt::format("unknown backend '{}' (real, simulated or replay)", config.backend));
   }
-  auto decoder =
-      make_decoder(kind, config.name.empty() ? kind : config.name, std::move(roller), config.wiegand_bits);
+  auto decoder = make_decoder(kind, config.name.empty() ? kind : config.name, std::move(roller),
+                              config.wiegand_bits, config.wiegand_taps);
   if (!decoder) return std::unexpected(decoder.error());
   auto device = EdgeDevice::create(config.name.empty() ? kind : config.name, std::move(source),
                                    std::move(*decoder), is_registered);

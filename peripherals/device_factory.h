@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "peripherals/decoder_factory.h"
 #include "peripherals/device.h"
 #include "peripherals/dice_roller.h"
 
@@ -22,6 +23,7 @@ struct DeviceConfig {
   std::string reset_line = "GPIO22";          // rc522, on chip; empty = no reset line
   int poll_ms = 100;                          // rc522 (real): how often it looks for a card
   int wiegand_bits = 0;  // wiegand: the one frame length the reader sends (26, 34), ends frames early; 0: any
+  WiegandTaps wiegand_taps;  // wiegand: one frame per presentation or repeated frames; report repeats or drop
 };
 
 std::expected<std::unique_ptr<Device>, std::string> open_device(const DeviceConfig& config,

@@ -28,6 +28,7 @@ std::string to_json_line(const PeripheralEvent& event) {
     case EventKind::unknown_card:
       j["uid"] = event.uid;
       j["bits"] = event.bits;
+      if (event.repeat) j["repeat"] = true;
       break;
     case EventKind::dice:
       j["dice"] = {event.dice[0], event.dice[1]};

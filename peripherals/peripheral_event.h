@@ -26,6 +26,11 @@ struct PeripheralEvent {
   int bits = 0;     // Wiegand frame length, or 8 * UID bytes for RC522
   std::array<int, 2> dice{0, 0};
   std::string why;  // reason for rejected, text for status
+  // card: the same card from the same reader again within its same-card window (peripherals'
+  // TapDeduplicator). A Wiegand reader cannot say whether the card lay there (the reader repeating its frame)
+  // or was lifted and tapped again; only a decoder asked to report repeats (WiegandTiming::report_repeats)
+  // sends these.
+  bool repeat = false;
 
   friend bool operator==(const PeripheralEvent&, const PeripheralEvent&) = default;
 };

@@ -166,7 +166,8 @@ void WiegandDecoder::end_frame(std::vector<PeripheralEvent>& out) {
   std::string error;
   const auto card = wiegand_decode_bits(bits, &error);
   if (!card) return reject(out, frame_ts, std::move(error));
-  if (!dedup_.is_new_tap(fmt::format("{}/{}", card->uid, card->bits), frame_ts)) return;
+  const bool repeat = !dedup_.is_new_tap(fmt::format("{}/{}", card->uid, card->bits), frame_ts);
+  if (repeat && !timing_.report_repeats) return;
   PeripheralEvent event;
   event.kind = EventKind::card;
   event.device = device_;
@@ -174,6 +175,7 @@ void WiegandDecoder::end_frame(std::vector<PeripheralEvent>& out) {
   event.id = fmt::format("wiegand:{}:{}", device_, frame_ts);
   event.uid = card->uid;
   event.bits = card->bits;
+  event.repeat = repeat;
   out.push_back(std::move(event));
 }
 

@@ -20,7 +20,13 @@ struct WiegandTiming {
   Nanoseconds bounce_window = 150 * kMicrosecond;
   // Bits come at most 20 ms apart; a longer silence ends the frame.
   Nanoseconds frame_gap = 25 * kMillisecond;
+  // The same card again within this of its last frame is the same tap (a reader repeating its frame while the
+  // card lies there). 0: every frame is a tap of its own (a reader that sends one frame per presentation).
   Nanoseconds same_card_window = kSameCardWindow;
+  // false: such a repeat is dropped here (counted in repeats_suppressed()). true: it is reported as a card
+  // event with `repeat` set, so the one who knows what is waiting for the card (the table) can tell a quick
+  // deliberate re-tap from a card lying on the reader, and say "already counted" when it drops one.
+  bool report_repeats = false;
   // The one frame length the reader sends (26 or 34; `bits` in the configuration), or 0 for any of them.
   // With a length, a frame ends at its last bit when both parities check out, instead of frame_gap later;
   // a frame that does not check out there still waits for the gap (and is refused then). Bits that follow

@@ -29,6 +29,11 @@ struct CardTapped {
   // When the reader saw it (PeripheralEvent::ts_ns / 1e6, any steady clock), -1 unknown: the same card from
   // the same reader again within Table::kRepeatWindowMs is the reader repeating its frame, counted once.
   std::int64_t at_ms = -1;
+  // The reader saw this card within its own same-card window (PeripheralEvent::repeat: a Wiegand reader
+  // cannot tell a card lying on it from a quick deliberate re-tap). The table counts it as a new tap only
+  // when something new waits for that card (a payment of its player still to confirm, an input recorded since
+  // the first tap was handled); otherwise it says "already counted", once per tap.
+  bool reader_repeat = false;
 };
 
 // What the camera's tracker saw, mapped by the daemon from a token name to a player index.

@@ -56,6 +56,18 @@ struct TimerRequest {
   std::string id;              // arm: the id TimerFired must carry back
 };
 
+// How the camera is to learn the tokens (the daemon hands it to the tracker, vision's
+// TokenTracker::Settings:: Learning): every token on the start space at once, or one token put down alone on
+// the emptied board.
+struct CameraLearning {
+  enum class Mode {
+    all_on_start,   // every token on the start space, learned together (the table's first ask)
+    one_at_a_time,  // `player`'s token, put down alone anywhere on the board (the others stay where they are)
+  };
+  Mode mode = Mode::all_on_start;
+  int player = -1;  // one_at_a_time: whose token comes next (the tracker names it "T<player + 1>")
+};
+
 // What one event caused. Whatever it says is done was committed to the store before handle() returned.
 struct Reaction {
   bool snapshot_changed = false;      // the game, the question or the view changed: build a new snapshot
@@ -69,6 +81,8 @@ struct Reaction {
   // The registry changed (a card registered during a game is stored with the game, `card` input; the cards
   // in TableSettings::cards carry over to the next game of this run).
   bool cards_changed = false;
+  // The table asks the camera to learn a token alone next (one at a time): the daemon tells the tracker.
+  std::optional<CameraLearning> camera_learning;
 };
 
 // What the table waits for now: the snapshot's table parts come from it, and the demo's bots read it.

@@ -6,6 +6,12 @@
 #include "table/table_state.h"
 
 namespace bb::table {
+namespace {
+std::string capitalised(std::string text) {
+  if (!text.empty() && text[0] >= 'a' && text[0] <= 'z') text[0] = static_cast<char>(text[0] - 'a' + 'A');
+  return text;
+}
+}  // namespace
 
 void Table::State::start_learning(Reaction& r, bool resumed) {
   const auto* g = game();
@@ -21,8 +27,93 @@ void Table::State::start_learning(Reaction& r, bool resumed) {
                         space_name(g->edition().start_space))
           : fmt::format("Put every token on {}: the camera learns each one",
                         space_name(g->edition().start_space));
+  q.shown.options.push_back({"one_by_one", "Learn them one at a time", false, false});
   q.shown.options.push_back({"skip", "Play without the camera", false, false});
+  one_at_a_time = false;
+  prompting = -1;
+  unwatched.clear();
+  resumed_learning = resumed;
   ask(r, std::move(q));
+}
+
+void Table::State::prompt_next_token(Reaction& r, const std::string& said) {
+  const auto* g = game();
+  auto* q = find(display::TableQuestion::Kind::learn_tokens);
+  if (!g || !q) return;
+  const int players = static_cast<int>(g->state().players.size());
+  int next = -1;
+  for (int p = 0; p < players && next < 0; ++p)
+    if (!learned.contains(p) && !unwatched.contains(p) &&
+        !g->state().players[static_cast<std::size_t>(p)].bankrupt)
+      next = p;
+  if (next < 0) {
+    // Every token is learned or skipped: play goes on from the dice, the camera cross-checking those it
+    // knows.
+    learning = false;
+    one_at_a_time = false;
+    prompting = -1;
+    close(q->shown.id);
+    const std::string where =
+        resumed_learning ? std::string("put each token back on its space")
+                         : fmt::format("put every token on {}", space_name(g->edition().start_space));
+    if (unwatched.empty()) {
+      r.messages.push_back(fmt::format("The camera knows every token: {}, then throw the dice", where));
+    } else {
+      std::string names;
+      for (const int p : unwatched) names += (names.empty() ? "" : ", ") + token_name(p);
+      r.messages.push_back(
+          fmt::format("The camera watches the others; the dice alone move {}: {}, then throw "
+                      "the dice",
+                      names, where));
+    }
+    r.snapshot_changed = true;
+    return;
+  }
+  const bool first = prompting < 0 && learned.empty();
+  prompting = next;
+  const std::string token = token_name(next);
+  q->shown.title = fmt::format("{}: put {} on the board", name(next), token);
+  q->shown.text = fmt::format("{}{}: put {} on the board, alone, anywhere; the camera learns it",
+                              first          ? "Take every token off the board. Then "
+                              : said.empty() ? ""
+                                             : said + " ",
+                              name(next), token);
+  q->shown.options = {{"retry", fmt::format("Look for {} again", token), false, false},
+                      {"skip_token", fmt::format("Go on without {}: the dice move it", token), false, false},
+                      {"skip", "Play without the camera", false, false}};
+  r.question = q->shown;
+  r.snapshot_changed = true;
+  r.camera_learning = CameraLearning{CameraLearning::Mode::one_at_a_time, next};
+}
+
+void Table::State::answer_learning(Reaction& r, const std::string& option, const std::string& question_id) {
+  if (option == "one_by_one" || (option == "retry" && one_at_a_time)) {
+    if (!one_at_a_time) {
+      one_at_a_time = true;
+      learned.clear();  // the board is emptied: every token is learned again, alone
+      std::fill(seen.begin(), seen.end(), -1);
+    }
+    if (option == "retry" && prompting >= 0)
+      r.messages.push_back(fmt::format("The camera looks for {} again: lift it, then put it down alone",
+                                       token_name(prompting)));
+    prompt_next_token(r);
+    return;
+  }
+  if (option == "skip_token" && one_at_a_time && prompting >= 0) {
+    unwatched.insert(prompting);
+    r.messages.push_back(
+        fmt::format("The camera will not watch {}: the dice alone move it", token_name(prompting)));
+    prompt_next_token(r);
+    return;
+  }
+  // "skip": the whole camera.
+  learning = false;
+  one_at_a_time = false;
+  prompting = -1;
+  camera = false;
+  std::fill(seen.begin(), seen.end(), -1);
+  r.messages.push_back("Playing without the camera: the dice alone decide");
+  close(question_id);
 }
 
 Reaction Table::State::token(const TokenReport& e) {
@@ -35,8 +126,18 @@ Reaction Table::State::token(const TokenReport& e) {
     return device(gone);
   }
   if (e.kind == TokenReport::Kind::learn_incomplete && e.player < 0) {
-    // The camera found fewer tokens than there are players: say so, never play on as if there were fewer.
+    // The camera found fewer tokens than there are players: say so, never play on as if there were fewer,
+    // and offer to learn them one at a time (tokens crowded on the start space, a metal grey one).
+    if (one_at_a_time) return r;  // a report of the learning on the start space, given up already
     r.messages.push_back(fmt::format("The camera did not find every token: {}", e.detail));
+    if (auto* q = find(display::TableQuestion::Kind::learn_tokens); q && learning) {
+      q->shown.text = fmt::format(
+          "The camera did not find every token on {}: move them apart, or learn them "
+          "one at a time",
+          g ? space_name(g->edition().start_space) : std::string("the start"));
+      r.question = q->shown;
+      r.snapshot_changed = true;
+    }
     return r;
   }
   if (!g || e.player < 0 || static_cast<std::size_t>(e.player) >= seen.size()) return r;
@@ -49,6 +150,14 @@ Reaction Table::State::token(const TokenReport& e) {
   switch (e.kind) {
     case TokenReport::Kind::learned: {
       seen[p] = e.to;
+      if (one_at_a_time) {
+        // Only the token asked for: the tracker names the token it waits for after its player.
+        if (e.player != prompting) return r;
+        learned.insert(e.player);
+        r.messages.push_back(capitalised(fmt::format("{} learned", token_name(e.player))));
+        prompt_next_token(r, capitalised(fmt::format("{} learned.", token_name(e.player))));
+        return r;
+      }
       learned.insert(e.player);
       if (learning && learned.size() >= g->state().players.size()) {
         learning = false;
@@ -60,6 +169,16 @@ Reaction Table::State::token(const TokenReport& e) {
     }
     case TokenReport::Kind::learn_incomplete:
       r.messages.push_back(fmt::format("The camera could not learn {}: {}", token_name(e.player), e.detail));
+      if (one_at_a_time && e.player == prompting) {
+        if (auto* q = find(display::TableQuestion::Kind::learn_tokens)) {
+          q->shown.text = fmt::format(
+              "The camera could not see {} ({}). Lift it and put it down alone on a "
+              "plain space, or go on without it: the dice move it",
+              token_name(e.player), e.detail);
+          r.question = q->shown;
+          r.snapshot_changed = true;
+        }
+      }
       return r;
     case TokenReport::Kind::hidden:
       return r;  // a hand over the token: wait for it to show again
@@ -74,6 +193,7 @@ Reaction Table::State::token(const TokenReport& e) {
     case TokenReport::Kind::unsure:
       break;
   }
+  if (one_at_a_time) return r;  // tokens put down anywhere while they are learned: asked about afterwards
   const int expect = expected[p];
   const bool unsure = e.kind == TokenReport::Kind::unsure;
   auto here = [&](int space) {

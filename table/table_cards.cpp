@@ -14,15 +14,24 @@ Reaction Table::State::card(const CardTapped& e) {
     r.messages.push_back(fmt::format("The reader sent '{}', which is not a card number: tap again", e.uid));
     return r;
   }
-  // A reader repeating its frame: the same card from the same reader again within the repeat window is that
-  // tap. So is an event delivered again whose input is stored already.
-  const bool repeat = *uid == last_uid && e.reader == last_reader && e.at_ms >= 0 && last_tap_ms >= 0 &&
-                      e.at_ms >= last_tap_ms && e.at_ms - last_tap_ms < Table::kRepeatWindowMs;
+  // The same card from the same reader again at once: the reader flagged it (a Wiegand reader, which cannot
+  // tell a card lying on it from a quick re-tap, within its 1.5 s) or it came within kRepeatWindowMs of the
+  // last tap. It is a new tap when a payment waits for that card (a family confirming two payments in a row
+  // taps twice); otherwise it is that tap again, and the screen says so once instead of dropping it silently.
+  // An event delivered again whose input is stored already changes nothing.
+  const bool same_card = *uid == last_uid && e.reader == last_reader;
+  const bool soon = same_card && e.at_ms >= 0 && last_tap_ms >= 0 && e.at_ms >= last_tap_ms &&
+                    e.at_ms - last_tap_ms < Table::kRepeatWindowMs;
+  const bool repeat = (same_card && e.reader_repeat) || soon;
+  if (!e.id.empty() && store.has_input(e.id)) return r;
+  if (repeat && !waits_for_card(*uid)) {
+    if (e.at_ms >= 0) last_tap_ms = e.at_ms;
+    return already_counted(*uid);
+  }
   if (e.at_ms >= 0) last_tap_ms = e.at_ms;
   last_uid = *uid;
   last_reader = e.reader;
-  if (repeat) return r;
-  if (!e.id.empty() && store.has_input(e.id)) return r;
+  said_already_counted = false;
   const auto role = registry.find(*uid);
   if (!role)
     r = unknown_card(*uid);
@@ -33,6 +42,37 @@ Reaction Table::State::card(const CardTapped& e) {
   else
     r = deck_card(e, *role);
   refresh();
+  return r;
+}
+
+bool Table::State::waits_for_card(const std::string& uid) const {
+  const auto role = registry.find(uid);
+  if (!role) return false;
+  for (const auto& q : questions) {
+    const bool payment = q.shown.kind == display::TableQuestion::Kind::confirm_payment ||
+                         q.shown.kind == display::TableQuestion::Kind::house_payment;
+    if (!payment) continue;
+    if (role->kind == CardRole::Kind::player && !q.shown.banker && q.shown.player == role->player)
+      return true;
+    if (role->kind == CardRole::Kind::banker && q.shown.banker &&
+        q.shown.kind == display::TableQuestion::Kind::house_payment)
+      return true;
+  }
+  return false;
+}
+
+Reaction Table::State::already_counted(const std::string& uid) {
+  Reaction r;
+  if (said_already_counted) return r;  // said for this tap already: the card lies on a repeating reader
+  said_already_counted = true;
+  const auto role = registry.find(uid);
+  std::string whose = "That card";
+  if (role && role->kind == CardRole::Kind::player) whose = fmt::format("{}'s card", name(role->player));
+  if (role && role->kind == CardRole::Kind::banker) whose = "The banker's card";
+  r.messages.push_back(
+      fmt::format("{}: already counted (the reader saw it again at once; nothing new waits "
+                  "for it). To tap again, lift it and tap after a moment",
+                  whose));
   return r;
 }
 

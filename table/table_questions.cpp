@@ -346,11 +346,7 @@ Reaction Table::State::answer(const display::AnswerQuestion& a, const std::strin
       break;
     }
     case QK::learn_tokens:
-      learning = false;
-      camera = false;
-      std::fill(seen.begin(), seen.end(), -1);
-      r.messages.push_back("Playing without the camera: the dice alone decide");
-      close(qid);
+      answer_learning(r, a.option, qid);
       break;
   }
   r.snapshot_changed = true;

@@ -36,6 +36,13 @@ struct Table::State {
   std::vector<int> seen;      // per player
   std::set<int> learned;
   bool learning = false;
+  // Learning one token at a time (the family chose it, the tokens on the start space were not all found):
+  // whose token is asked for now (-1: none), and the players whose token the camera will not watch (skipped:
+  // the dice alone move it).
+  bool one_at_a_time = false;
+  int prompting = -1;
+  std::set<int> unwatched;
+  bool resumed_learning = false;  // learning again for a resumed game: the tokens go back on their spaces
   bool camera = false;
   bool reader = true;  // a card reader works (else the screen confirms)
   std::vector<display::DeviceStatus> devices;
@@ -45,10 +52,12 @@ struct Table::State {
   // The auction the deal timer runs for: its arm count (ids "timer:deal:<n>"), 0 when none is armed.
   std::uint64_t deal_timer = 0;
   std::uint64_t deal_arms = 0;
-  // A reader repeating a tap: the last card counted and when the reader saw it.
+  // A reader repeating a tap: the last card counted and when the reader saw it, and whether "already counted"
+  // was said for it (once per tap: a card lying on a repeating reader is not announced every second).
   std::string last_uid;
   std::string last_reader;
   std::int64_t last_tap_ms = -1;
+  bool said_already_counted = false;
 
   State(GameStore& s, TableSettings t);
 
@@ -77,10 +86,16 @@ struct Table::State {
   Reaction deck_card(const CardTapped& e, const CardRole& role);
   Reaction banker_card(const CardTapped& e, const std::string& uid);
   Reaction unknown_card(const std::string& uid);
+  // Whether a payment question waits for this card's tap (its player's, or the banker's for a payout).
+  bool waits_for_card(const std::string& uid) const;
+  Reaction already_counted(const std::string& uid);
 
   // table_camera.cpp
   Reaction token(const TokenReport& e);
   void start_learning(Reaction& r, bool resumed = false);
+  // One at a time: asks for the next token not learned nor skipped, or ends the learning.
+  void prompt_next_token(Reaction& r, const std::string& said = {});
+  void answer_learning(Reaction& r, const std::string& option, const std::string& question_id);
 
   // table_questions.cpp
   Reaction answer(const display::AnswerQuestion& a, const std::string& id);

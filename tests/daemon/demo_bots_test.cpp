@@ -128,6 +128,11 @@ class BotTable final : public ParticipantContext {
     for (const auto& intent : screen_->pump()) touch(intent);
     return {};
   }
+  std::optional<std::string> shown_label(const std::string& target) override {
+    screen_->draw_if_needed();
+    const auto* shown = screen_->frame().find(target);
+    return shown ? std::optional<std::string>(shown->label) : std::nullopt;
+  }
   std::expected<void, std::string> save_screen(const std::string& path) override {
     return screen_->save_png(path);
   }
@@ -174,7 +179,7 @@ class BotTable final : public ParticipantContext {
     using peripherals::EventKind;
     if (e.kind == EventKind::dice) handle(table::DiceThrown{e.dice[0], e.dice[1], e.id, e.device});
     if (e.kind == EventKind::card || e.kind == EventKind::unknown_card)
-      handle(table::CardTapped{e.uid, e.device, e.id, e.ts_ns / 1'000'000});
+      handle(table::CardTapped{e.uid, e.device, e.id, e.ts_ns / 1'000'000, e.repeat});
     if (e.kind == EventKind::rejected) ++refusals;
   }
   // One camera frame through the tracker, its events mapped from token names to players.

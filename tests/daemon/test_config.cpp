@@ -283,3 +283,34 @@ backend = "real"
   ASSERT_FALSE(dice.has_value());
   EXPECT_TRUE(mentions(dice.error(), "has no key 'bits'"));
 }
+
+// A Wiegand reader that sends one frame per presentation says so (`frames = "once"`): every frame is a tap.
+// The default, "repeated", lets the table judge the same card within 1.5 s. Anything else is a problem.
+TEST(Config, AWiegandReadersFramesAreRepeatedOrOnce) {
+  auto config = parse_config(R"([[wiegand]]
+name = "door"
+backend = "real"
+frames = "once"
+[[wiegand]]
+name = "desk"
+backend = "real"
+)",
+                             "w.toml");
+  ASSERT_TRUE(config.has_value());
+  EXPECT_TRUE(config->wiegand[0].one_frame_per_tap);
+  EXPECT_FALSE(config->wiegand[1].one_frame_per_tap);
+  const auto devices = config->device_configs();
+  ASSERT_EQ(devices.size(), 2u);
+  EXPECT_TRUE(devices[0].wiegand_taps.one_frame_per_tap);
+  EXPECT_FALSE(devices[1].wiegand_taps.one_frame_per_tap);
+  const auto report = describe_config(*config);
+  bool said_once = false;
+  for (const auto& line : report.lines) said_once |= line.find("one frame per tap") != std::string::npos;
+  EXPECT_TRUE(said_once);
+
+  auto wrong =
+      parse_config("[[wiegand]]\nname = \"door\"\nbackend = \"real\"\nframes = \"twice\"\n", "w.toml");
+  ASSERT_FALSE(wrong.has_value());
+  EXPECT_EQ(lines_of(wrong.error()), (std::vector<int>{4}));
+  EXPECT_TRUE(mentions(wrong.error(), "frames must be \"repeated\" or \"once\""));
+}

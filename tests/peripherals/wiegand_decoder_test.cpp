@@ -152,6 +152,34 @@ TEST(WiegandDecoder, TwoCardsInFastSuccessionAndTheSameCardOnceWithinOneAndAHalf
   EXPECT_EQ(decoder.repeats_suppressed(), 2);
 }
 
+// Asked to, the decoder reports the same card within the window flagged as a repeat instead of dropping it
+// (the table judges it); a reader that sends one frame per tap counts every frame.
+TEST(WiegandDecoder, RepeatsAreReportedFlaggedWhenAskedAndEveryFrameCountsForOneFramePerTap) {
+  std::vector<Edge> held;
+  for (const Nanoseconds start : {Nanoseconds{0}, 700 * kMillisecond, 3400 * kMillisecond})
+    held = merge_edges(held, wiegand_edges(bits_of("1A2B3C", 26), start));
+  WiegandTiming reporting;
+  reporting.report_repeats = true;
+  WiegandDecoder judged("front", reporting);
+  auto events = decode_all(judged, held);
+  ASSERT_EQ(events.size(), 3u);
+  EXPECT_FALSE(events[0].repeat);
+  EXPECT_TRUE(events[1].repeat);
+  EXPECT_EQ(events[1].kind, EventKind::card);
+  EXPECT_EQ(events[1].id, fmt::format("wiegand:front:{}", 700 * kMillisecond));
+  EXPECT_FALSE(events[2].repeat);
+  EXPECT_NE(to_json_line(events[1]).find("\"repeat\":true"), std::string::npos) << to_json_line(events[1]);
+  EXPECT_EQ(to_json_line(events[0]).find("repeat"), std::string::npos);
+
+  WiegandTiming once;
+  once.same_card_window = 0;
+  WiegandDecoder every("front", once);
+  events = decode_all(every, held);
+  ASSERT_EQ(events.size(), 3u);
+  for (const auto& e : events) EXPECT_FALSE(e.repeat);
+  EXPECT_EQ(every.repeats_suppressed(), 0);
+}
+
 TEST(WiegandDecoder, EndsFrameAfterTheGapOnlyAndRejectsALineStuckLow) {
   WiegandDecoder decoder("front");
   std::vector<PeripheralEvent> events;
