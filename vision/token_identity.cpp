@@ -112,6 +112,7 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
     choice[i] = -1;
   };
   search(search, 0, 0.0);
+  const size_t eliminated = by_elimination(members, found, tokens, near, best, best_choice, best_with);
   for (size_t k = 0; k < n; ++k) {
     const size_t t = members[k];
     if (best_choice[k] < 0) continue;  // covered, or gone
@@ -134,6 +135,11 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
     for (size_t m : members) unknown_outlines += !tokens[m].shape.known();
     const bool unknown_outline = unknown_outlines >= 2;
     const bool stayed = !last_spaces.empty() && out[t].space == last_spaces[t];
+    if (k == eliminated) {
+      // Sure only as far as the others are: no other way of giving out the blobs was nearly as good.
+      out[t].by_elimination = true;
+      continue;
+    }
     if (best_with[k * (found.size() + 1) + found.size()] < best + margin ||
         (!near && (unknown_outline || too_many) && !stayed)) {
       // The blob might as well be another of the same look, this token being covered or elsewhere.
@@ -143,6 +149,52 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
         out[t].candidates.push_back(last_spaces[t]);
     }
   }
+}
+
+size_t TokenLocator::Impl::by_elimination(const std::vector<size_t>& members,
+                                          const std::vector<Tally*>& found,
+                                          const std::vector<TokenAppearance>& tokens,
+                                          const std::vector<Point2>* near, double best,
+                                          std::vector<int>& best_choice,
+                                          const std::vector<double>& best_with) const {
+  // A token whose learned outline is off (measured once at setup, in a soft or JPEG-smeared view) costs
+  // more on its own blob than being covered: it would be said hidden, then lost, for good. When it is the
+  // only one of its look left without a blob, exactly one blob of its look is left without a token, that
+  // blob is its size, and every other token's blob is beyond doubt (no nearly as good way gives any of
+  // them another), the blob is it.
+  constexpr double margin = 3.0;
+  const size_t n = members.size(), none = n;
+  if (near || n < 2 || n > 5) return none;
+  for (size_t m : members)
+    if (!tokens[m].shape.known()) return none;  // outlines unknown: nothing to correct, nothing to go by
+  size_t absent = none;
+  for (size_t k = 0; k < n; ++k)
+    if (best_choice[k] < 0) {
+      if (absent != none) return none;
+      absent = k;
+    }
+  if (absent == none) return none;
+  std::vector<int> used(found.size(), 0);
+  for (size_t k = 0; k < n; ++k)
+    if (best_choice[k] >= 0) ++used[static_cast<size_t>(best_choice[k])];
+  size_t left = found.size();
+  for (size_t b = 0; b < found.size(); ++b)
+    if (!used[b]) {
+      if (left != found.size()) return none;
+      left = b;
+    }
+  if (left == found.size()) return none;
+  const double size = static_cast<double>(found[left]->pixels.size()) / tokens[members[absent]].area_px;
+  if (size < 0.7 || size > 1.4) return none;
+  for (size_t k = 0; k < n; ++k) {
+    if (k == absent) continue;
+    if (used[static_cast<size_t>(best_choice[k])] > 1) return none;  // a shared blob: not beyond doubt
+    for (size_t b = 0; b <= found.size(); ++b)
+      if (static_cast<int>(b) != best_choice[k] && best_with[k * (found.size() + 1) + b] < best + margin)
+        return none;
+  }
+  best_choice[absent] = static_cast<int>(left);
+  return absent;
 }
 
 CapFeatures TokenLocator::Impl::cap_of(const Tally& blob, const cv::Mat& top, const cv::Vec3f& gain) const {

@@ -34,6 +34,14 @@ void fill_convex(cv::Mat& mask) {
   }
 }
 
+// Fills the holes inside each piece of `mask` (what the outside cannot reach).
+void fill_holes(cv::Mat& mask) {
+  cv::Mat outside = cv::Mat::zeros(mask.rows + 2, mask.cols + 2, CV_8U);
+  mask.copyTo(outside(cv::Rect(1, 1, mask.cols, mask.rows)));
+  cv::floodFill(outside, cv::Point(0, 0), cv::Scalar(128));
+  mask.setTo(255, outside(cv::Rect(1, 1, mask.cols, mask.rows)) == 0);
+}
+
 cv::Vec3b median_colour(std::array<std::vector<double>, 3>& channels) {
   return {cv::saturate_cast<uchar>(median(channels[0])), cv::saturate_cast<uchar>(median(channels[1])),
           cv::saturate_cast<uchar>(median(channels[2]))};
@@ -42,6 +50,10 @@ cv::Vec3b median_colour(std::array<std::vector<double>, 3>& channels) {
 }  // namespace
 
 std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_space) {
+  return learn(top, start_space, 0);
+}
+
+std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_space, int expected_tokens) {
   Impl& im = *impl_;
   const int s = im.settings.top_side;
   assert(top.rows == s && top.cols == s && top.type() == CV_8UC3);
@@ -218,6 +230,138 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
     caps.insert(caps.end(), found[k].pixels.begin(), found[k].pixels.end());
     found.erase(found.begin() + static_cast<long>(k));
   }
+  // Grey, black and metal tokens change no colour: the coloured look above passes them over. With fewer
+  // coloured tokens than the table expects, the start space is compared with its empty look, which is
+  // known without them: the paper, and on the corner marker its pattern rebuilt from the calibration.
+  // What is clearly darker or brighter there, token-sized and clear of the coloured tokens (their rims
+  // and shadows), is a token too. Only then: a board printed on its start space would be taken for
+  // tokens, and a set of coloured tokens never needs it.
+  const int missing = expected_tokens - static_cast<int>(found.size());
+  if (missing > 0) {
+    cv::Mat near_coloured;
+    cv::dilate(candidate, near_coloured, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)),
+               cv::Point(-1, -1), 2);
+    // The space's printed border lines are not paper: a few pixels inside them.
+    cv::Mat inside = im.labels == start_space;
+    cv::erode(inside, inside, kernel, cv::Point(-1, -1), 2);
+    cv::Mat neutral = cv::Mat::zeros(s, s, CV_8U);
+    const int rim = std::max(2, s / 100);
+    constexpr double change = 0.22;  // of the brightness: a metal grey token is about 30% darker
+    // The paper's level nearby (the brightest of it within a token's width or so): a shadow over the
+    // start space darkens the paper and the token alike.
+    cv::Mat brightness = cv::Mat::zeros(s, s, CV_32F), paper_level;
+    for (int i : im.ring) {
+      const int x = i % s, y = i / s;
+      // The marker's rebuilt look is too soft to tell a grey token on it from its own black cells.
+      const bool usable = inside.at<uint8_t>(i) && !near_coloured.at<uint8_t>(i) &&
+                          !(x < rim || y < rim || x >= s - rim || y >= s - rim) &&
+                          !(marker && marker->contains(x, y));
+      if (usable) brightness.at<float>(i) = static_cast<float>(features(top.at<cv::Vec3b>(i), unit).i);
+    }
+    const int reach = 2 * static_cast<int>(0.5 * w) + 1;
+    cv::dilate(brightness, paper_level, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(reach, reach)));
+    for (int i : im.ring) {
+      const float now = brightness.at<float>(i);
+      if (now > 0 && now < paper_level.at<float>(i) * (1 - change)) neutral.at<uint8_t>(i) = 255;
+    }
+    // Print edges and speckle go first; then the hole a metal token's sheen leaves (as bright as the
+    // paper) is filled, the thin necks where tokens nearly touch are broken, and what is left of each
+    // token (a metal one's lit side may be missing) is filled out to its convex outline.
+    cv::morphologyEx(neutral, neutral, cv::MORPH_OPEN, kernel);
+    fill_holes(neutral);
+    cv::morphologyEx(neutral, neutral, cv::MORPH_OPEN,
+                     cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+    cv::Mat parts;
+    const int m = cv::connectedComponents(neutral, parts, 8, CV_32S);
+    std::vector<std::vector<int>> pieces_left(static_cast<size_t>(std::max(0, m - 1)));
+    for (int i = 0; i < s * s; ++i)
+      if (const int b = parts.at<int>(i); b > 0) pieces_left[static_cast<size_t>(b - 1)].push_back(i);
+    // Tokens standing close join through their shadows: a piece the size of several tokens is split
+    // between as many, each pixel to the nearest centre (k-means on where the pixels are).
+    double token_area = 0.15 * w * w;
+    if (!found.empty()) {
+      std::vector<double> areas;
+      for (const auto& f : found) areas.push_back(static_cast<double>(f.pixels.size()));
+      token_area = median(areas);
+    }
+    std::vector<std::vector<int>> plain_pieces;
+    for (auto& piece : pieces_left) {
+      // Several tokens: larger than one and drawn out (one token seen from above is about round).
+      Point2 centre;
+      const double size = static_cast<double>(piece.size()) / token_area;
+      const bool several = size > 1.25 && shape_of(piece, s, &centre).elongation < 0.6;
+      const int k = several ? std::min(missing, std::max(2, static_cast<int>(std::lround(size)))) : 1;
+      if (k < 2) {
+        plain_pieces.push_back(std::move(piece));
+        continue;
+      }
+      cv::Mat where(static_cast<int>(piece.size()), 2, CV_32F), labels_here(where.rows, 1, CV_32S), centres;
+      double mx = 0, my = 0;
+      for (size_t q = 0; q < piece.size(); ++q) {
+        where.at<float>(static_cast<int>(q), 0) = static_cast<float>(piece[q] % s);
+        where.at<float>(static_cast<int>(q), 1) = static_cast<float>(piece[q] / s);
+        mx += piece[q] % s, my += piece[q] / s;
+      }
+      mx /= static_cast<double>(piece.size()), my /= static_cast<double>(piece.size());
+      // The same start every time: slices across the piece's longer side.
+      const cv::Rect box = cv::boundingRect(where);
+      const bool wide = box.width >= box.height;
+      for (int q = 0; q < where.rows; ++q) {
+        const double along = wide ? where.at<float>(q, 0) - box.x : where.at<float>(q, 1) - box.y;
+        labels_here.at<int>(q) =
+            std::min(k - 1, static_cast<int>(along * k / ((wide ? box.width : box.height) + 1)));
+      }
+      cv::kmeans(where, k, labels_here,
+                 cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 20, 0.1), 1,
+                 cv::KMEANS_USE_INITIAL_LABELS, centres);
+      std::vector<std::vector<int>> split(static_cast<size_t>(k));
+      for (size_t q = 0; q < piece.size(); ++q)
+        split[static_cast<size_t>(labels_here.at<int>(static_cast<int>(q)))].push_back(piece[q]);
+      for (auto& p : split) plain_pieces.push_back(std::move(p));
+    }
+    std::vector<Found> plain;
+    for (const auto& piece : plain_pieces) {
+      cv::Mat blob = cv::Mat::zeros(s, s, CV_8U), core;
+      for (int i : piece) blob.at<uint8_t>(i) = 255;
+      fill_convex(blob);
+      const int area = cv::countNonZero(blob);
+      if (area < 0.06 * w * w || area > 0.6 * w * w) continue;
+      cv::erode(blob, core, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+      if (cv::countNonZero(core) < 6) core = blob;
+      Found f;
+      std::array<double, 3> sum{}, sq{};
+      double n_core = 0, cx = 0, cy = 0;
+      for (int i = 0; i < s * s; ++i) {
+        if (blob.at<uint8_t>(i)) f.pixels.push_back(i), cx += i % s, cy += i / s;
+        if (!core.at<uint8_t>(i)) continue;
+        const Features c = features(top.at<cv::Vec3b>(i), unit);
+        const std::array<double, 3> v{c.r, c.g, c.i};
+        for (size_t ch = 0; ch < 3; ++ch) sum[ch] += v[ch], sq[ch] += v[ch] * v[ch];
+        ++n_core;
+      }
+      static constexpr std::array<double, 3> ceiling{0.06, 0.06, 1.0};
+      for (size_t ch = 0; ch < 3; ++ch) {
+        f.look.mean[ch] = sum[ch] / n_core;
+        f.look.spread[ch] =
+            std::clamp(std::sqrt(std::max(0.0, sq[ch] / n_core - f.look.mean[ch] * f.look.mean[ch])),
+                       floor[ch], ceiling[ch]);
+      }
+      const double count = static_cast<double>(f.pixels.size());
+      f.look.area_px = count;
+      double hu[7];
+      cv::HuMoments(cv::moments(blob, true), hu);
+      for (size_t c = 0; c < 7; ++c)
+        f.look.hu[c] = hu[c] == 0 ? 0 : -std::copysign(1.0, hu[c]) * std::log10(std::abs(hu[c]));
+      f.distance = std::hypot((cx / count + 0.5) / s - corner.x, (cy / count + 0.5) / s - corner.y);
+      f.centre = {cx / count, cy / count};
+      plain.push_back(std::move(f));
+    }
+    // The largest first: the ones missing, no more (a speckle left by the marker's rebuild is smaller).
+    std::sort(plain.begin(), plain.end(),
+              [](const Found& a, const Found& b) { return a.pixels.size() > b.pixels.size(); });
+    for (size_t k = 0; k < plain.size() && k < static_cast<size_t>(missing); ++k)
+      found.push_back(std::move(plain[k]));
+  }
   std::sort(found.begin(), found.end(),
             [](const Found& a, const Found& b) { return a.distance < b.distance; });
 
@@ -293,6 +437,54 @@ void TokenLocator::Impl::keep_changed_since_before(const cv::Mat& top, cv::Mat& 
     if (change < settings.brightness_threshold * std::max(was, 0.25 * board_before_paper))
       unexplained.at<uint8_t>(i) = 0;
   }
+}
+
+bool TokenLocator::Impl::drop_cap(std::vector<int>& core_pixels, const cv::Mat& top) const {
+  const int s = top.cols;
+  const double count = static_cast<double>(core_pixels.size());
+  if (count < 12) return false;
+  cv::Mat samples(static_cast<int>(core_pixels.size()), 2, CV_32F);
+  double mr = 0, mg = 0, cx = 0, cy = 0;
+  for (size_t k = 0; k < core_pixels.size(); ++k) {
+    const Features f = features(top.at<cv::Vec3b>(core_pixels[k]), last_chroma_gain);
+    samples.at<float>(static_cast<int>(k), 0) = static_cast<float>(f.r);
+    samples.at<float>(static_cast<int>(k), 1) = static_cast<float>(f.g);
+    mr += f.r, mg += f.g;
+    cx += core_pixels[k] % s, cy += core_pixels[k] / s;
+  }
+  mr /= count, mg /= count, cx /= count, cy /= count;
+  // Two colours split along the line from the mean to the sample farthest from it: the same start every
+  // time, so the same token is learned the same way (k-means's own start is random).
+  int far = 0;
+  double far_d = -1;
+  for (int k = 0; k < samples.rows; ++k) {
+    const double d = std::hypot(samples.at<float>(k, 0) - mr, samples.at<float>(k, 1) - mg);
+    if (d > far_d) far_d = d, far = k;
+  }
+  if (far_d < 0.12) return false;  // one colour, with its shading
+  const double dr = samples.at<float>(far, 0) - mr, dg = samples.at<float>(far, 1) - mg;
+  cv::Mat start(samples.rows, 1, CV_32S), centres;
+  for (int k = 0; k < samples.rows; ++k)
+    start.at<int>(k) = (samples.at<float>(k, 0) - mr) * dr + (samples.at<float>(k, 1) - mg) * dg > 0;
+  cv::kmeans(samples, 2, start, cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 20, 1e-3),
+             1, cv::KMEANS_USE_INITIAL_LABELS, centres);
+  std::vector<int> a, b;
+  for (size_t k = 0; k < core_pixels.size(); ++k)
+    (start.at<int>(static_cast<int>(k)) ? b : a).push_back(core_pixels[k]);
+  const Features ca{centres.at<float>(0, 0), centres.at<float>(0, 1), 0};
+  const Features cb{centres.at<float>(1, 0), centres.at<float>(1, 1), 0};
+  const auto& small = a.size() < b.size() ? a : b;
+  auto& large = a.size() < b.size() ? b : a;
+  double sx = 0, sy = 0;
+  for (int i : small) sx += i % s, sy += i / s;
+  const double n_small = std::max<double>(1.0, static_cast<double>(small.size()));
+  const double off = std::hypot(sx / n_small - cx, sy / n_small - cy);
+  // As at setup on the start space: a smaller patch of another colour in the middle.
+  if (chroma_distance(ca, cb) <= 0.25 || small.size() >= 0.45 * count ||
+      off >= 0.35 * std::sqrt(count / std::numbers::pi) || large.size() < 6)
+    return false;
+  core_pixels = std::move(large);
+  return true;
 }
 
 void TokenLocator::remember_settled_board(const cv::Mat& top) {
@@ -402,21 +594,29 @@ std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat&
   cv::Mat blob = labels == chosen, core;
   cv::erode(blob, core, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
   if (cv::countNonZero(core) < 6) core = blob;
+  std::vector<int> core_pixels;
+  for (int i = 0; i < s * s; ++i)
+    if (core.at<uint8_t>(i)) core_pixels.push_back(i);
+  // A cap of another colour stuck on the token: its body's colour is what locate() matches, so the cap is
+  // left out of it (a mean over both matched neither, and its spread took in other tokens' colours).
+  const bool has_cap = im.drop_cap(core_pixels, top);
   std::array<double, 3> sum{}, sq{};
-  double core_n = 0;
-  for (int i = 0; i < s * s; ++i) {
-    if (!core.at<uint8_t>(i)) continue;
+  const double core_n = static_cast<double>(core_pixels.size());
+  for (int i : core_pixels) {
     const Features f = feature_at(i);
     const std::array<double, 3> v{f.r, f.g, f.i};
     for (size_t c = 0; c < 3; ++c) sum[c] += v[c], sq[c] += v[c] * v[c];
-    ++core_n;
   }
   static constexpr std::array<double, 3> floor{0.02, 0.02, 0.08};
+  // A token is one colour: a chromaticity spread wider than this is shading or a rim of another hue
+  // mixed in (a white token's shaded side around its cap), which would claim other tokens' pixels.
+  static constexpr std::array<double, 3> ceiling{0.06, 0.06, 1.0};
   NewToken found;
   for (size_t c = 0; c < 3; ++c) {
     found.look.mean[c] = sum[c] / core_n;
-    found.look.spread[c] = std::max(
-        floor[c], std::sqrt(std::max(0.0, sq[c] / core_n - found.look.mean[c] * found.look.mean[c])));
+    found.look.spread[c] =
+        std::clamp(std::sqrt(std::max(0.0, sq[c] / core_n - found.look.mean[c] * found.look.mean[c])),
+                   floor[c], ceiling[c]);
   }
   // Its size and outline as locate() will see them: the blob's pixels its colour claims.
   const std::vector<TokenAppearance> alone{found.look};
@@ -438,6 +638,12 @@ std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat&
   for (size_t c = 0; c < 7; ++c)
     found.look.hu[c] = hu[c] == 0 ? 0 : -std::copysign(1.0, hu[c]) * std::log10(std::abs(hu[c]));
   found.look.shape = shape_of(pixels, s, &found.centre);
+  if (has_cap) {
+    Tally body;
+    body.pixels = pixels;
+    body.centre = found.centre;
+    found.look.cap = im.cap_of(body, top, im.last_chroma_gain);
+  }
   found.space = static_cast<int>(std::max_element(per_space.begin(), per_space.end()) - per_space.begin());
   return found;
 }

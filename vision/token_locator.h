@@ -28,6 +28,9 @@ struct TokenObservation {
   CapFeatures cap;              // a cap seen inside it (tokens of one colour only)
   bool shared = false;          // its blob holds two tokens of one look (the outline is neither's)
   bool outline_cut = false;     // at setup: cut out of tokens of one look touching (a rough outline)
+  // Its outline did not match its blob, but it is the only token of its look left for the only blob of
+  // its look left, of its size, every other one matched without doubt: the learned outline was wrong.
+  bool by_elimination = false;
 };
 
 // A token put down alone on a board whose empty look is known, learned by its difference from it.
@@ -63,6 +66,10 @@ class TokenLocator {
   // reference (with the tokens painted out) and learns each token, named T1.. from the one nearest the
   // start space's outer corner.
   std::vector<TokenAppearance> learn(const cv::Mat& top, int start_space);
+  // The same, knowing how many tokens the table expects: when fewer coloured ones are found, grey, black
+  // and metal ones are looked for too, by their difference from the start space's empty look (the paper,
+  // and the corner marker's pattern rebuilt from the calibration where it is hidden).
+  std::vector<TokenAppearance> learn(const cv::Mat& top, int start_space, int expected_tokens);
   // `last_spaces` (optional, per token) is where each token was last decided to be: among tokens of one
   // colour, a blob still on a token's own space is more likely that token than another of the same look.
   std::vector<TokenObservation> locate(const cv::Mat& top, const std::vector<TokenAppearance>& tokens,

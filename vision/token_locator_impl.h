@@ -110,7 +110,16 @@ struct TokenLocator::Impl {
   void drop_unsteady_dark(const cv::Mat& top, cv::Mat& unexplained) const;
   // For find_new_token: keeps the pixels of `unexplained` that changed since `board_before`.
   void keep_changed_since_before(const cv::Mat& top, cv::Mat& unexplained) const;
+  // After assign_by_outline's search: the member given, by elimination, the one blob left (its index in
+  // `members`, or members.size() for none); `best_choice` is updated.
+  size_t by_elimination(const std::vector<size_t>& members, const std::vector<Tally*>& found,
+                        const std::vector<TokenAppearance>& tokens, const std::vector<Point2>* near,
+                        double best, std::vector<int>& best_choice,
+                        const std::vector<double>& best_with) const;
   CapFeatures cap_of(const Tally& blob, const cv::Mat& top, const cv::Vec3f& gain) const;
+  // For find_new_token: `core_pixels` of one token holding a cap of another colour in its middle keep only
+  // the body's; true when a cap was found (the light's correction is the last find()'s).
+  bool drop_cap(std::vector<int>& core_pixels, const cv::Mat& top) const;
   void ask_between(TokenObservation& o, const Tally& other) const;
   void assign_by_outline(const std::vector<size_t>& members, const std::vector<Tally*>& blobs,
                          const std::vector<TokenAppearance>& tokens, const std::vector<Point2>* near,

@@ -73,7 +73,7 @@ void TokenTracker::adopt_tokens(std::vector<TokenAppearance> tokens, std::vector
 
 void TokenTracker::learn_at_start(const cv::Mat& top, int64_t frame_index,
                                   std::vector<TrackerEvent>& events) {
-  auto learned_now = locator_.learn(top, settings_.start_space);
+  auto learned_now = locator_.learn(top, settings_.start_space, settings_.expected_tokens);
   learning_counts_.push_back(learned_now.size());
   if (learning_counts_.size() > static_cast<size_t>(settings_.agree_frames)) learning_counts_.pop_front();
   const bool agreed = learning_counts_.size() == static_cast<size_t>(settings_.agree_frames) &&
@@ -456,10 +456,11 @@ void TokenTracker::decide(size_t t, const TokenObservation& o, int64_t frame_ind
     return;
   }
   if (o.confidence >= sure) {
-    // An outline unknown or rough from setup (the token touched another of its look) is learned from the
-    // first sure look at it alone.
-    if ((!tokens_[t].shape.known() || tokens_[t].outline_cut) && o.shape.known() && !o.shared &&
-        !o.outline_cut && o.visible_fraction > 0.7 && o.visible_fraction < 1.3) {
+    // An outline unknown or rough from setup (the token touched another of its look), or found wrong (the
+    // token was told by elimination), is learned from the first sure look at it alone.
+    const bool outline_in_doubt = !tokens_[t].shape.known() || tokens_[t].outline_cut || o.by_elimination;
+    if (outline_in_doubt && o.shape.known() && !o.shared && !o.outline_cut && o.visible_fraction > 0.7 &&
+        o.visible_fraction < 1.3) {
       tokens_[t].shape = o.shape;
       tokens_[t].cap = o.cap;
       tokens_[t].outline_cut = false;

@@ -227,12 +227,13 @@ const TableRenderer& hard_renderer() {
   return r;
 }
 
-TEST(Learning, ABlackTokenIsNotLearnedOnGoButSaidMissingThenLearnedAlone) {
-  // Red, blue and black stand on GO; the start finds the two coloured ones and says one is missing.
+TEST(Learning, ABlackTokenNotOnGoIsSaidMissingThenLearnedAlone) {
+  // Red and blue stand on GO, the black one is still in the box; the start finds the two coloured ones
+  // and says one is missing. (Standing on GO, it is learned with them: GreyAndBlackOnGo.)
   const auto& r = hard_renderer();
   TableScript::Settings start;
   start.start_positions = {r.slot_position(0, 0), r.slot_position(0, 1), r.slot_position(0, 3),
-                           r.slot_position(0, 2)};
+                           beside_board(3)};
   TableScene base = scene(Condition::clean, 51);
   TableScript script(r, base, 4, 51, start);
   TokenTracker::Settings settings;
@@ -266,6 +267,55 @@ TEST(Learning, ABlackTokenIsNotLearnedOnGoButSaidMissingThenLearnedAlone) {
     EXPECT_EQ(moved[0].token, "Cat");
     EXPECT_EQ(moved[0].to, to);
   }
+}
+
+class GreyAndBlackOnGo : public ::testing::TestWithParam<Condition> {};
+
+TEST_P(GreyAndBlackOnGo, AreLearnedWithTheColouredOnesWhenTheTableExpectsThem) {
+  // Red, blue, metal grey and black standing apart on GO, learned together: the grey and black ones by
+  // their difference from the paper, because the table expects four.
+  const auto& r = hard_renderer();
+  const auto seed = static_cast<uint64_t>(80 + static_cast<int>(GetParam()));
+  TableScript script(r, scene(GetParam(), seed), 4, seed);
+  TokenTracker::Settings settings;
+  settings.expected_tokens = 4;
+  TokenTracker tracker(r.space_map(), settings);
+  Feeder feed(r, tracker);
+  const auto events = feed.run(script.opening());
+  for (const auto& e : of_kind(events, TrackerEvent::Kind::learn_incomplete)) ADD_FAILURE() << e.detail;
+  ASSERT_EQ(count(events, TrackerEvent::Kind::learned), 4);
+  // Every move reported names the token moved and where it went.
+  const auto names = expected_names(r, 4);
+  const auto moves = random_moves(4, r.space_map().space_count(), 6, seed);
+  for (size_t m = 0; m < moves.size(); ++m) {
+    for (const auto& moved :
+         of_kind(feed.run(script.play(moves[m], static_cast<int>(m))), TrackerEvent::Kind::moved)) {
+      const auto k = static_cast<size_t>(std::find(names.begin(), names.end(), moved.token) - names.begin());
+      ASSERT_LT(k, names.size());
+      EXPECT_EQ(moved.to, script.truth()[k]) << moved.token << " move " << m;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Conditions, GreyAndBlackOnGo,
+                         ::testing::Values(Condition::clean, Condition::dim, Condition::shadow),
+                         [](const ::testing::TestParamInfo<Condition>& param) {
+                           return std::string(condition_name(param.param));
+                         });
+
+TEST(Learning, GreyAndBlackTokensAreNotLookedForWhenTheColouredOnesAreAllTheTableExpects) {
+  // Without a count, or with the coloured ones all there are, the start space's paper is not searched:
+  // nothing printed on a board's start space is ever taken for a token.
+  const auto& r = hard_renderer();
+  TableScript script(r, scene(Condition::clean, 84), 4, 84);
+  TokenTracker::Settings settings;
+  settings.expected_tokens = 2;
+  TokenTracker tracker(r.space_map(), settings);
+  Feeder feed(r, tracker);
+  const auto events = feed.run(script.opening());
+  const auto incomplete = of_kind(events, TrackerEvent::Kind::learn_incomplete);
+  EXPECT_EQ(count(events, TrackerEvent::Kind::learned), 2);
+  EXPECT_TRUE(incomplete.empty());
 }
 
 // Red, blue, metal grey and black put down one at a time on GO, as the table prompts: the grey one (the
@@ -332,5 +382,72 @@ TEST(Learning, AWhiteTokenPutDownOnAPaleSpaceThatCannotBeSeenIsSaidNotWaitedForS
   EXPECT_TRUE(tracker.waiting_for_token());
   EXPECT_EQ(count(events, TrackerEvent::Kind::learned), 0);
 }
+
+}  // namespace
+
+namespace {
+
+// Red, blue, a white token with a green cap and a metal grey one with a magenta cap (what a family sticks
+// on tokens a camera finds hard), put down one at a time on GO.
+const TableRenderer& capped_renderer() {
+  static const TableRenderer r = [] {
+    const auto hard = hard_token_looks();
+    return TableRenderer(classic_layout(), SpaceMap(classic_layout().spaces_per_side),
+                         {hard[0],
+                          hard[1],
+                          {0xF4F4F4, TokenShape::diamond, 0x10C040},
+                          {0xA0A0A4, TokenShape::hexagon, 0xE020E0, true}},
+                         test_width, test_height);
+  }();
+  return r;
+}
+
+class CappedAlone : public ::testing::TestWithParam<Condition> {};
+
+TEST_P(CappedAlone, AGreyTokenWithACapIsLearnedByItsBodyAndNoOtherTokenIsTakenForIt) {
+  // The grey token's colour was once learned as the mean of its body and its magenta cap, with a spread
+  // wide enough to take the blue token's pixels: the blue token's move was reported as the grey one's.
+  const auto& r = capped_renderer();
+  TableScript::Settings start;
+  for (int t = 0; t < 4; ++t) start.start_positions.push_back(beside_board(t));
+  const auto seed = static_cast<uint64_t>(70 + static_cast<int>(GetParam()));
+  TableScript script(r, scene(GetParam(), seed), 4, seed, start);
+  TokenTracker::Settings settings;
+  settings.learning = TokenTracker::Settings::Learning::one_at_a_time;
+  settings.expected_tokens = 4;
+  TokenTracker tracker(r.space_map(), settings);
+  Feeder feed(r, tracker);
+  ASSERT_EQ(count(feed.run(script.opening()), TrackerEvent::Kind::ready_for_token), 1);
+  const std::vector<std::string> players{"Ann", "Ben", "Cat", "Dan"};
+  for (int t = 0; t < 4; ++t) {
+    tracker.learn_next_token(players[static_cast<size_t>(t)]);
+    feed.run(script.place(t, r.slot_position(0, t), -1));
+  }
+  const auto dan = std::find_if(tracker.tokens().begin(), tracker.tokens().end(),
+                                [](const TokenAppearance& t) { return t.name == "Dan"; });
+  ASSERT_NE(dan, tracker.tokens().end());
+  EXPECT_EQ(colour_word(*dan), "grey");
+  EXPECT_TRUE(dan->cap.present());
+  for (const auto& token : tracker.tokens())
+    for (size_t c = 0; c < 2; ++c) EXPECT_LE(token.spread[c], 0.06) << token.name;
+  // Every move reported names the token moved and where it went (a question is allowed, a wrong answer not).
+  const auto moves = random_moves(4, r.space_map().space_count(), 8, seed);
+  for (size_t m = 0; m < moves.size(); ++m) {
+    const auto events = feed.run(script.play(moves[m], static_cast<int>(m)));
+    for (const auto& moved : of_kind(events, TrackerEvent::Kind::moved)) {
+      const auto k =
+          static_cast<size_t>(std::find(players.begin(), players.end(), moved.token) - players.begin());
+      ASSERT_LT(k, players.size());
+      EXPECT_EQ(moved.to, script.truth()[k]) << moved.token << " move " << m;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Conditions, CappedAlone,
+                         ::testing::Values(Condition::clean, Condition::tilt, Condition::shadow,
+                                           Condition::jpeg),
+                         [](const ::testing::TestParamInfo<Condition>& param) {
+                           return std::string(condition_name(param.param));
+                         });
 
 }  // namespace
