@@ -359,8 +359,8 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView& vie
   if (const auto* choose = std::get_if<rules::Choose>(&input)) {
     // The option's button on the home screen; one that pays opens a confirmation the player's card answers.
     plan_press("home.option." + choose->option, acts, kRead);
-    static const std::set<std::string> kPays{"buy", "pay_fixed", "pay_percent", "pay_fine", "lift", "keep"};
-    if (kPays.contains(choose->option)) {
+    const auto answer = rules::parse_answer(choose->option);
+    if (answer && rules::moves_money(*answer)) {
       acts.push_back(
           {[this, option = choose->option](ParticipantContext& c) { screenshot(c, "confirm-" + option); },
            milliseconds(0)});

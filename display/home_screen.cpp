@@ -319,11 +319,11 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
       // The draft page: every set still free, with its deeds and colour, one tap to choose it.
       std::vector<ChoiceDialog::Choice> sets;
       for (const auto& opt : q.options) {
-        const auto* group = game.edition().group(opt);
+        const auto* group = game.edition().group(std::string(game.option_name(opt)));
         sets.push_back(
             {Wording::option(game, q, opt), group ? Palette::parse_hex(group->colour) : Colour{0, 0, 0, 0}});
       }
-      const std::vector<std::string> ids = q.options;
+      const std::vector<std::string> ids = game.option_names(q);
       const std::string title = Wording::question(game, q);
       // Taking a set is the chooser's decision: confirmed by their card, like a purchase.
       std::vector<std::string> questions;
@@ -340,28 +340,30 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
              }));
            }});
     }
-    for (const auto& opt : kind == rules::QuestionKind::draft ? std::vector<std::string>{} : q.options) {
+    for (const auto& option :
+         kind == rules::QuestionKind::draft ? std::vector<rules::QuestionOption>{} : q.options) {
+      using rules::Answer;
+      const std::string opt(game.option_name(option));
       rules::Choose choose{player, opt};
-      const std::string label = Wording::option(game, q, opt);
-      const bool pays = opt == "buy" || opt == "pay_fixed" || opt == "pay_percent" || opt == "pay_fine" ||
-                        opt == "lift" || opt == "keep";
+      const std::string label = Wording::option(game, q, option);
+      const bool pays = rules::moves_money(option.answer);
       payment = payment || pays;
-      if (opt == "roll") {
+      if (rules::is_throw(option.answer)) {
         choices.push_back({"home.option.roll", label, Palette::primary,
                            [&ui, player] { ui.open_dialog(std::make_unique<DiceDialog>(player)); }});
       } else if (pays) {
         const std::string name = game.account_name(player);
         std::string question = fmt::format("{}: {}?", name, label);
-        if (opt == "buy")
+        if (option.answer == Answer::buy)
           question = fmt::format("{} buys {} for {}?", name, Wording::space_name(game, q.space),
                                  Wording::money(game, q.amount));
-        else if (opt == "pay_fine")
+        else if (option.answer == Answer::pay_fine)
           question = fmt::format("{} pays {} to leave {}?", name, Wording::money(game, q.amount),
                                  game.edition().words.jail);
-        else if (opt == "lift")
+        else if (option.answer == Answer::lift)
           question =
               fmt::format("{} lifts the mortgage on {} now?", name, Wording::space_name(game, q.space));
-        else if (opt == "keep")
+        else if (option.answer == Answer::keep)
           question = fmt::format("{} keeps {} mortgaged and pays the interest?", name,
                                  Wording::space_name(game, q.space));
         choices.push_back(

@@ -70,16 +70,18 @@ void SampleTable::play(int inputs, std::uint64_t seed) {
       const auto& p = st.players[static_cast<std::size_t>(q.player)];
       switch (q.kind) {
         case rules::QuestionKind::buy:
-          tries.push_back(rules::Choose{q.player, p.cash >= q.amount + 150 ? "buy" : "auction"});
+          tries.push_back(rules::Choose{
+              q.player, std::string(rules::answer_name(p.cash >= q.amount + 150 ? rules::Answer::buy
+                                                                                : rules::Answer::auction))});
           break;
         case rules::QuestionKind::tax:
-          tries.push_back(rules::Choose{q.player, "pay_fixed"});
+          tries.push_back(rules::Choose{q.player, std::string(rules::answer_name(rules::Answer::pay_fixed))});
           break;
         case rules::QuestionKind::jail:
-          tries.push_back(rules::Choose{q.player, "pay_fine"});
+          tries.push_back(rules::Choose{q.player, std::string(rules::answer_name(rules::Answer::pay_fine))});
           break;
         case rules::QuestionKind::mortgaged_transfer:
-          tries.push_back(rules::Choose{q.player, "keep"});
+          tries.push_back(rules::Choose{q.player, std::string(rules::answer_name(rules::Answer::keep))});
           break;
         case rules::QuestionKind::draw:
           tries.push_back(rules::Draw{q.deck, std::nullopt});
@@ -101,7 +103,8 @@ void SampleTable::play(int inputs, std::uint64_t seed) {
         case rules::QuestionKind::draft:
           break;  // the options below: the first set still free
       }
-      for (const auto& o : q.options) tries.push_back(rules::Choose{q.player, o});
+      for (const auto& o : q.options)
+        tries.push_back(rules::Choose{q.player, std::string(game_->option_name(o))});
     } else {
       // Between throws the player builds where the rules allow, while cash lasts.
       const int me = st.current;

@@ -148,7 +148,8 @@ std::string Wording::question(const rules::Game& game, const rules::Question& q)
       return fmt::format("{}: pay {} or {}% of your worth?", who, money(game, q.amount), q.percent);
     case QuestionKind::jail:
       // FINANCE (1932)'s three throws of a house owner: the throw just made, to use or to throw again.
-      if (std::find(q.options.begin(), q.options.end(), "use_throw") != q.options.end())
+      if (std::any_of(q.options.begin(), q.options.end(),
+                      [](const rules::QuestionOption& o) { return o.answer == rules::Answer::use_throw; }))
         return fmt::format("{} threw {}: come out of {} with it, or throw again?", who, q.amount,
                            game.edition().words.jail);
       return fmt::format("{} is in {}. How do you get out?", who, game.edition().words.jail);
@@ -170,33 +171,42 @@ std::string Wording::question(const rules::Game& game, const rules::Question& q)
   return who;
 }
 
-std::string Wording::option(const rules::Game& game, const rules::Question& q, const std::string& option) {
-  if (option == "buy") return "Buy";
-  if (option == "auction") return "Auction";
-  if (option == "pay_fixed") return "Pay " + money(game, q.amount);
-  if (option == "pay_percent") return fmt::format("Pay {}%", q.percent);
-  if (option == "pay_fine") return "Pay " + money(game, q.amount);
-  if (option == "use_card") return "Use card";
-  if (option == "roll") return "Roll";
-  if (option == "lift") return "Lift now";
-  if (option == "keep") return "Keep it";
-  if (option == "use_throw") return fmt::format("Use the {}", q.amount);
-  if (option == "throw_again") return "Throw again";
-  if (q.kind == QuestionKind::draft) {
-    // A set of the draft: the group's name and its deeds ("Cunard: Queen Mary, Queen Elizabeth").
-    const auto& ed = game.edition();
-    const auto* group = ed.group(option);
-    if (group) {
+std::string Wording::option(const rules::Game& game, const rules::Question& q,
+                            const rules::QuestionOption& option) {
+  using rules::Answer;
+  switch (option.answer) {
+    case Answer::buy:
+      return "Buy";
+    case Answer::auction:
+      return "Auction";
+    case Answer::pay_fixed:
+      return "Pay " + money(game, q.amount);
+    case Answer::pay_percent:
+      return fmt::format("Pay {}%", q.percent);
+    case Answer::pay_fine:
+      return "Pay " + money(game, q.amount);
+    case Answer::use_card:
+      return "Use card";
+    case Answer::roll:
+      return "Roll";
+    case Answer::lift:
+      return "Lift now";
+    case Answer::keep:
+      return "Keep it";
+    case Answer::use_throw:
+      return fmt::format("Use the {}", q.amount);
+    case Answer::throw_again:
+      return "Throw again";
+    case Answer::take_set: {
+      // A set of the draft: the group's name and its deeds ("Cunard: Queen Mary, Queen Elizabeth").
+      const auto& ed = game.edition();
+      if (option.group < 0 || option.group >= static_cast<int>(ed.groups.size())) break;
       std::string deeds;
-      for (int s : ed.group_members(option)) deeds += (deeds.empty() ? "" : ", ") + ed.spaces[s].name;
-      return fmt::format("{}: {}", group->name, deeds);
+      for (int s : ed.members_of(option.group)) deeds += (deeds.empty() ? "" : ", ") + ed.spaces[s].name;
+      return fmt::format("{}: {}", ed.groups[static_cast<std::size_t>(option.group)].name, deeds);
     }
   }
-  std::string s = option;
-  for (auto& c : s)
-    if (c == '_') c = ' ';
-  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
-  return s;
+  return std::string(game.option_name(option));
 }
 
 }  // namespace bb::display

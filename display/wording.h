@@ -14,7 +14,8 @@ class Wording {
   // "Buy Baltic Avenue for $60?"
   static std::string question(const rules::Game& game, const rules::Question& q);
   // "Buy", "Auction", "Pay $50"
-  static std::string option(const rules::Game& game, const rules::Question& q, const std::string& option);
+  static std::string option(const rules::Game& game, const rules::Question& q,
+                            const rules::QuestionOption& option);
   static std::string space_name(const rules::Game& game, int space);
   // "Game over: Ann wins!", "Game over: a tie between Ann and Bob!"
   static std::string game_over(const rules::Game& game);

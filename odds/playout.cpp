@@ -24,6 +24,7 @@ std::uint64_t playout_seed(std::uint64_t seed, int index) {
 std::optional<PlayoutResult> play_out(rules::Game game, std::uint64_t seed, int turn_cap,
                                       const std::atomic<bool>* stop) {
   PlayoutResult result;
+  game.forget_history();  // nobody undoes in a playout: apply() then copies no input into a history
   const int start_turns = game.state().turns;
   const std::size_t players = game.state().players.size();
   rules::Bot bot(seed);

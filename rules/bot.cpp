@@ -1,13 +1,19 @@
 #include "rules/bot.h"
 
 #include <algorithm>
+#include <array>
+#include <span>
 
 #include "rules/finance_1932.h"
+#include "rules/input_limits.h"
 #include "rules/splitmix.h"
 
 namespace bb::rules {
 
 namespace {
+// The spec's spelling of an answer, for a Choose: short enough to stay in the string's own buffer.
+std::string say(Answer a) { return std::string(answer_name(a)); }
+
 constexpr Money kReserve = 150;  // cash a bot keeps back before buying or building
 
 int lots_owned(const GameState& st, int p) {
@@ -30,9 +36,10 @@ bool ownable(const Space& sp) {
 std::optional<Input> raise_money(const Game& g, int p) {
   const auto& st = g.state();
   for (int s = static_cast<int>(st.spaces.size()) - 1; s >= 0; --s)
-    if (st.spaces[s].owner == p && !g.why_not_sell(p, s)) return Sell{p, s, true};  // bots accept group sales
+    if (st.spaces[s].owner == p && !g.refusal_to_sell(p, s))
+      return Sell{p, s, true};  // bots accept group sales
   for (int s = 0; s < static_cast<int>(st.spaces.size()); ++s)
-    if (st.spaces[s].owner == p && !g.why_not_mortgage(p, s)) return Mortgage{p, s};
+    if (st.spaces[s].owner == p && !g.refusal_to_mortgage(p, s)) return Mortgage{p, s};
   return std::nullopt;
 }
 }  // namespace
@@ -87,22 +94,26 @@ Input Bot::next(const Game& g) {
       case QuestionKind::draw:
         return Draw{q.deck, std::nullopt};
       case QuestionKind::buy:
-        return Choose{p, pl.cash - q.amount >= kReserve && markers_left(g, p) ? "buy" : "auction"};
+        return Choose{p, pl.cash - q.amount >= kReserve && markers_left(g, p) ? say(Answer::buy)
+                                                                              : say(Answer::auction)};
       case QuestionKind::tax:
-        return Choose{p, q.amount <= g.tax_worth(p) * q.percent / 100 ? "pay_fixed" : "pay_percent"};
+        return Choose{p, q.amount <= g.tax_worth(p) * q.percent / 100 ? say(Answer::pay_fixed)
+                                                                      : say(Answer::pay_percent)};
       case QuestionKind::jail: {
-        auto has = [&](const char* o) {
-          return std::find(q.options.begin(), q.options.end(), o) != q.options.end();
+        auto has = [&](Answer a) {
+          return std::any_of(q.options.begin(), q.options.end(),
+                             [a](const QuestionOption& o) { return o.answer == a; });
         };
         // FINANCE (1932)'s three throws of a house owner: keeps a throw of 7 or more.
-        if (has("use_throw")) return Choose{p, q.amount >= 7 ? "use_throw" : "throw_again"};
-        if (has("use_card")) return Choose{p, "use_card"};
-        if (has("pay_fine") && pl.cash > 500) return Choose{p, "pay_fine"};
+        if (has(Answer::use_throw))
+          return Choose{p, q.amount >= 7 ? say(Answer::use_throw) : say(Answer::throw_again)};
+        if (has(Answer::use_card)) return Choose{p, say(Answer::use_card)};
+        if (has(Answer::pay_fine) && pl.cash > 500) return Choose{p, say(Answer::pay_fine)};
         return Roll{dice(), dice()};
       }
       case QuestionKind::mortgaged_transfer: {
         Money lift = ed.spaces[q.space].mortgage + q.amount;
-        return Choose{p, pl.cash - lift > 2 * kReserve ? "lift" : "keep"};
+        return Choose{p, pl.cash - lift > 2 * kReserve ? say(Answer::lift) : say(Answer::keep)};
       }
       case QuestionKind::roll:
         return Roll{dice(), dice()};
@@ -110,12 +121,12 @@ Input Bot::next(const Game& g) {
         // The set with the highest printed prices.
         std::string best;
         Money best_value = -1;
-        for (const auto& id : q.options) {
+        for (const QuestionOption& o : q.options) {
           Money value = 0;
-          for (int s : ed.group_members(id)) value += ed.spaces[s].price;
+          for (int s : ed.members_of(o.group)) value += ed.spaces[s].price;
           if (value > best_value) {
             best_value = value;
-            best = id;
+            best = std::string(g.option_name(o));
           }
         }
         return Choose{p, best};
@@ -125,22 +136,26 @@ Input Bot::next(const Game& g) {
   // Between moves: the player whose turn it is improves their position, then throws.
   int p = st.current;
   const auto& pl = st.players[p];
-  int n = static_cast<int>(st.spaces.size());
-  // Cheap checks first: asking the game why not builds a sentence, which is wasted on the obvious cases.
-  for (int s = 0; s < n; ++s)
-    if (st.spaces[s].owner == p && st.spaces[s].mortgaged &&
-        pl.cash > ed.spaces[s].mortgage * 2 + 3 * kReserve && !g.why_not_unmortgage(p, s))
+  // The player's lots, found once: the checks below look only at them, in board order.
+  std::array<int, kMaxBoardSpaces> my_lots;  // only [0, owned) is read
+  int owned = 0;
+  for (int s = 0; s < static_cast<int>(st.spaces.size()) && owned < kMaxBoardSpaces; ++s)
+    if (st.spaces[s].owner == p) my_lots[static_cast<std::size_t>(owned++)] = s;
+  const std::span<const int> lots(my_lots.data(), static_cast<std::size_t>(owned));
+  // Cheap checks first: they skip most lots before the game checks the rules.
+  for (int s : lots)
+    if (st.spaces[s].mortgaged && pl.cash > ed.spaces[s].mortgage * 2 + 3 * kReserve &&
+        !g.refusal_to_unmortgage(p, s))
       return Unmortgage{p, s};
-  for (int s = 0; s < n; ++s) {
+  for (int s : lots) {
     const Space& sp = ed.spaces[s];
-    if (st.spaces[s].owner != p || sp.kind != Space::Kind::property || st.spaces[s].hotel ||
-        pl.cash - sp.house_cost <= 2 * kReserve)
+    if (sp.kind != Space::Kind::property || st.spaces[s].hotel || pl.cash - sp.house_cost <= 2 * kReserve)
       continue;
     const auto& members = ed.members_of(sp.group_index);
     if (rules.build_needs_group &&
         !std::all_of(members.begin(), members.end(), [&](int m) { return st.spaces[m].owner == p; }))
       continue;
-    if (!g.why_not_build(p, s)) return Build{p, s, false};
+    if (!g.refusal_to_build(p, s)) return Build{p, s, false};
   }
   // Complete a group by buying the one missing lot from its owner, now and then.
   if (random() % 8 == 0) {
@@ -199,6 +214,7 @@ std::optional<Input> Bot::finance_1932(const Game& g, int p) {
       }
     }
   }
+  if (rules.jail_insurance <= 0 && rules.jail_insurance_card <= 0) return std::nullopt;  // nothing to buy
   bool house_owner = std::any_of(st.spaces.begin(), st.spaces.end(),
                                  [&](const SpaceState& ss) { return ss.owner == p && ss.houses > 0; });
   if (house_owner || pl.in_jail || !g.between_moves()) return std::nullopt;

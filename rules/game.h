@@ -1,6 +1,5 @@
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <expected>
 #include <memory>
 #include <optional>
@@ -10,9 +9,14 @@
 
 #include "rules/edition.h"
 #include "rules/input.h"
+#include "rules/refusal.h"
 #include "rules/state.h"
 
 namespace bb::rules {
+
+// The engine's private machinery (rules/engine.h): never used outside rules/.
+struct Step;
+struct DeckState;
 
 // What one accepted input caused.
 struct Outcome {
@@ -46,6 +50,9 @@ struct SalePlan {
 // A game of one edition. Pure and deterministic: the same edition, setup and inputs give the same state, bit
 // for bit. apply() either accepts an input (and returns what followed) or refuses it with a message and
 // leaves the state exactly as it was.
+// Threads: a Game is plain data with no locks. One thread at a time may call its members; const members may
+// run on several threads at once while no thread changes it. Copies are independent games (the odds worker
+// plays copies on its own threads).
 class Game {
  public:
   static std::expected<Game, std::string> start(std::shared_ptr<const Edition> edition, const Setup& setup);
@@ -67,9 +74,7 @@ class Game {
 
   // True when nothing is under way: no question, no auction, no throw owed mid-move. The next throw starts a
   // move of the current player (FINANCE 1932: jail insurance is bought only then, "before throwing").
-  bool between_moves() const {
-    return state_.pending.empty() && !state_.auction && steps_.empty() && !state_.ended;
-  }
+  bool between_moves() const;
   // Worth as the edition values it at the end of a short or time-limit game (mortgaged lots at half).
   Money worth(int player) const;
   // The printed value of a lot and the buildings on it: the price, plus the building cost of each house (the
@@ -81,6 +86,20 @@ class Game {
   std::string account_name(int account) const;      // player name or "bank"
   std::string memo_text(const Posting& p) const;    // "rent Baltic Avenue"
   std::string describe(const Event& e) const;       // "Ann buys Baltic Avenue for $60"
+  // A question's option as the game-script spec spells it: the answer's name, or for a draft the set's
+  // group id. parse_option finds the option a spelling names among the question's (nullopt: none);
+  // option_names spells them all (the state dump, the snapshot).
+  std::string_view option_name(const QuestionOption& option) const;
+  std::optional<QuestionOption> parse_option(const Question& question, std::string_view text) const;
+  std::vector<std::string> option_names(const Question& question) const;
+
+  // Legality as a value, for the bots and the playouts: nothing is worded (nullopt: allowed). The same checks
+  // as the why_not_ functions below, which word the refusal for the screens; explain() words any of them.
+  std::optional<Refusal> refusal_to_build(int player, int space, bool hotel = false) const;
+  std::optional<Refusal> refusal_to_sell(int player, int space) const;
+  std::optional<Refusal> refusal_to_mortgage(int player, int space) const;
+  std::optional<Refusal> refusal_to_unmortgage(int player, int space) const;
+  std::string explain(const Refusal& refusal) const;
 
   // Legality, for the screens: why a build/sell/mortgage/unmortgage would be refused (nullopt: allowed).
   std::optional<std::string> why_not_build(int player, int space) const;
@@ -122,42 +141,32 @@ class Game {
                                                   std::optional<std::vector<Input>> history = std::nullopt);
   static constexpr int kSnapshotFormat = 1;
 
-  // The engine's own machinery: what it still has to do before it needs the next input.
-  struct Step {
-    enum class Kind : std::uint8_t { move_by, move_to, land, effect, pay, need_roll, end_roll, auction_lot };
-    enum class Roll : std::uint8_t { rent_dice, sweepstakes, roll_move, fare_move, jail_attempt };
-    Kind kind = Kind::land;
-    Roll roll = Roll::rent_dice;
-    int player = 0;
-    int to = kBank;  // pay: the receiving account
-    int space = -1;
-    int steps = 0;
-    int multiplier = 1;       // land: rent multiplier (nearest railroad card)
-    int dice_multiplier = 0;  // land: utility rent as a fresh throw times this (nearest utility card)
-    bool salary = true;
-    bool from_dice = false;
-    Money amount = 0;
-    Memo memo = Memo::salary;
-    const Effect* effect = nullptr;
-    const Card* card = nullptr;
-  };
-  struct DeckState {
-    std::vector<int> order;  // card indices into the edition's deck, top first
-  };
+  // Copies are whole games (the odds' playouts start from one); defined where the engine's types are whole.
+  Game(const Game&);
+  Game(Game&&) noexcept;
+  Game& operator=(const Game&);
+  Game& operator=(Game&&) noexcept;
+  ~Game();
+
+  // Stops keeping the inputs for undo, for a game played on where nobody will undo (the odds' playouts,
+  // benchmarks): apply() then copies no input into the history. input_count() still counts every input;
+  // has_history() is false from then on, so an undo is refused with a message.
+  void forget_history();
 
  private:
   friend class Engine;
-  Game() = default;
+  Game();
   std::shared_ptr<const Edition> edition_;
   Rules rules_;
   Setup setup_;
   GameState state_;
   std::vector<Input> inputs_;
   std::size_t history_offset_ = 0;  // inputs_[0] is the game's input number history_offset_
+  bool keep_history_ = true;        // false after forget_history()
   std::vector<std::pair<std::size_t, std::size_t>>
       postings_by_input_;  // [begin, end) in the journal, by inputs_
   std::vector<DeckState> decks_;
-  std::deque<Step> steps_;
+  std::vector<Step> steps_;  // what the engine still has to do, the next step last (rules/engine.h)
   std::uint64_t rng_ = 0;
   int input_index_ = -1;
   bool extra_roll_blocked_ = false;  // doubles out of jail, or sent to jail: no further throw this turn

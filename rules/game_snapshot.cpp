@@ -3,9 +3,11 @@
 // will run, the card it came from) are written as indexes and found again in the same edition.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cassert>
 #include <nlohmann/json.hpp>
 
+#include "rules/engine.h"
 #include "rules/game.h"
 
 namespace bb::rules {
@@ -50,12 +52,18 @@ PlayerState player_from(const json& j) {
   return p;
 }
 
-json question_json(const Question& q) {
-  return json{{"player", q.player},     {"kind", static_cast<int>(q.kind)},
-              {"options", q.options},   {"space", q.space},
-              {"amount", q.amount},     {"percent", q.percent},
-              {"creditor", q.creditor}, {"deck", q.deck},
-              {"reason", q.reason},     {"memo", static_cast<int>(q.memo)},
+// Options are stored as the spec spells them (the format of kSnapshotFormat 1) and parsed back on restore.
+json question_json(const Game& g, const Question& q) {
+  return json{{"player", q.player},
+              {"kind", static_cast<int>(q.kind)},
+              {"options", g.option_names(q)},
+              {"space", q.space},
+              {"amount", q.amount},
+              {"percent", q.percent},
+              {"creditor", q.creditor},
+              {"deck", q.deck},
+              {"reason", q.reason},
+              {"memo", static_cast<int>(q.memo)},
               {"card", q.card}};
 }
 
@@ -66,11 +74,21 @@ Enum enum_from(const json& j, Enum last, const char* what) {
   return static_cast<Enum>(v);
 }
 
-Question question_from(const json& j) {
+Question question_from(const Edition& ed, const json& j) {
   Question q;
   q.player = j.at("player").get<int>();
   q.kind = enum_from(j.at("kind"), QuestionKind::draft, "question kind");
-  q.options = j.at("options").get<std::vector<std::string>>();
+  for (const auto& name : j.at("options").get<std::vector<std::string>>()) {
+    if (q.kind == QuestionKind::draft) {
+      const Group* set = ed.group(name);
+      if (!set) throw std::out_of_range(fmt::format("the draft offers '{}', which is not a group", name));
+      q.options.push_back({Answer::take_set, static_cast<int>(set - ed.groups.data())});
+    } else if (auto answer = parse_answer(name)) {
+      q.options.push_back({*answer});
+    } else {
+      throw std::out_of_range(fmt::format("'{}' is not an answer to a question", name));
+    }
+  }
   q.space = j.at("space").get<int>();
   q.amount = j.at("amount").get<Money>();
   q.percent = j.at("percent").get<int>();
@@ -83,7 +101,7 @@ Question question_from(const json& j) {
 }
 
 // Where an effect lives in the edition: on a space ("space", s, e) or on a card ("card", deck, card, e).
-json effect_ref(const Edition& ed, const Game::Step& step) {
+json effect_ref(const Edition& ed, const Step& step) {
   if (step.effect == nullptr) return nullptr;
   if (step.card != nullptr) {
     for (std::size_t d = 0; d < ed.decks.size(); ++d)
@@ -109,17 +127,17 @@ const T& element(const std::vector<T>& v, const json& index, const char* what) {
   return v[i];
 }
 
-json step_json(const Edition& ed, const Game::Step& s) {
+json step_json(const Edition& ed, const Step& s) {
   return json::array({static_cast<int>(s.kind), static_cast<int>(s.roll), s.player, s.to, s.space, s.steps,
                       s.multiplier, s.dice_multiplier, s.salary, s.from_dice, s.amount,
                       static_cast<int>(s.memo), effect_ref(ed, s)});
 }
 
-Game::Step step_from(const Edition& ed, const json& j) {
+Step step_from(const Edition& ed, const json& j) {
   if (!j.is_array() || j.size() != 13) throw std::out_of_range("a pending step has the wrong shape");
-  Game::Step s;
-  s.kind = enum_from(j[0], Game::Step::Kind::auction_lot, "step kind");
-  s.roll = enum_from(j[1], Game::Step::Roll::jail_attempt, "step roll");
+  Step s;
+  s.kind = enum_from(j[0], Step::Kind::auction_lot, "step kind");
+  s.roll = enum_from(j[1], Step::Roll::jail_attempt, "step roll");
   s.player = j[2].get<int>();
   s.to = j[3].get<int>();
   s.space = j[4].get<int>();
@@ -197,7 +215,7 @@ std::string Game::snapshot() const {
   state["bank_hotels"] = st.bank_hotels;
   state["current"] = st.current;
   state["pending"] = json::array();
-  for (const auto& q : st.pending) state["pending"].push_back(question_json(q));
+  for (const auto& q : st.pending) state["pending"].push_back(question_json(*this, q));
   if (st.auction) {
     const Auction& a = *st.auction;
     state["auction"] = json::array({static_cast<int>(a.item), a.space, a.high_bidder, a.high_bid, a.timer_s});
@@ -233,7 +251,8 @@ std::string Game::snapshot() const {
   json decks = json::array();
   for (const auto& d : decks_) decks.push_back(d.order);
   json steps = json::array();
-  for (const auto& s : steps_) steps.push_back(step_json(*edition_, s));
+  // Stored next step first (steps_ keeps the next step last).
+  for (auto it = steps_.rbegin(); it != steps_.rend(); ++it) steps.push_back(step_json(*edition_, *it));
   json out{{"format", kSnapshotFormat},
            {"edition", edition_->id},
            {"inputs", input_count()},
@@ -295,7 +314,7 @@ std::expected<Game, std::string> Game::restore(std::shared_ptr<const Edition> ed
     st.bank_houses = sj.at("bank_houses").get<int>();
     st.bank_hotels = sj.at("bank_hotels").get<int>();
     st.current = sj.at("current").get<int>();
-    for (const auto& q : sj.at("pending")) st.pending.push_back(question_from(q));
+    for (const auto& q : sj.at("pending")) st.pending.push_back(question_from(ed, q));
     if (const json& a = sj.at("auction"); !a.is_null()) {
       st.auction = Auction{enum_from(a.at(0), Auction::Item::hotel, "auction item"), a.at(1).get<int>(),
                            a.at(2).get<int>(), a.at(3).get<Money>(), a.at(4).get<int>()};
@@ -340,7 +359,7 @@ std::expected<Game, std::string> Game::restore(std::shared_ptr<const Edition> ed
         if (c < 0 || c >= static_cast<int>(ed.decks[d].cards.size()))
           return std::unexpected(
               fmt::format("the snapshot's deck {} holds card {}, not in the edition", d, c));
-    std::deque<Step> steps;
+    std::vector<Step> steps;
     for (const auto& s : j.at("steps")) steps.push_back(step_from(ed, s));
     std::vector<std::pair<std::size_t, std::size_t>> ranges;
     if (history) {
@@ -351,6 +370,7 @@ std::expected<Game, std::string> Game::restore(std::shared_ptr<const Edition> ed
 
     g.state_ = std::move(st);
     g.decks_ = std::move(decks);
+    std::reverse(steps.begin(), steps.end());  // the next step last
     g.steps_ = std::move(steps);
     g.postings_by_input_ = std::move(ranges);
     if (history) {

@@ -554,7 +554,7 @@ json state_json(const Game& game) {
   json pending = json::array();
   for (const auto& q : st.pending) {
     json pj = {
-        {"player", st.players[q.player].name}, {"question", question_name(q.kind)}, {"options", q.options}};
+        {"player", st.players[q.player].name}, {"question", question_name(q.kind)}, {"options", game.option_names(q)}};
     if (q.space >= 0) pj["space"] = q.space;
     if (q.kind == QuestionKind::buy || q.kind == QuestionKind::debt || q.kind == QuestionKind::tax ||
         q.kind == QuestionKind::jail || q.kind == QuestionKind::mortgaged_transfer)

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rules/answer.h"
 #include "rules/money.h"
 
 namespace bb::rules {
@@ -70,8 +71,8 @@ std::string_view question_name(QuestionKind kind);
 struct Question {
   int player = 0;
   QuestionKind kind = QuestionKind::buy;
-  std::vector<std::string> options;
-  int space = -1;        // buy, mortgaged_transfer: the property
+  std::vector<QuestionOption> options;  // in the order the screens offer them (Game::option_name spells each)
+  int space = -1;                       // buy, mortgaged_transfer: the property
   Money amount = 0;      // buy: price; tax: the fixed amount; debt: what is owed; jail: the fine
   int percent = 0;       // tax: the percentage
   int creditor = kBank;  // debt: who is owed
@@ -143,10 +144,10 @@ struct Event {
   int space = -1;  // the property concerned
   Money amount = 0;  // bought, mortgaged, auction_won: the price; sold: houses left on the lot;
                      // auction_started: the piece of its series announced (FINANCE 1932), 0 when none
-  int detail = 0;  // moved: 1 = jumped straight there; built/sold: 1 = a hotel, 2 = one lot of a group
-                   // sale (a hotel sold when the bank lacks the houses to replace it); auction_*: 0 a
-                   // property, 1 a house, 2 a hotel; game_over: how many players share the win (1: one
-                   // winner; more: a tie, one game_over event per winner)
+  int detail = 0;    // moved: 1 = jumped straight there; built/sold: 1 = a hotel, 2 = one lot of a group
+                     // sale (a hotel sold when the bank lacks the houses to replace it); auction_*: 0 a
+                     // property, 1 a house, 2 a hotel; game_over: how many players share the win (1: one
+                     // winner; more: a tie, one game_over event per winner)
   const Card* card = nullptr;  // card_drawn
 };
 

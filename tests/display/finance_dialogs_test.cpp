@@ -160,7 +160,7 @@ TEST(ShipsScreens, TheDraftIsTakenByTheChoosersCard) {
   Harness h(std::move(*t));
   const auto& q = h.table().game().state().pending.front();
   ASSERT_EQ(q.kind, rules::QuestionKind::draft);
-  const std::string first = q.options.front();
+  const std::string first(h.table().game().option_name(q.options.front()));
   h.tap("home.draft");
   h.tap("choice.0");
   EXPECT_TRUE(h.frame().shows("Ann, tap your card to confirm"));

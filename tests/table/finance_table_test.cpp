@@ -66,7 +66,8 @@ TEST_F(TableTest, Finance1932AHouseOwnersThrowsOutOfJailComeFromTheDice) {
             1u);
   dice(1, 2);
   ASSERT_FALSE(game().state().pending.empty());
-  EXPECT_EQ(game().state().pending.front().options, (std::vector<std::string>{"use_throw", "throw_again"}));
+  EXPECT_EQ(game().option_names(game().state().pending.front()),
+            (std::vector<std::string>{"use_throw", "throw_again"}));
   dice(2, 3);
   EXPECT_EQ(game().state().pending.front().amount, 5);
   dice(3, 5);  // the third throw is used
@@ -91,7 +92,7 @@ TEST_F(TableTest, ShipsShortGameDraftIsTakenByTheChoosersCard) {
   auto r = tap(kAnnCard);
   ASSERT_EQ(r.cards.size(), 1u);
   EXPECT_EQ(r.cards[0].player, 0);
-  const std::string set = game().state().pending.front().options.front();
+  const std::string set(game().option_name(game().state().pending.front().options.front()));
   r = touch(by_card(rules::Choose{0, set}, 0));
   ASSERT_EQ(r.recorded.size(), 1u);
   EXPECT_EQ(game().state().pending.front().player, 1);

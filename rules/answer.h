@@ -1,0 +1,96 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace bb::rules {
+
+// One answer a question offers. The game-script spec spells them as strings ("buy", "pay_fixed", ...); they
+// are parsed once where an input or a snapshot comes in (parse_answer) and spelled once where a state goes
+// out (answer_name), and everything in between compares these values. Plain data: any thread.
+enum class Answer : std::uint8_t {
+  buy,          // buy: pay the price and take the lot
+  auction,      // buy: let the bank auction it
+  pay_fixed,    // tax: the fixed amount
+  pay_percent,  // tax: the percentage of worth
+  pay_fine,     // jail: pay the fine and leave
+  use_card,     // jail: hand in a Get Out of Jail card
+  roll,         // jail: throw for doubles
+  use_throw,    // jail, FINANCE (1932) house owner: leave with the throw just made
+  throw_again,  // jail, FINANCE (1932) house owner: throw again
+  lift,         // mortgaged_transfer: lift the mortgage now (mortgage and interest)
+  keep,         // mortgaged_transfer: keep it mortgaged and pay the interest
+  take_set      // draft: take the set of title deeds named by Option::group
+};
+
+// An option of a question: the answer, and for a draft the set it takes.
+struct QuestionOption {
+  Answer answer = Answer::buy;
+  int group = -1;  // take_set: the group index; -1 otherwise
+  bool operator==(const QuestionOption&) const = default;
+};
+
+// The spec's spelling; take_set has none of its own (its option is the group's id, Game::option_name).
+constexpr std::string_view answer_name(Answer a) {
+  switch (a) {
+    case Answer::buy:
+      return "buy";
+    case Answer::auction:
+      return "auction";
+    case Answer::pay_fixed:
+      return "pay_fixed";
+    case Answer::pay_percent:
+      return "pay_percent";
+    case Answer::pay_fine:
+      return "pay_fine";
+    case Answer::use_card:
+      return "use_card";
+    case Answer::roll:
+      return "roll";
+    case Answer::use_throw:
+      return "use_throw";
+    case Answer::throw_again:
+      return "throw_again";
+    case Answer::lift:
+      return "lift";
+    case Answer::keep:
+      return "keep";
+    case Answer::take_set:
+      return "take_set";
+  }
+  return "?";
+}
+
+// The answer a fixed option string names; nullopt for anything else (a draft's group id included).
+constexpr std::optional<Answer> parse_answer(std::string_view text) {
+  for (auto a :
+       {Answer::buy, Answer::auction, Answer::pay_fixed, Answer::pay_percent, Answer::pay_fine,
+        Answer::use_card, Answer::roll, Answer::use_throw, Answer::throw_again, Answer::lift, Answer::keep})
+    if (answer_name(a) == text) return a;
+  return std::nullopt;
+}
+
+// True when choosing it posts a payment by the player who answers (the price, a tax, the fine, a mortgage's
+// interest): the table asks for that player's card before it is applied.
+constexpr bool moves_money(Answer a) {
+  switch (a) {
+    case Answer::buy:
+    case Answer::pay_fixed:
+    case Answer::pay_percent:
+    case Answer::pay_fine:
+    case Answer::lift:
+    case Answer::keep:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// True when the table confirms it with the answering player's card: every payment, and taking a set in the
+// draft (a decision worth as much as a purchase, though free).
+constexpr bool needs_players_card(Answer a) { return moves_money(a) || a == Answer::take_set; }
+
+// True when the answer is a throw of the dice (the screens open the dice dialog for it).
+constexpr bool is_throw(Answer a) { return a == Answer::roll; }
+
+}  // namespace bb::rules

@@ -1,0 +1,638 @@
+#pragma once
+// The engine's private machinery, for rules/ only (never included outside it): the steps a game still has to
+// take, the decks' order, and Engine, which applies one input to one Game. Its members are defined by
+// concern: engine_money.cpp (payments, debts, rent), engine_moving.cpp (the step machine: moves, landing,
+// effects, turns, jail, the draft), engine_bankruptcy.cpp (bankruptcy and the end), engine_building.cpp
+// (building, selling, mortgages and their refusals), engine_inputs.cpp (each input's checks and effect).
+// Threads: an Engine lives for one call on the thread that called Game; it never outlives it.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cassert>
+#include <cctype>
+#include <expected>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/finance_1932.h"
+#include "rules/game.h"
+#include "rules/input_limits.h"
+#include "rules/splitmix.h"
+
+namespace bb::rules {
+
+inline int random_below(std::uint64_t& s, int n) {
+  return static_cast<int>(splitmix64(s) % static_cast<std::uint64_t>(n));
+}
+
+template <typename T>
+inline void shuffle(std::vector<T>& v, std::uint64_t& s) {
+  for (int i = static_cast<int>(v.size()) - 1; i > 0; --i) std::swap(v[i], v[random_below(s, i + 1)]);
+}
+
+inline bool is_jail_card(const Card& card) {
+  return std::any_of(card.effects.begin(), card.effects.end(),
+                     [](const Effect& e) { return e.kind == Effect::Kind::get_out_of_jail; });
+}
+
+inline bool is_ownable(const Space& sp) {
+  return sp.kind == Space::Kind::property || sp.kind == Space::Kind::railroad ||
+         sp.kind == Space::Kind::utility;
+}
+
+using Fail = std::unexpected<std::string>;
+
+// The engine works on one Game at a time; it is a friend so Game's header stays a plain picture of state.
+
+// What the engine still has to do before it needs the next input: Game::steps_ holds them, the next step
+// last, so taking the next one and putting one in front are both at the vector's end.
+struct Step {
+  enum class Kind : std::uint8_t { move_by, move_to, land, effect, pay, need_roll, end_roll, auction_lot };
+  enum class Roll : std::uint8_t { rent_dice, sweepstakes, roll_move, fare_move, jail_attempt };
+  Kind kind = Kind::land;
+  Roll roll = Roll::rent_dice;
+  int player = 0;
+  int to = kBank;  // pay: the receiving account
+  int space = -1;
+  int steps = 0;
+  int multiplier = 1;       // land: rent multiplier (nearest railroad card)
+  int dice_multiplier = 0;  // land: utility rent as a fresh throw times this (nearest utility card)
+  bool salary = true;
+  bool from_dice = false;
+  Money amount = 0;
+  Memo memo = Memo::salary;
+  const Effect* effect = nullptr;
+  const Card* card = nullptr;
+};
+struct DeckState {
+  std::vector<int> order;  // card indices into the edition's deck, top first
+};
+
+// Applies inputs to one Game: a friend, so Game's header stays a plain picture of state. Owns nothing: it
+// works on the game it is given, for the length of one call.
+class Engine {
+ public:
+  Engine(Game& game, Outcome* outcome)
+      : g(game), ed(*game.edition_), r(game.rules_), st(game.state_), out(outcome) {}
+
+  Game& g;
+  const Edition& ed;
+  const Rules& r;
+  GameState& st;
+  Outcome* out;
+
+  // ---------------------------------------------------------------- small helpers
+  int board_size() const { return static_cast<int>(ed.spaces.size()); }
+  const std::string& name(int p) const { return st.players[p].name; }
+  std::string money(Money m) const { return ed.format_money(m); }
+  const std::string& space_name(int s) const { return ed.spaces[s].name; }
+
+  void event(Event::Kind kind, int player, int from = -1, int to = -1, int space = -1, Money amount = 0,
+             int detail = 0, const Card* card = nullptr) {
+    if (out) out->events.push_back(Event{kind, player, from, to, space, amount, detail, card});
+  }
+
+  bool active(int p) const {
+    return p >= 0 && p < static_cast<int>(st.players.size()) && !st.players[p].bankrupt;
+  }
+  int active_count() const {
+    int n = 0;
+    for (const auto& pl : st.players) n += pl.bankrupt ? 0 : 1;
+    return n;
+  }
+
+  void post(int from, int to, Money amount, Memo memo, int space, const std::string& card = {});
+
+  // Nothing left to sell or mortgage: no buildings and no unmortgaged property.
+  bool nothing_to_raise(int p) const {
+    for (const auto& ss : st.spaces)
+      if (ss.owner == p && (!ss.mortgaged || ss.houses > 0 || ss.hotel)) return false;
+    return true;
+  }
+
+  bool is_pauper(int p) const {
+    if (!r.paupers) return false;
+    if (st.players[p].cash >= r.pauper_cash_below) return false;
+    for (std::size_t s = 0; s < st.spaces.size(); ++s)
+      if (st.spaces[s].owner == p && !st.spaces[s].mortgaged) return false;
+    return true;
+  }
+
+  // A payment; when the payer cannot cover it, a debt question holds it until they raise the money or give
+  // up.
+  void pay(int from, int to, Money amount, Memo memo, int space, const Card* card = nullptr);
+
+  std::string memo_words(Memo memo, int space, const std::string& card) const;
+
+  void push_front(std::vector<Step> steps) {
+    for (auto it = steps.rbegin(); it != steps.rend(); ++it) g.steps_.push_back(*it);
+  }
+  static Step make(Step::Kind kind, int player) {
+    Step s;
+    s.kind = kind;
+    s.player = player;
+    return s;
+  }
+  static Step land_step(int player, int multiplier = 1, int dice_multiplier = 0) {
+    Step s = make(Step::Kind::land, player);
+    s.multiplier = multiplier;
+    s.dice_multiplier = dice_multiplier;
+    return s;
+  }
+  static Step move_by_step(int player, int steps, bool salary) {
+    Step s = make(Step::Kind::move_by, player);
+    s.steps = steps;
+    s.salary = salary;
+    return s;
+  }
+  static Step move_to_step(int player, int space, bool salary) {
+    Step s = make(Step::Kind::move_to, player);
+    s.space = space;
+    s.salary = salary;
+    return s;
+  }
+
+  bool blocked() const { return !st.pending.empty() || st.auction.has_value() || st.ended; }
+
+  // ---------------------------------------------------------------- ownership queries
+  int owned_in_group(int owner, int group) const {
+    int n = 0;
+    for (int s : ed.members_of(group)) n += st.spaces[s].owner == owner ? 1 : 0;
+    return n;
+  }
+  bool owns_group(int owner, int group) const {
+    const auto& members = ed.members_of(group);
+    return std::all_of(members.begin(), members.end(), [&](int s) { return st.spaces[s].owner == owner; });
+  }
+  bool group_has_buildings(int group) const {
+    if (group < 0) return false;
+    for (int s : ed.members_of(group))
+      if (st.spaces[s].houses > 0 || st.spaces[s].hotel) return true;
+    return false;
+  }
+  // Whether an unimproved lot of `group` pays double rent to `owner`.
+  bool doubles_rent(int owner, int group) const {
+    if (!r.double_rent_on_group || !owns_group(owner, group)) return false;
+    if (!r.double_rent_needs_clear_series) return true;
+    const auto& members = ed.members_of(group);
+    return std::none_of(members.begin(), members.end(), [&](int s) {
+      return st.spaces[s].mortgaged || st.spaces[s].houses > 0 || st.spaces[s].hotel;
+    });
+  }
+  int level(int s) const { return st.spaces[s].hotel ? r.max_houses + 1 : st.spaces[s].houses; }
+  int properties_owned(int p) const {
+    int n = 0;
+    for (const auto& ss : st.spaces) n += ss.owner == p ? 1 : 0;
+    return n;
+  }
+
+  Money rent_for(int s, int dice_total) const;
+
+  // ---------------------------------------------------------------- the step machine
+  void run() {
+    while (true) {
+      settle_debts();
+      if (blocked() || g.steps_.empty()) return;
+      Step s = g.steps_.back();
+      if (s.kind == Step::Kind::need_roll) return;  // waits for the throw
+      g.steps_.pop_back();
+      exec(s);
+    }
+  }
+
+  void settle_debts();
+
+  void exec(const Step& s);
+
+  void collect_salary(int p) {
+    st.players[p].passed_start = true;
+    if (r.salary_must_be_claimed) {
+      st.players[p].unclaimed_salary += r.salary;  // paid on a `claim` this turn, forfeit after it
+      event(Event::Kind::salary_earned, p, -1, -1, -1, r.salary);
+      return;
+    }
+    pay(kBank, p, r.salary, Memo::salary, ed.start_space);
+  }
+
+  void move_by(int p, int steps, bool salary);
+
+  void move_to(int p, int space, bool salary) {
+    int n = board_size();
+    int steps = (space - st.players[p].position + n) % n;
+    if (steps == 0) {
+      // Already there (advance to GO while on GO cannot happen from a card space, but stay safe).
+      event(Event::Kind::moved, p, space, space);
+      return;
+    }
+    move_by(p, steps, salary);
+  }
+
+  void jail(int p);
+
+  void release(int p) {
+    st.players[p].in_jail = false;
+    st.players[p].jail_attempts = 0;
+    event(Event::Kind::released, p);
+  }
+
+  void land(int p, int multiplier, int dice_multiplier);
+
+  // FINANCE (1932): the holder of a partnership's leases pays each partner his share of an income.
+  void partner_shares(std::vector<Step>& next, int lander, int space, Money income) {
+    for (const auto* partnership : finance::partnerships_of_lease(ed, st, space)) {
+      if (lander == partnership->holder) continue;
+      Step share = make(Step::Kind::pay, partnership->holder);
+      share.to = partnership->partner;
+      share.amount = income * partnership->share_percent / 100;  // rounded down to a whole unit
+      share.memo = Memo::partnership;
+      share.space = space;
+      next.push_back(share);
+    }
+  }
+
+  bool take_free_ride(int holder, int owner, int group) {
+    if (!r.free_rides) return false;
+    for (auto& ride : st.free_rides) {
+      if (ride.holder == holder && ride.owner == owner && ride.group == group && ride.rides > 0) {
+        --ride.rides;
+        std::erase_if(st.free_rides, [](const GameState::FreeRide& f) { return f.rides == 0; });
+        return true;
+      }
+    }
+    return false;
+  }
+
+  void apply_effect(int p, const Effect& e, const Card* card);
+
+  void end_roll(int p) {
+    if (st.ended) return;
+    if (r.doubles_roll_again && p == st.current && g.turn_doubles_ && !g.extra_roll_blocked_ && active(p) &&
+        !st.players[p].in_jail)
+      return;
+    next_turn();
+  }
+
+  void next_turn();
+
+  // The next choice of the title-deed draft: every set whose deeds are all still the bank's, by group id.
+  void ask_draft();
+
+  // FINANCE (1932): a jailed player with 3 or more houses on one property, who "cannot languish in Jail".
+  bool three_throws_out(int p) const {
+    if (!r.jail_house_owner_three_throws) return false;
+    return std::any_of(st.spaces.begin(), st.spaces.end(),
+                       [&](const SpaceState& ss) { return ss.owner == p && (ss.houses >= 3 || ss.hotel); });
+  }
+  static constexpr int kJailThrows = 3;
+
+  void ask_jail(int p);
+
+  // ---------------------------------------------------------------- auctions
+  void start_auction(Auction::Item item, int space) {
+    Auction a;
+    a.item = item;
+    a.space = space;
+    if (r.auction_timer_max_s > 0)
+      a.timer_s =
+          r.auction_timer_min_s + random_below(g.rng_, r.auction_timer_max_s - r.auction_timer_min_s + 1);
+    st.auction = a;
+    Money piece = item == Auction::Item::property ? finance::series_piece(ed, r, st, space).value_or(0) : 0;
+    event(Event::Kind::auction_started, kNobody, -1, -1, space, piece, static_cast<int>(item));
+  }
+
+  void give_lot(int p, int s) {
+    st.spaces[s].owner = p;
+    if (r.house_with_lot && ed.spaces[s].kind == Space::Kind::property && st.bank_houses > 0 &&
+        st.spaces[s].houses == 0) {
+      st.spaces[s].houses = 1;
+      --st.bank_houses;
+    }
+  }
+
+  // ---------------------------------------------------------------- bankruptcy and the end
+  void bankrupt(int p);
+
+  // Where ownership is capped (FINANCE, Parker: eight markers), "a creditor may accept from a debtor only as
+  // many lots ... as there are property ownership markers of the creditor's color still unused". The text
+  // does not say which lots he takes; the engine gives him the most valuable (printed value with houses,
+  // then board order), the choice a creditor would make, and returns the rest.
+  std::vector<int> lots_beyond_markers(int debtor, int creditor) const {
+    if (creditor == kBank || r.max_properties <= 0) return {};
+    std::vector<int> lots;
+    for (int s = 0; s < static_cast<int>(st.spaces.size()); ++s)
+      if (st.spaces[s].owner == debtor) lots.push_back(s);
+    int unused = std::max(0, r.max_properties - properties_owned(creditor));
+    if (static_cast<int>(lots.size()) <= unused) return {};
+    std::stable_sort(lots.begin(), lots.end(), [&](int a, int b) { return g.lot_value(a) > g.lot_value(b); });
+    return {lots.begin() + unused, lots.end()};
+  }
+
+  // A Get Out of Jail card leaving a player's hand goes back to the bottom of its deck.
+  void return_jail_card(std::size_t deck) {
+    const auto& cards = ed.decks[deck].cards;
+    auto& order = g.decks_[deck].order;
+    for (std::size_t c = 0; c < cards.size(); ++c) {
+      if (is_jail_card(cards[c]) &&
+          std::count(order.begin(), order.end(), static_cast<int>(c)) < cards[c].copies) {
+        order.push_back(static_cast<int>(c));
+        return;
+      }
+    }
+  }
+
+  void return_cards_to_decks(int p) {
+    auto& pl = st.players[p];
+    for (std::size_t d = 0; d < ed.decks.size(); ++d) {
+      int* held = ed.decks[d].id == "chance"  ? &pl.chance_cards
+                  : ed.decks[d].id == "chest" ? &pl.chest_cards
+                                              : nullptr;
+      if (!held) continue;
+      for (; *held > 0; --*held) return_jail_card(d);
+    }
+  }
+
+  void ask_mortgaged_transfer(int p, int s) {
+    Question q;
+    q.player = p;
+    q.kind = QuestionKind::mortgaged_transfer;
+    q.options = {{Answer::lift}, {Answer::keep}};
+    q.space = s;
+    q.amount = interest(s);
+    q.reason = fmt::format("{} is mortgaged: lift it now for {}, or keep it and pay {} interest",
+                           space_name(s), money(ed.spaces[s].mortgage + interest(s)), money(interest(s)));
+    st.pending.push_back(std::move(q));
+  }
+
+  Money interest(int s) const {
+    Money m = ed.spaces[s].mortgage * r.mortgage_interest_percent;
+    return (m + 99) / 100;  // rounded up: the bank never loses a fraction
+  }
+
+  void finish();
+
+  // ---------------------------------------------------------------- building rules
+  // The refusals are values (Refusal) so the bots' yes-or-no questions never word a sentence; explain()
+  // words one for the screens.
+  using RK = Refusal::Kind;
+  static Refusal refuse(RK kind, int player = -1, int space = -1, int other = -1) {
+    return Refusal{kind, player, space, other};
+  }
+
+  std::optional<Refusal> refuse_build(int p, int s, bool want_hotel) const;
+  std::optional<std::string> why_not_build(int p, int s, bool want_hotel) const {
+    if (auto no = refuse_build(p, s, want_hotel)) return explain(*no);
+    return std::nullopt;
+  }
+
+  // The sentence for a refusal, in the edition's words ("Queen Mary needs 4 first class decks before a
+  // suite"), from the state as it is now.
+  std::string explain(const Refusal& no) const;
+
+  void build(int p, int s, bool want_hotel);
+
+  // Whether selling one building on lot s is allowed, without working out the sale (sale_plan does).
+  std::optional<Refusal> refuse_sell(int p, int s) const;
+  std::optional<std::string> why_not_sell(int p, int s) const {
+    if (auto no = refuse_sell(p, s)) return explain(*no);
+    return std::nullopt;
+  }
+  // FINANCE (Parker): the lot itself goes back to the bank with its last house.
+  bool lot_goes_with_sale(int s) const {
+    const SpaceState& ss = st.spaces[s];
+    return r.lots_sell_to_bank && ed.spaces[s].kind == Space::Kind::property && !ss.hotel && !ss.mortgaged &&
+           ss.houses <= (r.house_with_lot ? 1 : 0);
+  }
+
+  // What selling one building on lot s does, lot by lot. A house is sold for half its price. A hotel is sold
+  // for half its price too and the bank puts the houses it replaced back on the lot ("one hotel equals five
+  // houses"). When the bank lacks those houses, "all hotels on one color-group may be sold at once": every
+  // hotel of the group comes down to what the houses already in the bank allow, and any lot more than one
+  // house above that comes down too, so the group stays even. Houses only ever leave a lot: the houses a sale
+  // returns are never put back on another lot (docs/editions.md).
+  std::expected<SalePlan, std::string> sale_plan(int p, int s) const;
+
+  void sell(int p, int s);
+
+  std::optional<Refusal> refuse_mortgage(int p, int s) const {
+    if (!active(p)) return refuse(RK::not_in_game, p);
+    if (!r.mortgages) return refuse(RK::no_mortgages, p, s);
+    const SpaceState& ss = st.spaces[s];
+    if (!is_ownable(ed.spaces[s])) return refuse(RK::cannot_mortgage, p, s);
+    if (ss.owner != p) return refuse(RK::not_owner, p, s);
+    if (ss.mortgaged) return refuse(RK::already_mortgaged, p, s);
+    if (ed.spaces[s].kind == Space::Kind::property && group_has_buildings(ed.spaces[s].group_index))
+      return refuse(RK::group_has_buildings, p, s);
+    return std::nullopt;
+  }
+  std::optional<std::string> why_not_mortgage(int p, int s) const {
+    if (auto no = refuse_mortgage(p, s)) return explain(*no);
+    return std::nullopt;
+  }
+
+  std::optional<Refusal> refuse_unmortgage(int p, int s) const {
+    if (!active(p)) return refuse(RK::not_in_game, p);
+    const SpaceState& ss = st.spaces[s];
+    if (ss.owner != p) return refuse(RK::not_owner, p, s);
+    if (!ss.mortgaged) return refuse(RK::not_mortgaged, p, s);
+    if (st.players[p].cash < ed.spaces[s].mortgage + interest(s)) return refuse(RK::cash_short_to_lift, p, s);
+    return std::nullopt;
+  }
+  std::optional<std::string> why_not_unmortgage(int p, int s) const {
+    if (auto no = refuse_unmortgage(p, s)) return explain(*no);
+    return std::nullopt;
+  }
+
+  // A player and a space named by an input or a screen: in range, and the player still in the game.
+  std::optional<Refusal> refuse_player_space(int p, int s) const {
+    if (s < 0 || s >= board_size()) return refuse(RK::no_such_space, p, s);
+    if (p < 0 || p >= static_cast<int>(st.players.size())) return refuse(RK::no_such_player, p, s);
+    if (st.players[p].bankrupt) return refuse(RK::bankrupt, p, s);
+    return std::nullopt;
+  }
+
+  // ---------------------------------------------------------------- inputs
+  std::string expecting() const;
+  std::string auction_name() const {
+    if (!st.auction) return "";
+    if (st.auction->item == Auction::Item::property) return space_name(st.auction->space);
+    return st.auction->item == Auction::Item::house ? "a house" : "a hotel";
+  }
+
+  std::optional<std::string> check_player(int p) const {
+    if (p < 0 || p >= static_cast<int>(st.players.size())) return "no such player";
+    if (st.players[p].bankrupt) return fmt::format("{} is bankrupt and out of the game", name(p));
+    return std::nullopt;
+  }
+  std::optional<std::string> check_space(int s) const {
+    if (s < 0 || s >= board_size())
+      return fmt::format("space {} does not exist: the board has spaces 0 to {}", s, board_size() - 1);
+    return std::nullopt;
+  }
+  const Question* pending_of(int p, QuestionKind k) const {
+    for (const auto& q : st.pending)
+      if (q.player == p && q.kind == k) return &q;
+    return nullptr;
+  }
+  bool in_debt(int p) const { return pending_of(p, QuestionKind::debt) != nullptr; }
+
+  std::expected<void, std::string> handle(const Roll& in);
+
+  std::expected<void, std::string> jail_roll(const Roll& in);
+
+  // Out of jail, moving by the throw kept; the throw gives no further one.
+  std::expected<void, std::string> leave_jail_by_throw(int p, int total) {
+    release(p);
+    g.extra_roll_blocked_ = true;
+    push_front({move_by_step(p, total, true), land_step(p), make(Step::Kind::end_roll, p)});
+    return {};
+  }
+
+  std::expected<void, std::string> throw_for(const Step& s, int total, bool doubles);
+
+  std::expected<void, std::string> handle(const Choose& in);
+
+  void use_jail_card(int p) {
+    auto& pl = st.players[p];
+    std::string deck_id = pl.chance_cards > 0 ? "chance" : "chest";
+    (pl.chance_cards > 0 ? pl.chance_cards : pl.chest_cards)--;
+    for (std::size_t d = 0; d < ed.decks.size(); ++d)
+      if (ed.decks[d].id == deck_id) return return_jail_card(d);
+  }
+
+  std::expected<void, std::string> handle(const Bid& in);
+
+  std::expected<void, std::string> handle(const Close&);
+
+  std::expected<void, std::string> handle(const Draw& in);
+
+  std::expected<void, std::string> handle(const Build& in) {
+    bool want_hotel = in.hotel;
+    if (auto e = check_player(in.player)) return Fail(*e);
+    if (auto e = check_space(in.space)) return Fail(*e);
+    if (st.ended) return Fail("the game has ended");
+    if (in_debt(in.player))
+      return Fail(fmt::format("{} must pay what they owe before building", name(in.player)));
+    if (auto why = why_not_build(in.player, in.space, want_hotel)) return Fail(*why);
+    build(in.player, in.space, want_hotel);
+    return {};
+  }
+
+  std::expected<void, std::string> handle(const Sell& in);
+
+  std::expected<void, std::string> handle(const Mortgage& in) {
+    if (auto e = check_player(in.player)) return Fail(*e);
+    if (auto e = check_space(in.space)) return Fail(*e);
+    if (st.ended) return Fail("the game has ended");
+    if (auto why = why_not_mortgage(in.player, in.space)) return Fail(*why);
+    st.spaces[in.space].mortgaged = true;
+    post(kBank, in.player, ed.spaces[in.space].mortgage, Memo::mortgage, in.space);
+    event(Event::Kind::mortgaged, in.player, -1, -1, in.space, ed.spaces[in.space].mortgage);
+    return {};
+  }
+
+  std::expected<void, std::string> handle(const Unmortgage& in) {
+    if (auto e = check_player(in.player)) return Fail(*e);
+    if (auto e = check_space(in.space)) return Fail(*e);
+    if (st.ended) return Fail("the game has ended");
+    if (in_debt(in.player)) return Fail(fmt::format("{} must pay what they owe first", name(in.player)));
+    if (auto why = why_not_unmortgage(in.player, in.space)) return Fail(*why);
+    st.spaces[in.space].mortgaged = false;
+    post(in.player, kBank, ed.spaces[in.space].mortgage, Memo::unmortgage, in.space);
+    post(in.player, kBank, interest(in.space), Memo::interest, in.space);
+    event(Event::Kind::unmortgaged, in.player, -1, -1, in.space);
+    return {};
+  }
+
+  std::optional<std::string> check_offer(int p, const Offer& o, int receiver) const;
+
+  std::expected<void, std::string> handle(const Trade& in);
+
+  std::expected<void, std::string> handle(const Bankrupt& in);
+
+  // A position adopted from the table must itself obey the rules; it is applied to a copy and checked first.
+  std::expected<void, std::string> handle(const Adopt& in);
+
+  std::expected<void, std::string> adopt(const Adopt& in);
+
+  void return_one_card(int p) { use_jail_card(p); }
+  void take_jail_card(int p);
+
+  std::expected<void, std::string> handle(const End&) {
+    if (st.ended) return Fail("the game has already ended");
+    finish();
+    return {};
+  }
+
+  std::expected<void, std::string> handle(const AuctionBuilding& in) {
+    if (st.ended) return Fail("the game has ended");
+    if (st.auction) return Fail("an auction is already running");
+    if (in.hotel ? st.bank_hotels == 0 : st.bank_houses == 0)
+      return Fail(fmt::format("the bank has no {} to auction", in.hotel ? ed.words.hotels : ed.words.houses));
+    start_auction(in.hotel ? Auction::Item::hotel : Auction::Item::house, -1);
+    return {};
+  }
+
+  // The leases still unsold, lowest number first: the lease numbers follow the board from Start ("No. 1" is
+  // the first lease on the board).
+  std::vector<int> unsold_leases() const {
+    std::vector<int> unsold;
+    for (int s = 0; s < static_cast<int>(ed.spaces.size()); ++s)
+      if (ed.spaces[s].price > 0 && st.spaces[s].owner == kNobody && !st.spaces[s].withdrawn)
+        unsold.push_back(s);
+    return unsold;
+  }
+
+  // The lease an early sale would auction, or why there is none now.
+  std::expected<int, std::string> lease_to_sell_early() const;
+
+  std::expected<void, std::string> handle(const AuctionLease&) {
+    auto lease = lease_to_sell_early();
+    if (!lease) return Fail(lease.error());
+    st.early_sale_turn = st.turns;
+    start_auction(Auction::Item::property, *lease);
+    return {};
+  }
+
+  std::expected<void, std::string> handle(const Claim& in) {
+    if (auto e = check_player(in.player)) return Fail(*e);
+    Money due = st.players[in.player].unclaimed_salary;
+    if (due == 0) return Fail(fmt::format("{} has no salary to claim this turn", name(in.player)));
+    st.players[in.player].unclaimed_salary = 0;
+    post(kBank, in.player, due, Memo::salary, ed.start_space);
+    return {};
+  }
+
+  std::expected<void, std::string> handle(const HousePayment& in);
+
+  std::optional<std::string> why_not_insure(const Insure& in) const;
+
+  std::expected<void, std::string> handle(const Insure& in) {
+    if (auto why = why_not_insure(in)) return Fail(*why);
+    Money cost = in.against_card ? r.jail_insurance_card : r.jail_insurance;
+    bool& insured = in.against_card ? st.players[in.player].insured_card : st.players[in.player].insured;
+    insured = true;
+    post(in.player, kBank, cost, Memo::insurance, -1);
+    return {};
+  }
+
+  std::expected<void, std::string> handle(const Partner& in);
+
+  // The table's bookkeeping: no money moves and no question is answered; the state keeps it for a resume.
+  std::expected<void, std::string> handle(const RegisterCard& in);
+
+  std::expected<void, std::string> handle(const ConfirmPayment& in) {
+    if (in.posting < 1 || in.posting > static_cast<std::int64_t>(st.postings.size()))
+      return Fail(fmt::format("there is no posting {} to confirm", in.posting));
+    if (std::find(st.confirmed_postings.begin(), st.confirmed_postings.end(), in.posting) !=
+        st.confirmed_postings.end())
+      return Fail(fmt::format("posting {} is confirmed already", in.posting));
+    st.confirmed_postings.push_back(in.posting);
+    return {};
+  }
+
+  std::expected<void, std::string> handle(const Undo&) { return Fail("undo is handled by Game::apply"); }
+};
+
+}  // namespace bb::rules

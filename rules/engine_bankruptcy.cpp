@@ -1,0 +1,123 @@
+// Engine: bankruptcy, returning cards, mortgaged transfers and the end of the game.
+#include "rules/engine.h"
+
+namespace bb::rules {
+
+void Engine::bankrupt(int p) {
+  auto it = std::find_if(st.pending.begin(), st.pending.end(),
+                         [&](const Question& q) { return q.player == p && q.kind == QuestionKind::debt; });
+  int creditor = it != st.pending.end() ? it->creditor : kBank;
+  std::erase_if(st.pending, [&](const Question& q) { return q.player == p; });
+  auto& pl = st.players[p];
+  ++st.bankruptcies;
+  bool final_bankruptcy = r.end_after_bankruptcies > 0 && st.bankruptcies >= r.end_after_bankruptcies;
+  bool keep_buildings = final_bankruptcy && r.bankrupt_keeps_buildings;
+  bool houses_stay = keep_buildings || (creditor != kBank && r.creditor_takes_houses);
+  int n = static_cast<int>(st.spaces.size());
+  std::vector<int> to_auction;
+  std::vector<int> mortgaged_received;
+  std::vector<int> beyond_markers = lots_beyond_markers(p, creditor);
+  for (int s = 0; s < n; ++s) {
+    SpaceState& ss = st.spaces[s];
+    if (ss.owner != p) continue;
+    if (std::find(beyond_markers.begin(), beyond_markers.end(), s) != beyond_markers.end()) {
+      // FINANCE (Parker): "Lots in excess of this number must be turned back to the bank at half-price":
+      // the bank takes the lot with its houses and pays the creditor half their printed value.
+      post(kBank, creditor, g.lot_value(s) / 2, Memo::bankruptcy, s);
+      st.bank_houses += ss.houses;
+      if (ss.hotel) ++st.bank_hotels;
+      ss = SpaceState{};
+      continue;
+    }
+    if (!houses_stay && !r.bankrupt_leases_withdrawn && (ss.houses > 0 || ss.hotel)) {
+      Money cost = ed.spaces[s].house_cost;
+      int houses = ss.hotel ? r.houses_for_hotel + 1 : ss.houses;
+      st.bank_houses += ss.houses;
+      if (ss.hotel) ++st.bank_hotels;
+      ss.houses = 0;
+      ss.hotel = false;
+      if (creditor != kBank) post(kBank, p, houses * cost / 2, Memo::sell_building, s);
+    }
+    if (r.bankrupt_leases_withdrawn) {
+      // FINANCE (1932): "When a player is put out, all his property is withdrawn from the game. The leases
+      // go back to the Bank and cannot be sold again." His houses go back to the bank's supply.
+      st.bank_houses += ss.houses;
+      if (ss.hotel) ++st.bank_hotels;
+      auto fate = finance::fate_of_lease(ed, r, st, p, s);
+      ss = SpaceState{};
+      if (fate == finance::Fate::auctioned) {
+        to_auction.push_back(s);
+      } else {
+        ss.withdrawn = true;
+        event(Event::Kind::withdrawn, p, -1, -1, s);
+      }
+    } else if (creditor == kBank) {
+      st.bank_houses += ss.houses;
+      if (ss.hotel) ++st.bank_hotels;
+      ss = SpaceState{};
+      if (r.bankrupt_lots_auctioned) to_auction.push_back(s);
+    } else {
+      ss.owner = creditor;
+      if (ss.mortgaged) mortgaged_received.push_back(s);
+    }
+  }
+  post(p, creditor, pl.cash, Memo::bankruptcy, -1);
+  if (creditor == kBank) {
+    return_cards_to_decks(p);
+  } else {
+    st.players[creditor].chance_cards += pl.chance_cards;
+    st.players[creditor].chest_cards += pl.chest_cards;
+    pl.chance_cards = pl.chest_cards = 0;
+  }
+  pl.bankrupt = true;
+  pl.in_jail = false;
+  pl.unclaimed_salary = 0;
+  std::erase_if(st.free_rides, [&](const GameState::FreeRide& f) { return f.holder == p || f.owner == p; });
+  // "If the partner is put out, the holding owner becomes full owner"; a holder's leases left with him.
+  std::erase_if(st.partnerships,
+                [&](const GameState::Partnership& f) { return f.holder == p || f.partner == p; });
+  event(Event::Kind::bankrupt, p, -1, creditor);
+  if (final_bankruptcy || active_count() <= 1) {
+    finish();
+    return;
+  }
+  if (!keep_buildings)
+    for (int s : mortgaged_received) ask_mortgaged_transfer(creditor, s);
+  std::vector<Step> auctions;
+  for (int s : to_auction) {
+    Step a = make(Step::Kind::auction_lot, p);
+    a.space = s;
+    auctions.push_back(a);
+  }
+  if (p == st.current) {
+    // The bankrupt player's turn ends at once; the bank's auctions run before the next player throws.
+    std::erase_if(g.steps_, [&](const Step& s) { return s.player == p; });
+    next_turn();
+  }
+  push_front(std::move(auctions));
+}
+
+void Engine::finish() {
+  st.ended = true;
+  st.pending.clear();
+  st.auction.reset();
+  g.steps_.clear();
+  // "The richest player wins": when the richest are equal in worth, they share the win.
+  Money best_worth = -1;
+  st.winners.clear();
+  for (int p = 0; p < static_cast<int>(st.players.size()); ++p) {
+    if (!active(p)) continue;
+    Money w = g.worth(p);
+    if (w > best_worth) {
+      best_worth = w;
+      st.winners.clear();
+    }
+    if (w == best_worth) st.winners.push_back(p);
+  }
+  st.winner = st.winners.size() == 1 ? st.winners.front() : kNobody;
+  if (st.winners.empty()) event(Event::Kind::game_over, kNobody);
+  for (int p : st.winners)
+    event(Event::Kind::game_over, p, -1, -1, -1, best_worth, static_cast<int>(st.winners.size()));
+}
+
+}  // namespace bb::rules

@@ -1,0 +1,249 @@
+// Engine: building, selling buildings back, mortgages, and their refusals as values.
+#include "rules/engine.h"
+
+namespace bb::rules {
+
+std::optional<Refusal> Engine::refuse_build(int p, int s, bool want_hotel) const {
+  if (!active(p)) return refuse(RK::not_in_game, p);
+  const Space& sp = ed.spaces[s];
+  const SpaceState& ss = st.spaces[s];
+  if (sp.kind != Space::Kind::property) return refuse(RK::cannot_have_buildings, p, s);
+  if (ss.owner != p) return refuse(RK::not_owner, p, s);
+  if (ss.mortgaged) return refuse(RK::mortgaged_lift_first, p, s);
+  if (r.build_needs_circuit && !st.players[p].passed_start) return refuse(RK::needs_circuit, p, s);
+  const auto& members = ed.members_of(sp.group_index);
+  if (r.build_needs_group) {
+    if (!owns_group(p, sp.group_index)) return refuse(RK::needs_whole_group, p, s);
+    for (int m : members)
+      if (st.spaces[m].mortgaged) return refuse(RK::group_lot_mortgaged, p, s, m);
+  }
+  if (ss.hotel) return refuse(RK::has_hotel, p, s);
+  bool hotel =
+      r.hotels_enabled && (ss.houses == r.max_houses || (want_hotel && ss.houses >= r.houses_for_hotel));
+  if (want_hotel && !hotel) return refuse(RK::needs_houses_for_hotel, p, s);
+  if (!hotel && ss.houses >= r.max_houses) return refuse(RK::most_houses, p, s);
+  if (r.even_building && r.build_needs_group) {
+    if (hotel) {
+      for (int m : members)
+        if (!st.spaces[m].hotel && st.spaces[m].houses < r.houses_for_hotel)
+          return refuse(RK::uneven_hotel, p, s, m);
+    } else {
+      for (int m : members)
+        if (level(m) < ss.houses) return refuse(RK::uneven_houses, p, s, m);
+    }
+  }
+  int credits = hotel ? st.hotel_credits[p] : st.house_credits[p];
+  if (credits == 0) {
+    if (hotel && st.bank_hotels == 0) return refuse(RK::bank_out_of_hotels, p, s);
+    if (!hotel && st.bank_houses == 0) return refuse(RK::bank_out_of_houses, p, s);
+    if (st.players[p].cash < sp.house_cost) return refuse(RK::cash_short_to_build, p, s);
+  }
+  return std::nullopt;
+}
+
+std::string Engine::explain(const Refusal& no) const {
+  const Words& w = ed.words;
+  const int p = no.player, s = no.space, m = no.other;
+  switch (no.kind) {
+    case RK::no_such_player:
+      return "no such player";
+    case RK::no_such_space:
+      return fmt::format("space {} does not exist: the board has spaces 0 to {}", s, board_size() - 1);
+    case RK::not_in_game:
+      return fmt::format("{} is not in the game", name(p));
+    case RK::bankrupt:
+      return fmt::format("{} is bankrupt and out of the game", name(p));
+    case RK::cannot_have_buildings:
+      return fmt::format("{} cannot have buildings", space_name(s));
+    case RK::not_owner:
+      return fmt::format("{} does not own {}", name(p), space_name(s));
+    case RK::mortgaged_lift_first:
+      return fmt::format("{} is mortgaged: lift the mortgage first", space_name(s));
+    case RK::needs_circuit:
+      return fmt::format("{} must go once round the board before building", name(p));
+    case RK::needs_whole_group:
+      return fmt::format("{} needs the whole {} group to build", name(p), ed.group(ed.spaces[s].group)->name);
+    case RK::group_lot_mortgaged:
+      return fmt::format("{} is mortgaged: no building in its group", space_name(m));
+    case RK::has_hotel:
+      return fmt::format("{} already has a {}", space_name(s), w.hotel);
+    case RK::needs_houses_for_hotel:
+      return fmt::format("{} needs {} {} before a {}", space_name(s),
+                         r.hotels_enabled ? r.houses_for_hotel : 0, w.houses, w.hotel);
+    case RK::most_houses:
+      return fmt::format("{} has the most {} allowed", space_name(s), w.houses);
+    case RK::uneven_hotel:
+      return fmt::format("build evenly: {} needs {} {} before a {} on {}", space_name(m), r.houses_for_hotel,
+                         w.houses, w.hotel, space_name(s));
+    case RK::uneven_houses:
+      return fmt::format("build evenly: {} has fewer {}", space_name(m), w.houses);
+    case RK::bank_out_of_hotels:
+      return fmt::format("the bank has no {} left: wait until one is sold back", w.hotels);
+    case RK::bank_out_of_houses:
+      return fmt::format("the bank has no {} left: wait until some are sold back", w.houses);
+    case RK::cash_short_to_build:
+      return fmt::format("{} has {} and a building on {} costs {}", name(p), money(st.players[p].cash),
+                         space_name(s), money(ed.spaces[s].house_cost));
+    case RK::nothing_to_sell:
+      return fmt::format("{} has no buildings to sell", space_name(s));
+    case RK::sell_evenly:
+      return fmt::format("sell evenly: {} has more buildings", space_name(m));
+    case RK::hotel_needs_bank_houses:
+      return fmt::format(
+          "the bank has {} and the hotel on {} comes down to {} houses: wait until the bank has them (this "
+          "edition sells a hotel only for its houses)",
+          st.bank_houses == 0   ? std::string("no houses")
+          : st.bank_houses == 1 ? std::string("1 house")
+                                : fmt::format("{} houses", st.bank_houses),
+          space_name(s), std::min(r.houses_for_hotel, r.max_houses));
+    case RK::no_mortgages:
+      return "this edition has no mortgages: sell to the bank or another player instead";
+    case RK::cannot_mortgage:
+      return fmt::format("{} cannot be mortgaged", space_name(s));
+    case RK::already_mortgaged:
+      return fmt::format("{} is already mortgaged", space_name(s));
+    case RK::group_has_buildings:
+      return fmt::format("sell the buildings on the {} group first", ed.group(ed.spaces[s].group)->name);
+    case RK::not_mortgaged:
+      return fmt::format("{} is not mortgaged", space_name(s));
+    case RK::cash_short_to_lift:
+      return fmt::format("lifting the mortgage on {} costs {} and {} has {}", space_name(s),
+                         money(ed.spaces[s].mortgage + interest(s)), name(p), money(st.players[p].cash));
+  }
+  return "not allowed";
+}
+
+void Engine::build(int p, int s, bool want_hotel) {
+  SpaceState& ss = st.spaces[s];
+  bool hotel =
+      r.hotels_enabled && (ss.houses == r.max_houses || (want_hotel && ss.houses >= r.houses_for_hotel));
+  int& credits = hotel ? st.hotel_credits[p] : st.house_credits[p];
+  if (credits > 0) {
+    --credits;  // bought at a shortage auction: already paid and taken from the bank
+  } else {
+    post(p, kBank, ed.spaces[s].house_cost, Memo::build, s);
+    if (hotel)
+      --st.bank_hotels;
+    else
+      --st.bank_houses;
+  }
+  if (hotel) {
+    st.bank_houses += ss.houses;
+    ss.houses = 0;
+    ss.hotel = true;
+  } else {
+    ++ss.houses;
+  }
+  event(Event::Kind::built, p, -1, -1, s, 0, hotel ? 1 : 0);
+}
+
+std::optional<Refusal> Engine::refuse_sell(int p, int s) const {
+  if (!active(p)) return refuse(RK::not_in_game, p);
+  const SpaceState& ss = st.spaces[s];
+  if (ss.owner != p) return refuse(RK::not_owner, p, s);
+  if (ss.houses == 0 && !ss.hotel && !lot_goes_with_sale(s)) return refuse(RK::nothing_to_sell, p, s);
+  if (r.even_building && !ss.hotel)
+    for (int m : ed.members_of(ed.spaces[s].group_index))
+      if (level(m) > ss.houses) return refuse(RK::sell_evenly, p, s, m);
+  if (ss.hotel && r.hotel_sale_needs_houses && !lot_goes_with_sale(s) &&
+      st.bank_houses < std::min(r.houses_for_hotel, r.max_houses))
+    return refuse(RK::hotel_needs_bank_houses, p, s);
+  return std::nullopt;
+}
+
+std::expected<SalePlan, std::string> Engine::sale_plan(int p, int s) const {
+  if (auto no = refuse_sell(p, s)) return Fail(explain(*no));
+  const SpaceState& ss = st.spaces[s];
+  const bool lot_goes = lot_goes_with_sale(s);
+  const auto& members = ed.members_of(ed.spaces[s].group_index);
+  if (lot_goes) {
+    // FINANCE (Parker): the bank buys the house and lot back together for half the printed value.
+    SalePlan plan;
+    plan.player = p;
+    plan.space = s;
+    plan.bank_houses_before = st.bank_houses;
+    plan.bank_houses_after = st.bank_houses + ss.houses;
+    plan.total = g.lot_value(s) / 2;
+    plan.lots.push_back(LotSale{s, ss.houses, false, 0, plan.total, true});
+    return plan;
+  }
+  Money half = ed.spaces[s].house_cost / 2;
+  SalePlan plan;
+  plan.player = p;
+  plan.space = s;
+  plan.bank_houses_before = plan.bank_houses_after = st.bank_houses;
+  auto add = [&](int lot, int houses_after, Money refund) {
+    const SpaceState& ls = st.spaces[lot];
+    plan.lots.push_back(LotSale{lot, ls.houses, ls.hotel, houses_after, refund});
+    plan.total += refund;
+    plan.bank_houses_after += ls.houses - houses_after;
+  };
+  if (!ss.hotel) {
+    add(s, ss.houses - 1, half);
+    return plan;
+  }
+  int replace = std::min(r.houses_for_hotel, r.max_houses);
+  if (st.bank_houses >= replace) {
+    add(s, replace, half);
+    return plan;
+  }
+  assert(!r.hotel_sale_needs_houses);  // refuse_sell refused it
+  if (!r.even_building) {
+    int keep = st.bank_houses;
+    add(s, keep, (r.houses_for_hotel + 1 - keep) * half);
+    return plan;
+  }
+  // The bank's houses go to the former hotel lots as evenly as they can, one more on the chosen lot
+  // first; lots without a hotel keep at most one house more than the lowest of those.
+  int hotels = 0;
+  for (int m : members) hotels += st.spaces[m].owner == p && st.spaces[m].hotel ? 1 : 0;
+  int base = st.bank_houses / hotels, extra = st.bank_houses % hotels;
+  std::vector<int> order = {s};
+  for (int m : members)
+    if (m != s) order.push_back(m);
+  for (int m : order) {
+    const SpaceState& ms = st.spaces[m];
+    if (ms.owner != p) continue;
+    Money lot_half = ed.spaces[m].house_cost / 2;
+    if (ms.hotel) {
+      int houses = base + (extra > 0 ? 1 : 0);
+      extra -= extra > 0 ? 1 : 0;
+      add(m, houses, (r.houses_for_hotel + 1 - houses) * lot_half);
+    } else if (ms.houses > base + 1) {
+      add(m, base + 1, (ms.houses - (base + 1)) * lot_half);
+    }
+  }
+  return plan;
+}
+
+void Engine::sell(int p, int s) {
+  SalePlan plan = *sale_plan(p, s);
+  bool group_sale =
+      plan.lots.size() > 1 ||
+      (st.spaces[s].hotel && plan.lots[0].houses_after != std::min(r.houses_for_hotel, r.max_houses));
+  for (const LotSale& lot : plan.lots) {
+    SpaceState& ls = st.spaces[lot.space];
+    if (lot.lot_to_bank) {
+      st.bank_houses += ls.houses;
+      ls = SpaceState{};
+      post(kBank, p, lot.refund, Memo::sell_building, lot.space);
+      event(Event::Kind::sold, p, -1, -1, lot.space, 0, 3);
+      continue;
+    }
+    if (ls.hotel) {
+      ls.hotel = false;
+      ++st.bank_hotels;
+      st.bank_houses -= lot.houses_after;
+    } else {
+      st.bank_houses += ls.houses - lot.houses_after;
+    }
+    ls.houses = lot.houses_after;
+    post(kBank, p, lot.refund, Memo::sell_building, lot.space);
+    if (group_sale)
+      event(Event::Kind::sold, p, lot.hotel_before ? 1 : 0, -1, lot.space, lot.houses_after, 2);
+    else
+      event(Event::Kind::sold, p, -1, -1, lot.space, lot.houses_after, lot.hotel_before ? 1 : 0);
+  }
+}
+
+}  // namespace bb::rules

@@ -1,0 +1,136 @@
+// Engine: payments, debts and what they are for, ownership and rent.
+#include "rules/engine.h"
+
+namespace bb::rules {
+
+void Engine::post(int from, int to, Money amount, Memo memo, int space, const std::string& card) {
+  if (amount <= 0 || from == to) return;
+  Posting p;
+  p.seq = static_cast<std::int64_t>(st.postings.size()) + 1;
+  p.from = from;
+  p.to = to;
+  p.amount = amount;
+  p.memo = memo;
+  p.space = space;
+  p.input = g.input_index_;
+  p.card = card;
+  if (from >= 0) st.players[from].cash -= amount;
+  if (to >= 0) st.players[to].cash += amount;
+  assert(from < 0 || st.players[from].cash >= 0);
+  st.postings.push_back(std::move(p));
+}
+
+void Engine::pay(int from, int to, Money amount, Memo memo, int space, const Card* card) {
+  if (amount <= 0) return;
+  std::string card_id = card ? card->id : std::string();
+  if (from >= 0 && to == kBank && (memo == Memo::card || memo == Memo::tax) && is_pauper(from)) {
+    // FINANCE (1932): a pauper's payments to the bank are reversed in his favour.
+    post(kBank, from, amount, memo, space, card_id);
+    return;
+  }
+  if (from == kBank || st.players[from].cash >= amount) {
+    post(from, to, amount, memo, space, card_id);
+    return;
+  }
+  Question q;
+  q.player = from;
+  q.kind = QuestionKind::debt;
+  q.amount = amount;
+  q.creditor = to;
+  q.space = space;
+  q.memo = memo;
+  q.card = card_id;
+  q.reason = memo_words(memo, space, card_id);
+  // Debts come before every other question: nothing else happens at the table until they are settled.
+  auto first_other = std::find_if(st.pending.begin(), st.pending.end(),
+                                  [](const Question& other) { return other.kind != QuestionKind::debt; });
+  st.pending.insert(first_other, std::move(q));
+}
+
+std::string Engine::memo_words(Memo memo, int space, const std::string& card) const {
+  std::string where = space >= 0 && space < board_size() ? space_name(space) : std::string();
+  auto with = [&](std::string_view what) {
+    return where.empty() ? std::string(what) : fmt::format("{} {}", what, where);
+  };
+  switch (memo) {
+    case Memo::start_cash:
+      return "starting cash";
+    case Memo::salary:
+      return "salary";
+    case Memo::buy:
+      return with("bought");
+    case Memo::auction:
+      return with("auction");
+    case Memo::rent:
+      return with("rent");
+    case Memo::tax:
+      return where.empty() ? "tax" : where;
+    case Memo::card:
+      return fmt::format("card {}", card);
+    case Memo::jail_fine:
+      return "jail fine";
+    case Memo::build:
+      return with("building on");
+    case Memo::sell_building:
+      return with("building sold on");
+    case Memo::mortgage:
+      return with("mortgage");
+    case Memo::unmortgage:
+      return with("mortgage lifted on");
+    case Memo::interest:
+      return with("mortgage interest on");
+    case Memo::trade:
+      return "trade";
+    case Memo::bankruptcy:
+      return "bankruptcy";
+    case Memo::adopt:
+      return "adopt";
+    case Memo::undo:
+      return "undo";
+    case Memo::fare:
+      return with("fare");
+    case Memo::sweepstakes:
+      return "sweepstakes";
+    case Memo::insurance:
+      return "jail insurance";
+    case Memo::space:
+      return where;
+    case Memo::deal:
+      return with("dealt");
+    case Memo::seat:
+      return "theatre seats";
+    case Memo::house_rule:
+      return card.empty() ? std::string("house rule") : fmt::format("house rule: {}", card);
+    case Memo::partnership:
+      return with("partner's share");
+  }
+  return "?";
+}
+
+Money Engine::rent_for(int s, int dice_total) const {
+  const Space& sp = ed.spaces[s];
+  const SpaceState& ss = st.spaces[s];
+  switch (sp.rent.kind) {
+    case RentRule::Kind::table:
+      if (ss.hotel) return sp.rent.amounts.back();
+      if (ss.houses > 0) return sp.rent.amounts[ss.houses];
+      return sp.rent.amounts[0] * (doubles_rent(ss.owner, sp.group_index) ? 2 : 1);
+    case RentRule::Kind::doubling: {
+      if (ss.houses <= 1) return sp.rent.amounts[0];
+      return sp.rent.amounts[0] << (ss.houses - 1);
+    }
+    case RentRule::Kind::by_count: {
+      int n = owned_in_group(ss.owner, sp.group_index);
+      return sp.rent.amounts[std::clamp(n, 1, static_cast<int>(sp.rent.amounts.size())) - 1];
+    }
+    case RentRule::Kind::dice: {
+      int n = owned_in_group(ss.owner, sp.group_index);
+      return sp.rent.amounts[std::clamp(n, 1, static_cast<int>(sp.rent.amounts.size())) - 1] * dice_total;
+    }
+    case RentRule::Kind::none:
+      return 0;
+  }
+  return 0;
+}
+
+}  // namespace bb::rules

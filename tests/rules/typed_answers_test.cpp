@@ -1,0 +1,99 @@
+// Typed question options and refusals (issue 15): the spec's strings are parsed once, the engine compares
+// values, and a refusal is worded only when a screen asks.
+#include "test_support.h"
+
+namespace bb::rules::testing {
+namespace {
+
+TEST(Answers, EveryFixedAnswerIsSpelledAndParsedTheSameWay) {
+  for (auto a :
+       {Answer::buy, Answer::auction, Answer::pay_fixed, Answer::pay_percent, Answer::pay_fine,
+        Answer::use_card, Answer::roll, Answer::use_throw, Answer::throw_again, Answer::lift, Answer::keep})
+    EXPECT_EQ(parse_answer(answer_name(a)), a) << answer_name(a);
+  EXPECT_FALSE(parse_answer("take_set"));  // a draft's option is its group id, never this word
+  EXPECT_FALSE(parse_answer("Buy"));
+  EXPECT_FALSE(parse_answer(""));
+}
+
+TEST(Answers, PaymentsAreTheAnswersThatMoveMoney) {
+  for (auto a :
+       {Answer::buy, Answer::pay_fixed, Answer::pay_percent, Answer::pay_fine, Answer::lift, Answer::keep}) {
+    EXPECT_TRUE(moves_money(a)) << answer_name(a);
+    EXPECT_TRUE(needs_players_card(a)) << answer_name(a);
+  }
+  for (auto a : {Answer::auction, Answer::use_card, Answer::roll, Answer::use_throw, Answer::throw_again})
+    EXPECT_FALSE(moves_money(a)) << answer_name(a);
+  EXPECT_FALSE(moves_money(Answer::take_set));
+  EXPECT_TRUE(needs_players_card(Answer::take_set));
+  EXPECT_TRUE(is_throw(Answer::roll));
+}
+
+TEST(Answers, TheBuyQuestionOffersTypedOptionsAndRefusesAnUnknownOne) {
+  ScriptedGame g(kTwoPlayers);
+  g.ok(R"({"t": "roll", "dice": [1, 2]})");
+  const Question& q = g.game().state().pending.front();
+  ASSERT_EQ(q.options.size(), 2u);
+  EXPECT_EQ(q.options[0].answer, Answer::buy);
+  EXPECT_EQ(q.options[1].answer, Answer::auction);
+  EXPECT_EQ(g.game().option_names(q), (std::vector<std::string>{"buy", "auction"}));
+  EXPECT_EQ(g.game().parse_option(q, "auction"), QuestionOption{Answer::auction});
+  EXPECT_FALSE(g.game().parse_option(q, "pay_fine"));
+  const std::string refused = g.send(R"({"t": "choose", "player": "Ann", "option": "pay_fine"})");
+  EXPECT_NE(refused.find("'pay_fine' is not an answer"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("options: buy, auction"), std::string::npos) << refused;
+  g.ok(R"({"t": "choose", "player": "Ann", "option": "buy"})");
+  EXPECT_EQ(g.cash("Ann"), 1440);
+}
+
+TEST(Refusals, TheValueAndTheSentenceSayTheSame) {
+  ScriptedGame g(kTwoPlayers);
+  g.ok(R"({"t": "roll", "dice": [1, 2]})");
+  g.ok(R"({"t": "choose", "player": "Ann", "option": "buy"})");
+  const Game& game = g.game();
+  // Ann owns Baltic Avenue (3) but not Mediterranean Avenue (1): no building; Bob owns neither.
+  auto no_group = game.refusal_to_build(0, 3);
+  ASSERT_TRUE(no_group);
+  EXPECT_EQ(no_group->kind, Refusal::Kind::needs_whole_group);
+  EXPECT_EQ(game.explain(*no_group), *game.why_not_build(0, 3));
+  auto not_owner = game.refusal_to_mortgage(1, 3);
+  ASSERT_TRUE(not_owner);
+  EXPECT_EQ(not_owner->kind, Refusal::Kind::not_owner);
+  EXPECT_EQ(game.explain(*not_owner), *game.why_not_mortgage(1, 3));
+  auto nothing = game.refusal_to_sell(0, 3);
+  ASSERT_TRUE(nothing);
+  EXPECT_EQ(nothing->kind, Refusal::Kind::nothing_to_sell);
+  EXPECT_EQ(game.explain(*nothing), *game.why_not_sell(0, 3));
+  auto not_mortgaged = game.refusal_to_unmortgage(0, 3);
+  ASSERT_TRUE(not_mortgaged);
+  EXPECT_EQ(not_mortgaged->kind, Refusal::Kind::not_mortgaged);
+  auto off_board = game.refusal_to_build(0, 400);
+  ASSERT_TRUE(off_board);
+  EXPECT_EQ(off_board->kind, Refusal::Kind::no_such_space);
+  EXPECT_EQ(game.explain(*off_board), *game.why_not_build(0, 400));
+  EXPECT_FALSE(game.refusal_to_mortgage(0, 3));
+  EXPECT_FALSE(game.why_not_mortgage(0, 3));
+}
+
+TEST(History, AGameThatForgetsItsHistoryPlaysOnButRefusesUndo) {
+  ScriptedGame g(kTwoPlayers);
+  g.ok(R"({"t": "roll", "dice": [1, 2]})");
+  Game copy = g.game();
+  copy.forget_history();
+  EXPECT_FALSE(copy.has_history());
+  EXPECT_TRUE(copy.inputs().empty());
+  EXPECT_EQ(copy.input_count(), 1u);
+  ASSERT_TRUE(copy.apply(Choose{0, "buy"}));
+  EXPECT_EQ(copy.input_count(), 2u);
+  EXPECT_TRUE(copy.inputs().empty());
+  EXPECT_EQ(copy.state().players[0].cash, 1440);
+  auto undo = copy.apply(Undo{});
+  ASSERT_FALSE(undo);
+  EXPECT_NE(undo.error().find("replay it from its log"), std::string::npos) << undo.error();
+  // The original still has its history and undoes.
+  g.ok(R"({"t": "choose", "player": "Ann", "option": "buy"})");
+  g.ok(R"({"t": "undo"})");
+  EXPECT_EQ(g.cash("Ann"), 1500);
+}
+
+}  // namespace
+}  // namespace bb::rules::testing
