@@ -26,9 +26,13 @@ packages=(
   libopencv-dev libopencv-contrib-dev
   libsystemd-dev libssl-dev
   libsdl2-dev libsdl2-ttf-dev libsdl2-mixer-dev libsdl2-image-dev fonts-dejavu-core
-  clang libclang-rt-14-dev
+  clang
   dpkg-dev lintian systemd
 )
+# clang's runtime (libFuzzer, for the fuzzers) is versioned like the distribution's default clang: 14 on Debian 12,
+# 19 on Debian 13 (trixie has no libclang-rt-14-dev).
+clang_version=$(apt-cache depends clang 2>/dev/null | sed -n 's/^ *Depends: clang-\([0-9][0-9]*\)$/\1/p' | head -n 1)
+packages+=("libclang-rt-${clang_version:-14}-dev")
 
 install_packages() {
   local missing=()

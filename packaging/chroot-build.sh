@@ -129,6 +129,14 @@ launchers="-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccac
 rm -rf "$root/src" && mkdir -p "$root/src"
 (cd "$src" && git ls-files -co --exclude-standard -z | tar --null -T - -cf -) | tar -xf - -C "$root/src"
 
+# A part's targets: the folder's own, and the boardbank command when the folder's tests run it (tests/daemon,
+# tests/systemd), as ninja's folder target does not build what a test only names on its command line.
+targets=""
+if [ -n "$part" ]; then
+  targets="$part/all"
+  if grep -qE 'TARGET_FILE:boardbank>|COMMAND boardbank ' "$src/$part/CMakeLists.txt"; then targets+=" boardbank"; fi
+fi
+
 log=$src/out/$what${part:+-${part//\//-}}.log
 mkdir -p "$src/out"
 start=$(date +%s)
@@ -156,7 +164,7 @@ case "$what" in
     if [ -n "$part" ]; then
       # Ninja's per-folder target builds only what the folder's programs need; ctest in the folder runs its tests.
       in_root "$configure
-               cmake --build /build-arm64 -j $jobs --target $part/all
+               cmake --build /build-arm64 -j $jobs --target $targets
                ctest --test-dir /build-arm64/$part -j $jobs --output-on-failure --timeout 3000" 2>&1 | tee "$log" ||
         status=$?
     else
@@ -175,7 +183,7 @@ case "$what" in
                cd /src && cmake -S . -B /build -G Ninja -DBOARDBANK_BENCH=OFF $launchers"
     if [ -n "$part" ]; then
       in_root "$configure
-               cmake --build /build -j $jobs --target $part/all
+               cmake --build /build -j $jobs --target $targets
                ctest --test-dir /build/$part -j $jobs --output-on-failure" 2>&1 | tee "$log" || status=$?
     else
       in_root "$configure
