@@ -105,6 +105,11 @@ void Service::Impl::react(const table::Reaction& r) {
   if (r.paused) {
     log("paused: " + *r.paused);
     notifier.status("paused: " + *r.paused);
+    // The screen's status line is one line, too short for what to do: the whole message goes over the
+    // picture (the table as stored: nothing of the refused input) once it is drawn, until a touch closes it.
+    pause_notice =
+        display::ScreenNotice{"The game is paused", *r.paused + " Touch the screen to close this message."};
+    picture_changed();
   }
   for (const auto& timer : r.timers) arm_table_timer(timer);
   follow_history(r);
@@ -172,6 +177,8 @@ void Service::Impl::on_synced(const LedgerSyncer::Result& result) {
     // the screen as soon as it is stored. A picture is drawn only when something changed, so this costs
     // no frame the tick would not have drawn.
     frame();
+    if (pause_notice) screen->draw_notice_over_last(*pause_notice);
+    pause_notice.reset();
   }
 }
 
