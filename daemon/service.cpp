@@ -168,9 +168,14 @@ void Service::Impl::on_synced(const LedgerSyncer::Result& result) {
   }
   if (sync_failing) log("the ledger is stored again");
   sync_failing = false;
-  sync_failure_shown.clear();
   syncs_done = std::max(syncs_done, result.durable);
-  if ((picture_due || screen->notice()) && !screen_waits_for_ledger()) {
+  if (!sync_failure_shown.empty() && !screen_waits_for_ledger()) {
+    // The card holds everything again: the notice goes, and the newest picture is drawn below.
+    sync_failure_shown.clear();
+    screen->close_notice();
+    picture_due = true;
+  }
+  if (picture_due && !screen_waits_for_ledger()) {
     picture_due = false;
     refresh_snapshot();
     // Presented now rather than at the next frame tick (up to 50 ms away offscreen): a tap's answer is on

@@ -55,6 +55,11 @@ class TouchScreen {
   // paused). It stays until a new snapshot (or a countdown) is drawn by draw_if_needed(), or a finger lifted
   // on the screen closes it (pump() then takes that touch, and nothing under the notice is pressed).
   void draw_notice_over_last(const ScreenNotice& notice);
+  // Takes the notice away: the next draw_if_needed() draws the snapshot again.
+  void close_notice() {
+    if (notice_) redraw_due_ = true;
+    notice_.reset();
+  }
   // The notice on the screen now (nullptr: none).
   const ScreenNotice* notice() const { return notice_ ? &*notice_ : nullptr; }
   // Saves the picture on the screen as it is, drawing nothing first (save_png draws what is due first).
