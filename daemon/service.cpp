@@ -105,6 +105,11 @@ void Service::Impl::react(const table::Reaction& r) {
   if (r.paused) {
     log("paused: " + *r.paused);
     notifier.status("paused: " + *r.paused);
+    // The screen's status line is one line, too short for what to do: the whole message goes over the
+    // picture (the table as stored: nothing of the refused input) once it is drawn, until a touch closes it.
+    pause_notice =
+        display::ScreenNotice{"The game is paused", *r.paused + " Touch the screen to close this message."};
+    picture_changed();
   }
   for (const auto& timer : r.timers) arm_table_timer(timer);
   if (r.camera_learning && r.camera_learning->mode == table::CameraLearning::Mode::one_at_a_time) {
@@ -169,15 +174,22 @@ void Service::Impl::on_synced(const LedgerSyncer::Result& result) {
   }
   if (sync_failing) log("the ledger is stored again");
   sync_failing = false;
-  sync_failure_shown.clear();
   syncs_done = std::max(syncs_done, result.durable);
-  if ((picture_due || screen->notice()) && !screen_waits_for_ledger()) {
+  if (!sync_failure_shown.empty() && !screen_waits_for_ledger()) {
+    // The card holds everything again: the notice goes, and the newest picture is drawn below.
+    sync_failure_shown.clear();
+    screen->close_notice();
+    picture_due = true;
+  }
+  if (picture_due && !screen_waits_for_ledger()) {
     picture_due = false;
     refresh_snapshot();
     // Presented now rather than at the next frame tick (up to 50 ms away offscreen): a tap's answer is on
     // the screen as soon as it is stored. A picture is drawn only when something changed, so this costs
     // no frame the tick would not have drawn.
     frame();
+    if (pause_notice) screen->draw_notice_over_last(*pause_notice);
+    pause_notice.reset();
   }
 }
 

@@ -83,7 +83,8 @@ struct Service::Impl : ParticipantContext {
   std::uint64_t syncs_done = 0;
   bool picture_due = false;  // a new picture waits for syncs_done to reach syncs_asked
   bool sync_retry_armed = false;
-  bool sync_failing = false;       // said once until a sync succeeds again
+  bool sync_failing = false;                          // said once until a sync succeeds again
+  std::optional<display::ScreenNotice> pause_notice;  // the table paused: shown once its picture is drawn
   std::string sync_failure_shown;  // the failure the screen's notice names (empty: none shown)
 
   std::map<table::TimerId, EventLoop::TimerId> table_timers;

@@ -67,6 +67,19 @@ std::vector<Intent> TouchScreen::pump() {
   };
   SDL_Event e;
   while (SDL_PollEvent(&e)) {
+    // A notice over the picture takes the touches: lifting a finger (or a click) closes it, and nothing
+    // under it is pressed by a finger that cannot see it.
+    const bool touch = e.type == SDL_FINGERDOWN || e.type == SDL_FINGERMOTION || e.type == SDL_FINGERUP ||
+                       ((e.type == SDL_MOUSEBUTTONDOWN || e.type == SDL_MOUSEBUTTONUP) &&
+                        e.button.which != SDL_TOUCH_MOUSEID) ||
+                       (e.type == SDL_MOUSEMOTION && e.motion.which != SDL_TOUCH_MOUSEID);
+    if (notice_ && touch) {
+      if (e.type == SDL_FINGERUP || e.type == SDL_MOUSEBUTTONUP) {
+        notice_.reset();
+        redraw_due_ = true;
+      }
+      continue;
+    }
     switch (e.type) {
       case SDL_QUIT:
         quit_ = true;
@@ -142,8 +155,9 @@ std::vector<Intent> TouchScreen::card(const std::string& uid, int player) {
 
 bool TouchScreen::draw_if_needed() {
   const auto now = SDL_GetTicks64();
-  if (drawn_ && !notice_ && !ui_.needs_redraw(now, snapshot_.version)) return false;
+  if (drawn_ && !redraw_due_ && !ui_.needs_redraw(now, snapshot_.version)) return false;
   notice_.reset();
+  redraw_due_ = false;
   const auto& frame =
       ui_.build(snapshot_, Layout::for_window(canvas_->width(), canvas_->height()), *fonts_, now);
   built_ = true;

@@ -51,9 +51,15 @@ class TouchScreen {
   bool draw_if_needed();
   // Draws the frame drawn last again, exactly as it was (laid out from the snapshot drawn then, never from a
   // newer one), with `notice` over it: for a caller whose newest snapshot is ahead of what it may show (the
-  // service while the ledger cannot store the game). The next draw_if_needed() draws the snapshot again,
-  // without the notice.
+  // service while the ledger cannot store the game), or who must be sure a message is read (the game
+  // paused). It stays until a new snapshot (or a countdown) is drawn by draw_if_needed(), or a finger lifted
+  // on the screen closes it (pump() then takes that touch, and nothing under the notice is pressed).
   void draw_notice_over_last(const ScreenNotice& notice);
+  // Takes the notice away: the next draw_if_needed() draws the snapshot again.
+  void close_notice() {
+    if (notice_) redraw_due_ = true;
+    notice_.reset();
+  }
   // The notice on the screen now (nullptr: none).
   const ScreenNotice* notice() const { return notice_ ? &*notice_ : nullptr; }
   // Saves the picture on the screen as it is, drawing nothing first (save_png draws what is due first).
@@ -94,6 +100,7 @@ class TouchScreen {
   bool built_ = false;
   bool drawn_ = false;
   std::optional<ScreenNotice> notice_;  // drawn over the last frame; cleared by the next draw
+  bool redraw_due_ = false;             // a notice was closed: the picture under it is drawn again
   int frames_ = 0;
 };
 

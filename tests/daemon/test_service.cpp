@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <opencv2/core.hpp>
+#include <optional>
 
 #include "daemon/service.h"
 #include "daemon/virtual_table.h"
@@ -451,8 +452,11 @@ TEST(Service, ADiskFullDuringACommitPausesTheGameAndItGoesOnWhenSpaceIsBack) {
   int stage = 0;
   std::size_t inputs_before = 0;
   std::string pause_message;
+  std::string pause_on_screen;
+  std::optional<display::ScreenNotice> pause_notice;
+  bool notice_after_throw = true;
   int position_while_paused = -1;
-  p->step = [&](ParticipantContext&, const table::TableView& view) {
+  p->step = [&](ParticipantContext& c, const table::TableView& view) {
     using K = table::Awaiting::Kind;
     if (stage == 0 && view.awaiting.kind == K::throw_dice) {
       inputs_before = view.game->input_count();
@@ -461,7 +465,15 @@ TEST(Service, ADiskFullDuringACommitPausesTheGameAndItGoesOnWhenSpaceIsBack) {
       p->roll(1, 2);  // to Baltic Avenue: one input (a Chance space would draw a card too)
       stage = 1;
     } else if (stage == 1 && view.awaiting.kind == K::paused) {
+      // The family sees the pause on the screen (its status line) once the screen caught up.
+      if (c.screen_waits_for_ledger() || !c.screen_snapshot() ||
+          c.screen_snapshot()->table_status != view.paused.value_or("") || c.frames_presented() == 0)
+        return false;
+      const char* png_dir = std::getenv("BB_NOTICE_PNG_DIR");
+      if (png_dir) (void)c.save_screen(std::string(png_dir) + "/disk-full-paused.png");
       pause_message = view.paused.value_or("");
+      pause_on_screen = c.screen_snapshot()->table_status;
+      if (c.screen_notice()) pause_notice = *c.screen_notice();
       position_while_paused = view.game->state().players[0].position;
       EXPECT_EQ(view.game->input_count(), inputs_before);
       FaultVfs::disarm();  // the owner frees space
@@ -470,6 +482,8 @@ TEST(Service, ADiskFullDuringACommitPausesTheGameAndItGoesOnWhenSpaceIsBack) {
       stage = 2;
     } else if (stage == 2 && view.game->input_count() == inputs_before + 1 &&
                view.awaiting.kind != K::paused) {
+      if (c.screen_waits_for_ledger()) return false;
+      notice_after_throw = c.screen_notice() != nullptr;  // the new picture took it away
       return true;
     }
     return false;
@@ -484,6 +498,12 @@ TEST(Service, ADiskFullDuringACommitPausesTheGameAndItGoesOnWhenSpaceIsBack) {
   FaultVfs::fail_with_disk_full(false);
   EXPECT_EQ(stage, 2);
   EXPECT_NE(pause_message.find("space"), std::string::npos) << pause_message;
+  EXPECT_EQ(pause_on_screen, pause_message);
+  // The whole message, over the picture: the status line is one line and cuts it short.
+  ASSERT_TRUE(pause_notice.has_value());
+  EXPECT_EQ(pause_notice->title, "The game is paused");
+  EXPECT_NE(pause_notice->body.find(pause_message), std::string::npos) << pause_notice->body;
+  EXPECT_FALSE(notice_after_throw);
   EXPECT_EQ(position_while_paused, 0);  // the failed throw's move is not shown
   bool logged_pause = false;
   for (const auto& line : lines) logged_pause = logged_pause || line.rfind("paused: ", 0) == 0;

@@ -12,6 +12,7 @@
 
 #include "daemon/service.h"
 #include "display/snapshot.h"
+#include "ledger/ledger.h"
 #include "service_test_support.h"
 #include "table/table.h"
 
@@ -308,4 +309,59 @@ TEST(ServiceLedgerSync, AnIdleTableDrawsNoFrame) {
   }
   EXPECT_GT(frames_at_rest, 0);
   EXPECT_EQ(frames_after, frames_at_rest) << "frames were drawn while nothing changed";
+}
+
+// The end-of-game backup is copied in steps on the loop and finished on the finisher's thread: it lands under
+// its final name, passes the ledger's check and holds the finished game as the ledger does.
+TEST(ServiceLedgerSync, TheEndOfGameBackupCopiedInStepsLandsWholeAndHoldsTheFinishedGame) {
+  TempFolder dir{"bb-ledger-sync-"};
+  Pipe dice;
+  SyncGate gate;
+  std::vector<std::string> lines;
+  ServiceSetup setup = setup_with_dice(dir, dice.fds[0], gate, lines);
+  const std::string backup_dir = setup.config.ledger.backup_dir;
+  auto watcher = std::make_unique<ScreenWatcher>(dice.fds[1], gate);
+  ScreenWatcher* w = watcher.get();
+  int stage = 0;
+  std::string backup;
+  w->step = [&](ParticipantContext& c, const table::TableView& view) {
+    using K = table::Awaiting::Kind;
+    if (stage == 0 && view.awaiting.kind == K::throw_dice && caught_up(c)) {
+      c.touch(display::ApplyInput{rules::End{}, {}, -1, {}});  // the ledger screen's "End the game"
+      stage = 1;
+    } else if (stage == 1 && view.awaiting.kind == K::game_over) {
+      std::error_code ec;
+      for (const auto& entry : std::filesystem::directory_iterator(backup_dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.starts_with("boardbank-") && name.ends_with(".db")) backup = entry.path().string();
+      }
+      if (!backup.empty()) return true;
+    }
+    return false;
+  };
+  setup.participants.push_back(std::move(watcher));
+  const std::string ledger_path = setup.config.ledger.path;
+  {
+    auto service = Service::create(std::move(setup));
+    ASSERT_TRUE(service.has_value()) << service.error();
+    EXPECT_EQ((*service)->run(), 0) << "stage " << stage << ": " << ::testing::PrintToString(lines);
+  }
+  ASSERT_FALSE(backup.empty()) << ::testing::PrintToString(lines);
+  EXPECT_TRUE(std::filesystem::exists(backup + ".anchor"));
+  ledger::LedgerOptions options;
+  options.path = backup;
+  options.access = ledger::LedgerAccess::open_existing;
+  options.edition_dirs = {std::string(SOURCE_DIR) + "/editions"};
+  auto problems = ledger::Ledger::inspect(backup, options, true);
+  ASSERT_TRUE(problems.has_value()) << problems.error().message;
+  EXPECT_TRUE(problems->empty()) << problems->front();
+  auto copy = ledger::Ledger::open(options);
+  ASSERT_TRUE(copy.has_value()) << copy.error().message;
+  options.path = ledger_path;
+  auto original = ledger::Ledger::open(options);
+  ASSERT_TRUE(original.has_value()) << original.error().message;
+  ASSERT_EQ(copy->list().size(), 1u);
+  const auto game = copy->list().front();
+  EXPECT_TRUE(game.finished_at.has_value());
+  EXPECT_EQ(copy->export_script(game.id).value(), original->export_script(game.id).value());
 }

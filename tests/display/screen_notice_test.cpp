@@ -75,5 +75,29 @@ TEST(ScreenNotice, TheTouchScreenDrawsItOverTheLastFrameUntilItsNextDraw) {
   EXPECT_TRUE(screen.frame().shows("a state the disk does not hold"));
 }
 
+TEST(ScreenNotice, AFingerClosesItWithoutPressingWhatIsUnderIt) {
+  Harness h(sample("developed"));
+  TouchScreen& screen = h.screen();
+  ASSERT_TRUE(h.can_see("nav.ledger"));
+  const ScreenId before = screen.ui().screen();
+  screen.draw_notice_over_last(card_failing());
+  const Target* under = screen.frame().find("nav.ledger");
+  ASSERT_NE(under, nullptr);
+  const int frames = screen.frames_drawn();
+  // A tap right on a button the notice covers: it closes the notice, and the button is not pressed.
+  const float x =
+      static_cast<float>(under->rect.x + under->rect.w / 2) / static_cast<float>(screen.frame().width());
+  const float y =
+      static_cast<float>(under->rect.y + under->rect.h / 2) / static_cast<float>(screen.frame().height());
+  testing::push_finger_tap({x, y});
+  EXPECT_TRUE(screen.pump().empty());
+  EXPECT_EQ(screen.notice(), nullptr);
+  EXPECT_EQ(screen.ui().screen(), before);
+  // The picture under it is drawn again, and the screen then answers touches as before.
+  EXPECT_TRUE(screen.draw_if_needed());
+  EXPECT_EQ(screen.frames_drawn(), frames + 1);
+  EXPECT_FALSE(screen.draw_if_needed());
+}
+
 }  // namespace
 }  // namespace bb::display
