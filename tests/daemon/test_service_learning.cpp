@@ -1,9 +1,11 @@
 // One-at-a-time token learning through the service: rendered frames of an emptied board go through the real
 // tracker on the camera thread; the table asks each player for their token by name, the family puts it down
 // alone anywhere, and the service hands each ask to the tracker.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <deque>
 #include <mutex>
 #include <opencv2/core.hpp>
@@ -113,7 +115,12 @@ struct Family final : Participant {
       return;
     }
     auto& prompts = seen->prompts;
-    if (prompts.empty() || prompts.back() != q->title) prompts.push_back(q->title);
+    if (prompts.empty() || prompts.back() != q->title) {
+      prompts.push_back(q->title);
+      // To look at the prompts as a family sees them: BOARDBANK_TEST_SCREENSHOTS=<folder>.
+      if (const char* folder = std::getenv("BOARDBANK_TEST_SCREENSHOTS"))
+        (void)c.save_screen(fmt::format("{}/learn-one-at-a-time-{}.png", folder, prompts.size()));
+    }
     put.resize(2, false);
     for (int p = 0; p < 2; ++p) {
       const std::string who = p == 0 ? "Ann: put the car" : "Bob: put the dog";
