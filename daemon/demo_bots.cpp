@@ -537,6 +537,42 @@ void DemoBots::choose_traders(ParticipantContext& c, int from, int to) {
     fmt::print(stderr, "{}\n", line);
 }
 
+// Learning one at a time: the family chooses it on the learning screen (their tokens stand beside the board),
+// then puts each token on the start space when the table asks its player by name.
+bool DemoBots::plan_one_at_a_time(const table::TableView& view, std::deque<Act>& acts) {
+  const auto& q = *view.question;
+  const auto offers = [&q](const std::string& key) {
+    return std::any_of(q.options.begin(), q.options.end(), [&key](const auto& o) { return o.key == key; });
+  };
+  if (offers("one_by_one")) {
+    plan_press("question.one_by_one", acts, kRead);
+    acted_on_.clear();
+    return true;
+  }
+  const auto& players = view.game->state().players;
+  for (std::size_t p = 0; p < players.size(); ++p) {
+    if (q.title.rfind(players[p].name + ": put", 0) != 0) continue;
+    if (offers("retry")) {
+      // The camera could not see it: the family plays on, the dice moving that token (said on the screen).
+      plan_press("question.skip_token", acts, kRead);
+      acted_on_.clear();
+      return true;
+    }
+    if (put_down_.contains(static_cast<int>(p))) return true;  // put down: the camera looks at it
+    put_down_.insert(static_cast<int>(p));
+    acts.push_back({[this, player = static_cast<int>(p),
+                     start = view.game->edition().start_space](ParticipantContext& c) {
+                      ++tally_.token_moves;
+                      camera_->move_token(player, start);
+                      screenshot(c, "learn-one-at-a-time");
+                    },
+                    kReach});
+    acted_on_.clear();
+    return true;
+  }
+  return false;
+}
+
 std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, ParticipantContext& context) {
   std::deque<Act> acts;
   decision_seed_ = seed_for(view, 1);
@@ -618,6 +654,8 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
       plan_setup(context, acts);
       break;
     case Kind::learn_tokens: {
+      if (settings_.learn_one_at_a_time && view.game && view.question && plan_one_at_a_time(view, acts))
+        break;
       // The family puts every token on the start space (a resumed game's tokens too: they go back to their
       // spaces once learned) and the camera learns them. If it does not, after waiting they play on without
       // the cross-check.
