@@ -460,8 +460,10 @@ void DemoBots::plan_trade(const rules::Trade& trade, std::deque<Act>& acts) {
     std::vector<int> spaces = offer.spaces;
     std::sort(spaces.begin(), spaces.end());
     for (const int space : spaces)
-      acts.push_back(
-          {[this, side, space](ParticipantContext& c) { tick_trade_space(c, side, space); }, kKey});
+      acts.push_back({[this, side, space, owner = side == 0 ? trade.from : trade.to](ParticipantContext& c) {
+                        tick_trade_space(c, side, space, owner);
+                      },
+                      kKey});
   }
   acts.push_back({[this](ParticipantContext& c) { screenshot(c, "trade"); }, milliseconds(0)});
   // Both players agree with their cards, only to the trade as the bot decided it: a trade screen the bots
@@ -473,11 +475,30 @@ void DemoBots::plan_trade(const rules::Trade& trade, std::deque<Act>& acts) {
     acts[i].run = [this, inner = std::move(acts[i].run)](ParticipantContext& c) {
       if (trade_filled_) inner(c);
     };
+  // A trade left unagreed is cleared (turning a side's player button empties its offer), so no half-made
+  // offer waits on the screen for the next trade.
+  acts.push_back({[this](ParticipantContext& c) {
+                    if (trade_filled_) return;
+                    for (const char* side : {"trade.0.player", "trade.1.player"}) {
+                      ++tally_.touches;
+                      ++tally_.presses;
+                      (void)c.press(side);
+                    }
+                  },
+                  kKey});
   plan_press("back", acts, kKey);
 }
 
-void DemoBots::tick_trade_space(ParticipantContext& c, int side, int space) {
+void DemoBots::tick_trade_space(ParticipantContext& c, int side, int space, int owner) {
+  if (!trade_filled_) return;
   const std::string target = fmt::format("trade.{}.space.{}", side, space);
+  const auto* game = c.table().view().game;
+  if (!game || space < 0 || static_cast<std::size_t>(space) >= game->state().spaces.size() ||
+      game->state().spaces[static_cast<std::size_t>(space)].owner != owner) {
+    // The plan is older than the game (the same trade went through already): nothing to agree to.
+    trade_filled_ = false;
+    return;
+  }
   // The list may stand on a later page (the screen keeps its page): back to the first, then forward.
   for (int page = 0; page < 12 && !c.shown_label(target); ++page) {
     ++tally_.touches;

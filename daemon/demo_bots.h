@@ -116,7 +116,8 @@ class DemoBots final : public Participant {
   // Turns the trade screen's two player buttons until they read `from` gives / `to` gives.
   void choose_traders(ParticipantContext& context, int from, int to);
   // Ticks `space` on `side` of the trade screen, turning its pages; a miss leaves the trade unagreed.
-  void tick_trade_space(ParticipantContext& context, int side, int space);
+  // `owner`: who must hold it; a plan older than the game (the space changed hands) leaves the trade quietly.
+  void tick_trade_space(ParticipantContext& context, int side, int space, int owner);
   bool trade_filled_ = true;  // the trade screen shows the trade the bot decided (else the cards stay away)
   void plan_paged_press(const std::string& target, const std::string& next_page, std::deque<Act>& acts);
   void plan_tap(int player, std::deque<Act>& acts, bool may_slip);
