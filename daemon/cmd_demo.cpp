@@ -39,6 +39,8 @@ void add_demo_commands(CLI::App& app) {
   demo->add_option("--screenshots", o->screenshots,
                    "save the screen as PNGs in this folder at the evening's key moments (docs/playing.md)");
   demo->add_flag("--no-slips", o->no_slips, "the bots never miscount or tap the wrong card");
+  demo->add_flag("--one-at-a-time", o->one_at_a_time,
+                 "the tokens start beside the board: the family learns them one at a time as the table asks");
   demo->add_flag("--log-inputs", o->log_inputs,
                  "headless: also print one line per input stored in the ledger (\"input N: ...\")");
   demo->callback([o] { std::exit(run_demo(*o)); });

@@ -133,6 +133,7 @@ std::expected<Demo, std::string> make_demo(const DemoOptions& o) {
   camera_settings.players = o.players;
   camera_settings.seed = o.seed;
   camera_settings.speed = o.speed;
+  camera_settings.tokens_beside_board = o.one_at_a_time;
   demo.camera = std::make_shared<VirtualCamera>(camera_settings);
 
   ServiceSetup& setup = demo.setup;
@@ -172,6 +173,7 @@ std::expected<Demo, std::string> make_demo(const DemoOptions& o) {
   bots.seed = o.seed;
   bots.speed = o.speed;
   bots.turns = o.turns;
+  bots.learn_one_at_a_time = o.one_at_a_time;
   if (o.no_slips) bots.slips.miscount = bots.slips.wrong_card = 0;
   if (!o.screenshots.empty()) {
     std::filesystem::create_directories(o.screenshots, ec);

@@ -28,6 +28,9 @@ struct DemoOptions {
   std::string fonts;
   std::string state_json;  // where to write the final state (tests compare it with a replay of the ledger)
   bool no_slips = false;
+  // The tokens start beside the board: the camera does not find them on GO, and the family learns them one
+  // at a time as the table asks ("Ann: put the car on the board").
+  bool one_at_a_time = false;
   std::string screenshots;  // a folder: the screen at the key moments of the evening, as PNGs
   // Print the service's line per stored input ("input N: ..."), which the headless demo otherwise hides: the
   // crash test reads from it what the killed process had committed.

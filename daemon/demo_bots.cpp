@@ -460,8 +460,10 @@ void DemoBots::plan_trade(const rules::Trade& trade, std::deque<Act>& acts) {
     std::vector<int> spaces = offer.spaces;
     std::sort(spaces.begin(), spaces.end());
     for (const int space : spaces)
-      acts.push_back(
-          {[this, side, space](ParticipantContext& c) { tick_trade_space(c, side, space); }, kKey});
+      acts.push_back({[this, side, space, owner = side == 0 ? trade.from : trade.to](ParticipantContext& c) {
+                        tick_trade_space(c, side, space, owner);
+                      },
+                      kKey});
   }
   acts.push_back({[this](ParticipantContext& c) { screenshot(c, "trade"); }, milliseconds(0)});
   // Both players agree with their cards, only to the trade as the bot decided it: a trade screen the bots
@@ -473,11 +475,30 @@ void DemoBots::plan_trade(const rules::Trade& trade, std::deque<Act>& acts) {
     acts[i].run = [this, inner = std::move(acts[i].run)](ParticipantContext& c) {
       if (trade_filled_) inner(c);
     };
+  // A trade left unagreed is cleared (turning a side's player button empties its offer), so no half-made
+  // offer waits on the screen for the next trade.
+  acts.push_back({[this](ParticipantContext& c) {
+                    if (trade_filled_) return;
+                    for (const char* side : {"trade.0.player", "trade.1.player"}) {
+                      ++tally_.touches;
+                      ++tally_.presses;
+                      (void)c.press(side);
+                    }
+                  },
+                  kKey});
   plan_press("back", acts, kKey);
 }
 
-void DemoBots::tick_trade_space(ParticipantContext& c, int side, int space) {
+void DemoBots::tick_trade_space(ParticipantContext& c, int side, int space, int owner) {
+  if (!trade_filled_) return;
   const std::string target = fmt::format("trade.{}.space.{}", side, space);
+  const auto* game = c.table().view().game;
+  if (!game || space < 0 || static_cast<std::size_t>(space) >= game->state().spaces.size() ||
+      game->state().spaces[static_cast<std::size_t>(space)].owner != owner) {
+    // The plan is older than the game (the same trade went through already): nothing to agree to.
+    trade_filled_ = false;
+    return;
+  }
   // The list may stand on a later page (the screen keeps its page): back to the first, then forward.
   for (int page = 0; page < 12 && !c.shown_label(target); ++page) {
     ++tally_.touches;
@@ -535,6 +556,42 @@ void DemoBots::choose_traders(ParticipantContext& c, int from, int to) {
     settings_.print(line);
   else
     fmt::print(stderr, "{}\n", line);
+}
+
+// Learning one at a time: the family chooses it on the learning screen (their tokens stand beside the board),
+// then puts each token on the start space when the table asks its player by name.
+bool DemoBots::plan_one_at_a_time(const table::TableView& view, std::deque<Act>& acts) {
+  const auto& q = *view.question;
+  const auto offers = [&q](const std::string& key) {
+    return std::any_of(q.options.begin(), q.options.end(), [&key](const auto& o) { return o.key == key; });
+  };
+  if (offers("one_by_one")) {
+    plan_press("question.one_by_one", acts, kRead);
+    acted_on_.clear();
+    return true;
+  }
+  const auto& players = view.game->state().players;
+  for (std::size_t p = 0; p < players.size(); ++p) {
+    if (q.title.rfind(players[p].name + ": put", 0) != 0) continue;
+    if (offers("retry")) {
+      // The camera could not see it: the family plays on, the dice moving that token (said on the screen).
+      plan_press("question.skip_token", acts, kRead);
+      acted_on_.clear();
+      return true;
+    }
+    if (put_down_.contains(static_cast<int>(p))) return true;  // put down: the camera looks at it
+    put_down_.insert(static_cast<int>(p));
+    acts.push_back({[this, player = static_cast<int>(p),
+                     start = view.game->edition().start_space](ParticipantContext& c) {
+                      ++tally_.token_moves;
+                      camera_->move_token(player, start);
+                      screenshot(c, "learn-one-at-a-time");
+                    },
+                    kReach});
+    acted_on_.clear();
+    return true;
+  }
+  return false;
 }
 
 std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, ParticipantContext& context) {
@@ -618,6 +675,8 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
       plan_setup(context, acts);
       break;
     case Kind::learn_tokens: {
+      if (settings_.learn_one_at_a_time && view.game && view.question && plan_one_at_a_time(view, acts))
+        break;
       // The family puts every token on the start space (a resumed game's tokens too: they go back to their
       // spaces once learned) and the camera learns them. If it does not, after waiting they play on without
       // the cross-check.

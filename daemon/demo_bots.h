@@ -52,8 +52,11 @@ class DemoBots final : public Participant {
   struct Settings {
     DemoFamily family;
     std::uint64_t seed = 1;
-    double speed = 1;       // 10: the family acts ten times as fast
-    int turns = 0;          // > 0: agree to end (time-limit game) once this many turns are complete
+    double speed = 1;  // 10: the family acts ten times as fast
+    int turns = 0;     // > 0: agree to end (time-limit game) once this many turns are complete
+    // The tokens start beside the board: the family chooses "Learn them one at a time" and puts each token on
+    // the start space when the table asks for it.
+    bool learn_one_at_a_time = false;
     Slips::Settings slips;  // the seed is taken from `seed`
     // A folder: the screen is saved there at the evening's key moments ("01-learn-tokens.png", ...).
     std::string screenshots;
@@ -107,10 +110,14 @@ class DemoBots final : public Participant {
   void plan_input(const rules::Input& input, const table::TableView& view, std::deque<Act>& acts);
   void plan_setup(ParticipantContext& context, std::deque<Act>& acts);
   void plan_trade(const rules::Trade& trade, std::deque<Act>& acts);
+  // Learning one at a time (Settings::learn_one_at_a_time): true when it planned (or waits for the camera).
+  bool plan_one_at_a_time(const table::TableView& view, std::deque<Act>& acts);
+  std::set<int> put_down_;  // players whose token was put down to be learned alone
   // Turns the trade screen's two player buttons until they read `from` gives / `to` gives.
   void choose_traders(ParticipantContext& context, int from, int to);
   // Ticks `space` on `side` of the trade screen, turning its pages; a miss leaves the trade unagreed.
-  void tick_trade_space(ParticipantContext& context, int side, int space);
+  // `owner`: who must hold it; a plan older than the game (the space changed hands) leaves the trade quietly.
+  void tick_trade_space(ParticipantContext& context, int side, int space, int owner);
   bool trade_filled_ = true;  // the trade screen shows the trade the bot decided (else the cards stay away)
   void plan_paged_press(const std::string& target, const std::string& next_page, std::deque<Act>& acts);
   void plan_tap(int player, std::deque<Act>& acts, bool may_slip);

@@ -112,6 +112,11 @@ std::expected<void, std::string> VirtualDevices::tap(Reader reader, const std::s
 
 // --- camera ----------------------------------------------------------------------------------------------
 
+namespace {
+// Beside the board's right edge, one place per token, clear of the board and of each other (board units).
+vision::Point2 beside_board(int token) { return {1.25, 0.15 + 0.12 * token}; }
+}  // namespace
+
 VirtualCamera::VirtualCamera(Settings settings) : settings_(settings), still_(std::make_unique<cv::Mat>()) {
   const vision::BoardLayout layout = vision::classic_layout();
   renderer_ = std::make_unique<vision::TableRenderer>(layout, vision::SpaceMap(layout.spaces_per_side),
@@ -123,6 +128,8 @@ VirtualCamera::VirtualCamera(Settings settings) : settings_(settings), still_(st
   vision::TableScene base = vision::scene_for(vision::Condition::clean, *renderer_, rng);
   vision::TableScript::Settings script_settings;
   script_settings.hands = settings.hands;
+  if (settings.tokens_beside_board)
+    for (int t = 0; t < settings.players; ++t) script_settings.start_positions.push_back(beside_board(t));
   script_ = std::make_unique<vision::TableScript>(*renderer_, base, settings.players, settings.seed,
                                                   script_settings);
   for (auto& f : script_->opening()) pending_.push_back(std::move(f.scene));
@@ -174,6 +181,13 @@ vision::FrameSource::Grab VirtualCamera::grab(cv::Mat& frame) {
   }
   still_->copyTo(frame);
   return {};
+}
+
+void VirtualCamera::set_aside(int player) {
+  std::lock_guard lock(mutex_);
+  if (player < 0 || player >= settings_.players) return;
+  const int token = token_of_player_[static_cast<std::size_t>(player)];
+  for (auto& f : script_->place(token, beside_board(token), moves_++)) pending_.push_back(std::move(f.scene));
 }
 
 void VirtualCamera::move_token(int player, int space) {

@@ -77,6 +77,8 @@ class VirtualCamera final : public vision::FrameSource {
     double speed = 1;  // 2: frames come twice as fast as a real camera's
     int width = 1280, height = 720;
     bool hands = true;
+    // The tokens start beside the board, not on GO (a family about to learn them one at a time).
+    bool tokens_beside_board = false;
   };
   explicit VirtualCamera(Settings settings);
   ~VirtualCamera() override;
@@ -88,6 +90,8 @@ class VirtualCamera final : public vision::FrameSource {
 
   // The hand carries `player`'s token to `space` (queued behind any move still under way).
   void move_token(int player, int space);
+  // The hand takes `player`'s token off the board and sets it down beside it (learning one at a time).
+  void set_aside(int player);
   // True while a move's frames have not all been handed out.
   bool moving() const;
   // Where each player's token truly stands (after the queued moves).

@@ -78,8 +78,8 @@ void Table::State::prompt_next_token(Reaction& r, const std::string& said) {
                               : said.empty() ? ""
                                              : said + " ",
                               name(next), token);
-  q->shown.options = {{"retry", fmt::format("Look for {} again", token), false, false},
-                      {"skip_token", fmt::format("Go on without {}: the dice move it", token), false, false},
+  // "Look again" only once the camera said it cannot see the token (learn_incomplete).
+  q->shown.options = {{"skip_token", fmt::format("Go on without {}: the dice move it", token), false, false},
                       {"skip", "Play without the camera", false, false}};
   r.question = q->shown;
   r.snapshot_changed = true;
@@ -175,6 +175,10 @@ Reaction Table::State::token(const TokenReport& e) {
               "The camera could not see {} ({}). Lift it and put it down alone on a "
               "plain space, or go on without it: the dice move it",
               token_name(e.player), e.detail);
+          if (q->shown.options.empty() || q->shown.options.front().key != "retry")
+            q->shown.options.insert(
+                q->shown.options.begin(),
+                {"retry", fmt::format("Look for {} again", token_name(e.player)), false, false});
           r.question = q->shown;
           r.snapshot_changed = true;
         }
