@@ -46,8 +46,6 @@ inline bool is_ownable(const Space& sp) {
 
 using Fail = std::unexpected<std::string>;
 
-// The engine works on one Game at a time; it is a friend so Game's header stays a plain picture of state.
-
 // What the engine still has to do before it needs the next input: Game::steps_ holds them, the next step
 // last, so taking the next one and putting one in front are both at the vector's end.
 struct Step {
