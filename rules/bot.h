@@ -9,6 +9,8 @@ namespace bb::rules {
 
 // A table of simple players for `simulate`, benchmarks and property tests: it always sends an input the game
 // accepts, decided by plain rules of thumb and its own seeded random source (never the engine's).
+// It asks the game yes-or-no questions (Game::refusal_to_*) and never has a refusal worded. Threads: a Bot
+// belongs to the one thread that plays its game; several bots on several threads share nothing.
 class Bot {
  public:
   explicit Bot(std::uint64_t seed) : rng_(seed * 0x9e3779b97f4a7c15ULL + 1) {}

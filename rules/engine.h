@@ -11,6 +11,8 @@
 #include <cassert>
 #include <cctype>
 #include <expected>
+#include <initializer_list>
+#include <iterator>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -43,8 +45,6 @@ inline bool is_ownable(const Space& sp) {
 }
 
 using Fail = std::unexpected<std::string>;
-
-// The engine works on one Game at a time; it is a friend so Game's header stays a plain picture of state.
 
 // What the engine still has to do before it needs the next input: Game::steps_ holds them, the next step
 // last, so taking the next one and putting one in front are both at the vector's end.
@@ -126,7 +126,12 @@ class Engine {
 
   std::string memo_words(Memo memo, int space, const std::string& card) const;
 
-  void push_front(std::vector<Step> steps) {
+  // Puts steps in front of the queue, the first of them next. A braced list builds no vector: most rolls
+  // push two or three steps, and a vector for them was a malloc and a free per throw.
+  void push_front(std::initializer_list<Step> steps) {
+    for (auto it = std::rbegin(steps); it != std::rend(steps); ++it) g.steps_.push_back(*it);
+  }
+  void push_front(const std::vector<Step>& steps) {
     for (auto it = steps.rbegin(); it != steps.rend(); ++it) g.steps_.push_back(*it);
   }
   static Step make(Step::Kind kind, int player) {

@@ -94,7 +94,7 @@ void Engine::bankrupt(int p) {
     std::erase_if(g.steps_, [&](const Step& s) { return s.player == p; });
     next_turn();
   }
-  push_front(std::move(auctions));
+  push_front(auctions);
 }
 
 void Engine::finish() {

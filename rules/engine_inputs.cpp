@@ -125,7 +125,7 @@ std::expected<void, std::string> Engine::throw_for(const Step& s, int total, boo
       pay(s.player, s.to, rent, Memo::rent, s.space);
       std::vector<Step> shares;
       partner_shares(shares, s.player, s.space, rent);
-      push_front(std::move(shares));
+      push_front(shares);
       return {};
     }
     case Step::Roll::sweepstakes:
@@ -342,7 +342,7 @@ std::expected<void, std::string> Engine::handle(const Draw& in) {
     s.card = &card;
     next.push_back(s);
   }
-  push_front(std::move(next));
+  push_front(next);
   return {};
 }
 

@@ -139,7 +139,7 @@ void Engine::land(int p, int multiplier, int dice_multiplier) {
       next.push_back(land_step(rival));
     }
   }
-  push_front(std::move(next));
+  push_front(next);
 }
 
 void Engine::apply_effect(int p, const Effect& e, const Card* card) {
@@ -242,7 +242,7 @@ void Engine::apply_effect(int p, const Effect& e, const Card* card) {
         next.push_back(move_by_step(rival, -e.steps, false));
         next.push_back(land_step(rival));
       }
-      return push_front(std::move(next));
+      return push_front(next);
     }
     case Effect::Kind::buy_seats:
       return pay(p, kBank, e.amount * (active_count() - 1), Memo::seat, where, card);

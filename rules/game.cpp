@@ -176,6 +176,7 @@ std::expected<Outcome, std::string> Game::apply(const Input& input) {
     return outcome;
   }
   input_index_ = static_cast<int>(input_count());
+  outcome.events.reserve(8);  // a throw causes a few events: one allocation instead of one per doubling
   Engine e(*this, &outcome);
   // Validation happens before any change inside each handler, so a refused input leaves the state as it was.
   auto result = std::visit([&](const auto& in) { return e.handle(in); }, input);
