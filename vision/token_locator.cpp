@@ -227,6 +227,9 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
 
   std::vector<TokenObservation> out(tokens.size());
   for (size_t t = 0; t < tokens.size(); ++t) out[t].token = static_cast<int>(t);
+  // Per token told by colour alone: its foreground blob, and every blob nearly as much like it.
+  std::vector<int> component(tokens.size(), -1);
+  std::vector<std::vector<int>> looks_like(tokens.size());
   for (size_t first = 0; first < tokens.size(); ++first) {
     if (group[first] != static_cast<int>(first)) continue;
     std::vector<size_t> members;
@@ -272,6 +275,10 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
       const size_t t = members.front();
       if (found.empty()) continue;
       out[t] = observe(static_cast<int>(t), *found.front(), tokens[t].area_px);
+      component[t] = im.blobs.at<int>(found.front()->pixels.front());
+      for (const Tally* b : found)
+        if (b->pixels.size() >= 0.5 * found.front()->pixels.size())
+          looks_like[t].push_back(im.blobs.at<int>(b->pixels.front()));
       for (int i : found.front()->pixels) im.claimed.at<uint8_t>(i) = 255;
       if (found.size() > 1 && found[1]->pixels.size() >= 0.5 * found.front()->pixels.size())
         ask_between(out[t], *found[1]);  // two places look like this token
@@ -279,6 +286,29 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
     }
     assign_by_outline(members, found, tokens, near, out);
   }
+  // Grey and black tokens differ only in brightness: in a shadow or dim light one matches the other. Two
+  // of them where one's blob looks like the other too may have swapped: both are questions (a grey
+  // token's move was once reported onto the black one's space, the black one taking the grey's blob).
+  auto neutral = [](const TokenAppearance& t) {
+    return chroma_distance({t.mean[0], t.mean[1], 0}, {1.0 / 3, 1.0 / 3, 0}) < 0.1;
+  };
+  for (size_t a = 0; a < tokens.size() && !near; ++a)
+    for (size_t b = a + 1; b < tokens.size(); ++b) {
+      auto seen_in = [&](size_t t, int blob) {
+        return std::find(looks_like[t].begin(), looks_like[t].end(), blob) != looks_like[t].end();
+      };
+      if (component[a] < 0 || component[b] < 0 || !neutral(tokens[a]) || !neutral(tokens[b])) continue;
+      if (!seen_in(a, component[b]) && !seen_in(b, component[a])) continue;
+      for (size_t t : {a, b}) {
+        out[t].confidence = std::min(out[t].confidence, 0.5);
+        const int other = out[t == a ? b : a].space;
+        if (std::find(out[t].candidates.begin(), out[t].candidates.end(), other) == out[t].candidates.end())
+          out[t].candidates.push_back(other);
+        if (!im.last_spaces.empty() && std::find(out[t].candidates.begin(), out[t].candidates.end(),
+                                                 im.last_spaces[t]) == out[t].candidates.end())
+          out[t].candidates.push_back(im.last_spaces[t]);
+      }
+    }
   return out;
 }
 
