@@ -39,7 +39,7 @@ case "$what" in
     root=$(mktemp -d "${TMPDIR:-/tmp}/boardbank-verify.XXXXXX")
     trap 'rm -rf "$root"' EXIT
     # A merged-/usr root, as Debian 12 and 13 are: systemd 255 and newer look for units only under /usr/lib and
-    # /etc, and /lib is a link to usr/lib (the package's /lib/systemd/system lands in /usr/lib/systemd/system).
+    # /etc, and /lib is a link to usr/lib (older packages' /lib/systemd/system lands in /usr/lib/systemd/system).
     mkdir -p "$root/usr/lib/systemd/system" "$root/usr/bin"
     ln -s usr/lib "$root/lib"
     ln -s usr/bin "$root/bin"
