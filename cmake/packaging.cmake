@@ -1,11 +1,22 @@
 # What `cmake --install` puts where, and the .deb CPack makes of it (`./run.sh package`, or `cpack -G DEB` in a
-# build directory). Paths follow Debian 12 / Raspberry Pi OS bookworm: units and udev rules under /lib (bookworm's
-# lintian and dpkg still want them there), sysusers.d and tmpfiles.d under /usr/lib. Runtime library
+# build directory). The unit, the udev rules, sysusers.d and tmpfiles.d go under /usr/lib: Debian 13's lintian
+# refuses /lib (aliased-location: /lib is a link to usr/lib on merged-/usr systems), and Debian 12's systemd and
+# udev read /usr/lib as well (its lintian accepts either). Runtime library
 # dependencies are computed by dpkg-shlibdeps, never listed by hand.
 include(GNUInstallDirs)
 
-set(BOARDBANK_UNITDIR /lib/systemd/system CACHE PATH "Where the systemd unit is installed")
-set(BOARDBANK_UDEVRULESDIR /lib/udev/rules.d CACHE PATH "Where the udev rules are installed")
+set(BOARDBANK_UNITDIR /usr/lib/systemd/system CACHE PATH "Where the systemd unit is installed")
+set(BOARDBANK_UDEVRULESDIR /usr/lib/udev/rules.d CACHE PATH "Where the udev rules are installed")
+# A build directory configured before the move keeps the old /lib defaults in its cache: move those along.
+foreach(dir_and_old BOARDBANK_UNITDIR=/lib/systemd/system BOARDBANK_UDEVRULESDIR=/lib/udev/rules.d)
+  string(REPLACE "=" ";" dir_and_old ${dir_and_old})
+  list(GET dir_and_old 0 dir)
+  list(GET dir_and_old 1 old)
+  if("${${dir}}" STREQUAL "${old}")
+    get_property(help CACHE ${dir} PROPERTY HELPSTRING)
+    set(${dir} "/usr${old}" CACHE PATH "${help}" FORCE)
+  endif()
+endforeach()
 set(BOARDBANK_SYSUSERSDIR /usr/lib/sysusers.d CACHE PATH "Where the sysusers.d file is installed")
 set(BOARDBANK_TMPFILESDIR /usr/lib/tmpfiles.d CACHE PATH "Where the tmpfiles.d file is installed")
 set(BOARDBANK_CONFDIR /etc/boardbank CACHE PATH "Where the example configuration is installed (a conffile)")

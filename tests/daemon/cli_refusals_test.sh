@@ -27,12 +27,32 @@ expect() {
   fi
 }
 
+# expect_range NAME OPTION VALUE LOW HIGH -- COMMAND...: refused (exit 105) by CLI11's range check, naming the
+# option, the value and both bounds. CLI11 changed the words between versions: "Value 9 not in range 2 to 8"
+# (2.3, Debian 12), "Value 9 not in range [2 - 8]" (2.4, Debian 13); either says what to do.
+expect_range() {
+  name=$1 option=$2 value=$3 low=$4 high=$5
+  shift 6
+  out=$("$@" 2>&1)
+  got=$?
+  old="$option: Value $value not in range $low to $high"
+  new="$option: Value $value not in range [$low - $high]"
+  if [ "$got" -ne 105 ] || ! printf '%s' "$out" | grep -qF -e "$old" -e "$new"; then
+    echo "FAIL $name: exit $got (wanted 105), output:"
+    printf '%s\n' "$out" | head -5
+    echo "  (wanted to see: $old, or: $new)"
+    failed=1
+  else
+    echo "ok   $name"
+  fi
+}
+
 # --- verbs and numbers
 expect unknown_verb 106 "boardbank: 'nosuch' is not a verb. The verbs are: replay," -- "$bb" nosuch
 expect unknown_ledger_verb 106 "boardbank ledger: 'lst' is not a verb. The verbs are: list, show, export, check, backup, restore." -- "$bb" ledger lst
 expect no_verb 106 "boardbank ledger: say which verb: list, show," -- "$bb" ledger
-expect negative_games 105 "--games: Value -1 not in range 1 to 10000000" -- "$bb" simulate --games -1
-expect players_range 105 "--players: Value 9 not in range 2 to 8" -- "$bb" simulate --players 9
+expect_range negative_games --games -1 1 10000000 -- "$bb" simulate --games -1
+expect_range players_range --players 9 2 8 -- "$bb" simulate --players 9
 expect screens_too_small 105 "'320x240': give the size as WIDTHxHEIGHT, from 640x400 to 4096x4096" -- "$bb" screens --out "$dir/screens" --size 320x240
 
 # --- ledger files

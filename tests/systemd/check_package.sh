@@ -29,14 +29,14 @@ echo "package: $(basename "$deb"), $(stat -c %s "$deb") bytes"
 
 # The file list: what must be there, and nothing outside boardbank's own places.
 dpkg-deb -c "$deb" | awk '{print $NF}' | sed 's|^\./|/|' >"$work/files"
-for f in /usr/bin/boardbank /lib/systemd/system/boardbank.service /usr/lib/sysusers.d/boardbank.conf \
-  /usr/lib/tmpfiles.d/boardbank.conf /lib/udev/rules.d/60-boardbank.rules \
+for f in /usr/bin/boardbank /usr/lib/systemd/system/boardbank.service /usr/lib/sysusers.d/boardbank.conf \
+  /usr/lib/tmpfiles.d/boardbank.conf /usr/lib/udev/rules.d/60-boardbank.rules \
   /usr/share/boardbank/editions/classic.toml /usr/share/doc/boardbank/copyright \
   /usr/share/doc/boardbank/changelog.gz /usr/share/doc/boardbank/install-pi.md \
   /usr/share/doc/boardbank/operations.md /usr/share/man/man1/boardbank.1.gz /etc/boardbank/boardbank.toml; do
   grep -qx "$f" "$work/files" || fail "the package lacks $f"
 done
-outside=$(grep -v '/$' "$work/files" | grep -Ev '^/(usr/bin/boardbank|usr/share/boardbank/|usr/share/doc/boardbank/|usr/share/man/man1/boardbank\.1\.gz|etc/boardbank/|lib/systemd/system/boardbank\.service|usr/lib/sysusers\.d/boardbank\.conf|usr/lib/tmpfiles\.d/boardbank\.conf|lib/udev/rules\.d/60-boardbank\.rules)' || true)
+outside=$(grep -v '/$' "$work/files" | grep -Ev '^/(usr/bin/boardbank|usr/share/boardbank/|usr/share/doc/boardbank/|usr/share/man/man1/boardbank\.1\.gz|etc/boardbank/|usr/lib/systemd/system/boardbank\.service|usr/lib/sysusers\.d/boardbank\.conf|usr/lib/tmpfiles\.d/boardbank\.conf|usr/lib/udev/rules\.d/60-boardbank\.rules)' || true)
 [ -z "$outside" ] || fail "files outside boardbank's places: $outside"
 echo "file list: $(grep -vc '/$' "$work/files") files, all in boardbank's places"
 
@@ -64,9 +64,9 @@ echo "installed boardbank --version: $got"
 $emulator "$work/root/usr/bin/boardbank" check-config "$work/root/etc/boardbank/boardbank.toml" >"$work/check-config.log" 2>&1 ||
   { cat "$work/check-config.log" >&2; fail "the installed configuration does not pass boardbank check-config"; }
 echo "installed configuration: $(tail -n1 "$work/check-config.log")"
-"$here/check_unit.sh" verify "$work/root/lib/systemd/system/boardbank.service" "$work/root/usr/bin/boardbank" ||
+"$here/check_unit.sh" verify "$work/root/usr/lib/systemd/system/boardbank.service" "$work/root/usr/bin/boardbank" ||
   [ $? -eq 77 ] || fail "systemd-analyze verify"
-"$here/check_unit.sh" security "$work/root/lib/systemd/system/boardbank.service" >/dev/null ||
+"$here/check_unit.sh" security "$work/root/usr/lib/systemd/system/boardbank.service" >/dev/null ||
   [ $? -eq 77 ] || fail "systemd-analyze security"
 if command -v systemd-sysusers >/dev/null && [ "$(id -u)" -eq 0 ]; then
   mkdir -p "$work/root/etc"

@@ -13,7 +13,9 @@ command -v systemd-analyze >/dev/null || skip "systemd-analyze is not installed 
 
 case "$what" in
   security)
-    systemd-analyze security --help 2>/dev/null | grep -q -- '--offline' ||
+    # grep reads all of the help (no -q): with pipefail, a grep that stops at the first match leaves
+    # systemd-analyze to die of SIGPIPE on a long help text (systemd 257), and the check would be skipped.
+    systemd-analyze security --help 2>/dev/null | grep -- '--offline' >/dev/null ||
       skip "this systemd-analyze has no --offline (systemd 250 or newer needed)"
     out=$(systemd-analyze security --offline=true --no-pager "$unit" 2>&1) || true
     echo "$out" | grep -E '✗|Overall' || true
@@ -36,7 +38,11 @@ case "$what" in
     [ -n "$kill" ] || skip "no kill binary for ExecReload="
     root=$(mktemp -d "${TMPDIR:-/tmp}/boardbank-verify.XXXXXX")
     trap 'rm -rf "$root"' EXIT
-    mkdir -p "$root/lib/systemd/system" "$root/usr/bin" "$root/bin"
+    # A merged-/usr root, as Debian 12 and 13 are: systemd 255 and newer look for units only under /usr/lib and
+    # /etc, and /lib is a link to usr/lib (older packages' /lib/systemd/system lands in /usr/lib/systemd/system).
+    mkdir -p "$root/usr/lib/systemd/system" "$root/usr/bin"
+    ln -s usr/lib "$root/lib"
+    ln -s usr/bin "$root/bin"
     cp -r "$units/." "$root/lib/systemd/system/"
     cp "$unit" "$root/lib/systemd/system/boardbank.service"
     cp "$binary" "$root/usr/bin/boardbank"
