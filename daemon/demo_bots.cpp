@@ -414,8 +414,19 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView& vie
   }
   if (const auto* trade = std::get_if<rules::Trade>(&input);
       trade && trade->give.free_rides.empty() && trade->get.free_rides.empty()) {
-    plan_trade(*trade, acts);
-    return;
+    if (!replanning_) {
+      plan_trade(*trade, acts);
+      return;
+    }
+    // The same trade again in the same situation: the screen did not take it the first time (a trade the
+    // bots could not fill in is left, never agreed as it stands). The rules bot would propose it forever and
+    // the game would stand still, so the bots hand it over as the intent this once, said and counted.
+    const std::string line =
+        "the bots could not agree this trade on the screen: it is handed over as an intent";
+    if (settings_.print)
+      settings_.print(line);
+    else
+      fmt::print(stderr, "{}\n", line);
   }
   if (const auto* bankrupt = std::get_if<rules::Bankrupt>(&input)) {
     // The debt's "Go bankrupt" on the home screen, confirmed by the player's own card.
