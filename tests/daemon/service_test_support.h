@@ -9,6 +9,9 @@
 #include <string>
 
 #include "daemon/config.h"
+#include "daemon/participant.h"
+#include "display/intent.h"
+#include "table/table.h"
 
 namespace bb::daemon::service_test {
 
@@ -40,6 +43,19 @@ inline Config test_config(const TempFolder& dir) {
   config.ledger.backup_dir = dir.file("state/backups");
   config.editions_dir = std::string(SOURCE_DIR) + "/editions";
   return config;
+}
+
+// The family at the setup screen starts a classic game of Ann (the car) and Bob (the dog), seed 3, in the
+// first two colours, once. True on the wake that started it: that wake has done its act.
+inline bool start_two_player_game(ParticipantContext& c, bool& started) {
+  if (started || c.table().view().awaiting.kind != table::Awaiting::Kind::setup) return false;
+  rules::Setup s;
+  s.edition = "classic";
+  s.seed = 3;
+  s.players = {{"Ann", "car", "", {}}, {"Bob", "dog", "", {}}};
+  c.touch(display::StartGame{s, {0, 1}});
+  started = true;
+  return true;
 }
 
 }  // namespace bb::daemon::service_test

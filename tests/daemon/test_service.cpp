@@ -25,6 +25,7 @@
 
 using namespace bb;
 using namespace bb::daemon;
+using bb::daemon::service_test::start_two_player_game;
 using bb::daemon::service_test::TempFolder;
 using bb::daemon::service_test::test_config;
 using namespace std::chrono_literals;
@@ -401,15 +402,7 @@ struct DicePlayer final : Participant {
   Wake wake() const override { return Wake{-1, 5ms}; }
   void on_wake(ParticipantContext& c) override {
     const auto& view = c.table().view();
-    if (view.awaiting.kind == table::Awaiting::Kind::setup && !started) {
-      rules::Setup s;
-      s.edition = "classic";
-      s.seed = 3;
-      s.players = {{"Ann", "car", "", {}}, {"Bob", "dog", "", {}}};
-      c.touch(display::StartGame{s, {0, 1}});
-      started = true;
-      return;
-    }
+    if (start_two_player_game(c, started)) return;
     if (view.game && step(c, view)) c.stop(0);
     if (++wakes > 4000) c.stop(1);  // 20 s: the test failed; do not hang
   }

@@ -23,6 +23,7 @@ namespace bb::daemon {
 namespace {
 
 using namespace std::chrono_literals;
+using service_test::start_two_player_game;
 using service_test::TempFolder;
 using service_test::test_config;
 
@@ -90,15 +91,7 @@ struct Family final : Participant {
   void on_wake(ParticipantContext& c) override {
     const auto& view = c.table().view();
     if (++wakes > 6000) return c.stop(1);  // 30 s: the test failed; do not hang
-    if (view.awaiting.kind == table::Awaiting::Kind::setup && !started) {
-      rules::Setup s;
-      s.edition = "classic";
-      s.seed = 3;
-      s.players = {{"Ann", "car", "", {}}, {"Bob", "dog", "", {}}};
-      c.touch(display::StartGame{s, {0, 1}});
-      started = true;
-      return;
-    }
+    if (start_two_player_game(c, started)) return;
     if (!view.game) return;
     const auto& q = view.question;
     if (view.awaiting.kind != table::Awaiting::Kind::learn_tokens) {

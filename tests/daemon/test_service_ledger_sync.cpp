@@ -18,6 +18,7 @@
 
 using namespace bb;
 using namespace bb::daemon;
+using bb::daemon::service_test::start_two_player_game;
 using bb::daemon::service_test::TempFolder;
 using bb::daemon::service_test::test_config;
 using namespace std::chrono_literals;
@@ -77,15 +78,7 @@ struct ScreenWatcher final : Participant {
   }
   void on_wake(ParticipantContext& c) override {
     const auto& view = c.table().view();
-    if (view.awaiting.kind == table::Awaiting::Kind::setup && !started) {
-      rules::Setup s;
-      s.edition = "classic";
-      s.seed = 3;
-      s.players = {{"Ann", "car", "", {}}, {"Bob", "dog", "", {}}};
-      c.touch(display::StartGame{s, {0, 1}});
-      started = true;
-      return;
-    }
+    if (start_two_player_game(c, started)) return;
     if (view.game && step(c, view)) return c.stop(0);
     if (++wakes > 4000) {  // 20 s: the test failed; let the syncer go so that the service can stop
       gate_.open = true;
