@@ -43,35 +43,55 @@ bool sync_path(const std::string& path, bool directory) {
   return ok;
 }
 
-// Copies a whole database from `source` into a new file at `dest` with the online backup API. The copy is
-// in the page cache only: the caller syncs it before anything depends on it.
-std::expected<void, std::string> copy_unsynced(sqlite3* source, const std::string& dest) {
+// A copy of a whole database into a new file with SQLite's online backup API, one step or many. It has no
+// journal and syncs nothing itself: the file is renamed only when whole, and its owner syncs it before
+// anything depends on it. Closed (the backup finished) when it goes.
+struct CopyConnection {
   sqlite3* out = nullptr;
-  int rc = sqlite3_open_v2(dest.c_str(), &out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
-  if (rc != SQLITE_OK) {
-    std::string message = out ? sqlite3_errmsg(out) : sqlite3_errstr(rc);
-    sqlite3_close_v2(out);
-    return std::unexpected(fmt::format("cannot create {}: {}", dest, message));
+  sqlite3_backup* backup = nullptr;
+
+  CopyConnection() = default;
+  CopyConnection(const CopyConnection&) = delete;
+  CopyConnection& operator=(const CopyConnection&) = delete;
+  ~CopyConnection() { close(); }
+
+  std::expected<void, std::string> open(sqlite3* source, const std::string& dest) {
+    int rc = sqlite3_open_v2(dest.c_str(), &out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+    if (rc != SQLITE_OK) {
+      std::string message = error(rc);
+      close();
+      return std::unexpected(fmt::format("cannot create {}: {}", dest, message));
+    }
+    sqlite3_exec(out, "PRAGMA journal_mode=OFF", nullptr, nullptr, nullptr);
+    sqlite3_exec(out, "PRAGMA synchronous=OFF", nullptr, nullptr, nullptr);
+    backup = sqlite3_backup_init(out, "main", source, "main");
+    if (!backup) {
+      std::string message = sqlite3_errmsg(out);
+      close();
+      return std::unexpected(fmt::format("cannot start the backup: {}", message));
+    }
+    return {};
   }
-  // The copy is written under a temporary name and renamed only when whole: it needs no journal of its own.
-  sqlite3_exec(out, "PRAGMA journal_mode=OFF", nullptr, nullptr, nullptr);
-  sqlite3_backup* backup = sqlite3_backup_init(out, "main", source, "main");
-  if (!backup) {
-    std::string message = sqlite3_errmsg(out);
-    sqlite3_close_v2(out);
-    return std::unexpected(fmt::format("cannot start the backup: {}", message));
+  // Finishes the backup and closes the file: SQLITE_OK, or why the close failed.
+  int close() {
+    if (backup) sqlite3_backup_finish(backup);
+    backup = nullptr;
+    int rc = sqlite3_close_v2(out);
+    out = nullptr;
+    return rc;
   }
-  rc = sqlite3_backup_step(backup, -1);
-  sqlite3_backup_finish(backup);
-  std::string message = rc == SQLITE_DONE ? "" : sqlite3_errmsg(out);
-  if (rc == SQLITE_DONE)
-    rc = sqlite3_close_v2(out) == SQLITE_OK ? SQLITE_DONE : SQLITE_IOERR;
-  else
-    sqlite3_close_v2(out);
-  if (rc != SQLITE_DONE) {
-    return std::unexpected(fmt::format("copying into {} failed: {}", dest,
-                                       message.empty() ? sqlite3_errstr(rc) : message.c_str()));
-  }
+  std::string error(int rc) const { return out ? sqlite3_errmsg(out) : sqlite3_errstr(rc); }
+};
+
+// The whole copy in one step, in the page cache only: the caller syncs it.
+std::expected<void, std::string> copy_unsynced(sqlite3* source, const std::string& dest) {
+  CopyConnection copy;
+  if (auto opened = copy.open(source, dest); !opened) return opened;
+  int rc = sqlite3_backup_step(copy.backup, -1);
+  if (rc != SQLITE_DONE)
+    return std::unexpected(fmt::format("copying into {} failed: {}", dest, copy.error(rc)));
+  if (copy.close() != SQLITE_OK)
+    return std::unexpected(fmt::format("copying into {} failed: {}", dest, sqlite3_errstr(SQLITE_IOERR)));
   return {};
 }
 
@@ -93,8 +113,7 @@ std::expected<std::string, std::string> BackupStore::write_from(Database& source
 }
 
 struct BackupCopy::State {
-  sqlite3* out = nullptr;
-  sqlite3_backup* backup = nullptr;
+  CopyConnection copy;
   PendingBackup pending;
   bool whole = false;
   int remaining = 0;
@@ -102,15 +121,12 @@ struct BackupCopy::State {
 
   // Closes the copy's connection; a copy never completed is removed.
   void abandon() {
-    if (backup) sqlite3_backup_finish(backup);
-    backup = nullptr;
-    if (out) sqlite3_close_v2(out);
-    out = nullptr;
+    copy.close();
     std::error_code ec;
     fs::remove(pending.partial, ec);
   }
   ~State() {
-    if (out || backup) abandon();
+    if (copy.out) abandon();
   }
 };
 
@@ -123,19 +139,21 @@ int BackupCopy::remaining_pages() const { return state_ ? state_->remaining : 0;
 int BackupCopy::total_pages() const { return state_ ? state_->total : 0; }
 
 std::expected<bool, std::string> BackupCopy::step(int pages) {
-  if (!state_ || !state_->backup) return std::unexpected(std::string("the backup copy is no longer open"));
+  if (!state_ || !state_->copy.backup)
+    return std::unexpected(std::string("the backup copy is no longer open"));
   if (state_->whole) return true;
-  int rc = sqlite3_backup_step(state_->backup, pages < 0 ? -1 : std::max(1, pages));
-  state_->remaining = sqlite3_backup_remaining(state_->backup);
-  state_->total = sqlite3_backup_pagecount(state_->backup);
+  sqlite3_backup* backup = state_->copy.backup;
+  int rc = sqlite3_backup_step(backup, pages < 0 ? -1 : std::max(1, pages));
+  state_->remaining = sqlite3_backup_remaining(backup);
+  state_->total = sqlite3_backup_pagecount(backup);
   if (rc == SQLITE_DONE) {
     state_->whole = true;
     return true;
   }
   // Busy or locked: the source is in the middle of a write by another connection; the next step tries again.
   if (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED) return false;
-  std::string message = fmt::format("copying into {} failed: {}", state_->pending.partial,
-                                    state_->out ? sqlite3_errmsg(state_->out) : sqlite3_errstr(rc));
+  std::string message =
+      fmt::format("copying into {} failed: {}", state_->pending.partial, state_->copy.error(rc));
   state_->abandon();
   return std::unexpected(message);
 }
@@ -144,10 +162,7 @@ std::expected<PendingBackup, std::string> BackupCopy::complete(Database& source)
   if (!state_ || !state_->whole)
     return std::unexpected(std::string("the backup copy is not whole yet; it cannot be completed"));
   State& s = *state_;
-  sqlite3_backup_finish(s.backup);
-  s.backup = nullptr;
-  int closed = sqlite3_close_v2(s.out);
-  s.out = nullptr;
+  int closed = s.copy.close();
   std::error_code ec;
   if (closed != SQLITE_OK) {
     fs::remove(s.pending.partial, ec);
@@ -178,22 +193,9 @@ std::expected<BackupCopy, std::string> BackupStore::begin_copy(Database& source)
   for (int n = 2; fs::exists(final_name, ec); ++n) final_name = fmt::format("{}-{}.db", base, n);
   auto state = std::make_unique<BackupCopy::State>();
   state->pending = PendingBackup{dir_, keep_, final_name + ".partial", final_name, {}, {}};
-  const std::string& dest = state->pending.partial;
-  int rc = sqlite3_open_v2(dest.c_str(), &state->out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
-  if (rc != SQLITE_OK) {
-    std::string message = state->out ? sqlite3_errmsg(state->out) : sqlite3_errstr(rc);
+  if (auto opened = state->copy.open(source.handle(), state->pending.partial); !opened) {
     state->abandon();
-    return std::unexpected(fmt::format("cannot create {}: {}", dest, message));
-  }
-  // The copy is written under a temporary name and renamed only when whole: it needs no journal of its own,
-  // and BackupStore::finish syncs it (off the connection's thread), so SQLite syncs nothing of it.
-  sqlite3_exec(state->out, "PRAGMA journal_mode=OFF", nullptr, nullptr, nullptr);
-  sqlite3_exec(state->out, "PRAGMA synchronous=OFF", nullptr, nullptr, nullptr);
-  state->backup = sqlite3_backup_init(state->out, "main", source.handle(), "main");
-  if (!state->backup) {
-    std::string message = sqlite3_errmsg(state->out);
-    state->abandon();
-    return std::unexpected(fmt::format("cannot start the backup: {}", message));
+    return std::unexpected(opened.error());
   }
   return BackupCopy(std::move(state));
 }
