@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "table/table_state.h"
 
@@ -45,20 +46,27 @@ Reaction Table::State::card(const CardTapped& e) {
   return r;
 }
 
+// The payment question a tap of this card answers: the first confirm_payment or house_payment asked of its
+// player, or for the banker's card the first house-rule payout waiting for the banker. One place, so that
+// what a repeated tap counts for (waits_for_card) and what a tap confirms (player_card, banker_card) agree.
+const OpenQuestion* Table::State::payment_for(const CardRole& role) const {
+  for (const auto& q : questions) {
+    using K = display::TableQuestion::Kind;
+    const bool payment = q.shown.kind == K::confirm_payment || q.shown.kind == K::house_payment;
+    if (!payment) continue;
+    if (role.kind == CardRole::Kind::player && !q.shown.banker && q.shown.player == role.player) return &q;
+    if (role.kind == CardRole::Kind::banker && q.shown.banker && q.shown.kind == K::house_payment) return &q;
+  }
+  return nullptr;
+}
+
+OpenQuestion* Table::State::payment_for(const CardRole& role) {
+  return const_cast<OpenQuestion*>(std::as_const(*this).payment_for(role));
+}
+
 bool Table::State::waits_for_card(const std::string& uid) const {
   const auto role = registry.find(uid);
-  if (!role) return false;
-  for (const auto& q : questions) {
-    const bool payment = q.shown.kind == display::TableQuestion::Kind::confirm_payment ||
-                         q.shown.kind == display::TableQuestion::Kind::house_payment;
-    if (!payment) continue;
-    if (role->kind == CardRole::Kind::player && !q.shown.banker && q.shown.player == role->player)
-      return true;
-    if (role->kind == CardRole::Kind::banker && q.shown.banker &&
-        q.shown.kind == display::TableQuestion::Kind::house_payment)
-      return true;
-  }
-  return false;
+  return role && payment_for(*role) != nullptr;
 }
 
 Reaction Table::State::already_counted(const std::string& uid) {
@@ -120,14 +128,10 @@ Reaction Table::State::player_card(const CardTapped& e, const std::string& uid, 
     r.cues.push_back(display::Cue::refused);
     return r;
   }
-  // The table's own questions come first: a tap answers the first one asked of this player.
-  for (auto& q : questions) {
-    if (q.shown.banker || q.shown.player != player) continue;
-    if (q.shown.kind == display::TableQuestion::Kind::confirm_payment ||
-        q.shown.kind == display::TableQuestion::Kind::house_payment) {
-      confirm_payment(r, q, e.id, {});
-      return r;
-    }
+  // The table's own questions come first: a tap answers the first payment asked of this player.
+  if (auto* q = payment_for({CardRole::Kind::player, player, {}, {}})) {
+    confirm_payment(r, *q, e.id, {});
+    return r;
   }
   if (!questions.empty()) {
     const auto& q = questions.front().shown;
@@ -165,11 +169,10 @@ Reaction Table::State::player_card(const CardTapped& e, const std::string& uid, 
 
 Reaction Table::State::banker_card(const CardTapped& e, const std::string& uid) {
   Reaction r;
-  for (auto& q : questions)
-    if (q.shown.banker && q.shown.kind == display::TableQuestion::Kind::house_payment) {
-      confirm_payment(r, q, e.id, uid);
-      return r;
-    }
+  if (auto* q = payment_for({CardRole::Kind::banker, -1, {}, {}})) {
+    confirm_payment(r, *q, e.id, uid);
+    return r;
+  }
   // The screen's banker dialogs (PIN or card for a correction) take it.
   r.cards.push_back({uid, -1});
   return r;

@@ -86,6 +86,10 @@ struct Table::State {
   Reaction deck_card(const CardTapped& e, const CardRole& role);
   Reaction banker_card(const CardTapped& e, const std::string& uid);
   Reaction unknown_card(const std::string& uid);
+  // The payment question this card's tap answers (its player's first payment to confirm, or the banker's
+  // first house-rule payout), nullptr when none waits for it.
+  OpenQuestion* payment_for(const CardRole& role);
+  const OpenQuestion* payment_for(const CardRole& role) const;
   // Whether a payment question waits for this card's tap (its player's, or the banker's for a payout).
   bool waits_for_card(const std::string& uid) const;
   Reaction already_counted(const std::string& uid);
