@@ -156,12 +156,17 @@ std::vector<Intent> TouchScreen::card(const std::string& uid, int player) {
 bool TouchScreen::draw_if_needed() {
   const auto now = SDL_GetTicks64();
   if (drawn_ && !redraw_due_ && !ui_.needs_redraw(now, snapshot_.version)) return false;
-  notice_.reset();
   redraw_due_ = false;
-  const auto& frame =
-      ui_.build(snapshot_, Layout::for_window(canvas_->width(), canvas_->height()), *fonts_, now);
+  const Layout layout = Layout::for_window(canvas_->width(), canvas_->height());
+  const auto& frame = ui_.build(snapshot_, layout, *fonts_, now);
   built_ = true;
-  canvas_->draw(frame);
+  // A notice stays over whatever is drawn under it (a countdown's tick, a newer picture) until a finger
+  // closes it or its caller does (close_notice: the condition it names has cleared): a message that went
+  // away by itself at the next second would be missed.
+  if (notice_)
+    canvas_->draw(frame_with_notice(frame, layout, *fonts_, *notice_));
+  else
+    canvas_->draw(frame);
   canvas_->present();
   drawn_ = true;
   ++frames_;

@@ -52,8 +52,9 @@ class TouchScreen {
   // Draws the frame drawn last again, exactly as it was (laid out from the snapshot drawn then, never from a
   // newer one), with `notice` over it: for a caller whose newest snapshot is ahead of what it may show (the
   // service while the ledger cannot store the game), or who must be sure a message is read (the game
-  // paused). It stays until a new snapshot (or a countdown) is drawn by draw_if_needed(), or a finger lifted
-  // on the screen closes it (pump() then takes that touch, and nothing under the notice is pressed).
+  // paused). It stays until its caller closes it (close_notice(): the condition it names has cleared) or a
+  // finger lifted on the screen closes it (pump() then takes that touch, and nothing under the notice is
+  // pressed); a redraw meanwhile (a countdown's tick, a newer snapshot) draws the new picture under it.
   void draw_notice_over_last(const ScreenNotice& notice);
   // Takes the notice away: the next draw_if_needed() draws the snapshot again.
   void close_notice() {
@@ -99,7 +100,7 @@ class TouchScreen {
   bool quit_ = false;
   bool built_ = false;
   bool drawn_ = false;
-  std::optional<ScreenNotice> notice_;  // drawn over the last frame; cleared by the next draw
+  std::optional<ScreenNotice> notice_;  // drawn over every frame until a touch or close_notice()
   bool redraw_due_ = false;             // a notice was closed: the picture under it is drawn again
   int frames_ = 0;
 };

@@ -1,6 +1,7 @@
 // The notice the service lays over the screen's last picture while the ledger cannot store the game.
 #include "display/screen_notice.h"
 
+#include <SDL.h>
 #include <gtest/gtest.h>
 
 #include "display/canvas.h"
@@ -51,7 +52,7 @@ TEST(ScreenNotice, LaysTheNoticeOverTheLastPictureWithoutChangingIt) {
   }
 }
 
-TEST(ScreenNotice, TheTouchScreenDrawsItOverTheLastFrameUntilItsNextDraw) {
+TEST(ScreenNotice, TheTouchScreenDrawsItOverTheLastFrameAndKeepsItOverTheNextDraw) {
   Harness h(sample("developed"));
   TouchScreen& screen = h.screen();
   const int frames = screen.frames_drawn();
@@ -69,10 +70,49 @@ TEST(ScreenNotice, TheTouchScreenDrawsItOverTheLastFrameUntilItsNextDraw) {
   // The corner is the old picture, shaded: darker than before, not the newer picture.
   const Colour corner = screen.canvas().pixel(2, 2);
   EXPECT_LE(corner.r + corner.g + corner.b, corner_before.r + corner_before.g + corner_before.b);
-  // The next draw shows the newest picture and takes the notice away.
+  // The next draw lays out the newest picture, with the notice still over it: only its caller (the
+  // condition cleared) or a finger takes it away.
+  EXPECT_TRUE(screen.draw_if_needed());
+  ASSERT_NE(screen.notice(), nullptr);
+  EXPECT_EQ(screen.notice()->title, "The game cannot be saved");
+  EXPECT_TRUE(screen.frame().shows("a state the disk does not hold"));
+  EXPECT_LE(screen.canvas().pixel(2, 2).r + screen.canvas().pixel(2, 2).g + screen.canvas().pixel(2, 2).b,
+            corner_before.r + corner_before.g + corner_before.b);
+  screen.close_notice();
   EXPECT_TRUE(screen.draw_if_needed());
   EXPECT_EQ(screen.notice(), nullptr);
-  EXPECT_TRUE(screen.frame().shows("a state the disk does not hold"));
+  EXPECT_EQ(screen.canvas().pixel(2, 2), corner_before);
+}
+
+// A notice over an auction whose countdown ticks every second: the tick redraws the picture, and the notice
+// stays over it (before, the first tick took it away unread).
+TEST(ScreenNotice, ACountdownTickKeepsTheNoticeOverThePicture) {
+  Harness h(sample("auction"), 800, 480, UiSettings{true, "1234", "", 30});
+  TouchScreen& screen = h.screen();
+  ASSERT_TRUE(h.frame().shows("0:3") || h.frame().shows("0:2")) << "the countdown shows";
+  const Colour corner_before = screen.canvas().pixel(2, 2);
+  screen.draw_notice_over_last(
+      {"The game is paused", "The SD card is full. Touch the screen to close this."});
+  const int frames = screen.frames_drawn();
+  // The next second's tick (within about a second of wall time; the test waits for it, it times nothing).
+  bool ticked = false;
+  for (int i = 0; i < 300 && !ticked; ++i) {
+    ticked = screen.draw_if_needed();
+    if (!ticked) SDL_Delay(10);
+  }
+  ASSERT_TRUE(ticked) << "the countdown redraws every second";
+  EXPECT_EQ(screen.frames_drawn(), frames + 1);
+  ASSERT_NE(screen.notice(), nullptr) << "a tick must not close the notice";
+  EXPECT_EQ(screen.notice()->title, "The game is paused");
+  const Colour corner = screen.canvas().pixel(2, 2);
+  EXPECT_LT(corner.r + corner.g + corner.b, corner_before.r + corner_before.g + corner_before.b)
+      << "the new picture is shaded under the notice";
+  // Touched, it goes; the picture comes back unshaded.
+  testing::push_finger_tap({0.5F, 0.5F});
+  EXPECT_TRUE(screen.pump().empty());
+  EXPECT_EQ(screen.notice(), nullptr);
+  EXPECT_TRUE(screen.draw_if_needed());
+  EXPECT_EQ(screen.canvas().pixel(2, 2), corner_before);
 }
 
 TEST(ScreenNotice, AFingerClosesItWithoutPressingWhatIsUnderIt) {
