@@ -53,6 +53,10 @@ struct TokenReport {
   int to = -1;
   std::vector<int> candidates;
   std::string detail;
+  // learn_incomplete of the learning on the start space (player -1): how many tokens the camera found there
+  // and how many it expected (-1: not said).
+  int found = -1;
+  int expected = -1;
   std::string id;  // "camera:<frame>:<player>"
 };
 

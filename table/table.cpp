@@ -50,6 +50,10 @@ void Table::State::seat_players() {
   expected.assign(n, -1);
   seen.assign(n, -1);
   learned.clear();
+  unwatched.clear();
+  learning = false;
+  one_at_a_time = false;
+  prompting = -1;
   questions.clear();
   if (!g) return;
   for (std::size_t i = 0; i < n; ++i) {
@@ -422,6 +426,8 @@ void Table::State::refresh() {
   v.status = status;
   v.paused = paused;
   v.colours = colours;
+  v.learning = {
+      learning, one_at_a_time, {learned.begin(), learned.end()}, {unwatched.begin(), unwatched.end()}};
   for (const auto& q : questions)
     if (q.paid) v.unconfirmed.push_back(*q.paid);
   if (g) {
@@ -519,6 +525,16 @@ Reaction Table::learn_tokens_again() {
   const auto* g = s_->game();
   if (!g || g->state().ended || !s_->camera || s_->learning) return r;
   s_->start_learning(r, true);
+  r.snapshot_changed = true;
+  s_->refresh();
+  return r;
+}
+
+Reaction Table::restore_learning(const TokenLearning& kept) {
+  Reaction r;
+  const auto* g = s_->game();
+  if (!g || g->state().ended) return r;
+  s_->restore_learning(r, kept);
   r.snapshot_changed = true;
   s_->refresh();
   return r;

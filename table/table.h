@@ -68,6 +68,16 @@ struct CameraLearning {
   int player = -1;  // one_at_a_time: whose token comes next (the tracker names it "T<player + 1>")
 };
 
+// The learning of the tokens as it stands: what the service keeps beside the camera's set-up, so that a
+// restart in the middle of it asks only for the tokens not learned yet (Table::restore_learning).
+struct TokenLearning {
+  bool asking = false;         // the learning question is open
+  bool one_at_a_time = false;  // the family learns the tokens one at a time (the learned ones stay put)
+  std::vector<int> learned;    // players whose tokens the camera has learned, in player order
+  std::vector<int> unwatched;  // players whose tokens the family left to the dice (the camera does not watch)
+  bool operator==(const TokenLearning&) const = default;
+};
+
 // What one event caused. Whatever it says is done was committed to the store before handle() returned.
 struct Reaction {
   bool snapshot_changed = false;      // the game, the question or the view changed: build a new snapshot
@@ -141,6 +151,7 @@ struct TableView {
   std::vector<Standing> standings;  // richest first, bankrupt players last
   bool unfinished_game = false;  // no game is open but an unfinished one is stored (the screen offers Resume)
   std::vector<int> colours;      // palette index per player, as chosen on the setup screen (this session)
+  TokenLearning learning;        // the camera's learning of the tokens (this game)
 };
 
 // The session at the table: turns events (dice, card taps, what the camera saw, touches, timers) into inputs
@@ -171,6 +182,11 @@ class Table {
   // stored, or were stale): the table asks for every token on the start space, to be learned, then put back
   // on its space. Nothing without a game or a working camera, or while learning is asked already.
   Reaction learn_tokens_again();
+  // The camera kept what it had learned for the game that is open before a restart (the service read it
+  // where the camera keeps its set-up): the table says on the screen what was restored and, when tokens are
+  // still missing, asks one at a time for those only (the kept ones stay where they stand). `asking` is not
+  // read. Players not seated are ignored. Nothing without a game or for a finished one.
+  Reaction restore_learning(const TokenLearning& kept);
   // The service's configuration was reloaded (SIGHUP): draw mode, payments, house-rule defaults, the PIN
   // check and the banker's card take effect from the next event. Cards registered at the table (a player's
   // second card, deck stickers) stay; a banker's card the new settings no longer name is forgotten.

@@ -86,7 +86,112 @@ void Table::State::prompt_next_token(Reaction& r, const std::string& said) {
   r.camera_learning = CameraLearning{CameraLearning::Mode::one_at_a_time, next};
 }
 
+void Table::State::learning_incomplete(Reaction& r, const TokenReport& e) {
+  // The camera found fewer tokens than there are players, or none at all: say so, never play on as if there
+  // were fewer (or wait without a word), and offer the same choices either way: look again, learn them one
+  // at a time (tokens crowded on the start space, a metal grey one), or play without the camera.
+  if (one_at_a_time) return;  // a report of the learning on the start space, given up already
+  const auto* g = game();
+  const std::string start = g ? space_name(g->edition().start_space) : std::string("the start");
+  const bool none = e.found == 0;
+  r.messages.push_back(none ? fmt::format("The camera sees no token on {}: {}", start, e.detail)
+                            : fmt::format("The camera did not find every token: {}", e.detail));
+  auto* q = find(display::TableQuestion::Kind::learn_tokens);
+  if (!q || !learning) return;
+  q->shown.text = none ? fmt::format(
+                             "The camera sees the board but no token on {}. Put every token on {} "
+                             "(anywhere on it), then look again; or learn them one at a time",
+                             start, start)
+                       : fmt::format(
+                             "The camera did not find every token on {}: move them apart, or learn them "
+                             "one at a time",
+                             start);
+  q->shown.options = {{"retry", fmt::format("Look at {} again", start), false, false},
+                      {"one_by_one", "Learn them one at a time", false, false},
+                      {"skip", "Play without the camera", false, false}};
+  r.question = q->shown;
+  r.snapshot_changed = true;
+}
+
+std::string Table::State::token_names(const std::set<int>& players) const {
+  std::string names;
+  std::size_t i = 0;
+  for (const int p : players) {
+    if (i > 0) names += i + 1 == players.size() ? " and " : ", ";
+    names += token_name(p);
+    ++i;
+  }
+  return names;
+}
+
+void Table::State::restore_learning(Reaction& r, const TokenLearning& kept) {
+  const auto* g = game();
+  if (!g) return;
+  const int players = static_cast<int>(g->state().players.size());
+  learned.clear();
+  unwatched.clear();
+  for (const int p : kept.learned)
+    if (p >= 0 && p < players) learned.insert(p);
+  for (const int p : kept.unwatched)
+    if (p >= 0 && p < players && !learned.contains(p)) unwatched.insert(p);
+  bool missing = false;
+  for (int p = 0; p < players; ++p)
+    if (!learned.contains(p) && !unwatched.contains(p) &&
+        !g->state().players[static_cast<std::size_t>(p)].bankrupt)
+      missing = true;
+  const std::string kept_names = token_names(learned);
+  if (!missing) {
+    // Every token is known again (or left to the dice): nothing to ask; the screen says what came back.
+    learning = false;
+    one_at_a_time = false;
+    prompting = -1;
+    if (auto* q = find(display::TableQuestion::Kind::learn_tokens)) close(q->shown.id);
+    std::string said = kept_names.empty() ? std::string("the camera learned no token before the restart")
+                                          : fmt::format("the camera knows {} again", kept_names);
+    if (!unwatched.empty()) said += fmt::format("; the dice alone move {}", token_names(unwatched));
+    status = status.empty() ? capitalised(said) : fmt::format("{}; {}", status, said);
+    r.messages.push_back(capitalised(said) + " (kept from before the restart)");
+    return;
+  }
+  // Some tokens are still to learn: one at a time, the kept ones standing where they were put (the camera
+  // knows them there), so the board is not emptied again.
+  resumed_learning = g->input_count() > 0;
+  if (!find(display::TableQuestion::Kind::learn_tokens)) {
+    OpenQuestion q;
+    q.shown.kind = display::TableQuestion::Kind::learn_tokens;
+    q.shown.title = "The camera learns the tokens";
+    ask(r, std::move(q));
+  }
+  learning = true;
+  one_at_a_time = true;
+  prompting = -1;
+  const std::string said =
+      kept_names.empty()
+          ? std::string("Learning the tokens again after the restart.")
+          : fmt::format("The camera kept {} from before the restart: leave {} where {} stand{}.", kept_names,
+                        learned.size() == 1 ? "it" : "them", learned.size() == 1 ? "it" : "they",
+                        learned.size() == 1 ? "s" : "");
+  status = fmt::format("{}{}the camera kept {}; it asks for the others", status, status.empty() ? "" : "; ",
+                       kept_names.empty() ? std::string("no token") : kept_names);
+  r.messages.push_back(said);
+  prompt_next_token(r, said);
+}
+
 void Table::State::answer_learning(Reaction& r, const std::string& option, const std::string& question_id) {
+  if (option == "retry" && !one_at_a_time) {
+    // Every token on the start space, looked at again from the start (the camera forgets what it counted).
+    const auto* g = game();
+    const std::string start = g ? space_name(g->edition().start_space) : std::string("the start");
+    learned.clear();
+    r.camera_learning = CameraLearning{CameraLearning::Mode::all_on_start, -1};
+    r.messages.push_back(fmt::format("The camera looks at {} again", start));
+    if (auto* q = find(display::TableQuestion::Kind::learn_tokens)) {
+      q->shown.text = fmt::format("Put every token on {}: the camera looks again and learns each one", start);
+      r.question = q->shown;
+    }
+    r.snapshot_changed = true;
+    return;
+  }
   if (option == "one_by_one" || (option == "retry" && one_at_a_time)) {
     if (!one_at_a_time) {
       one_at_a_time = true;
@@ -126,18 +231,7 @@ Reaction Table::State::token(const TokenReport& e) {
     return device(gone);
   }
   if (e.kind == TokenReport::Kind::learn_incomplete && e.player < 0) {
-    // The camera found fewer tokens than there are players: say so, never play on as if there were fewer,
-    // and offer to learn them one at a time (tokens crowded on the start space, a metal grey one).
-    if (one_at_a_time) return r;  // a report of the learning on the start space, given up already
-    r.messages.push_back(fmt::format("The camera did not find every token: {}", e.detail));
-    if (auto* q = find(display::TableQuestion::Kind::learn_tokens); q && learning) {
-      q->shown.text = fmt::format(
-          "The camera did not find every token on {}: move them apart, or learn them "
-          "one at a time",
-          g ? space_name(g->edition().start_space) : std::string("the start"));
-      r.question = q->shown;
-      r.snapshot_changed = true;
-    }
+    learning_incomplete(r, e);
     return r;
   }
   if (!g || e.player < 0 || static_cast<std::size_t>(e.player) >= seen.size()) return r;

@@ -100,6 +100,12 @@ struct Table::State {
   // One at a time: asks for the next token not learned nor skipped, or ends the learning.
   void prompt_next_token(Reaction& r, const std::string& said = {});
   void answer_learning(Reaction& r, const std::string& option, const std::string& question_id);
+  void restore_learning(Reaction& r, const TokenLearning& kept);
+  // The learning question's text and choices when the camera did not find every token on the start space
+  // (`found` of `expected`; none at all when found is 0).
+  void learning_incomplete(Reaction& r, const TokenReport& e);
+  // "the car, the dog and the hat"
+  std::string token_names(const std::set<int>& players) const;
 
   // table_questions.cpp
   Reaction answer(const display::AnswerQuestion& a, const std::string& id);

@@ -157,5 +157,118 @@ TEST_F(LearningTest, ARestartMidLearningAsksForTheTokensAgainAndKeepsTheGame) {
   EXPECT_FALSE(question());
 }
 
+// The camera sees the board but no token on GO (the family has not put them down, or every one is hard to
+// see): said, with the same choices as when some are missing: look again, one at a time, without the camera.
+TEST_F(LearningTest, NoTokenFoundOnTheStartSpaceIsSaidWithTheSameChoices) {
+  TokenReport t;
+  t.kind = TokenReport::Kind::learn_incomplete;
+  t.found = 0;
+  t.expected = 3;
+  t.detail = "found no token on the start space where 3 were expected";
+  t.id = "camera:4:learning";
+  auto r = event(t);
+  EXPECT_TRUE(contains(r.messages, "The camera sees no token on GO")) << ::testing::PrintToString(r.messages);
+  ASSERT_TRUE(r.question);
+  ASSERT_TRUE(question());
+  EXPECT_NE(question()->text.find("no token on GO"), std::string::npos) << question()->text;
+  EXPECT_TRUE(offers("retry"));
+  EXPECT_TRUE(offers("one_by_one"));
+  EXPECT_TRUE(offers("skip"));
+  EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::learn_tokens);
+  // Looked at again: the camera starts its count afresh, the question stays until the tokens are learned.
+  r = answer("retry");
+  ASSERT_TRUE(r.camera_learning);
+  EXPECT_EQ(r.camera_learning->mode, CameraLearning::Mode::all_on_start);
+  EXPECT_TRUE(contains(r.messages, "looks at GO again"));
+  ASSERT_TRUE(question());
+  EXPECT_EQ(question()->kind, QK::learn_tokens);
+  EXPECT_TRUE(table->view().camera);  // "look again" is not "play without the camera"
+  seen(0, 0, TokenReport::Kind::learned);
+  seen(1, 0, TokenReport::Kind::learned);
+  r = seen(2, 0, TokenReport::Kind::learned);
+  EXPECT_FALSE(question());
+  EXPECT_TRUE(contains(r.messages, "The camera knows every token"));
+}
+
+TEST_F(LearningTest, SomeTokensFoundOnTheStartSpaceOfferToLookAgainToo) {
+  TokenReport t;
+  t.kind = TokenReport::Kind::learn_incomplete;
+  t.found = 2;
+  t.expected = 3;
+  t.detail = "found 2 of 3 tokens on the start space";
+  t.id = "camera:9:learning";
+  event(t);
+  EXPECT_TRUE(offers("retry"));
+  EXPECT_TRUE(offers("one_by_one"));
+  EXPECT_TRUE(offers("skip"));
+  // The third token moved clear; the camera looks again.
+  const auto r = answer("retry");
+  ASSERT_TRUE(r.camera_learning);
+  EXPECT_EQ(r.camera_learning->mode, CameraLearning::Mode::all_on_start);
+}
+
+// A restart in the middle of learning one at a time: the camera kept Ann's car (and the family had left
+// Bob's dog to the dice); the table asks for Cleo's hat only, and the screen says what came back.
+TEST_F(LearningTest, ARestartMidLearningAsksOnlyForTheTokensNotKept) {
+  answer("one_by_one");
+  seen(0, 12, TokenReport::Kind::learned);
+  answer("skip_token");  // Bob's dog: the dice move it
+  const TokenLearning before = table->view().learning;
+  EXPECT_TRUE(before.asking);
+  EXPECT_TRUE(before.one_at_a_time);
+  EXPECT_EQ(before.learned, std::vector<int>{0});
+  EXPECT_EQ(before.unwatched, std::vector<int>{1});
+  const auto count = inputs();
+  restart();
+  event(DeviceHealth{
+      {display::DeviceStatus::Kind::camera, "Camera", display::DeviceStatus::State::ok, "", ""}});
+  EXPECT_FALSE(question());  // nothing is asked before the service says what the camera kept
+  auto r = table->restore_learning(before);
+  ASSERT_TRUE(r.camera_learning);
+  EXPECT_EQ(r.camera_learning->mode, CameraLearning::Mode::one_at_a_time);
+  EXPECT_EQ(r.camera_learning->player, 2);  // Cleo's hat: neither kept nor left to the dice
+  ASSERT_TRUE(question());
+  EXPECT_EQ(question()->kind, QK::learn_tokens);
+  EXPECT_EQ(question()->title, "Cleo: put the hat on the board");
+  EXPECT_NE(
+      question()->text.find("The camera kept the car from before the restart: leave it where it stands"),
+      std::string::npos)
+      << question()->text;
+  EXPECT_EQ(question()->text.find("Take every token off the board"), std::string::npos) << question()->text;
+  EXPECT_NE(table->view().status.find("the camera kept the car"), std::string::npos) << table->view().status;
+  EXPECT_EQ(table->view().learning.learned, std::vector<int>{0});
+  EXPECT_EQ(table->view().learning.unwatched, std::vector<int>{1});
+  r = seen(2, 31, TokenReport::Kind::learned);
+  EXPECT_FALSE(r.camera_learning);
+  EXPECT_FALSE(question());
+  EXPECT_TRUE(contains(r.messages, "the dice alone move the dog")) << ::testing::PrintToString(r.messages);
+  EXPECT_EQ(inputs(), count);  // nothing posted on the camera's word
+  EXPECT_EQ(table->view().learning.learned, (std::vector<int>{0, 2}));
+}
+
+TEST_F(LearningTest, ARestartAfterEveryTokenWasKeptAsksNothingAndSaysWhatCameBack) {
+  answer("one_by_one");
+  seen(0, 12, TokenReport::Kind::learned);
+  seen(1, 25, TokenReport::Kind::learned);
+  seen(2, 31, TokenReport::Kind::learned);
+  ASSERT_FALSE(question());
+  TokenLearning kept = table->view().learning;
+  EXPECT_FALSE(kept.asking);
+  restart();
+  event(DeviceHealth{
+      {display::DeviceStatus::Kind::camera, "Camera", display::DeviceStatus::State::ok, "", ""}});
+  kept.learned.push_back(7);  // a player this game does not have: ignored
+  const auto r = table->restore_learning(kept);
+  EXPECT_FALSE(r.camera_learning);
+  EXPECT_FALSE(question());
+  EXPECT_TRUE(contains(r.messages, "The camera knows the car, the dog and the hat again"))
+      << ::testing::PrintToString(r.messages);
+  EXPECT_NE(table->view().status.find("the camera knows the car, the dog and the hat again"),
+            std::string::npos)
+      << table->view().status;
+  EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::throw_dice);
+  EXPECT_TRUE(table->invariant_violations().empty());
+}
+
 }  // namespace
 }  // namespace bb::table::testing
