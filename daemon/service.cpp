@@ -106,12 +106,20 @@ void Service::Impl::react(const table::Reaction& r) {
     log("paused: " + *r.paused);
     notifier.status("paused: " + *r.paused);
     // The screen's status line is one line, too short for what to do: the whole message goes over the
-    // picture (the table as stored: nothing of the refused input) once it is drawn, until a touch closes it.
-    pause_notice =
-        display::ScreenNotice{"The game is paused", *r.paused + " Touch the screen to close this message."};
+    // picture (the table as stored: nothing of the refused input) once it is drawn, until a touch closes it
+    // or the table is no longer paused.
+    pause_notice = display::ScreenNotice{std::string(kPausedTitle),
+                                         *r.paused + " Touch the screen to close this message."};
+    pause_notice_shown = false;
     picture_changed();
   }
   for (const auto& timer : r.timers) arm_table_timer(timer);
+  if (r.camera_learning && r.camera_learning->mode == table::CameraLearning::Mode::all_on_start &&
+      session->view().game) {
+    // "Look again" at the tokens on the start space: a fresh tracker counts them afresh.
+    camera_relearn.store(static_cast<int>(session->view().game->state().players.size()));
+    log("the camera looks at the start space again");
+  }
   if (r.camera_learning && r.camera_learning->mode == table::CameraLearning::Mode::one_at_a_time) {
     const rules::Game* g = session->view().game;
     camera_learn_players.store(g ? static_cast<int>(g->state().players.size()) : 0);
@@ -183,12 +191,21 @@ void Service::Impl::on_synced(const LedgerSyncer::Result& result) {
   }
   if (picture_due && !screen_waits_for_ledger()) {
     picture_due = false;
+    // The pause notice stays over every picture (a countdown's tick included) until it is touched or the
+    // table is no longer paused (the commit went through).
+    if (pause_notice_shown && !session->view().paused && screen->notice() &&
+        screen->notice()->title == kPausedTitle)
+      screen->close_notice();
+    if (!screen->notice()) pause_notice_shown = false;
     refresh_snapshot();
     // Presented now rather than at the next frame tick (up to 50 ms away offscreen): a tap's answer is on
     // the screen as soon as it is stored. A picture is drawn only when something changed, so this costs
     // no frame the tick would not have drawn.
     frame();
-    if (pause_notice) screen->draw_notice_over_last(*pause_notice);
+    if (pause_notice) {
+      screen->draw_notice_over_last(*pause_notice);
+      pause_notice_shown = true;
+    }
     pause_notice.reset();
   }
 }

@@ -56,9 +56,11 @@ std::optional<table::TokenReport> report_of(const vision::TrackerEvent& e) {
         r.id = fmt::format("camera:{}:{}", e.frame, r.player);
         return r;
       }
-      // Fewer tokens than expected: the whole learning, not one player's token.
+      // Fewer tokens than expected (none at all included): the whole learning, not one player's token.
       r.kind = R::learn_incomplete;
       r.detail = e.detail;
+      r.found = e.found;
+      r.expected = e.expected;
       r.id = fmt::format("camera:{}:learning", e.frame);
       return r;
     case K::lost:
@@ -111,10 +113,29 @@ void Service::Impl::start_camera() {
 void Service::Impl::follow_learning() {
   const table::TableView& v = session->view();
   const bool asked = v.awaiting.kind == table::Awaiting::Kind::learn_tokens && v.game;
-  if (asked && !learning_asked) {
+  // A learning restored one at a time (Table::restore_learning) goes on with the tracker the camera kept.
+  if (asked && !learning_asked && !v.learning.one_at_a_time) {
     const int players = static_cast<int>(v.game->state().players.size());
     camera_relearn.store(players);
     log(fmt::format("the camera learns {} tokens", players));
+  }
+  // What the camera keeps with its set-up: this game, how it is learned, the tokens left to the dice. A token
+  // left to the dice is kept at once (a restart then does not ask for it again); a new game only replaces
+  // what the next keeping writes (the tracker it would keep now is the last game's).
+  KeptLearning now;
+  if (v.game_id) now.game = *v.game_id;
+  now.players = v.game ? static_cast<int>(v.game->state().players.size()) : 0;
+  now.one_at_a_time = v.learning.one_at_a_time;
+  now.unwatched = v.learning.unwatched;
+  if (now != camera_keep_last) {
+    const bool due = now.game == camera_keep_last.game && now.unwatched != camera_keep_last.unwatched &&
+                     !now.unwatched.empty();
+    {
+      std::lock_guard lock(camera_keep_mutex);
+      camera_keep = now;
+    }
+    camera_keep_last = now;
+    if (due) camera_keep_due.store(true);
   }
   // Learning ended without a camera ("Play without the camera"): the tracker stops looking, or its
   // reports would bring the cross-check back.
@@ -122,16 +143,38 @@ void Service::Impl::follow_learning() {
   learning_asked = asked;
 }
 
-void Service::Impl::camera_setup_known(int tokens, const std::string& problem) {
-  const rules::Game* g = session->view().game;
+void Service::Impl::camera_setup_known(const std::optional<KeptSetup>& kept, const std::string& problem) {
+  const table::TableView& v = session->view();
+  const rules::Game* g = v.game;
   const int players = g ? static_cast<int>(g->state().players.size()) : 0;
+  const int tokens = kept ? kept->tokens : 0;
+  if (problem.empty() && kept && g && !g->state().ended && kept->learning.game && v.game_id &&
+      *kept->learning.game == *v.game_id && kept->learning.players == players && !kept->learned.empty()) {
+    // Kept for this very game, in the middle of its learning or after it: the table asks only for the rest.
+    if (kept->learned.size() + kept->learning.unwatched.size() >= static_cast<std::size_t>(players))
+      log(fmt::format("the camera knows the {} tokens learned before ({})", kept->learned.size(),
+                      camera_setup_path()));
+    else
+      log(fmt::format("the camera kept {} of {} tokens learned for game {} ({})", kept->learned.size(),
+                      players, *v.game_id, camera_setup_path()));
+    react(session->restore_learning(
+        table::TokenLearning{false, kept->learning.one_at_a_time, kept->learned, kept->learning.unwatched}));
+    return;
+  }
   std::string why = problem;
   if (why.empty() && g && tokens == 0) why = "none are stored in " + camera_setup_path();
   if (why.empty() && g && tokens != players)
     why = fmt::format("it holds {} tokens and the game has {} players", tokens, players);
   if (why.empty()) {
-    if (tokens > 0)
+    if (tokens > 0) {
       log(fmt::format("the camera knows the {} tokens learned before ({})", tokens, camera_setup_path()));
+      if (g && !g->state().ended && kept) {
+        // The screen says what came back (a set-up kept before progress was: every token, in player order).
+        table::TokenLearning all;
+        for (int p = 0; p < players; ++p) all.learned.push_back(p);
+        react(session->restore_learning(all));
+      }
+    }
     return;
   }
   log(fmt::format("the camera's stored tokens are not used: {}; they are learned again", why));
@@ -159,21 +202,65 @@ void Service::Impl::camera_main(
   }
   const vision::SpaceMap map(spaces_per_side);
   std::unique_ptr<vision::TokenTracker> tracker;
-  int learning_tokens = 0;     // > 0: learning asked for this many tokens, not yet stored
-  bool one_at_a_time = false;  // the tracker learns the tokens one at a time (made for it)
+  int learning_tokens = 0;      // > 0: learning asked for this many tokens, not all learned yet
+  bool one_at_a_time = false;   // the tracker learns the tokens one at a time (made for it)
+  std::size_t kept_tokens = 0;  // tokens in the set-up as last kept (or read back)
+  const TokenSetupStore kept_store(stored_setup);
+  std::optional<KeptSetup> kept;
   std::string problem;
   if (std::filesystem::exists(stored_setup)) {
-    tracker = std::make_unique<vision::TokenTracker>(map, vision::TokenTracker::Settings{});
-    if (auto loaded = tracker->load_setup(stored_setup); !loaded) {
-      problem = fmt::format("{} cannot be used ({})", stored_setup, loaded.error());
-      tracker.reset();
+    auto read = kept_store.read();
+    if (!read) {
+      problem = fmt::format("{} cannot be used ({})", stored_setup, read.error());
+    } else {
+      // Kept in the middle of learning them one at a time: the tracker goes on in that mode, so the tokens
+      // still missing are learned beside the kept ones, where they stand.
+      vision::TokenTracker::Settings settings;
+      const int players = read->learning.players;
+      const bool partial =
+          players > 0 && read->tokens + static_cast<int>(read->learning.unwatched.size()) < players;
+      if (read->learning.one_at_a_time || partial) {
+        settings.learning = vision::TokenTracker::Settings::Learning::one_at_a_time;
+        settings.expected_tokens = players;
+      }
+      tracker = std::make_unique<vision::TokenTracker>(map, settings);
+      if (auto loaded = tracker->load_setup(stored_setup); !loaded) {
+        problem = fmt::format("{} cannot be used ({})", stored_setup, loaded.error());
+        tracker.reset();
+      } else {
+        kept = *read;
+        kept_tokens = tracker->tokens().size();
+        one_at_a_time = settings.learning == vision::TokenTracker::Settings::Learning::one_at_a_time;
+        if (partial) learning_tokens = players;
+      }
     }
   }
   hand_over(table::DeviceHealth{display::DeviceStatus{display::DeviceStatus::Kind::camera, "Camera",
                                                       display::DeviceStatus::State::ok, (*source)->describe(),
                                                       ""}});
-  const int known = tracker ? static_cast<int>(tracker->tokens().size()) : 0;
-  loop->post([this, known, problem] { camera_setup_known(known, problem); });
+  loop->post([this, kept, problem] { camera_setup_known(kept, problem); });
+  // Keeps the tracker's set-up with the table's progress (TokenSetupStore: whole or not at all), and says
+  // so on the loop.
+  auto keep = [&](bool complete) {
+    KeptLearning learning;
+    {
+      std::lock_guard lock(camera_keep_mutex);
+      learning = camera_keep;
+    }
+    const auto count = tracker->tokens().size();
+    auto saved =
+        kept_store.keep([&](const std::string& path) { return tracker->save_setup(path); }, learning);
+    if (saved) kept_tokens = count;
+    loop->post([this, why = saved ? std::string() : saved.error(), stored_setup, complete, count] {
+      if (!why.empty())
+        log("the camera's learned tokens could not be kept: " + why);
+      else if (complete)
+        log("the camera's learned tokens are kept in " + stored_setup);
+      else
+        log(fmt::format("the camera's {} token{} learned so far are kept in {}", count, count == 1 ? "" : "s",
+                        stored_setup));
+    });
+  };
   cv::Mat frame;
   std::int64_t index = 0;
   while (!stop.stop_requested()) {
@@ -181,6 +268,7 @@ void Service::Impl::camera_main(
       tracker.reset();
       learning_tokens = 0;
       one_at_a_time = false;
+      kept_tokens = 0;
       if (asked > 0) {
         vision::TokenTracker::Settings settings;
         settings.expected_tokens = asked;
@@ -198,6 +286,7 @@ void Service::Impl::camera_main(
         tracker = std::make_unique<vision::TokenTracker>(map, settings);
         learning_tokens = settings.expected_tokens;
         one_at_a_time = true;
+        kept_tokens = 0;
       }
       tracker->learn_next_token(fmt::format("T{}", one));
     }
@@ -213,14 +302,15 @@ void Service::Impl::camera_main(
         if (tracker) {
           for (const auto& e : tracker->process(frame, index))
             if (auto r = report_of(e)) hand_over(*r);
-          if (learning_tokens > 0 && static_cast<int>(tracker->tokens().size()) >= learning_tokens) {
-            // Kept for a restart: after a power cut the family does not put every token on GO again.
-            auto saved = tracker->save_setup(stored_setup);
-            loop->post([this, why = saved ? std::string() : saved.error(), stored_setup] {
-              log(why.empty() ? "the camera's learned tokens are kept in " + stored_setup
-                              : "the camera's learned tokens could not be kept: " + why);
-            });
-            learning_tokens = 0;
+          // Kept for a restart, each token as it is learned: after a power cut the family does not put
+          // every token on GO again, nor put down again the tokens learned one at a time.
+          const auto count = tracker->tokens().size();
+          if (learning_tokens > 0 && count != kept_tokens && count > 0) {
+            const bool complete = static_cast<int>(count) >= learning_tokens;
+            keep(complete);
+            if (complete) learning_tokens = 0;
+          } else if (camera_keep_due.exchange(false) && count > 0) {
+            keep(learning_tokens == 0);  // a token left to the dice: kept with what is learned
           }
         }
         ++index;

@@ -9,9 +9,11 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -21,6 +23,7 @@
 #include "daemon/ledger_syncer.h"
 #include "daemon/service.h"
 #include "daemon/systemd_notifier.h"
+#include "daemon/token_setup_store.h"
 #include "daemon/virtual_table.h"
 #include "display/chances_view.h"
 #include "display/game_history.h"
@@ -70,6 +73,13 @@ struct Service::Impl : ParticipantContext {
   std::atomic<int> camera_learn_one{0};
   std::atomic<int> camera_learn_players{0};
   bool learning_asked = false;  // the table's learn_tokens request was handed to the camera thread
+  // Loop -> camera thread: how far the table's learning is (its game, one at a time, the tokens left to the
+  // dice), kept with the camera's set-up whenever the camera thread keeps it (TokenSetupStore). Guarded by
+  // camera_keep_mutex; `camera_keep_due` asks the camera thread to keep it now (a token left to the dice).
+  std::mutex camera_keep_mutex;
+  KeptLearning camera_keep;
+  std::atomic<bool> camera_keep_due{false};
+  KeptLearning camera_keep_last;  // loop thread: what was last handed over
   // The camera thread's clock reading (steady_clock, ns) when it last handed over a frame; 0: none yet.
   std::atomic<std::int64_t> camera_last_frame_ns{0};
   bool camera_silent = false;  // loop thread: the watchdog reported the camera gone for want of pictures
@@ -85,6 +95,10 @@ struct Service::Impl : ParticipantContext {
   bool sync_retry_armed = false;
   bool sync_failing = false;                          // said once until a sync succeeds again
   std::optional<display::ScreenNotice> pause_notice;  // the table paused: shown once its picture is drawn
+  // The pause notice is on the screen: it is closed once the table is no longer paused (or a touch closed
+  // it).
+  bool pause_notice_shown = false;
+  static constexpr std::string_view kPausedTitle = "The game is paused";
   std::string sync_failure_shown;  // the failure the screen's notice names (empty: none shown)
 
   std::map<table::TimerId, EventLoop::TimerId> table_timers;
@@ -181,7 +195,9 @@ struct Service::Impl : ParticipantContext {
   // The camera thread says which tokens it knows at start (loop thread): a stored set-up that fits the game
   // that is open goes on cross-checking it; none, an unreadable or a stale one makes the table ask for the
   // tokens again.
-  void camera_setup_known(int tokens, const std::string& problem);
+  // A set-up kept for the game that is open in the middle of its learning (or after it) is handed to the
+  // table, which says what came back and asks only for the tokens still missing (Table::restore_learning).
+  void camera_setup_known(const std::optional<KeptSetup>& kept, const std::string& problem);
 
   // The camera thread: grabs frames, runs the tracker, hands what it saw to the loop. Never touches the
   // table, the ledger or SDL. It looks for tokens only once it knows them (a stored set-up) or the table

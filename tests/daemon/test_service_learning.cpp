@@ -11,6 +11,7 @@
 #include <opencv2/core.hpp>
 
 #include "daemon/service.h"
+#include "daemon/token_setup_store.h"
 #include "service_test_support.h"
 #include "table/table.h"
 #include "vision/board_layout.h"
@@ -30,12 +31,18 @@ using service_test::test_config;
 // A table camera whose tokens stand beside the board until the family puts each down by hand.
 class PuttingDownCamera final : public vision::FrameSource {
  public:
-  explicit PuttingDownCamera(int tokens)
+  // `down_on`: per token, the space it already stands on (a restart after it was learned), -1 beside the
+  // board.
+  explicit PuttingDownCamera(int tokens, std::vector<int> down_on = {})
       : renderer_(vision::classic_layout(), vision::SpaceMap(vision::classic_layout().spaces_per_side),
                   vision::default_token_looks(tokens), 960, 540) {
     std::mt19937_64 rng(11);
     vision::TableScript::Settings settings;
-    for (int t = 0; t < tokens; ++t) settings.start_positions.push_back({1.25, 0.2 + 0.15 * t});
+    for (int t = 0; t < tokens; ++t)
+      settings.start_positions.push_back(
+          static_cast<std::size_t>(t) < down_on.size() && down_on[static_cast<std::size_t>(t)] >= 0
+              ? renderer_.slot_position(down_on[static_cast<std::size_t>(t)], 1)
+              : vision::Point2{1.25, 0.2 + 0.15 * t});
     script_ = std::make_unique<vision::TableScript>(
         renderer_, vision::scene_for(vision::Condition::clean, renderer_, rng), tokens, 11, settings);
     for (auto& f : script_->opening()) pending_.push_back(std::move(f.scene));
@@ -189,6 +196,151 @@ TEST(ServiceLearning, ATokenLeftToTheDiceIsSaidAndPlayGoesOn) {
   ASSERT_TRUE(seen.done) << ::testing::PrintToString(lines);
   EXPECT_TRUE(said(lines, "The camera will not watch the dog: the dice alone move it"));
   EXPECT_TRUE(said(lines, "the dice alone move the dog")) << ::testing::PrintToString(lines);
+}
+
+// The camera as a FrameSource the service may own, over a camera the test keeps.
+std::function<std::expected<std::unique_ptr<vision::FrameSource>, std::string>()> shared_camera(
+    std::shared_ptr<PuttingDownCamera> camera) {
+  return [camera]() -> std::expected<std::unique_ptr<vision::FrameSource>, std::string> {
+    struct Shared final : vision::FrameSource {
+      std::shared_ptr<PuttingDownCamera> c;
+      Grab grab(cv::Mat& frame) override { return c->grab(frame); }
+      std::string describe() const override { return c->describe(); }
+    };
+    auto s = std::make_unique<Shared>();
+    s->c = camera;
+    return s;
+  };
+}
+
+// First run: the family chooses one at a time and puts Ann's car down; once the camera has kept it, the
+// service stops (the table is switched off). Nothing else is learned.
+struct FamilyStoppedMidLearning final : Participant {
+  std::shared_ptr<PuttingDownCamera> camera;
+  std::string kept_path;
+  bool started = false, chose = false, put = false;
+  int wakes = 0;
+  std::string name() const override { return "family"; }
+  Wake wake() const override { return Wake{-1, 5ms}; }
+  void on_wake(ParticipantContext& c) override {
+    const auto& view = c.table().view();
+    if (++wakes > 6000) return c.stop(1);
+    if (start_two_player_game(c, started)) return;
+    const auto& q = view.question;
+    if (!view.game || !q || q->kind != display::TableQuestion::Kind::learn_tokens) return;
+    if (!chose) {
+      c.touch(display::AnswerQuestion{q->id, "one_by_one", ""});
+      chose = true;
+      return;
+    }
+    if (!put && q->title.rfind("Ann: put the car", 0) == 0) {
+      camera->put_down(0, 12);
+      put = true;
+      return;
+    }
+    // The car learned and kept (whole, with the learning's progress): the plug is pulled.
+    if (put && q->title.rfind("Bob: put the dog", 0) == 0) {
+      auto kept = TokenSetupStore(kept_path).read();
+      if (kept && kept->learned == std::vector<int>{0} && kept->learning.one_at_a_time) c.stop(0);
+    }
+  }
+};
+
+// After the restart: the family answers only what the table asks, putting down what is asked for.
+struct FamilyAfterRestart final : Participant {
+  std::shared_ptr<PuttingDownCamera> camera;
+  std::string kept_path;
+  std::shared_ptr<Seen> seen = std::make_shared<Seen>();
+  std::shared_ptr<std::string> first_text = std::make_shared<std::string>();
+  bool put_dog = false;
+  int wakes = 0;
+  std::string name() const override { return "family"; }
+  Wake wake() const override { return Wake{-1, 5ms}; }
+  void on_wake(ParticipantContext& c) override {
+    const auto& view = c.table().view();
+    if (++wakes > 6000) return c.stop(1);
+    if (!view.game) return;
+    const auto& q = view.question;
+    if (view.awaiting.kind != table::Awaiting::Kind::learn_tokens) {
+      // Learned, and kept whole again (the camera thread keeps it just after it says so).
+      auto kept = TokenSetupStore(kept_path).read();
+      if (!seen->prompts.empty() && kept && kept->learned == std::vector<int>{0, 1}) {
+        seen->done = true;
+        c.stop(0);
+      }
+      return;
+    }
+    if (!q || q->kind != display::TableQuestion::Kind::learn_tokens) return;
+    if (seen->prompts.empty() || seen->prompts.back() != q->title) {
+      if (seen->prompts.empty()) *first_text = q->text;
+      seen->prompts.push_back(q->title);
+    }
+    if (!put_dog && q->title.rfind("Bob: put the dog", 0) == 0) {
+      camera->put_down(1, 25);
+      put_dog = true;
+    }
+  }
+};
+
+TEST(ServiceLearning, ARestartMidLearningAsksOnlyForTheTokensNotLearnedYet) {
+  TempFolder dir;
+  std::vector<std::string> lines;
+  const Config config = test_config(dir);
+  const std::string kept_path = config.ledger.path + ".tokens.json";
+  {
+    ServiceSetup setup;
+    setup.config = config;
+    setup.headless = true;
+    setup.devices_from_config = false;
+    setup.log = [&lines](const std::string& line) { lines.push_back(line); };
+    auto camera = std::make_shared<PuttingDownCamera>(2);
+    setup.frame_source = shared_camera(camera);
+    auto family = std::make_unique<FamilyStoppedMidLearning>();
+    family->camera = camera;
+    family->kept_path = kept_path;
+    setup.participants.push_back(std::move(family));
+    auto service = Service::create(std::move(setup));
+    ASSERT_TRUE(service.has_value()) << service.error();
+    ASSERT_EQ((*service)->run(), 0) << ::testing::PrintToString(lines);
+  }
+  // Kept as it was learned: the car, for this game, learned one at a time.
+  auto before = TokenSetupStore(kept_path).read();
+  ASSERT_TRUE(before.has_value()) << before.error();
+  EXPECT_EQ(before->learned, std::vector<int>{0});
+  EXPECT_EQ(before->learning.game, std::optional<std::int64_t>(1));
+  EXPECT_EQ(before->learning.players, 2);
+  // The table again: the car stands where Ann put it; the dog is still beside the board.
+  std::vector<std::string> again;
+  ServiceSetup setup;
+  setup.config = config;
+  setup.headless = true;
+  setup.devices_from_config = false;
+  setup.log = [&again](const std::string& line) { again.push_back(line); };
+  auto camera = std::make_shared<PuttingDownCamera>(2, std::vector<int>{12, -1});
+  setup.frame_source = shared_camera(camera);
+  auto family = std::make_unique<FamilyAfterRestart>();
+  family->camera = camera;
+  family->kept_path = kept_path;
+  const auto seen = family->seen;
+  const auto first_text = family->first_text;
+  setup.participants.push_back(std::move(family));
+  auto service = Service::create(std::move(setup));
+  ASSERT_TRUE(service.has_value()) << service.error();
+  EXPECT_EQ((*service)->run(), 0) << ::testing::PrintToString(again);
+  ASSERT_TRUE(seen->done) << ::testing::PrintToString(again);
+  // Only Bob's dog is asked for; the screen says the car came back.
+  EXPECT_EQ(seen->prompts, std::vector<std::string>{"Bob: put the dog on the board"})
+      << ::testing::PrintToString(again);
+  EXPECT_NE(first_text->find("The camera kept the car from before the restart"), std::string::npos)
+      << *first_text;
+  EXPECT_TRUE(said(again, "the camera kept 1 of 2 tokens learned for game 1"))
+      << ::testing::PrintToString(again);
+  EXPECT_FALSE(said(again, "the camera learns token T1 alone")) << ::testing::PrintToString(again);
+  EXPECT_TRUE(said(again, "The dog learned"));
+  EXPECT_TRUE(said(again, "The camera knows every token")) << ::testing::PrintToString(again);
+  auto kept = TokenSetupStore(kept_path).read();
+  ASSERT_TRUE(kept.has_value()) << kept.error();
+  EXPECT_EQ(kept->learned, (std::vector<int>{0, 1}));
 }
 
 }  // namespace
