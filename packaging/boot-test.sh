@@ -37,7 +37,7 @@ Description=Look at boardbank.service after it started, then power off (boardban
 After=boardbank.service
 [Service]
 Type=oneshot
-ExecStart=/bin/sh -c 'sleep 45; systemctl reload boardbank; sleep 5; { systemctl show boardbank -p ActiveState -p SubState -p NRestarts -p User -p Result -p WatchdogUSec -p StatusText; stat -c "state %%U:%%a" /var/lib/boardbank; journalctl -u boardbank -b --no-pager; } >/boot-probe.txt 2>&1; systemctl poweroff'
+ExecStart=/bin/sh -c 'sleep 45; systemctl reload boardbank; sleep 5; { systemctl show boardbank -p FragmentPath -p ActiveState -p SubState -p NRestarts -p User -p Result -p WatchdogUSec -p StatusText; stat -c "state %%U:%%a" /var/lib/boardbank; journalctl -u boardbank -b --no-pager; } >/boot-probe.txt 2>&1; systemctl poweroff'
 [Install]
 WantedBy=multi-user.target
 EOF
@@ -57,6 +57,10 @@ check() { # check DESCRIPTION PATTERN
   if grep -q -- "$2" "$log"; then echo "ok: $1"; else echo "FAIL: $1" >&2; failed=1; fi
 }
 check "the service is running" "^ActiveState=active"
+# The package puts the unit in /usr/lib/systemd/system; bookworm's systemd 252 names it by its first search path,
+# /lib/systemd/system, which on merged-/usr Debian is the same directory.
+check "systemd loaded the package's unit (/usr/lib/systemd/system, alias /lib)" \
+  "^FragmentPath=\(/usr\)\?/lib/systemd/system/boardbank.service$"
 check "it runs as the user boardbank" "^User=boardbank"
 check "it told systemd it was ready (Type=notify)" "Started boardbank.service"
 check "no restart: the watchdog was pinged past WatchdogSec" "^NRestarts=0"

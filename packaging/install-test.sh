@@ -14,6 +14,7 @@ owner_mode() { [ "$(stat -c %U:%a "$1")" = "$2" ]; }
 owner_group_mode() { [ "$(stat -c %U:%G:%a "$1")" = "$2" ]; }
 is_conffile() { dpkg-query -W -f='${Conffiles}' boardbank | grep -q " *$1 "; }
 not_overridden() { ! dpkg-statoverride --list /etc/boardbank/boardbank.toml; }
+owned_file() { [ -f "$1" ] && dpkg -L boardbank | grep -qx "$1"; }
 verify_clean() { [ -z "$(systemd-analyze verify boardbank.service 2>&1)" ]; }
 
 apt-get install -y -q "$deb"
@@ -23,11 +24,13 @@ check "the service is enabled" test -L /etc/systemd/system/multi-user.target.wan
 check "/var/lib/boardbank is boardbank:750" owner_mode /var/lib/boardbank boardbank:750
 check "the configuration is root:boardbank 640 (it holds the PIN hash)" owner_group_mode /etc/boardbank/boardbank.toml root:boardbank:640
 check "/etc/boardbank/boardbank.toml is a registered conffile" is_conffile /etc/boardbank/boardbank.toml
+# The unit and the udev rules under /usr/lib (on merged-/usr Debian 13, /lib is only an alias of it; bookworm's
+# systemd and udev read /usr/lib too), known to dpkg at that place.
+check "the unit is /usr/lib/systemd/system/boardbank.service" owned_file /usr/lib/systemd/system/boardbank.service
+check "the udev rules are /usr/lib/udev/rules.d/60-boardbank.rules" owned_file /usr/lib/udev/rules.d/60-boardbank.rules
 check "boardbank --version runs with the installed libraries" boardbank --version
 check "the installed configuration passes check-config" boardbank check-config /etc/boardbank/boardbank.toml
-boardbank check-config /etc/boardbank/boardbank.toml || true
-boardbank --version
-check "the installed configuration passes check-config" boardbank check-config /etc/boardbank/boardbank.toml
+echo "$(dpkg --print-architecture) $(. /etc/os-release && echo "$PRETTY_NAME"): $(boardbank --version 2>&1)"
 boardbank check-config /etc/boardbank/boardbank.toml || true
 check "systemd-analyze verify is clean" verify_clean
 
