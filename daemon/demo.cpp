@@ -222,7 +222,18 @@ int run_demo(const DemoOptions& o) {
       tally.questions, tally.stopped_because.empty() ? "" : "; " + tally.stopped_because);
   fmt::print("screen: {} buttons pressed, {} not found, {} touches handed over as intents\n", tally.presses,
              tally.missed_presses, tally.intents);
-  if (tally.missed_presses > 0 && code == 0) code = 1;  // a bot could not find what it meant to press
+  // What the table refused: only the neighbour's cards the bots tapped on purpose should be (anything else is
+  // a bot acting before the screen asked, said when it happened); then the readings the table never heard
+  // and the situations the bots planned for again.
+  fmt::print(
+      "refusals: {} ({} of them the wrong cards tapped on purpose); {} taps or throws not heard; {} "
+      "situations tried again\n",
+      tally.refusals, tally.refusals_on_purpose, tally.unheard, tally.replans);
+  if (tally.trades_handed_over > 0)
+    fmt::print("faults: {} trades the screen did not take were handed over as intents\n",
+               tally.trades_handed_over);
+  // A bot could not find what it meant to press, or could not agree a trade on the screen.
+  if ((tally.missed_presses > 0 || tally.trades_handed_over > 0) && code == 0) code = 1;
   const int checked = tally.camera_agreed + tally.camera_questioned_moves;
   fmt::print("camera: agreed on {} of {} moves, {} questions ({} moves settled by an answer)\n",
              tally.camera_agreed, checked, tally.camera_questions, tally.camera_questioned_moves);

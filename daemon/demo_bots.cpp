@@ -29,8 +29,13 @@ constexpr milliseconds kKey{300};          // the next key of a keypad or keyboa
 // answered) is looked for again every kPressRetry, for kPressPatience of real time, before it is a miss.
 constexpr milliseconds kPressRetry{20};
 constexpr milliseconds kPressPatience{3000};
-// A situation the table did not answer within this (at speed 1) is looked at afresh.
+// A situation the table did not answer within this (at speed 1, and at least kRealPatience of real time)
+// after the bots' last act is looked at afresh.
 constexpr milliseconds kPatience{8000};
+constexpr milliseconds kRealPatience{1500};
+// A card tap or a throw the table has not heard within this (real time) is said and counted, and the bots
+// go on.
+constexpr milliseconds kHeardPatience{3000};
 // How long (real time, at any speed) the family waits for the camera to learn the tokens.
 constexpr milliseconds kLearningPatience{30000};
 
@@ -153,6 +158,8 @@ void DemoBots::on_wake(ParticipantContext& context) {
   const table::TableView& view = context.table().view();
   report_turns(view);
   watch_camera(view);
+  note_refusals(context);
+  if (!wait_for_reading(context, now)) return;       // a card on a reader, or the dice, not heard yet
   if (camera_->moving() || now < next_act_) return;  // a hand is over the board, or a bot is still reaching
   if (!acts_.empty()) {
     if (!acts_.front().card.empty()) {
@@ -163,8 +170,8 @@ void DemoBots::on_wake(ParticipantContext& context) {
     }
     if (!acts_.front().target.empty()) {
       if (acts_.front().first_try.count() >= 0 && situation(view) != acted_on_) {
-        // The button did not show and the table has moved on since the plan (a tap the table heard late, at
-        // a high --speed): the family looks again rather than press what is no longer asked.
+        // The button did not show and the table has moved on since the plan: the family looks again rather
+        // than press what is no longer asked.
         acts_.clear();
         acted_on_.clear();
         return;
@@ -174,30 +181,85 @@ void DemoBots::on_wake(ParticipantContext& context) {
         return;
       }
       acts_.pop_front();
+      last_act_at_ = now;
       if (!acts_.empty()) next_act_ = now + scaled(acts_.front().after);
       return;
     }
     Act act = std::move(acts_.front());
     acts_.pop_front();
-    if (!act.card.empty()) last_tap_[act.card] = now;
+    wrong_card_in_hand_ = act.on_purpose_wrong;
+    if (act.reading) {
+      // A card held to a reader or the dice thrown: the table hears it once the device's frame is decoded.
+      // Until then the family waits for it (the next act, a tap on the same reader, leaving the screen the
+      // tap answers, a plan made on what the table shows, would all come before the table heard it).
+      reading_.emplace(PendingReading{context.readings_heard(), now, act.card});
+    }
     act.run(context);
+    last_act_at_ = now;
     if (!acts_.empty()) next_act_ = now + scaled(acts_.front().after);
     return;
   }
   const std::string now_situation = situation(view);
-  if (now_situation == acted_on_ && now - planned_at_ < scaled(kPatience)) return;  // the table is on it
+  // The table is on it: the bots' last act is still being answered (patience counts from that act, in real
+  // time at least kRealPatience, since the table's answer takes the ledger's sync and the camera's frames).
+  if (now_situation == acted_on_ && now - last_act_at_ < std::max(scaled(kPatience), kRealPatience)) return;
   replanning_ = now_situation == acted_on_;
   // (The camera learning the tokens takes its own real time: waiting for it is not being stuck.)
-  if (replanning_ && settings_.print && now_situation != stuck_reported_ &&
-      view.awaiting.kind != Kind::learn_tokens) {
-    stuck_reported_ = now_situation;  // said once per situation
-    settings_.print(fmt::format("the bots try again: the table still waits for {} (player {}): {}",
-                                kind_name(view.awaiting.kind), view.awaiting.player, view.awaiting.detail));
+  if (replanning_ && view.awaiting.kind != Kind::learn_tokens && view.awaiting.kind != Kind::move_token) {
+    ++tally_.replans;
+    if (settings_.print && now_situation != stuck_reported_) {
+      stuck_reported_ = now_situation;  // said once per situation
+      settings_.print(fmt::format("the bots try again: the table still waits for {} (player {}): {}",
+                                  kind_name(view.awaiting.kind), view.awaiting.player, view.awaiting.detail));
+    }
   }
   acted_on_ = now_situation;
-  planned_at_ = now;
+  last_act_at_ = now;
   acts_ = plan(view, context);
   if (!acts_.empty()) next_act_ = now + scaled(acts_.front().after);
+}
+
+bool DemoBots::wait_for_reading(ParticipantContext& context, milliseconds now) {
+  if (!reading_) return true;
+  if (context.readings_heard() > reading_->heard_before) {
+    // The reader's window for a card runs from when it read the card, now, not from when it was held there.
+    if (!reading_->card.empty()) last_tap_[reading_->card] = now;
+    reading_.reset();
+    last_act_at_ = now;
+    return true;
+  }
+  if (now - reading_->sent_at < kHeardPatience) return false;
+  ++tally_.unheard;
+  say(fmt::format("the table did not hear {} within {} ms: the bots go on",
+                  reading_->card.empty() ? std::string("the dice") : "card " + reading_->card,
+                  kHeardPatience.count()));
+  if (!reading_->card.empty()) last_tap_[reading_->card] = now;
+  reading_.reset();
+  return true;
+}
+
+void DemoBots::note_refusals(ParticipantContext& context) {
+  const auto refusals = context.refusals();
+  if (refusals.count <= refusals_seen_) return;
+  const auto fresh = refusals.count - refusals_seen_;
+  refusals_seen_ = refusals.count;
+  for (std::uint64_t i = 0; i < fresh; ++i) {
+    ++tally_.refusals;
+    if (wrong_card_in_hand_) {
+      // The neighbour's card the bot tapped on purpose, refused as the family should see it.
+      ++tally_.refusals_on_purpose;
+      wrong_card_in_hand_ = false;
+      continue;
+    }
+    say("the table refused what the bots did: " + refusals.last);
+  }
+}
+
+void DemoBots::say(const std::string& line) const {
+  if (settings_.print)
+    settings_.print(line);
+  else
+    fmt::print(stderr, "{}\n", line);
 }
 
 // The player whose token stands on `seen` while the game has it on `expected` (the token a question is
@@ -263,6 +325,18 @@ void DemoBots::plan_paged_press(const std::string& target, const std::string& ne
 
 bool DemoBots::try_press(Act& act, ParticipantContext& c) {
   const std::string& target = act.target;
+  wrong_card_in_hand_ = false;
+  if (act.first_try.count() < 0) act.first_try = c.uptime();
+  // A greyed button answers "Not now": the family waits for the screen to offer it (a dialog a card tap
+  // opens, a button enabled once the table stored what came before), as long as patience lasts.
+  if (c.shown_enabled(target) == false) {
+    if (c.uptime() - act.first_try < kPressPatience) return false;
+    ++tally_.touches;
+    ++tally_.presses;
+    ++tally_.missed_presses;
+    say(fmt::format("the bots could not press {}: the screen does not offer it now", target));
+    return true;
+  }
   auto pressed = c.press(target);
   if (!pressed && (target.rfind("home.", 0) == 0 || target.rfind("nav.", 0) == 0) && c.press("back")) {
     // Another screen is up (a card tapped with nothing to confirm shows its holder's properties): the player
@@ -275,16 +349,11 @@ bool DemoBots::try_press(Act& act, ParticipantContext& c) {
     ++tally_.presses;
     return true;
   }
-  if (act.first_try.count() < 0) act.first_try = c.uptime();
   if (c.uptime() - act.first_try < kPressPatience) return false;  // the screen may not show it yet
   ++tally_.touches;
   ++tally_.presses;
   ++tally_.missed_presses;
-  const std::string line = fmt::format("the bots could not press {}: {}", target, pressed.error());
-  if (settings_.print)
-    settings_.print(line);
-  else
-    fmt::print(stderr, "{}\n", line);
+  say(fmt::format("the bots could not press {}: {}", target, pressed.error()));
   return true;
 }
 
@@ -292,27 +361,26 @@ void DemoBots::plan_tap(int player, std::deque<Act>& acts, bool may_slip) {
   const bool banker = player < 0;
   const Reader reader = banker ? Reader::rc522 : settings_.family.reader(player);
   const std::string uid = banker ? DemoFamily::banker_card() : settings_.family.card(player);
-  if (may_slip && !banker && settings_.family.players > 1 && slips_.taps_wrong_card()) {
+  const bool slipped = may_slip && !banker && settings_.family.players > 1 && slips_.taps_wrong_card();
+  if (slipped) {
     // The neighbour's card, held to the neighbour's reader: the table refuses it and says whose it is.
     const int other = (player + 1) % settings_.family.players;
-    acts.push_back({[this, other](ParticipantContext&) {
-                      ++tally_.wrong_taps;
-                      ++tally_.taps;
-                      (void)devices_->tap(settings_.family.reader(other), settings_.family.card(other));
-                    },
-                    kReach, settings_.family.card(other)});
-    acts.push_back({[this, reader, uid](ParticipantContext&) {
-                      ++tally_.taps;
-                      (void)devices_->tap(reader, uid);
-                    },
-                    kBetweenTaps, uid});
-    return;
+    Act wrong{[this, other](ParticipantContext&) {
+                ++tally_.wrong_taps;
+                ++tally_.taps;
+                (void)devices_->tap(settings_.family.reader(other), settings_.family.card(other));
+              },
+              kReach, settings_.family.card(other)};
+    wrong.reading = wrong.on_purpose_wrong = true;
+    acts.push_back(std::move(wrong));
   }
-  acts.push_back({[this, reader, uid](ParticipantContext&) {
-                    ++tally_.taps;
-                    (void)devices_->tap(reader, uid);
-                  },
-                  kReach, uid});
+  Act tap{[this, reader, uid](ParticipantContext&) {
+            ++tally_.taps;
+            (void)devices_->tap(reader, uid);
+          },
+          slipped ? kBetweenTaps : kReach, uid};
+  tap.reading = true;
+  acts.push_back(std::move(tap));
 }
 
 // The family sits down at the setup screen: the classic edition, the time-limit switch where they agreed
@@ -349,11 +417,13 @@ void DemoBots::plan_setup(ParticipantContext& context, std::deque<Act>& acts) {
 void DemoBots::plan_input(const rules::Input& input, const table::TableView& view, std::deque<Act>& acts) {
   if (const auto* roll = std::get_if<rules::Roll>(&input)) {
     const int d1 = roll->d1, d2 = roll->d2;
-    acts.push_back({[this, d1, d2](ParticipantContext&) {
-                      ++tally_.throws;
-                      (void)devices_->throw_dice(d1, d2);
-                    },
-                    kReach});
+    Act toss{[this, d1, d2](ParticipantContext&) {
+               ++tally_.throws;
+               (void)devices_->throw_dice(d1, d2);
+             },
+             kReach};
+    toss.reading = true;
+    acts.push_back(std::move(toss));
     return;
   }
   if (const auto* choose = std::get_if<rules::Choose>(&input)) {
@@ -420,13 +490,10 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView& vie
     }
     // The same trade again in the same situation: the screen did not take it the first time (a trade the
     // bots could not fill in is left, never agreed as it stands). The rules bot would propose it forever and
-    // the game would stand still, so the bots hand it over as the intent this once, said and counted.
-    const std::string line =
-        "the bots could not agree this trade on the screen: it is handed over as an intent";
-    if (settings_.print)
-      settings_.print(line);
-    else
-      fmt::print(stderr, "{}\n", line);
+    // the game would stand still, so the bots hand it over as the intent, said and counted as a fault (the
+    // demo then exits 1; its tests assert it never happens).
+    ++tally_.trades_handed_over;
+    say("the bots could not agree this trade on the screen: it is handed over as an intent");
   }
   if (const auto* bankrupt = std::get_if<rules::Bankrupt>(&input)) {
     // The debt's "Go bankrupt" on the home screen, confirmed by the player's own card.

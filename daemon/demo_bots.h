@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -80,6 +81,13 @@ class DemoBots final : public Participant {
     // found (a failure), and touches still handed to the table as intents (only what no screen offers: the
     // FINANCE edition's claims, insurance, partnerships and free rides).
     int presses = 0, missed_presses = 0, intents = 0;
+    // What the table refused of what the bots did, and of those the neighbour's cards tapped on purpose (the
+    // only refusals a family should see): the rest are the bots acting before the table asked (a fault).
+    int refusals = 0, refusals_on_purpose = 0;
+    // Card taps and throws the table never heard (within kHeardPatience), situations the bots planned for
+    // again because the table did not answer, and trades the screen did not take that were handed over as
+    // the intent: each is a fault the demo's games must not show.
+    int unheard = 0, replans = 0, trades_handed_over = 0;
     bool game_over = false;
     std::string stopped_because;  // set when the bots stopped the run
   };
@@ -94,7 +102,9 @@ class DemoBots final : public Participant {
         : run(std::move(r)), after(a), card(std::move(c)) {}
     std::function<void(ParticipantContext&)> run;
     std::chrono::milliseconds after{0};  // thinking time before it, at speed 1
-    std::string card;  // a tap: the card's uid (the reader takes it again only after its window)
+    std::string card;               // a tap: the card's uid (the reader takes it again only after its window)
+    bool reading = false;           // a tap or a throw: the next act waits until the table heard it
+    bool on_purpose_wrong = false;  // the neighbour's card, tapped on purpose: the table refuses it
     // A press: the button `target`. Tried again on the next wakes while the screen does not show it yet (a
     // dialog that a card tap opens comes up once the reader's frame is decoded), for kPressPatience.
     std::string target;
@@ -105,6 +115,20 @@ class DemoBots final : public Participant {
   // Real time at which `card` may touch a reader again and be a new tap: the readers' same-card window is
   // in real time whatever the demo's speed, and a retap inside it (even a retry) only extends it.
   std::chrono::milliseconds card_ready_at(const std::string& card) const;
+  // A tap or a throw made and not yet heard by the table (ParticipantContext::readings_heard).
+  struct PendingReading {
+    std::uint64_t heard_before = 0;
+    std::chrono::milliseconds sent_at{0};
+    std::string card;  // empty: the dice
+  };
+  std::optional<PendingReading> reading_;
+  // False while the last tap or throw is not heard yet (and patience remains).
+  bool wait_for_reading(ParticipantContext& context, std::chrono::milliseconds now);
+  // Counts what the table refused since the last wake (ParticipantContext::refusals).
+  void note_refusals(ParticipantContext& context);
+  std::uint64_t refusals_seen_ = 0;
+  bool wrong_card_in_hand_ = false;  // the last act was a wrong card tapped on purpose
+  void say(const std::string& line) const;
   std::string situation(const table::TableView& view) const;
   std::deque<Act> plan(const table::TableView& view, ParticipantContext& context);
   void plan_input(const rules::Input& input, const table::TableView& view, std::deque<Act>& acts);
@@ -141,7 +165,7 @@ class DemoBots final : public Participant {
   std::deque<Act> acts_;
   std::string acted_on_;  // the situation the current plan answers
   std::chrono::milliseconds next_act_{0};
-  std::chrono::milliseconds planned_at_{0};
+  std::chrono::milliseconds last_act_at_{0};  // the last act done (or plan made): patience counts from it
   std::map<std::string, std::chrono::milliseconds> last_tap_;  // per card uid: when it last touched a reader
   int reported_turns_ = -1;
   int thrower_ = -1;  // the player who threw last

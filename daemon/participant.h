@@ -1,5 +1,6 @@
 #pragma once
 #include <chrono>
+#include <cstdint>
 #include <expected>
 #include <optional>
 #include <string>
@@ -48,6 +49,21 @@ class ParticipantContext {
   virtual bool screen_waits_for_ledger() const { return false; }
   // The notice laid over the screen's last picture (the ledger cannot store the game), nullptr: none.
   virtual const display::ScreenNotice* screen_notice() const { return nullptr; }
+  // Whether the button `target` can be pressed as the screen stands now (a greyed button answers "Not now");
+  // nullopt when no such target is shown or there is no screen.
+  virtual std::optional<bool> shown_enabled(const std::string& /*target*/) { return std::nullopt; }
+  // How many card taps and dice throws the devices' decoders have handed to the table since the service
+  // started: a participant that tapped a card or threw the dice waits for this to grow before it acts again,
+  // since a reader's frame (a Wiegand frame is some 80 ms) or the dice unit's settle reaches the table only
+  // after the physical act.
+  virtual std::uint64_t readings_heard() const { return 0; }
+  // What the table refused (a card nobody asked for, a throw while a question is open, ...): how many since
+  // the service started, and the last one's message.
+  struct Refusals {
+    std::uint64_t count = 0;
+    std::string last;
+  };
+  virtual Refusals refusals() const { return {}; }
 };
 
 // An extra participant at the table that the service does not know by type (the demo's bots, a test's

@@ -98,6 +98,10 @@ void Service::Impl::react(const table::Reaction& r) {
       (void)loop->add_timer("end-of-game backup", 1ms, 0ms, [this] { backup(true); });
     }
   }
+  if (std::find(r.cues.begin(), r.cues.end(), display::Cue::refused) != r.cues.end()) {
+    ++refusals_made.count;
+    refusals_made.last = r.messages.empty() ? std::string("refused") : r.messages.back();
+  }
   for (const auto& message : r.messages) {
     log(message);
     notifier.status(message);

@@ -240,14 +240,16 @@ void Service::Impl::camera_main(
                                                       ""}});
   loop->post([this, kept, problem] { camera_setup_known(kept, problem); });
   // Keeps the tracker's set-up with the table's progress (TokenSetupStore: whole or not at all), and says
-  // so on the loop.
-  auto keep = [&](bool complete) {
+  // so on the loop. Complete: every token is learned or left to the dice.
+  auto keep = [&] {
     KeptLearning learning;
     {
       std::lock_guard lock(camera_keep_mutex);
       learning = camera_keep;
     }
     const auto count = tracker->tokens().size();
+    const int players = learning.players > 0 ? learning.players : learning_tokens;
+    const bool complete = static_cast<int>(count + learning.unwatched.size()) >= players;
     auto saved =
         kept_store.keep([&](const std::string& path) { return tracker->save_setup(path); }, learning);
     if (saved) kept_tokens = count;
@@ -260,6 +262,7 @@ void Service::Impl::camera_main(
         log(fmt::format("the camera's {} token{} learned so far are kept in {}", count, count == 1 ? "" : "s",
                         stored_setup));
     });
+    return complete;
   };
   cv::Mat frame;
   std::int64_t index = 0;
@@ -305,13 +308,9 @@ void Service::Impl::camera_main(
           // Kept for a restart, each token as it is learned: after a power cut the family does not put
           // every token on GO again, nor put down again the tokens learned one at a time.
           const auto count = tracker->tokens().size();
-          if (learning_tokens > 0 && count != kept_tokens && count > 0) {
-            const bool complete = static_cast<int>(count) >= learning_tokens;
-            keep(complete);
-            if (complete) learning_tokens = 0;
-          } else if (camera_keep_due.exchange(false) && count > 0) {
-            keep(learning_tokens == 0);  // a token left to the dice: kept with what is learned
-          }
+          const bool due = learning_tokens > 0 && count != kept_tokens && count > 0;
+          // A token left to the dice is kept with what is learned as soon as the table says so.
+          if ((due || (camera_keep_due.exchange(false) && count > 0)) && keep()) learning_tokens = 0;
         }
         ++index;
         break;

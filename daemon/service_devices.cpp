@@ -85,9 +85,11 @@ void Service::Impl::read_device(std::size_t index) {
     switch (e.kind) {
       case peripherals::EventKind::card:
       case peripherals::EventKind::unknown_card:
+        ++readings_heard_count;
         handle(table::CardTapped{e.uid, e.device, e.id, e.ts_ns / 1'000'000, e.repeat});
         break;
       case peripherals::EventKind::dice:
+        ++readings_heard_count;
         handle(table::DiceThrown{e.dice[0], e.dice[1], e.id, e.device});
         break;
       case peripherals::EventKind::rejected:

@@ -103,6 +103,9 @@ struct Service::Impl : ParticipantContext {
 
   std::map<table::TimerId, EventLoop::TimerId> table_timers;
   std::uint64_t touches = 0;
+  std::uint64_t readings_heard_count =
+      0;                   // card taps and dice throws handed to the table (participants wait on it)
+  Refusals refusals_made;  // reactions the table refused (a refused cue), for participants
   std::string boot_id;
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   int exit_code = 0;
@@ -123,6 +126,14 @@ struct Service::Impl : ParticipantContext {
     frame();  // the touch is handled now, as the next frame would
     return {};
   }
+  std::optional<bool> shown_enabled(const std::string& target) override {
+    screen->draw_if_needed();
+    const auto* shown = screen->frame().find(target);
+    if (!shown) return std::nullopt;
+    return shown->enabled;
+  }
+  std::uint64_t readings_heard() const override { return readings_heard_count; }
+  Refusals refusals() const override { return refusals_made; }
   std::optional<std::string> shown_label(const std::string& target) override {
     screen->draw_if_needed();
     const auto* shown = screen->frame().find(target);

@@ -77,12 +77,31 @@ void TokenTracker::learn_at_start(const cv::Mat& top, int64_t frame_index,
   learning_counts_.push_back(learned_now.size());
   if (learning_counts_.size() > static_cast<size_t>(settings_.agree_frames)) learning_counts_.pop_front();
   const bool agreed = learning_counts_.size() == static_cast<size_t>(settings_.agree_frames) &&
-                      !learned_now.empty() &&
                       std::all_of(learning_counts_.begin(), learning_counts_.end(),
                                   [&](size_t n) { return n == learned_now.size(); });
   if (!agreed) return;
   learning_counts_.clear();
   const size_t expected = static_cast<size_t>(std::max(0, settings_.expected_tokens));
+  if (learned_now.empty()) {
+    // The board is seen and still, and nothing stands on the start space. Without an expected count the
+    // tracker waits without a word, as ever; with one, never silently: said once (again after tokens were
+    // seen there in between), and looked at again every still frame.
+    if (expected > 0 && !none_reported_) {
+      none_reported_ = true;
+      incomplete_reported_ = 0;
+      TrackerEvent e = event(TrackerEvent::Kind::learn_incomplete, frame_index);
+      e.found = 0;
+      e.expected = static_cast<int>(expected);
+      e.to = settings_.start_space;
+      e.detail = fmt::format(
+          "found no token on the start space where {} were expected. Put every token on it (anywhere, on the "
+          "corner marker too), or put them down one at a time",
+          expected);
+      events.push_back(e);
+    }
+    return;
+  }
+  none_reported_ = false;
   if (expected > 0 && learned_now.size() != expected && !(accept_fewer_ && learned_now.size() < expected)) {
     // Never silently fewer: say what was found and keep looking (the scene is looked at again every
     // still frame) until the count agrees or the table accepts it.

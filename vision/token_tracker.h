@@ -123,6 +123,7 @@ class TokenTracker {
   std::deque<size_t> learning_counts_;
   bool accept_fewer_ = false;
   size_t incomplete_reported_ = 0;  // the count last reported as learn_incomplete, 0 for none
+  bool none_reported_ = false;      // learn_incomplete said for a start space with no token on it
   bool awaiting_new_token_ = false;
   std::string next_name_;
   std::deque<NewToken> new_sightings_;  // of the new token, over the still frames so far

@@ -16,7 +16,8 @@ struct TrackerEvent {
     moved,         // token moved from `from` to `to` with `confidence`
     unsure,        // token may have moved: the table should ask; `candidates` are the spaces it touches
     hidden,        // token not visible (a hand, knocked off the board); its last space is `from`
-    // Fewer (or more) tokens found at the start than the table expects: `found` and `expected`, `detail`
+    // Fewer (or more) tokens found at the start than the table expects (none at all: `found` 0, said once
+    // while it lasts): `found` and `expected`, `detail`
     // names those found and says what to do. The tracker keeps looking until they agree or the table
     // accepts what was found (TokenTracker::accept_found_tokens). Also said, with `token` the awaited
     // name and `to` -1, when a token put down to be learned alone cannot be seen.

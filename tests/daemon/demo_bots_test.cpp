@@ -9,6 +9,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <opencv2/core.hpp>
@@ -133,6 +134,13 @@ class BotTable final : public ParticipantContext {
     const auto* shown = screen_->frame().find(target);
     return shown ? std::optional<std::string>(shown->label) : std::nullopt;
   }
+  std::optional<bool> shown_enabled(const std::string& target) override {
+    screen_->draw_if_needed();
+    const auto* shown = screen_->frame().find(target);
+    return shown ? std::optional<bool>(shown->enabled) : std::nullopt;
+  }
+  std::uint64_t readings_heard() const override { return heard_; }
+  Refusals refusals() const override { return refused_; }
   std::expected<void, std::string> save_screen(const std::string& path) override {
     return screen_->save_png(path);
   }
@@ -158,13 +166,17 @@ class BotTable final : public ParticipantContext {
   bool stopped() const { return stopped_; }
   int exit_code() const { return exit_code_; }
   std::vector<std::string> messages;
-  int refusals = 0;
-  int presses = 0;  // buttons found and pressed on the screen
+  int rejected_frames = 0;  // device frames the decoders rejected
+  int presses = 0;          // buttons found and pressed on the screen
 
  private:
   void handle(const table::Event& event) {
     const auto reaction = table_->handle(event);
     messages.insert(messages.end(), reaction.messages.begin(), reaction.messages.end());
+    if (std::find(reaction.cues.begin(), reaction.cues.end(), display::Cue::refused) != reaction.cues.end()) {
+      ++refused_.count;
+      refused_.last = reaction.messages.empty() ? "refused" : reaction.messages.back();
+    }
     show();
     for (const auto& card : reaction.cards)
       for (const auto& intent : screen_->card(card.uid, card.player)) touch(intent);
@@ -177,10 +189,11 @@ class BotTable final : public ParticipantContext {
   }
   void deliver(const peripherals::PeripheralEvent& e) {
     using peripherals::EventKind;
+    if (e.kind == EventKind::dice || e.kind == EventKind::card || e.kind == EventKind::unknown_card) ++heard_;
     if (e.kind == EventKind::dice) handle(table::DiceThrown{e.dice[0], e.dice[1], e.id, e.device});
     if (e.kind == EventKind::card || e.kind == EventKind::unknown_card)
       handle(table::CardTapped{e.uid, e.device, e.id, e.ts_ns / 1'000'000, e.repeat});
-    if (e.kind == EventKind::rejected) ++refusals;
+    if (e.kind == EventKind::rejected) ++rejected_frames;
   }
   // One camera frame through the tracker, its events mapped from token names to players.
   void see() {
@@ -241,10 +254,24 @@ class BotTable final : public ParticipantContext {
   cv::Mat image_;
   std::int64_t frame_ = 0;
   int touches_ = 0;
+  std::uint64_t heard_ = 0;
+  Refusals refused_;
   bool stopped_ = false;
   int exit_code_ = -1;
   Clock::time_point started_ = Clock::now();
 };
+
+// The bots act only when the table asks, in order: every tap and throw was heard before their next act, the
+// table refused nothing but the neighbours' cards tapped on purpose, no situation had to be planned for
+// again, and every trade was agreed on the screen.
+void expect_the_bots_acted_in_order(const BotTable& table) {
+  const auto& tally = table.bots().tally();
+  EXPECT_EQ(tally.refusals, tally.refusals_on_purpose) << table.describe();
+  EXPECT_EQ(tally.unheard, 0) << table.describe();
+  EXPECT_EQ(tally.replans, 0) << table.describe();
+  EXPECT_EQ(tally.trades_handed_over, 0) << table.describe();
+  EXPECT_EQ(tally.missed_presses, 0) << table.describe();
+}
 
 TEST(DemoBots, PlayATimeLimitGameToItsEndThroughTheDevicesAndTheCamera) {
   BotTable table(2, 5, 6, 0, 0);
@@ -258,10 +285,11 @@ TEST(DemoBots, PlayATimeLimitGameToItsEndThroughTheDevicesAndTheCamera) {
   EXPECT_GE(game->state().turns, 6);
   EXPECT_GT(table.bots().tally().throws, 0);
   EXPECT_GT(table.bots().tally().token_moves, 0);
-  EXPECT_EQ(table.refusals, 0) << "every reading the bots made was decoded";
+  EXPECT_EQ(table.rejected_frames, 0) << "every reading the bots made was decoded";
   // The bots pressed the screen's buttons (the rules' options, confirmed by card), and found every one.
   EXPECT_GT(table.bots().tally().presses, 0);
   EXPECT_EQ(table.bots().tally().missed_presses, 0) << table.describe();
+  expect_the_bots_acted_in_order(table);
 }
 
 // Three players over more turns: a payer taps the same card again soon after their last tap (rent, then a
@@ -273,6 +301,7 @@ TEST(DemoBots, ALongerGameEndsThoughPayersTapTheSameCardAgainSoon) {
   ASSERT_TRUE(table.stopped()) << table.describe();
   EXPECT_TRUE(table.bots().tally().game_over) << table.describe();
   EXPECT_GT(table.bots().tally().taps, 0);
+  expect_the_bots_acted_in_order(table);
 }
 
 TEST(DemoBots, SlipsMakeTheTableAskAndTheGameStillEnds) {
@@ -287,6 +316,7 @@ TEST(DemoBots, SlipsMakeTheTableAskAndTheGameStillEnds) {
   EXPECT_GT(table.bots().tally().camera_questioned_moves, 0);
   EXPECT_GT(table.bots().tally().camera_agreed, 0);
   EXPECT_EQ(table.bots().tally().missed_presses, 0) << table.describe();
+  expect_the_bots_acted_in_order(table);
 }
 
 }  // namespace

@@ -274,6 +274,8 @@ struct FamilyAfterRestart final : Participant {
     if (seen->prompts.empty() || seen->prompts.back() != q->title) {
       if (seen->prompts.empty()) *first_text = q->text;
       seen->prompts.push_back(q->title);
+      if (const char* folder = std::getenv("BOARDBANK_TEST_SCREENSHOTS"))
+        (void)c.save_screen(fmt::format("{}/learn-after-restart-{}.png", folder, seen->prompts.size()));
     }
     if (!put_dog && q->title.rfind("Bob: put the dog", 0) == 0) {
       camera->put_down(1, 25);

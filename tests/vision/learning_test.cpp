@@ -140,6 +140,47 @@ TEST(Learning, ThreeFoundOfFourExpectedIsSaidAndLookedAtAgainUntilAccepted) {
   EXPECT_EQ(moved[0].to, 12);
 }
 
+// The board seen, still, with nothing on the start space: never a silent wait when the table expects tokens.
+TEST(Learning, NoTokenOnTheStartSpaceIsSaidOnceThenTheTokensPutThereAreLearned) {
+  TableScript::Settings start;
+  start.start_positions = {beside_board(0), beside_board(1)};
+  TableScript script(renderer(), scene(Condition::clean, 29), 2, 29, start);
+  TokenTracker::Settings settings;
+  settings.expected_tokens = 2;
+  TokenTracker tracker(renderer().space_map(), settings);
+  Feeder feed(renderer(), tracker);
+  auto events = feed.run(script.opening());
+  auto incomplete = of_kind(events, TrackerEvent::Kind::learn_incomplete);
+  ASSERT_EQ(incomplete.size(), 1u);
+  EXPECT_EQ(incomplete[0].found, 0);
+  EXPECT_EQ(incomplete[0].expected, 2);
+  EXPECT_NE(incomplete[0].detail.find("found no token on the start space"), std::string::npos)
+      << incomplete[0].detail;
+  events = feed.run(script.still(20, -1));
+  EXPECT_EQ(count(events, TrackerEvent::Kind::learn_incomplete), 0);  // said once while it lasts
+  // The family puts both tokens on GO: learned, with no further question.
+  const auto go = crowded_go_positions(2);
+  events = feed.run(script.place(0, go[0], 0));
+  auto more = feed.run(script.place(1, go[1], 1));
+  events.insert(events.end(), more.begin(), more.end());
+  more = feed.run(script.still(8, -1));
+  events.insert(events.end(), more.begin(), more.end());
+  EXPECT_EQ(count(events, TrackerEvent::Kind::learned), 2);
+  EXPECT_TRUE(tracker.learned());
+}
+
+// Without an expected count an empty start space is waited for without a word, as before.
+TEST(Learning, NoTokenOnTheStartSpaceWithNoCountExpectedIsWaitedFor) {
+  TableScript::Settings start;
+  start.start_positions = {beside_board(0), beside_board(1)};
+  TableScript script(renderer(), scene(Condition::clean, 29), 2, 29, start);
+  TokenTracker tracker(renderer().space_map(), TokenTracker::Settings{});
+  Feeder feed(renderer(), tracker);
+  const auto events = feed.run(script.opening());
+  EXPECT_EQ(count(events, TrackerEvent::Kind::learn_incomplete), 0);
+  EXPECT_FALSE(tracker.learned());
+}
+
 TEST(Learning, AllFoundAsExpectedIsLearnedWithoutAQuestion) {
   TableScript::Settings start;
   start.start_positions = crowded_go_positions(4);
