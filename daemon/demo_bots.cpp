@@ -35,7 +35,7 @@ constexpr milliseconds kPatience{8000};
 constexpr milliseconds kRealPatience{1500};
 // A card tap or a throw the table has not heard within this (real time) is said and counted, and the bots
 // go on.
-constexpr milliseconds kHeardPatience{3000};
+constexpr milliseconds kHeardPatience{10000};
 // How long (real time, at any speed) the family waits for the camera to learn the tokens.
 constexpr milliseconds kLearningPatience{30000};
 

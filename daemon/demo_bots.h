@@ -46,7 +46,8 @@ struct DemoFamily {
 
 // Owns: the rules bots' random source, the slips, the acts it has planned and not yet done.
 // Must never: apply an input to the game or the ledger itself, send a device reading anywhere but into the
-// simulated device, or block (each wake does at most one act).
+// simulated device, act again before the table heard its last tap or throw (readings_heard), press a button
+// the screen greys, or block (each wake does at most one act).
 // Thread: the loop thread (Participant).
 class DemoBots final : public Participant {
  public:
