@@ -35,7 +35,7 @@ constexpr milliseconds kPatience{8000};
 constexpr milliseconds kRealPatience{1500};
 // A card tap or a throw the table has not heard within this (real time) is said and counted, and the bots
 // go on.
-constexpr milliseconds kHeardPatience{3000};
+constexpr milliseconds kHeardPatience{10000};
 // How long (real time, at any speed) the family waits for the camera to learn the tokens.
 constexpr milliseconds kLearningPatience{30000};
 
@@ -162,6 +162,10 @@ void DemoBots::on_wake(ParticipantContext& context) {
   if (!wait_for_reading(context, now)) return;       // a card on a reader, or the dice, not heard yet
   if (camera_->moving() || now < next_act_) return;  // a hand is over the board, or a bot is still reaching
   if (!acts_.empty()) {
+    if (acts_.front().wanted && !acts_.front().wanted(view)) {
+      acts_.pop_front();  // no longer wanted: left out
+      return;
+    }
     if (!acts_.front().card.empty()) {
       if (const auto ready = card_ready_at(acts_.front().card); now < ready) {
         next_act_ = ready;  // the card is taken off the reader and held to it again once it forgot it
@@ -169,6 +173,10 @@ void DemoBots::on_wake(ParticipantContext& context) {
       }
     }
     if (!acts_.front().target.empty()) {
+      if (Act& press = acts_.front(); press.trade_side >= 0) {
+        press.target = fmt::format("trade.{}.{}", screen_side(press.trade_side), press.target);
+        press.trade_side = -1;
+      }
       if (acts_.front().first_try.count() >= 0 && situation(view) != acted_on_) {
         // The button did not show and the table has moved on since the plan: the family looks again rather
         // than press what is no longer asked.
@@ -217,6 +225,12 @@ void DemoBots::on_wake(ParticipantContext& context) {
   last_act_at_ = now;
   acts_ = plan(view, context);
   if (!acts_.empty()) next_act_ = now + scaled(acts_.front().after);
+}
+
+bool DemoBots::owns(const table::TableView& view, int player, int space) {
+  const rules::Game* game = view.game;
+  if (!game || space < 0 || static_cast<std::size_t>(space) >= game->state().spaces.size()) return false;
+  return game->state().spaces[static_cast<std::size_t>(space)].owner == player;
 }
 
 bool DemoBots::wait_for_reading(ParticipantContext& context, milliseconds now) {
@@ -475,10 +489,17 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView& vie
       input);
   if (lot.button) {
     plan_press("nav.properties", acts, kRead);
+    const std::size_t first = acts.size();
     plan_press(fmt::format("props.player.{}", lot.player), acts, kKey);
     plan_paged_press(fmt::format("props.space.{}", lot.space), "props.page.next", acts);
     plan_press(lot.button, acts, kKey);
     plan_tap(lot.player, acts, false);
+    // The lot must still be the owner's as each step comes (a plan older than the game would press for a
+    // deed that changed hands): otherwise the family leaves it and goes back.
+    for (std::size_t i = first; i < acts.size(); ++i)
+      acts[i].wanted = [player = lot.player, space = lot.space](const table::TableView& v) {
+        return owns(v, player, space);
+      };
     plan_press("back", acts, kKey);
     return;
   }
@@ -518,7 +539,11 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView& vie
 // it names them), each side's cash on the keypad, Get Out of Jail cards, the properties ticked; then both
 // players tap their cards to agree, and they go back home.
 void DemoBots::plan_trade(const rules::Trade& trade, std::deque<Act>& acts) {
-  acts.push_back({[this](ParticipantContext&) { trade_filled_ = true; }, milliseconds(0)});
+  acts.push_back({[this](ParticipantContext&) {
+                    trade_filled_ = true;
+                    trade_swapped_ = false;
+                  },
+                  milliseconds(0)});
   plan_press("nav.trade", acts, kRead);
   acts.push_back(
       {[this, from = trade.from, to = trade.to](ParticipantContext& c) { choose_traders(c, from, to); },
@@ -527,13 +552,12 @@ void DemoBots::plan_trade(const rules::Trade& trade, std::deque<Act>& acts) {
   for (int side = 0; side < 2; ++side) {
     const rules::Offer& offer = *offers[static_cast<std::size_t>(side)];
     if (offer.cash > 0) {
-      plan_press(fmt::format("trade.{}.cash", side), acts, kKey);
+      plan_trade_press(side, "cash", acts);
       for (const char digit : std::to_string(offer.cash))
         plan_press(fmt::format("keypad.{}", digit), acts, kKey);
       plan_press("keypad.ok", acts, kKey);
     }
-    for (int card = 0; card < offer.cards; ++card)
-      plan_press(fmt::format("trade.{}.cards.more", side), acts, kKey);
+    for (int card = 0; card < offer.cards; ++card) plan_trade_press(side, "cards.more", acts);
     // The screen lists a player's properties in board order, page after page: ticked in that order.
     std::vector<int> spaces = offer.spaces;
     std::sort(spaces.begin(), spaces.end());
@@ -550,9 +574,7 @@ void DemoBots::plan_trade(const rules::Trade& trade, std::deque<Act>& acts) {
   plan_tap(trade.from, acts, false);
   plan_tap(trade.to, acts, false);
   for (std::size_t i = taps_from; i < acts.size(); ++i)
-    acts[i].run = [this, inner = std::move(acts[i].run)](ParticipantContext& c) {
-      if (trade_filled_) inner(c);
-    };
+    acts[i].wanted = [this](const table::TableView&) { return trade_filled_; };
   // A trade left unagreed is cleared (turning a side's player button empties its offer), so no half-made
   // offer waits on the screen for the next trade.
   acts.push_back({[this](ParticipantContext& c) {
@@ -567,8 +589,16 @@ void DemoBots::plan_trade(const rules::Trade& trade, std::deque<Act>& acts) {
   plan_press("back", acts, kKey);
 }
 
-void DemoBots::tick_trade_space(ParticipantContext& c, int side, int space, int owner) {
+void DemoBots::plan_trade_press(int side, const std::string& what, std::deque<Act>& acts) {
+  Act press{{}, kKey};
+  press.target = what;
+  press.trade_side = side;
+  acts.push_back(std::move(press));
+}
+
+void DemoBots::tick_trade_space(ParticipantContext& c, int trade_side, int space, int owner) {
   if (!trade_filled_) return;
+  const int side = screen_side(trade_side);
   const std::string target = fmt::format("trade.{}.space.{}", side, space);
   const auto* game = c.table().view().game;
   if (!game || space < 0 || static_cast<std::size_t>(space) >= game->state().spaces.size() ||
@@ -617,14 +647,20 @@ void DemoBots::choose_traders(ParticipantContext& c, int from, int to) {
   };
   // Each side's button turns to the next player who is not on the other side: the giver's side first (the
   // other side moved out of the way when it holds the giver), then the other side.
+  // Two players: the buttons cannot swap them, and the trade is the same exchange filled in the other way.
+  const auto either_way = [&] {
+    if (shows(0, from) && shows(1, to)) return true;
+    trade_swapped_ = shows(0, to) && shows(1, from);
+    return trade_swapped_;
+  };
   for (int turn = 0; turn < 3 * n; ++turn) {
-    if (shows(0, from) && shows(1, to)) return;
+    if (either_way()) return;
     const std::string target = !shows(0, from) && !shows(1, from) ? "trade.0.player" : "trade.1.player";
     ++tally_.touches;
     ++tally_.presses;
     if (!c.press(target)) break;
   }
-  if (shows(0, from) && shows(1, to)) return;
+  if (either_way()) return;
   trade_filled_ = false;
   ++tally_.missed_presses;
   const std::string line =

@@ -46,7 +46,8 @@ struct DemoFamily {
 
 // Owns: the rules bots' random source, the slips, the acts it has planned and not yet done.
 // Must never: apply an input to the game or the ledger itself, send a device reading anywhere but into the
-// simulated device, or block (each wake does at most one act).
+// simulated device, act again before the table heard its last tap or throw (readings_heard), press a button
+// the screen greys, or block (each wake does at most one act).
 // Thread: the loop thread (Participant).
 class DemoBots final : public Participant {
  public:
@@ -105,6 +106,12 @@ class DemoBots final : public Participant {
     std::string card;               // a tap: the card's uid (the reader takes it again only after its window)
     bool reading = false;           // a tap or a throw: the next act waits until the table heard it
     bool on_purpose_wrong = false;  // the neighbour's card, tapped on purpose: the table refuses it
+    // Set: the act is left out when this says no as its turn comes (a trade's taps once its screen could not
+    // be filled in).
+    std::function<bool(const table::TableView&)> wanted;
+    // A press on one side of the trade screen: `target` names the side as the trade has it (0: who gives
+    // first); the screen may show the two traders the other way round (trade_swapped_).
+    int trade_side = -1;
     // A press: the button `target`. Tried again on the next wakes while the screen does not show it yet (a
     // dialog that a card tap opens comes up once the reader's frame is decoded), for kPressPatience.
     std::string target;
@@ -129,6 +136,8 @@ class DemoBots final : public Participant {
   std::uint64_t refusals_seen_ = 0;
   bool wrong_card_in_hand_ = false;  // the last act was a wrong card tapped on purpose
   void say(const std::string& line) const;
+  // Whether `player` holds `space` in the game as the table has it.
+  static bool owns(const table::TableView& view, int player, int space);
   std::string situation(const table::TableView& view) const;
   std::deque<Act> plan(const table::TableView& view, ParticipantContext& context);
   void plan_input(const rules::Input& input, const table::TableView& view, std::deque<Act>& acts);
@@ -141,8 +150,13 @@ class DemoBots final : public Participant {
   void choose_traders(ParticipantContext& context, int from, int to);
   // Ticks `space` on `side` of the trade screen, turning its pages; a miss leaves the trade unagreed.
   // `owner`: who must hold it; a plan older than the game (the space changed hands) leaves the trade quietly.
-  void tick_trade_space(ParticipantContext& context, int side, int space, int owner);
+  void tick_trade_space(ParticipantContext& context, int trade_side, int space, int owner);
   bool trade_filled_ = true;  // the trade screen shows the trade the bot decided (else the cards stay away)
+  // The screen shows the trade's receiver on its left (two players: its buttons cannot swap them): each
+  // side's offer is filled in on the other side, the same exchange.
+  bool trade_swapped_ = false;
+  int screen_side(int side) const { return trade_swapped_ ? 1 - side : side; }
+  void plan_trade_press(int side, const std::string& what, std::deque<Act>& acts);
   void plan_paged_press(const std::string& target, const std::string& next_page, std::deque<Act>& acts);
   void plan_tap(int player, std::deque<Act>& acts, bool may_slip);
   void plan_press(const std::string& target, std::deque<Act>& acts, std::chrono::milliseconds after);

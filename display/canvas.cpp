@@ -1,7 +1,6 @@
 #include "display/canvas.h"
 
 #include <SDL.h>
-#include <SDL_image.h>
 #include <SDL_ttf.h>
 #include <fmt/format.h>
 
@@ -12,6 +11,7 @@
 #include <unordered_map>
 
 #include "display/font_set.h"
+#include "imageio/image_codec.h"
 
 namespace bb::display {
 
@@ -273,8 +273,16 @@ Colour Canvas::panel_pixel(int x, int y) const { return surface_pixel(impl_->pan
 
 std::expected<void, std::string> Canvas::save_png(const std::string& path) const {
   if (!impl_->panel) return std::unexpected("nothing drawn");
-  if (IMG_SavePNG(impl_->panel, path.c_str()) != 0)
-    return std::unexpected(fmt::format("could not write {}: {}", path, IMG_GetError()));
+  // Through bb_imageio (libpng), not SDL2_image, whose TIFF and WebP libraries the service would load.
+  SDL_Surface* rgb = SDL_ConvertSurfaceFormat(impl_->panel, SDL_PIXELFORMAT_RGB24, 0);
+  if (rgb == nullptr) return std::unexpected(fmt::format("could not write {}: {}", path, SDL_GetError()));
+  SDL_LockSurface(rgb);
+  const imageio::ImageView view{static_cast<const std::uint8_t*>(rgb->pixels), rgb->w, rgb->h,
+                                static_cast<std::size_t>(rgb->pitch), imageio::PixelFormat::rgb};
+  auto written = imageio::write_image(path, view);
+  SDL_UnlockSurface(rgb);
+  SDL_FreeSurface(rgb);
+  if (!written) return std::unexpected(fmt::format("could not write {}", written.error().message));
   return {};
 }
 

@@ -164,6 +164,9 @@ std::expected<std::vector<Edge>, std::string> SimulatedEdgeSource::read_edges() 
     if (read(heartbeat_fd_, &beats, sizeof beats) > 0 && beats > 0) {
       const Nanoseconds at = std::max(monotonic_now() + 100 * kMicrosecond, next_free_);
       const auto edges = dice_.report(at, 0, 0);
+      // The heartbeat holds the lines like a command: a throw sent meanwhile follows it rather than
+      // interleaving its strobe with the heartbeat's (the decoder refused such a throw as a short strobe).
+      if (!edges.empty()) next_free_ = edges.back().ts_ns + 30 * kMillisecond;
       queue_.insert(queue_.end(), edges.begin(), edges.end());
     }
   }

@@ -395,7 +395,11 @@ Reaction Table::State::device(const DeviceHealth& e) {
         return q.shown.kind == K::camera_mismatch || q.shown.kind == K::token_moved ||
                q.shown.kind == K::learn_tokens;
       });
+      // A learning under way ends with its question (one at a time included: once the camera is back, the
+      // tokens it knows are cross-checked again rather than taken for tokens being put down).
       learning = false;
+      one_at_a_time = false;
+      prompting = -1;
     }
     camera = ok;
   } else if (e.status.kind == display::DeviceStatus::Kind::card_reader) {

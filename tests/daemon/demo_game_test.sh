@@ -5,7 +5,10 @@
 # The camera cross-checks every move: it learns the tokens when the game asks, agrees with most moves, asks
 # about a bot's miscount and the bot answers; its learned tokens are kept beside the ledger and reused after
 # the restart, and an unreadable stored set-up is said and the tokens are learned again (part "stale").
-#   demo_game_test.sh BOARDBANK WORK_DIR [whole|resume|stale]
+# The bots act in order: the table refuses nothing but the neighbours' cards they tap on purpose, hears every
+# tap and throw, and takes every trade on the screen (part "readme": the README's first command's game, whose
+# turn-29 trade, Cleo's $300 for Ann's Water Works, the bots once could not agree).
+#   demo_game_test.sh BOARDBANK WORK_DIR [whole|resume|stale|readme]
 set -eu
 bb=$1
 dir=$2
@@ -20,11 +23,42 @@ demo() { # demo DB STATE_JSON [extra...]
   exec "$bb" demo --headless --speed 40 --seed 7 --players 2 --turns 8 --db "$db" --state-json "$state" "$@"
 }
 
+# in_order OUT: the demo's summary says the bots acted only when the table asked.
+in_order() {
+  line=$(grep "^refusals: " "$1")
+  echo "$line"
+  all=$(echo "$line" | sed -n 's/^refusals: \([0-9]*\) (\([0-9]*\) of them.*/\1/p')
+  on_purpose=$(echo "$line" | sed -n 's/^refusals: \([0-9]*\) (\([0-9]*\) of them.*/\2/p')
+  test -n "$all"
+  test "$all" -eq "$on_purpose"
+  echo "$line" | grep -q "; 0 taps or throws not heard;"
+  if grep -q "^faults: \|^the table refused what the bots did\|^the bots could not" "$1"; then
+    echo "the bots acted out of order or could not do what they meant"
+    exit 1
+  fi
+}
+
+if [ "$part" = readme ]; then
+  echo "== the README's game (seed 1, 3 players, 30 turns) to its end"
+  "$bb" demo --headless --speed 40 --seed 1 --players 3 --turns 30 --db "$dir/readme.db" | tee "$dir/readme.out"
+  grep -q "^the game is over" "$dir/readme.out"
+  grep -q "^ledger check: ok" "$dir/readme.out"
+  in_order "$dir/readme.out"
+  "$bb" ledger --db "$dir/readme.db" export 1 --script > "$dir/readme.jsonl"
+  # Both of the game's trades were agreed on the trade screen by the traders' cards (a touch), the second
+  # being Cleo's $300 for Ann's Water Works (space 28).
+  test "$(grep -c '"t":"trade".*"id":"touch:' "$dir/readme.jsonl")" -eq 2
+  grep '"t":"trade"' "$dir/readme.jsonl" | grep -q '"from":"Cleo".*"spaces":\[28\].*"cash":300.*"to":"Ann"'
+  echo "demo game test: ok"
+  exit 0
+fi
+
 echo "== a whole game"
 (demo "$dir/whole.db" "$dir/whole.json") | tee "$dir/whole.out"
 grep -q "^standings after" "$dir/whole.out"
 grep -q "finished" "$dir/whole.out"
 test -s "$dir/whole.json"
+in_order "$dir/whole.out"
 
 echo "== ledger check"
 "$bb" ledger check "$dir/whole.db"
@@ -87,5 +121,6 @@ else
   fi
 fi
 "$bb" ledger check "$dir/resumed.db"
+in_order "$dir/resumed.out"
 cmp "$dir/whole.json" "$dir/resumed.json"
 echo "demo game test: ok"

@@ -157,6 +157,24 @@ TEST_F(LearningTest, ARestartMidLearningAsksForTheTokensAgainAndKeepsTheGame) {
   EXPECT_FALSE(question());
 }
 
+// The camera goes while the tokens are put down one at a time: the learning ends with its question, and once
+// the camera is back the tokens it knows are cross-checked again (not taken for tokens being put down).
+TEST_F(LearningTest, TheCameraGoneMidLearningEndsItAndTheCrossCheckComesBack) {
+  answer("one_by_one");
+  seen(0, 0, TokenReport::Kind::learned);
+  event(DeviceHealth{{display::DeviceStatus::Kind::camera, "Camera", display::DeviceStatus::State::missing,
+                      "unplugged", "check the cable"}});
+  EXPECT_FALSE(question());
+  EXPECT_FALSE(table->view().learning.asking);
+  EXPECT_FALSE(table->view().learning.one_at_a_time);
+  event(DeviceHealth{
+      {display::DeviceStatus::Kind::camera, "Camera", display::DeviceStatus::State::ok, "back", ""}});
+  // Ann's car seen off its space with nobody having thrown: asked, as in any game.
+  const auto r = seen(0, 7);
+  ASSERT_TRUE(r.question);
+  EXPECT_EQ(r.question->kind, QK::token_moved);
+}
+
 // The camera sees the board but no token on GO (the family has not put them down, or every one is hard to
 // see): said, with the same choices as when some are missing: look again, one at a time, without the camera.
 TEST_F(LearningTest, NoTokenFoundOnTheStartSpaceIsSaidWithTheSameChoices) {
