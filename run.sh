@@ -11,6 +11,14 @@
 #   ./run.sh cross-arm64     cross-build for the Pi's arm64 in a debootstrapped bookworm tree, run the tests
 #                            under qemu-aarch64-static (registered in binfmt_misc where it can be, so tests that
 #                            start child processes run too), build the arm64 .deb (slow: not in CI)
+#   ./run.sh cross-arm64 --suite trixie
+#                            the same against Debian 13 (trixie), what Raspberry Pi OS is based on now: its own
+#                            tree; the arm64 .deb goes to out/trixie/
+#   ./run.sh cross-arm64 [--suite trixie] package
+#                            only the boardbank command and the arm64 .deb, no tests
+#   ./run.sh install-test DEB [--suite trixie]
+#                            apt-installs a .deb into a debootstrapped tree of its architecture and Debian release
+#                            (an arm64 .deb into an arm64 tree, run under qemu) and checks it as --install-test does
 #   ./run.sh check-trixie    build and test in a debootstrapped Debian 13 (trixie) tree (slow: not in CI)
 #   ./run.sh cross-arm64 PART, ./run.sh check-trixie PART
 #                            only the folder PART of the tree (say tests/vision): its programs and its tests
@@ -105,6 +113,11 @@ case "$cmd" in
       nice -n 15 packaging/chroot-build.sh install-test "$PWD/out/boardbank_${version}_${arch}.deb"
     fi
     ;;
+  install-test)
+    packages+=(debootstrap qemu-user-static)
+    install_packages
+    nice -n 15 packaging/chroot-build.sh install-test "$@"
+    ;;
   cross-arm64 | check-trixie)
     # Each runs in its own Debian tree outside the source tree (packaging/chroot-build.sh says where), at low
     # priority: a full build and test run that takes a long time on a small machine.
@@ -113,7 +126,7 @@ case "$cmd" in
     nice -n 15 packaging/chroot-build.sh "${cmd#check-}" "$@"
     ;;
   *)
-    echo "usage: ./run.sh demo|test [--sanitize]|bench|build|package [--install-test]|cross-arm64 [PART]|check-trixie [PART]" >&2
+    echo "usage: ./run.sh demo|test [--sanitize]|bench|build|package [--install-test]|cross-arm64 [--suite trixie] [PART|package]|install-test DEB [--suite trixie]|check-trixie [PART]" >&2
     exit 2
     ;;
 esac

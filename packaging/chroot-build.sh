@@ -3,29 +3,60 @@
 #   packaging/chroot-build.sh cross-arm64   bookworm (amd64) with arm64 multiarch: cross build, tests under
 #                                           qemu-aarch64-static (registered in binfmt_misc with the F flag
 #                                           when it is not yet, so child processes of tests run), the arm64 .deb
+#   packaging/chroot-build.sh cross-arm64 --suite trixie
+#                                           the same on Debian 13 (trixie, what Raspberry Pi OS is now based on):
+#                                           its own tree, an arm64 .deb built against trixie's libraries
 #   packaging/chroot-build.sh trixie        Debian 13: native build and the whole test suite
 #   packaging/chroot-build.sh cross-arm64|trixie PART
 #                                           only one part of the tree: the targets and tests of the folder PART
 #                                           (say tests/vision), for a machine too busy to build everything at once;
 #                                           the next part reuses what this one built (and ccache)
-#   packaging/chroot-build.sh install-test DEB
-#                                           bookworm: apt installs the .deb with its dependencies and runs its
-#                                           maintainer scripts; then checks the user, the groups, the enabled
-#                                           unit, the state directory, the conffile, --version, and that a purge
-#                                           keeps the ledger unless asked (debconf) and then deletes it
+#   packaging/chroot-build.sh cross-arm64 [--suite trixie] package
+#                                           only the `boardbank` command and the arm64 .deb (copied to out/), no tests
+#   packaging/chroot-build.sh install-test DEB [--suite trixie]
+#                                           apt installs the .deb with its dependencies into a Debian tree of the
+#                                           package's own architecture (an arm64 .deb: an arm64 tree, run under
+#                                           qemu through binfmt_misc) and runs its maintainer scripts; then checks
+#                                           the user, the groups, the enabled unit, the unit and udev rules under
+#                                           /usr/lib, the state directory, the conffile, --version, check-config,
+#                                           and that a purge keeps the ledger unless asked (debconf) and then
+#                                           deletes it
 # Needs root (debootstrap, chroot, mounts). The trees live in $BOARDBANK_CHROOTS (default
 # /var/tmp/boardbank-chroots) and are reused; a tree whose setup did not finish is made again. Results (the log,
 # the .deb) are copied to out/ in the source tree. Set BOARDBANK_MIRROR to use another Debian mirror.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
-what=${1:?usage: packaging/chroot-build.sh cross-arm64|trixie [PART]|install-test DEB}
+usage="usage: packaging/chroot-build.sh cross-arm64 [--suite bookworm|trixie] [PART|package] | trixie [PART] |
+       install-test DEB [--suite bookworm|trixie]"
+what=${1:?$usage}
+shift
+suite=bookworm
+args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --suite) suite=${2:?$usage}; shift 2 ;;
+    --suite=*) suite=${1#--suite=}; shift ;;
+    *) args+=("$1"); shift ;;
+  esac
+done
+case "$suite" in
+  bookworm | trixie) ;;
+  *) echo "chroot-build: --suite is bookworm (Debian 12) or trixie (Debian 13), not '$suite'" >&2; exit 2 ;;
+esac
+[ "$what" != trixie ] || [ "$suite" = bookworm ] || { echo "chroot-build: trixie takes no --suite" >&2; exit 2; }
 part=""
-if [ "$what" != install-test ] && [ -n "${2:-}" ]; then
-  part=${2%/}
-  [ -f "$(dirname "$0")/../$part/CMakeLists.txt" ] || {
-    echo "chroot-build: no CMakeLists.txt in $part: a part is a folder of the tree, say tests/vision" >&2
-    exit 2
-  }
+package_only=false
+if [ "$what" != install-test ] && [ -n "${args[0]:-}" ]; then
+  part=${args[0]%/}
+  if [ "$what" = cross-arm64 ] && [ "$part" = package ]; then
+    package_only=true
+    part=""
+  else
+    [ -f "$(dirname "$0")/../$part/CMakeLists.txt" ] || {
+      echo "chroot-build: no CMakeLists.txt in $part: a part is a folder of the tree, say tests/vision" >&2
+      exit 2
+    }
+  fi
 fi
 chroots=${BOARDBANK_CHROOTS:-/var/tmp/boardbank-chroots}
 mirror=${BOARDBANK_MIRROR:-http://deb.debian.org/debian}
@@ -35,8 +66,7 @@ jobs=$(nproc)
 # (without them those tests say SKIP).
 case "$what" in
   cross-arm64)
-    suite=bookworm
-    root=$chroots/bookworm-cross-arm64
+    root=$chroots/$suite-cross-arm64
     packages=(crossbuild-essential-arm64 cmake ninja-build pkg-config qemu-user-static dpkg-dev file ccache
       libgtest-dev:arm64 libgmock-dev:arm64 libbenchmark-dev:arm64 libfmt-dev:arm64 libtomlplusplus-dev:arm64
       libcli11-dev nlohmann-json3-dev libsqlite3-dev:arm64 libgpiod-dev:arm64
@@ -55,13 +85,18 @@ case "$what" in
       systemd lintian)
     ;;
   install-test)
-    deb=${2:?usage: packaging/chroot-build.sh install-test DEB}
+    deb=${args[0]:?$usage}
     [ -f "$deb" ] || { echo "chroot-build: no package at $deb" >&2; exit 1; }
-    suite=bookworm
-    root=$chroots/bookworm-install
+    deb_arch=$(dpkg-deb -f "$deb" Architecture) || { echo "chroot-build: $deb is not a Debian package" >&2; exit 1; }
+    host_arch=$(dpkg --print-architecture)
+    # The host's own architecture: the tree that was always used (bookworm-install); another one (an arm64
+    # package on an amd64 machine): a tree of that architecture, whose programs run under qemu.
+    if [ "$deb_arch" = "$host_arch" ]; then root=$chroots/$suite-install; else root=$chroots/$suite-$deb_arch-install; fi
+    [ "$deb_arch" = "$host_arch" ] || [ "$deb_arch" = arm64 ] ||
+      { echo "chroot-build: can install-test $host_arch and arm64 packages here, not $deb_arch" >&2; exit 2; }
     packages=()
     ;;
-  *) echo "usage: packaging/chroot-build.sh cross-arm64|trixie [PART]|install-test DEB" >&2; exit 2 ;;
+  *) echo "$usage" >&2; exit 2 ;;
 esac
 
 [ "$(id -u)" -eq 0 ] || { echo "chroot-build: needs root (debootstrap and chroot)" >&2; exit 1; }
@@ -81,14 +116,57 @@ in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root 
 install_test() {
   cp "$deb" "$root/tmp/boardbank.deb"
   cp "$src/packaging/install-test.sh" "$root/tmp/install-test.sh"
-  in_root "bash /tmp/install-test.sh /tmp/boardbank.deb" 2>&1 | tee "$src/out/install-test.log"
+  local tag=""
+  [ "$suite-$deb_arch" = "bookworm-$host_arch" ] || tag=-$suite-$deb_arch
+  in_root "bash /tmp/install-test.sh /tmp/boardbank.deb" 2>&1 | tee "$src/out/install-test$tag.log"
 }
+
+# Tests that start a child process (the ledger's crash tests) need the kernel to run an arm64 binary by itself:
+# qemu-aarch64 registered in binfmt_misc. The F flag makes the kernel open the interpreter now, so the
+# registration also works inside the chroot, where the host's path means nothing.
+# An arm64 install tree needs the same to run at all (its programs are arm64).
+register_qemu_aarch64() { # register_qemu_aarch64 QEMU-AARCH64-STATIC (a path on the host)
+  local dir=/proc/sys/fs/binfmt_misc qemu=$1
+  [ -e "$dir/qemu-aarch64" ] && { echo "chroot-build: qemu-aarch64 is registered in binfmt_misc"; return 0; }
+  [ -e "$dir/register" ] || mount -t binfmt_misc binfmt_misc "$dir" 2>/dev/null || true
+  if [ -w "$dir/register" ] && [ -x "$qemu" ]; then
+    local magic='\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\xb7\x00'
+    local mask='\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff'
+    if echo ":qemu-aarch64:M::$magic:$mask:$qemu:F" >"$dir/register"; then
+      echo "chroot-build: registered $qemu for arm64 binaries in binfmt_misc"
+      return 0
+    fi
+  fi
+  echo "chroot-build: could not register qemu-aarch64 in binfmt_misc (no binfmt_misc here, or no $qemu?):" \
+    "tests that start a child process (the ledger's crash tests) will fail with exit 127, an arm64 tree cannot be made" >&2
+  return 1
+}
+# The interpreter for an arm64 install tree: the host's qemu-user-static, else the one in the cross tree.
+host_qemu_aarch64() {
+  local q
+  for q in "$(command -v qemu-aarch64-static || true)" "$chroots/$suite-cross-arm64/usr/bin/qemu-aarch64-static" \
+    "$chroots/bookworm-cross-arm64/usr/bin/qemu-aarch64-static"; do
+    [ -n "$q" ] && [ -x "$q" ] && { echo "$q"; return 0; }
+  done
+  echo "chroot-build: an arm64 tree needs qemu-aarch64-static (apt-get install qemu-user-static)" >&2
+  return 1
+}
+
+foreign=false
+[ "$what" = install-test ] && [ "$deb_arch" != "$host_arch" ] && foreign=true
+if $foreign; then register_qemu_aarch64 "$(host_qemu_aarch64)"; fi
 
 if [ ! -e "$root/.boardbank-ready" ]; then
   echo "chroot-build: making a $suite tree in $root"
   rm -rf "$root"
   mkdir -p "$chroots"
-  debootstrap --variant=minbase "$suite" "$root" "$mirror"
+  if $foreign; then
+    # A tree of the package's architecture: unpacked here, its second stage run under qemu (binfmt_misc above).
+    debootstrap --variant=minbase --arch="$deb_arch" --foreign "$suite" "$root" "$mirror"
+    chroot "$root" /debootstrap/debootstrap --second-stage
+  else
+    debootstrap --variant=minbase "$suite" "$root" "$mirror"
+  fi
   mount_in proc proc /proc
   if [ "$what" = cross-arm64 ]; then in_root "dpkg --add-architecture arm64"; fi
   echo "deb $mirror $suite main" >"$root/etc/apt/sources.list"
@@ -101,26 +179,8 @@ fi
 # Every run: what the build needs now (a no-op when all is there; the list grows with the project).
 in_root "apt-get install -y -q --no-install-recommends ${packages[*]} ||
          { apt-get update -q && apt-get install -y -q --no-install-recommends ${packages[*]}; }"
+if [ "$what" = cross-arm64 ]; then register_qemu_aarch64 "$root/usr/bin/qemu-aarch64-static" || true; fi
 
-# Tests that start a child process (the ledger's crash tests) need the kernel to run an arm64 binary by itself:
-# qemu-aarch64 registered in binfmt_misc. The F flag makes the kernel open the interpreter now, so the
-# registration also works inside the chroot, where the host's path means nothing.
-register_qemu_aarch64() {
-  local dir=/proc/sys/fs/binfmt_misc qemu=$root/usr/bin/qemu-aarch64-static
-  [ -e "$dir/qemu-aarch64" ] && { echo "chroot-build: qemu-aarch64 is registered in binfmt_misc"; return 0; }
-  [ -e "$dir/register" ] || mount -t binfmt_misc binfmt_misc "$dir" 2>/dev/null || true
-  if [ -w "$dir/register" ] && [ -x "$qemu" ]; then
-    local magic='\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\xb7\x00'
-    local mask='\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff'
-    if echo ":qemu-aarch64:M::$magic:$mask:$qemu:F" >"$dir/register"; then
-      echo "chroot-build: registered $qemu for arm64 binaries in binfmt_misc"
-      return 0
-    fi
-  fi
-  echo "chroot-build: could not register qemu-aarch64 in binfmt_misc (no binfmt_misc here?): tests that start" \
-    "a child process (the ledger's crash tests) will fail with exit 127" >&2
-}
-[ "$what" = cross-arm64 ] && register_qemu_aarch64
 
 # ccache inside the tree (its cache lives there too) makes the next run's rebuild of unchanged files cheap.
 ccache="CCACHE_DIR=/var/cache/ccache CCACHE_BASEDIR=/src CCACHE_MAXSIZE=5G"
@@ -138,8 +198,13 @@ if [ -n "$part" ]; then
   if grep -qE 'TARGET_FILE:boardbank>|COMMAND boardbank ' "$src/$part/CMakeLists.txt"; then targets+=" boardbank"; fi
 fi
 
-log=$src/out/$what${part:+-${part//\//-}}.log
+suite_tag=""
+[ "$what" != cross-arm64 ] || [ "$suite" = bookworm ] || suite_tag=-$suite
+log=$src/out/$what$suite_tag${part:+-${part//\//-}}$($package_only && echo -package || true).log
 mkdir -p "$src/out"
+# Where the arm64 .deb goes: out/ for bookworm's, out/trixie/ for trixie's (the two have the same name).
+debs=$src/out${suite_tag:+/$suite}
+mkdir -p "$debs"
 start=$(date +%s)
 status=0
 
@@ -162,7 +227,15 @@ case "$what" in
     configure="export $ccache
                cd /src && cmake -S . -B /build-arm64 -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBOARDBANK_BENCH=OFF \
                  -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-aarch64-linux-gnu.cmake $launchers"
-    if [ -n "$part" ]; then
+    if $package_only; then
+      # The command and the .deb only (cpack installs what the package holds; it needs no other target).
+      in_root "$configure
+               cmake --build /build-arm64 -j $jobs --target boardbank
+               file /build-arm64/daemon/boardbank
+               qemu-aarch64-static /build-arm64/daemon/boardbank --version
+               cd /build-arm64 && rm -f boardbank_*_arm64.deb && cpack -G DEB" 2>&1 | tee "$log" || status=$?
+      cp "$root"/build-arm64/boardbank_*_arm64.deb "$debs/" 2>/dev/null || true
+    elif [ -n "$part" ]; then
       # Ninja's per-folder target builds only what the folder's programs need; ctest in the folder runs its tests.
       in_root "$configure
                cmake --build /build-arm64 -j $jobs --target $targets
@@ -175,7 +248,7 @@ case "$what" in
                file /build-arm64/daemon/boardbank
                qemu-aarch64-static /build-arm64/daemon/boardbank --version
                cd /build-arm64 && cpack -G DEB" 2>&1 | tee "$log" || status=$?
-      cp "$root"/build-arm64/boardbank_*_arm64.deb "$src/out/" 2>/dev/null || true
+      cp "$root"/build-arm64/boardbank_*_arm64.deb "$debs/" 2>/dev/null || true
       [ "$status" -ne 0 ] || in_root "$(suite_by_folder /build-arm64)" 2>&1 | tee -a "$log" || status=$?
     fi
     ;;
@@ -194,6 +267,6 @@ case "$what" in
     fi
     ;;
 esac
-echo "chroot-build: $what${part:+ $part} finished with status $status after $(( $(date +%s) - start )) s (log: ${log#$src/})" |
+echo "chroot-build: $what$suite_tag${part:+ $part}$($package_only && echo " package" || true) finished with status $status after $(( $(date +%s) - start )) s (log: ${log#$src/})" |
   tee -a "$log"
 exit "$status"

@@ -8,7 +8,10 @@
 # The bots act in order: the table refuses nothing but the neighbours' cards they tap on purpose, hears every
 # tap and throw, and takes every trade on the screen (part "readme": the README's first command's game, whose
 # turn-29 trade, Cleo's $300 for Ann's Water Works, the bots once could not agree).
-#   demo_game_test.sh BOARDBANK WORK_DIR [whole|resume|stale|readme]
+# Part "long": seed 2, two players, no time limit, to the end (a bankruptcy after some 180 turns): its trades
+# are filled in on a screen that cannot swap two players' sides, and a stale plan once pressed for a deed
+# that had changed hands (the demo exited 1).
+#   demo_game_test.sh BOARDBANK WORK_DIR [whole|resume|stale|readme|long]
 set -eu
 bb=$1
 dir=$2
@@ -49,6 +52,21 @@ if [ "$part" = readme ]; then
   # being Cleo's $300 for Ann's Water Works (space 28).
   test "$(grep -c '"t":"trade".*"id":"touch:' "$dir/readme.jsonl")" -eq 2
   grep '"t":"trade"' "$dir/readme.jsonl" | grep -q '"from":"Cleo".*"spaces":\[28\].*"cash":300.*"to":"Ann"'
+  echo "demo game test: ok"
+  exit 0
+fi
+
+if [ "$part" = long ]; then
+  echo "== seed 2, two players, to the end"
+  "$bb" demo --headless --speed 200 --seed 2 --players 2 --db "$dir/long.db" > "$dir/long.out"
+  grep -v "^turn \|^Confirmed: \|^Move the " "$dir/long.out"
+  grep -q "^the game is over" "$dir/long.out"
+  grep -q "^ledger check: ok" "$dir/long.out"
+  grep -q "bankrupt" "$dir/long.out"
+  in_order "$dir/long.out"
+  "$bb" ledger --db "$dir/long.db" export 1 --script > "$dir/long.jsonl"
+  test "$(grep -c '"t":"trade".*"id":"touch:' "$dir/long.jsonl")" -ge 1
+  test "$(grep -c '"t":"trade"' "$dir/long.jsonl")" -eq "$(grep -c '"t":"trade".*"id":"touch:' "$dir/long.jsonl")"
   echo "demo game test: ok"
   exit 0
 fi

@@ -284,6 +284,57 @@ struct FamilyAfterRestart final : Participant {
   }
 };
 
+// Learning on GO with nothing on it: the tracker says it (found 0), the table asks with its three choices,
+// and "Look again" starts the camera's count afresh.
+struct FamilyWithNothingOnGo final : Participant {
+  std::shared_ptr<std::string> text = std::make_shared<std::string>();
+  std::shared_ptr<std::vector<std::string>> options = std::make_shared<std::vector<std::string>>();
+  bool started = false, looked_again = false;
+  int wakes = 0;
+  std::string name() const override { return "family"; }
+  Wake wake() const override { return Wake{-1, 5ms}; }
+  void on_wake(ParticipantContext& c) override {
+    const auto& view = c.table().view();
+    if (++wakes > 6000) return c.stop(1);
+    if (start_two_player_game(c, started)) return;
+    const auto& q = view.question;
+    if (!view.game || !q || q->kind != display::TableQuestion::Kind::learn_tokens) return;
+    if (!looked_again && q->text.find("no token on GO") != std::string::npos) {
+      *text = q->text;
+      for (const auto& o : q->options) options->push_back(o.key);
+      if (const char* folder = std::getenv("BOARDBANK_TEST_SCREENSHOTS"))
+        (void)c.save_screen(fmt::format("{}/learn-nothing-on-go.png", folder));
+      c.touch(display::AnswerQuestion{q->id, "retry", ""});
+      looked_again = true;
+      return;
+    }
+    if (looked_again) c.stop(0);
+  }
+};
+
+TEST(ServiceLearning, NothingOnGoIsAskedAboutAndLookedAtAgain) {
+  TempFolder dir;
+  std::vector<std::string> lines;
+  ServiceSetup setup;
+  setup.config = test_config(dir);
+  setup.headless = true;
+  setup.devices_from_config = false;
+  setup.log = [&lines](const std::string& line) { lines.push_back(line); };
+  auto camera = std::make_shared<PuttingDownCamera>(2);  // both tokens beside the board
+  setup.frame_source = shared_camera(camera);
+  auto family = std::make_unique<FamilyWithNothingOnGo>();
+  const auto text = family->text;
+  const auto options = family->options;
+  setup.participants.push_back(std::move(family));
+  auto service = Service::create(std::move(setup));
+  ASSERT_TRUE(service.has_value()) << service.error();
+  EXPECT_EQ((*service)->run(), 0) << ::testing::PrintToString(lines);
+  EXPECT_NE(text->find("The camera sees the board but no token on GO"), std::string::npos) << *text;
+  EXPECT_EQ(*options, (std::vector<std::string>{"retry", "one_by_one", "skip"}));
+  EXPECT_TRUE(said(lines, "The camera sees no token on GO")) << ::testing::PrintToString(lines);
+  EXPECT_TRUE(said(lines, "the camera looks at the start space again")) << ::testing::PrintToString(lines);
+}
+
 TEST(ServiceLearning, ARestartMidLearningAsksOnlyForTheTokensNotLearnedYet) {
   TempFolder dir;
   std::vector<std::string> lines;
