@@ -33,9 +33,9 @@ constexpr milliseconds kPressPatience{3000};
 // after the bots' last act is looked at afresh.
 constexpr milliseconds kPatience{8000};
 constexpr milliseconds kRealPatience{1500};
-// A card tap or a throw the table has not heard within this (real time) is said and counted, and the bots
-// go on.
+// A card tap or a throw the table has not heard within this (real time) is said and counted, and made again.
 constexpr milliseconds kHeardPatience{10000};
+constexpr int kReadingTries = 3;  // a reading not heard is made again, up to this many times in all
 // How long (real time, at any speed) the family waits for the camera to learn the tokens.
 constexpr milliseconds kLearningPatience{30000};
 
@@ -200,7 +200,7 @@ void DemoBots::on_wake(ParticipantContext& context) {
       // A card held to a reader or the dice thrown: the table hears it once the device's frame is decoded.
       // Until then the family waits for it (the next act, a tap on the same reader, leaving the screen the
       // tap answers, a plan made on what the table shows, would all come before the table heard it).
-      reading_.emplace(PendingReading{context.readings_heard(), now, act.card});
+      reading_.emplace(PendingReading{context.readings_heard(), now, act.card, act.run});
     }
     act.run(context);
     last_act_at_ = now;
@@ -244,9 +244,20 @@ bool DemoBots::wait_for_reading(ParticipantContext& context, milliseconds now) {
   }
   if (now - reading_->sent_at < kHeardPatience) return false;
   ++tally_.unheard;
-  say(fmt::format("the table did not hear {} within {} ms: the bots go on",
-                  reading_->card.empty() ? std::string("the dice") : "card " + reading_->card,
-                  kHeardPatience.count()));
+  const std::string what = reading_->card.empty() ? std::string("the dice") : "card " + reading_->card;
+  if (reading_->tries < kReadingTries) {
+    // Nothing happened (the reader's frame was lost: a decoder that rejected it says so): the family taps or
+    // throws again, as anyone at the table would, rather than going on as if it had been heard.
+    say(fmt::format("the table did not hear {} within {} ms: the bots try it again", what,
+                    kHeardPatience.count()));
+    ++reading_->tries;
+    reading_->heard_before = context.readings_heard();
+    reading_->sent_at = now;
+    reading_->again(context);
+    return false;
+  }
+  say(fmt::format("the table did not hear {} within {} ms, {} times: the bots go on", what,
+                  kHeardPatience.count(), reading_->tries));
   if (!reading_->card.empty()) last_tap_[reading_->card] = now;
   reading_.reset();
   return true;
