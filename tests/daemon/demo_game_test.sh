@@ -6,6 +6,8 @@
 # about a bot's miscount and the bot answers; its learned tokens are kept beside the ledger and reused after
 # the restart, and an unreadable stored set-up is said and the tokens are learned again (part "stale").
 #   demo_game_test.sh BOARDBANK WORK_DIR [whole|resume|stale]
+# BOARDBANK_TEST_TIME_FACTOR (from the build: 20 under an emulator, else 1) goes to the demo's --time-factor: the
+# virtual camera renders each picture, which under qemu takes longer than the camera's 1.5 s of allowed silence.
 set -eu
 bb=$1
 dir=$2
@@ -17,7 +19,8 @@ demo() { # demo DB STATE_JSON [extra...]
   shift 2
   # exec: run in the background, the subshell's pid is boardbank's own, so the SIGTERM below reaches it
   # (a subshell killed instead left boardbank playing on beside the resumed one, on the same file).
-  exec "$bb" demo --headless --speed 40 --seed 7 --players 2 --turns 8 --db "$db" --state-json "$state" "$@"
+  exec "$bb" demo --headless --speed 40 --seed 7 --players 2 --turns 8 --db "$db" --state-json "$state" \
+    --time-factor "${BOARDBANK_TEST_TIME_FACTOR:-1}" "$@"
 }
 
 echo "== a whole game"
