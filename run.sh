@@ -31,7 +31,7 @@ packages=(
   libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
   libsqlite3-dev sqlite3
   libgpiod-dev gpiod
-  libopencv-dev libopencv-contrib-dev
+  libopencv-dev libopencv-contrib-dev libjpeg62-turbo-dev libpng-dev
   libsystemd-dev libssl-dev
   libsdl2-dev libsdl2-ttf-dev libsdl2-mixer-dev libsdl2-image-dev fonts-dejavu-core
   clang

@@ -23,6 +23,8 @@ set(BOARDBANK_CONFDIR /etc/boardbank CACHE PATH "Where the example configuration
 set(boardbank_config ${PROJECT_SOURCE_DIR}/etc/boardbank.toml)
 
 install(TARGETS boardbank RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The camera module, loaded by the binary when a camera or a video file is used (vision/capture_module.h).
+install(TARGETS boardbank_capture LIBRARY DESTINATION ${BOARDBANK_CAPTURE_MODULE_DIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/editions/ DESTINATION ${CMAKE_INSTALL_DATADIR}/boardbank/editions
         FILES_MATCHING PATTERN "*.toml")
 install(FILES ${PROJECT_SOURCE_DIR}/systemd/boardbank.service DESTINATION ${BOARDBANK_UNITDIR})

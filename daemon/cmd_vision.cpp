@@ -12,9 +12,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <opencv2/core.hpp>
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
-#include <opencv2/videoio.hpp>
 #include <sstream>
 
 #include "daemon/commands.h"
@@ -25,6 +23,7 @@
 #include "rules/edition.h"
 #include "vision/board_calibrator.h"
 #include "vision/board_layout.h"
+#include "vision/image_files.h"
 #include "vision/image_sequence_source.h"
 #include "vision/marker_sheet.h"
 #include "vision/source_opener.h"
@@ -33,6 +32,7 @@
 #include "vision/table_script.h"
 #include "vision/token_tracker.h"
 #include "vision/tracking_evaluator.h"
+#include "vision/video_file_writer.h"
 
 namespace bb::daemon {
 
@@ -480,15 +480,13 @@ int run_render(const RenderOptions& o) {
   }
 
   namespace fs = std::filesystem;
-  const std::string ext = fs::path(o.out).extension().string();
-  const bool video = ext == ".avi" || ext == ".mp4" || ext == ".mkv";
-  cv::VideoWriter writer;
+  const bool video = vi::VideoFileWriter::is_video_name(o.out);
+  std::optional<vi::VideoFileWriter> writer;
   std::error_code ec;
   if (video) {
-    const int fourcc = ext == ".mp4" ? cv::VideoWriter::fourcc('m', 'p', '4', 'v')
-                                     : cv::VideoWriter::fourcc('M', 'J', 'P', 'G');
-    if (!writer.open(o.out, fourcc, o.fps, cv::Size(width, height)))
-      return fail("cannot write the video " + o.out + "; try a .avi name (MJPG) or a folder for frames");
+    auto opened = vi::VideoFileWriter::open(o.out, o.fps, width, height);
+    if (!opened) return fail(opened.error());
+    writer = std::move(*opened);
   } else {
     fs::create_directories(o.out, ec);
     if (ec) return fail("cannot create the folder " + o.out + ": " + ec.message());
@@ -509,10 +507,13 @@ int run_render(const RenderOptions& o) {
   auto emit = [&](const std::vector<vi::TableScript::Frame>& frames) -> bool {
     for (const auto& f : frames) {
       renderer.render(f.scene, image);
-      if (video) {
-        writer.write(image);
-      } else if (!cv::imwrite((fs::path(o.out) / fmt::format("frame_{:06d}.jpg", index)).string(), image,
-                              {cv::IMWRITE_JPEG_QUALITY, 92})) {
+      if (writer) {
+        writer->write(image);
+      } else if (auto written =
+                     vi::write_image((fs::path(o.out) / fmt::format("frame_{:06d}.jpg", index)).string(),
+                                     image, {.jpeg_quality = 92});
+                 !written) {
+        fmt::print(stderr, "boardbank render-table: {}\n", written.error().message);
         return false;
       }
       Json line{{"frame", index}, {"move", f.move}, {"still", f.still}};

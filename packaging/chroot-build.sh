@@ -70,7 +70,7 @@ case "$what" in
     packages=(crossbuild-essential-arm64 cmake ninja-build pkg-config qemu-user-static dpkg-dev file ccache
       libgtest-dev:arm64 libgmock-dev:arm64 libbenchmark-dev:arm64 libfmt-dev:arm64 libtomlplusplus-dev:arm64
       libcli11-dev nlohmann-json3-dev libsqlite3-dev:arm64 libgpiod-dev:arm64
-      libopencv-dev:arm64 libopencv-contrib-dev:arm64
+      libopencv-dev:arm64 libopencv-contrib-dev:arm64 libjpeg62-turbo-dev:arm64 libpng-dev:arm64
       libsdl2-dev:arm64 libsdl2-ttf-dev:arm64 libsdl2-mixer-dev:arm64 libsdl2-image-dev:arm64
       libsystemd-dev:arm64 libssl-dev:arm64 fonts-dejavu-core sqlite3 systemd lintian)
     ;;
@@ -80,6 +80,7 @@ case "$what" in
     packages=(build-essential cmake pkg-config ninja-build dpkg-dev file ccache
       libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
       libsqlite3-dev sqlite3 libgpiod-dev gpiod libopencv-dev libopencv-contrib-dev
+      libjpeg62-turbo-dev libpng-dev
       libsdl2-dev libsdl2-ttf-dev libsdl2-mixer-dev libsdl2-image-dev libsystemd-dev libssl-dev fonts-dejavu-core
       systemd lintian)
     ;;

@@ -5,15 +5,21 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <opencv2/videoio.hpp>
+#include <opencv2/core.hpp>
 
+#include "vision/capture_module.h"
 #include "vision/libcamera_controls.h"
 
 namespace bb::vision {
 
 struct CaptureSource::Impl {
-  cv::VideoCapture capture;
+  std::unique_ptr<capture_module::VideoInput> capture;  // made by the camera module (boardbank_capture.so)
 };
+
+namespace {
+using capture_module::Api;
+using capture_module::Property;
+}  // namespace
 
 CaptureSource::CaptureSource(std::unique_ptr<Impl> impl, Kind kind, std::string name, Options options)
     : impl_(std::move(impl)), kind_(kind), name_(std::move(name)), options_(options) {}
@@ -22,22 +28,25 @@ CaptureSource::~CaptureSource() = default;
 
 std::expected<std::unique_ptr<CaptureSource>, std::string> CaptureSource::open_v4l2(const std::string& device,
                                                                                     Options options) {
+  const auto module = capture_module_loaded();
+  if (!module) return std::unexpected(module.error());
   auto impl = std::make_unique<Impl>();
-  const bool numeric = !device.empty() && std::all_of(device.begin(), device.end(), ::isdigit);
-  const bool ok = numeric ? impl->capture.open(std::stoi(device), cv::CAP_V4L2)
-                          : impl->capture.open(device, cv::CAP_V4L2);
-  if (!ok || !impl->capture.isOpened())
+  const bool numeric =
+      !device.empty() && device.size() < 6 && std::all_of(device.begin(), device.end(), ::isdigit);
+  impl->capture = numeric ? (*module)->open_device(std::stoi(device), Api::v4l2)
+                          : (*module)->open_named(device, Api::v4l2);
+  if (!impl->capture)
     return std::unexpected(
         fmt::format("cannot open camera {} through V4L2; check it is plugged in (ls /dev/video*) and that "
                     "the user is in the "
                     "'video' group. A Pi camera module needs SOURCE 'libcamera' instead",
                     device));
-  impl->capture.set(cv::CAP_PROP_FOURCC, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'));
-  impl->capture.set(cv::CAP_PROP_FRAME_WIDTH, options.width);
-  impl->capture.set(cv::CAP_PROP_FRAME_HEIGHT, options.height);
-  impl->capture.set(cv::CAP_PROP_FPS, options.fps);
+  impl->capture->set(Property::mjpeg_stream, 1);
+  impl->capture->set(Property::width, options.width);
+  impl->capture->set(Property::height, options.height);
+  impl->capture->set(Property::fps, options.fps);
   // A driver-side queue would hand us old frames; one buffer keeps the newest.
-  impl->capture.set(cv::CAP_PROP_BUFFERSIZE, 1);
+  impl->capture->set(Property::buffer_size, 1);
   return std::unique_ptr<CaptureSource>(
       new CaptureSource(std::move(impl), Kind::v4l2, "v4l2:" + device, options));
 }
@@ -50,6 +59,8 @@ std::string CaptureSource::libcamera_pipeline(Options o, const std::string& sour
 }
 
 std::expected<std::unique_ptr<CaptureSource>, std::string> CaptureSource::open_libcamera(Options options) {
+  const auto module = capture_module_loaded();
+  if (!module) return std::unexpected(module.error());
   // OpenCV cannot change a playing pipeline: the warm-up runs first, on its own, and the capture pipeline
   // starts with the settled exposure and white balance fixed, where this libcamerasrc offers the controls.
   const auto offered = LibcameraControls::probe();
@@ -66,7 +77,8 @@ std::expected<std::unique_ptr<CaptureSource>, std::string> CaptureSource::open_l
   }
   auto impl = std::make_unique<Impl>();
   const auto pipeline = libcamera_pipeline(options, LibcameraControls::source_element(offered, settled));
-  if (!impl->capture.open(pipeline, cv::CAP_GSTREAMER) || !impl->capture.isOpened())
+  impl->capture = (*module)->open_named(pipeline, Api::gstreamer);
+  if (!impl->capture)
     return std::unexpected(
         "cannot open the Pi camera through GStreamer's libcamerasrc; install gstreamer1.0-libcamera and "
         "check 'libcamera-hello --list-cameras' sees it");
@@ -78,8 +90,11 @@ std::expected<std::unique_ptr<CaptureSource>, std::string> CaptureSource::open_l
 
 std::expected<std::unique_ptr<CaptureSource>, std::string> CaptureSource::open_pipeline(
     const std::string& pipeline) {
+  const auto module = capture_module_loaded();
+  if (!module) return std::unexpected(module.error());
   auto impl = std::make_unique<Impl>();
-  if (!impl->capture.open(pipeline, cv::CAP_GSTREAMER) || !impl->capture.isOpened())
+  impl->capture = (*module)->open_named(pipeline, Api::gstreamer);
+  if (!impl->capture)
     return std::unexpected("cannot start the GStreamer pipeline '" + pipeline +
                            "'; try it with gst-launch-1.0 first");
   std::unique_ptr<CaptureSource> source(
@@ -91,8 +106,11 @@ std::expected<std::unique_ptr<CaptureSource>, std::string> CaptureSource::open_p
 }
 
 std::expected<std::unique_ptr<CaptureSource>, std::string> CaptureSource::open_file(const std::string& path) {
+  const auto module = capture_module_loaded();
+  if (!module) return std::unexpected(module.error());
   auto impl = std::make_unique<Impl>();
-  if (!impl->capture.open(path, cv::CAP_ANY) || !impl->capture.isOpened())
+  impl->capture = (*module)->open_named(path, Api::any);
+  if (!impl->capture)
     return std::unexpected("cannot read the video " + path + "; check the path and that it is a video file");
   Options options;
   options.warm_up_frames = 0;
@@ -100,15 +118,15 @@ std::expected<std::unique_ptr<CaptureSource>, std::string> CaptureSource::open_f
 }
 
 FrameSource::Grab CaptureSource::grab(cv::Mat& frame) {
-  if (!impl_->capture.read(frame) || frame.empty()) {
+  if (!impl_->capture->read(frame) || frame.empty()) {
     if (kind_ == Kind::file) return {Status::end, false, "end of " + name_};
     return {Status::lost, false, "camera " + name_ + " stopped delivering frames"};
   }
   ++frames_;
   if (kind_ == Kind::v4l2 && frames_ == options_.warm_up_frames) {
     // Lock what the driver lets us lock; a camera that refuses still works, with drifting colours.
-    const bool wb = impl_->capture.set(cv::CAP_PROP_AUTO_WB, 0);
-    const bool exposure = impl_->capture.set(cv::CAP_PROP_AUTO_EXPOSURE, 1);  // V4L2: 1 = manual
+    const bool wb = impl_->capture->set(Property::auto_white_balance, 0);
+    const bool exposure = impl_->capture->set(Property::manual_exposure, 1);
     report_lock(fmt::format("white balance {}, exposure {}", wb ? "locked" : "not lockable by this driver",
                             exposure ? "locked" : "not lockable by this driver"));
   }

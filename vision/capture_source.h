@@ -8,10 +8,12 @@
 
 namespace bb::vision {
 
-// A cv::VideoCapture: a USB webcam through V4L2, a Pi camera module through a libcamerasrc GStreamer
-// pipeline (plain V4L2 capture does not work with those on bookworm), or a video file. A live camera's
-// automatic white balance and exposure are locked after a warm-up where the driver allows it, so that the
-// board's colours stay put while hands come and go (docs/vision.md says what is locked on which source).
+// A cv::VideoCapture, made by the camera module (boardbank_capture.so, capture_module.h) loaded on the first
+// opening: a missing module is the opening's error, naming the files looked for. A USB webcam through V4L2, a
+// Pi camera module through a libcamerasrc GStreamer pipeline (plain V4L2 capture does not work with those on
+// bookworm), or a video file. A live camera's automatic white balance and exposure are locked after a warm-up
+// where the driver allows it, so that the board's colours stay put while hands come and go (docs/vision.md
+// says what is locked on which source).
 class CaptureSource : public FrameSource {
  public:
   enum class Kind { v4l2, gstreamer, file };

@@ -9,10 +9,11 @@
 
 namespace bb::vision {
 
-// The images of a folder (.png, .jpg, .jpeg, .bmp), in file-name order: recorded or rendered test input.
+// The images of a folder (.png, .jpg, .jpeg), in file-name order: recorded or rendered test input. They
+// are read through bb_imageio (libjpeg-turbo, libpng), not OpenCV's imgcodecs.
 // An image larger than kMaxPixels (read from its header, before decoding) or with a side below kMinSide is
-// not decoded: grab() reports it as skipped, with a message naming the file and the limit, and goes on with
-// the next one.
+// not decoded, and one that cannot be decoded is passed over: grab() reports it as skipped, with a message
+// naming the file and why, and goes on with the next one.
 class ImageSequenceSource : public FrameSource {
  public:
   // 40 megapixels: far above any camera this runs with (a Raspberry Pi HQ camera gives 12.3), far below what

@@ -4,11 +4,11 @@
 
 #include <array>
 #include <fstream>
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <sstream>
 #include <vector>
 
+#include "vision/image_files.h"
 #include "vision/marker_detector.h"
 
 namespace bb::vision {
@@ -62,9 +62,7 @@ std::expected<void, std::string> MarkerSheet::write_png(const std::string& path)
   cv::putText(page, fmt::format("50 mm at {} DPI: print at 100% (no fit to page)", dpi),
               cv::Point(static_cast<int>(30 * px), static_cast<int>(278 * px)), cv::FONT_HERSHEY_SIMPLEX,
               px * 0.1, cv::Scalar(0), std::max(1, dpi / 150), cv::LINE_AA);
-  std::vector<int> params{cv::IMWRITE_PNG_COMPRESSION, 9};
-  if (!cv::imwrite(path, page, params))
-    return std::unexpected("cannot write " + path + "; check the folder is writable");
+  if (auto written = write_image(path, page); !written) return std::unexpected(written.error().message);
   return {};
 }
 

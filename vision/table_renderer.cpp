@@ -5,10 +5,10 @@
 #include <cmath>
 #include <numbers>
 #include <opencv2/calib3d.hpp>
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <sstream>
 
+#include "vision/image_files.h"
 #include "vision/marker_detector.h"
 
 namespace bb::vision {
@@ -417,9 +417,11 @@ void TableRenderer::render(const TableScene& scene, cv::Mat& out, RenderTruth* t
     cv::addWeighted(out, 1.0, im.noise(window), k, -128.0 * k, out);
   }
   if (scene.degradation.jpeg_quality > 0) {
-    std::vector<uchar> jpeg;
-    cv::imencode(".jpg", out, jpeg, {cv::IMWRITE_JPEG_QUALITY, scene.degradation.jpeg_quality});
-    out = cv::imdecode(jpeg, cv::IMREAD_COLOR);
+    // Through libjpeg-turbo directly: the same calls as OpenCV's imencode/imdecode, without loading
+    // imgcodecs' libraries into the demo.
+    const auto round_trip = jpeg_round_trip(out, std::clamp(scene.degradation.jpeg_quality, 1, 100));
+    assert(round_trip.has_value() && "a rendered frame is always an 8-bit BGR picture");
+    (void)round_trip;
   }
 
   if (truth) {

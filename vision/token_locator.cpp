@@ -4,9 +4,9 @@
 #include <cassert>
 #include <cmath>
 #include <map>
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "vision/image_files.h"
 #include "vision/token_locator_impl.h"
 
 // The per-frame look: the light's colour and field, the foreground against the empty board, each pixel to
@@ -368,15 +368,16 @@ void TokenLocator::rewarp_reference(const Calibration& taken_with, const Calibra
 
 std::expected<void, std::string> TokenLocator::save_reference(const std::string& png_path) const {
   if (impl_->reference.empty()) return std::unexpected("there is no board reference yet; calibrate first");
-  if (!cv::imwrite(png_path, impl_->reference))
-    return std::unexpected("cannot write " + png_path + "; check the folder exists and is writable");
+  if (auto written = write_image(png_path, impl_->reference); !written)
+    return std::unexpected(written.error().message);
   return {};
 }
 
 std::expected<void, std::string> TokenLocator::load_reference(const std::string& png_path) {
-  cv::Mat image = cv::imread(png_path, cv::IMREAD_COLOR);
+  cv::Mat image;
   const int s = impl_->settings.top_side;
-  if (image.empty()) return std::unexpected("cannot read " + png_path + "; run the set-up again");
+  if (auto read = read_image(png_path, ImageColour::colour, image); !read)
+    return std::unexpected(read.error().message + "; run the set-up again");
   if (image.rows != s || image.cols != s)
     return std::unexpected(png_path + " was made for another top-view size; run the set-up again");
   impl_->reference = image;

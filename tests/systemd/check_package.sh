@@ -33,10 +33,11 @@ for f in /usr/bin/boardbank /usr/lib/systemd/system/boardbank.service /usr/lib/s
   /usr/lib/tmpfiles.d/boardbank.conf /usr/lib/udev/rules.d/60-boardbank.rules \
   /usr/share/boardbank/editions/classic.toml /usr/share/doc/boardbank/copyright \
   /usr/share/doc/boardbank/changelog.gz /usr/share/doc/boardbank/install-pi.md \
-  /usr/share/doc/boardbank/operations.md /usr/share/man/man1/boardbank.1.gz /etc/boardbank/boardbank.toml; do
+  /usr/share/doc/boardbank/operations.md /usr/share/man/man1/boardbank.1.gz /etc/boardbank/boardbank.toml \
+  "/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH -a"$arch" 2>/dev/null)/boardbank/boardbank_capture.so"; do
   grep -qx "$f" "$work/files" || fail "the package lacks $f"
 done
-outside=$(grep -v '/$' "$work/files" | grep -Ev '^/(usr/bin/boardbank|usr/share/boardbank/|usr/share/doc/boardbank/|usr/share/man/man1/boardbank\.1\.gz|etc/boardbank/|usr/lib/systemd/system/boardbank\.service|usr/lib/sysusers\.d/boardbank\.conf|usr/lib/tmpfiles\.d/boardbank\.conf|usr/lib/udev/rules\.d/60-boardbank\.rules)' || true)
+outside=$(grep -v '/$' "$work/files" | grep -Ev '^/(usr/bin/boardbank|usr/share/boardbank/|usr/share/doc/boardbank/|usr/share/man/man1/boardbank\.1\.gz|etc/boardbank/|usr/lib/systemd/system/boardbank\.service|usr/lib/sysusers\.d/boardbank\.conf|usr/lib/tmpfiles\.d/boardbank\.conf|usr/lib/udev/rules\.d/60-boardbank\.rules|usr/lib/[a-z0-9_-]+/boardbank/boardbank_capture\.so)' || true)
 [ -z "$outside" ] || fail "files outside boardbank's places: $outside"
 echo "file list: $(grep -vc '/$' "$work/files") files, all in boardbank's places"
 
@@ -61,6 +62,12 @@ grep -q '^\[' "$work/root/etc/boardbank/boardbank.toml" || fail "the installed c
 got=$($emulator "$work/root/usr/bin/boardbank" --version)
 [ "$got" = "boardbank $version" ] || fail "boardbank --version printed '$got', not 'boardbank $version'"
 echo "installed boardbank --version: $got"
+# The camera module (dlopen'ed, so dpkg-shlibdeps read its libraries from the module itself) is found beside
+# the installed binary: a file that is no video is refused as such, not for a missing module.
+got=$($emulator "$work/root/usr/bin/boardbank" track "$work/root/etc/boardbank/boardbank.toml" 2>&1 || true)
+[[ "$got" == *"cannot read the video"* ]] || fail "the installed boardbank did not load its camera module: $got"
+[[ "$depends" == *libopencv-videoio* ]] || fail "Depends lacks the camera module's libopencv-videoio: $depends"
+echo "installed camera module: loaded by the installed binary"
 $emulator "$work/root/usr/bin/boardbank" check-config "$work/root/etc/boardbank/boardbank.toml" >"$work/check-config.log" 2>&1 ||
   { cat "$work/check-config.log" >&2; fail "the installed configuration does not pass boardbank check-config"; }
 echo "installed configuration: $(tail -n1 "$work/check-config.log")"

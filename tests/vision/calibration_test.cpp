@@ -3,9 +3,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <opencv2/imgcodecs.hpp>
 
 #include "vision/board_calibrator.h"
+#include "vision/image_files.h"
 #include "vision/marker_detector.h"
 #include "vision/marker_sheet.h"
 #include "vision_test_support.h"
@@ -98,7 +98,8 @@ TEST(MarkerSheet, PrintedSheetHoldsAllFourMarkersAtTheStatedSize) {
   MarkerSheet sheet;
   sheet.dpi = 150;
   ASSERT_TRUE(sheet.write((dir / "markers.png").string()).has_value());
-  cv::Mat page = cv::imread((dir / "markers.png").string(), cv::IMREAD_GRAYSCALE);
+  cv::Mat page;
+  ASSERT_TRUE(read_image((dir / "markers.png").string(), ImageColour::grey, page));
   ASSERT_FALSE(page.empty());
   EXPECT_NEAR(page.cols, 210 / 25.4 * 150, 2);  // A4 at 150 DPI
   const auto found = MarkerDetector().detect(page);

@@ -2,9 +2,10 @@
 
 #include <atomic>
 #include <filesystem>
-#include <opencv2/imgcodecs.hpp>
+#include <opencv2/core.hpp>
 #include <thread>
 
+#include "vision/image_files.h"
 #include "vision/image_sequence_source.h"
 #include "vision/latest_frame_grabber.h"
 #include "vision/reconnecting_source.h"
@@ -103,8 +104,8 @@ TEST(ImageSequenceSource, ReadsAFolderInNameOrderThenEnds) {
   const auto dir = std::filesystem::temp_directory_path() / "bb_vision_sequence_test";
   std::filesystem::create_directories(dir);
   for (int i : {2, 0, 1})
-    cv::imwrite((dir / ("frame_" + std::to_string(i) + ".png")).string(),
-                cv::Mat(64, 64, CV_8UC3, cv::Scalar(i * 50)));
+    ASSERT_TRUE(write_image((dir / ("frame_" + std::to_string(i) + ".png")).string(),
+                            cv::Mat(64, 64, CV_8UC3, cv::Scalar(i * 50))));
   auto source = open_source(dir.string(), {});
   ASSERT_TRUE(source.has_value()) << source.error();
   cv::Mat frame;
