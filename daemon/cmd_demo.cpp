@@ -31,6 +31,11 @@ void add_demo_commands(CLI::App& app) {
                    "play the edition's time-limit game, ended after this many turns (0: play to the end)")
       ->capture_default_str()
       ->check(CLI::Range(0, 1'000'000));
+  demo->add_option("--time-factor", o->time_factor,
+                   "this machine is N times slower than a Pi (an emulator): the camera may be silent N times "
+                   "longer before it is called gone (1-100)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
   demo->add_option("--size", o->size, "the screen, WIDTHxHEIGHT")->capture_default_str();
   demo->add_option("--editions", o->editions, "folder holding the editions");
   demo->add_option("--fonts", o->fonts, "folder holding DejaVuSans.ttf (default: Debian's)");

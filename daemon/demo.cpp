@@ -110,6 +110,7 @@ std::optional<std::string> demo_options_problem(const DemoOptions& o) {
     return fmt::format("--players must be 2 to {}", DemoFamily::kMaxPlayers);
   if (!(o.speed >= 0.1 && o.speed <= 1000)) return "--speed must be 0.1 to 1000 (1: as fast as a family)";
   if (o.turns < 0) return "--turns must be 0 (play to the end) or more";
+  if (o.time_factor < 1 || o.time_factor > 100) return "--time-factor must be 1 to 100 (1: a Pi or faster)";
   if (!parse_window_size(o.size, 640, 400))
     return "--size must be WIDTHxHEIGHT, at least 640x400 (e.g. 1024x600)";
   return std::nullopt;
@@ -160,6 +161,7 @@ std::expected<Demo, std::string> make_demo(const DemoOptions& o) {
   };
   setup.new_game_seed = o.seed;  // the family starts its game on the setup screen: the seed makes it the same
   setup.headless = o.headless;
+  setup.camera_silence = kCameraSilence * o.time_factor;
   // Headless, the bots print one line per turn; the service's line per stored input ("input N: ...") would
   // drown them, so only its other lines (devices, the table's messages, the end) are shown.
   setup.log = [log_inputs = o.log_inputs](const std::string& line) {

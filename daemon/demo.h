@@ -35,6 +35,10 @@ struct DemoOptions {
   // Print the service's line per stored input ("input N: ..."), which the headless demo otherwise hides: the
   // crash test reads from it what the killed process had committed.
   bool log_inputs = false;
+  // A machine this many times slower than a Pi (an emulator, a starved build machine): the virtual camera
+  // renders every picture itself, so the service waits this many times kCameraSilence for one before it calls
+  // the camera gone. 1 everywhere else.
+  int time_factor = 1;
 };
 
 // Why the options cannot be used (with what to give instead), or nullopt.

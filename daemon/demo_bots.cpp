@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <ranges>
 #include <set>
 
 #include "peripherals/tap_deduplicator.h"
@@ -33,9 +34,9 @@ constexpr milliseconds kPressPatience{3000};
 // after the bots' last act is looked at afresh.
 constexpr milliseconds kPatience{8000};
 constexpr milliseconds kRealPatience{1500};
-// A card tap or a throw the table has not heard within this (real time) is said and counted, and the bots
-// go on.
+// A card tap or a throw the table has not heard within this (real time) is said and counted, and made again.
 constexpr milliseconds kHeardPatience{10000};
+constexpr int kReadingTries = 3;  // a reading not heard is made again, up to this many times in all
 // How long (real time, at any speed) the family waits for the camera to learn the tokens.
 constexpr milliseconds kLearningPatience{30000};
 
@@ -148,9 +149,9 @@ Participant::Wake DemoBots::wake() const {
 // takes the same decisions at any speed).
 std::string DemoBots::situation(const table::TableView& view) const {
   const auto& a = view.awaiting;
-  return fmt::format("{}|{}|{}|{}|{}|{}|{}", kind_name(a.kind), a.player, a.space, a.detail,
-                     view.question ? view.question->id : "", view.game ? view.game->input_count() : 0,
-                     view.unconfirmed.size());
+  return fmt::format("{}|{}|{}|{}|{}|{}|{}", kind_name(a.kind), a.player, rules::space_wire(a.space),
+                     a.detail, view.question ? view.question->id : "",
+                     view.game ? view.game->input_count() : 0, view.unconfirmed.size());
 }
 
 void DemoBots::on_wake(ParticipantContext& context) {
@@ -200,7 +201,7 @@ void DemoBots::on_wake(ParticipantContext& context) {
       // A card held to a reader or the dice thrown: the table hears it once the device's frame is decoded.
       // Until then the family waits for it (the next act, a tap on the same reader, leaving the screen the
       // tap answers, a plan made on what the table shows, would all come before the table heard it).
-      reading_.emplace(PendingReading{context.readings_heard(), now, act.card});
+      reading_.emplace(PendingReading{context.readings_heard(), now, act.card, act.run});
     }
     act.run(context);
     last_act_at_ = now;
@@ -244,9 +245,20 @@ bool DemoBots::wait_for_reading(ParticipantContext& context, milliseconds now) {
   }
   if (now - reading_->sent_at < kHeardPatience) return false;
   ++tally_.unheard;
-  say(fmt::format("the table did not hear {} within {} ms: the bots go on",
-                  reading_->card.empty() ? std::string("the dice") : "card " + reading_->card,
-                  kHeardPatience.count()));
+  const std::string what = reading_->card.empty() ? std::string("the dice") : "card " + reading_->card;
+  if (reading_->tries < kReadingTries) {
+    // Nothing happened (the reader's frame was lost: a decoder that rejected it says so): the family taps or
+    // throws again, as anyone at the table would, rather than going on as if it had been heard.
+    say(fmt::format("the table did not hear {} within {} ms: the bots try it again", what,
+                    kHeardPatience.count()));
+    ++reading_->tries;
+    reading_->heard_before = context.readings_heard();
+    reading_->sent_at = now;
+    reading_->again(context);
+    return false;
+  }
+  say(fmt::format("the table did not hear {} within {} ms, {} times: the bots go on", what,
+                  kHeardPatience.count(), reading_->tries));
   if (!reading_->card.empty()) last_tap_[reading_->card] = now;
   reading_.reset();
   return true;
@@ -283,9 +295,10 @@ int DemoBots::whose_token(const table::TableView& view, int seen, int expected) 
   const auto truth = camera_->truth();
   const auto& players = view.game->state().players;
   for (std::size_t p = 0; p < players.size() && p < truth.size(); ++p)
-    if (truth[p] == seen && players[p].position == expected) return static_cast<int>(p);
+    if (truth[p] == seen && players[p].position.number() == expected) return static_cast<int>(p);
   for (std::size_t p = 0; p < players.size() && p < truth.size(); ++p)
-    if (truth[p] != players[p].position && players[p].position == expected) return static_cast<int>(p);
+    if (truth[p] != players[p].position.number() && players[p].position.number() == expected)
+      return static_cast<int>(p);
   return -1;
 }
 
@@ -480,10 +493,12 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView& vie
   const LotAction lot = std::visit(
       [](const auto& in) -> LotAction {
         using T = std::decay_t<decltype(in)>;
-        if constexpr (std::is_same_v<T, rules::Build>) return {in.player, in.space, "props.build"};
-        if constexpr (std::is_same_v<T, rules::Sell>) return {in.player, in.space, "props.sell"};
-        if constexpr (std::is_same_v<T, rules::Mortgage>) return {in.player, in.space, "props.mortgage"};
-        if constexpr (std::is_same_v<T, rules::Unmortgage>) return {in.player, in.space, "props.lift"};
+        if constexpr (std::is_same_v<T, rules::Build>) return {in.player, in.space.number(), "props.build"};
+        if constexpr (std::is_same_v<T, rules::Sell>) return {in.player, in.space.number(), "props.sell"};
+        if constexpr (std::is_same_v<T, rules::Mortgage>)
+          return {in.player, in.space.number(), "props.mortgage"};
+        if constexpr (std::is_same_v<T, rules::Unmortgage>)
+          return {in.player, in.space.number(), "props.lift"};
         return {};
       },
       input);
@@ -559,9 +574,9 @@ void DemoBots::plan_trade(const rules::Trade& trade, std::deque<Act>& acts) {
     }
     for (int card = 0; card < offer.cards; ++card) plan_trade_press(side, "cards.more", acts);
     // The screen lists a player's properties in board order, page after page: ticked in that order.
-    std::vector<int> spaces = offer.spaces;
+    std::vector<rules::SpaceId> spaces = offer.spaces;
     std::sort(spaces.begin(), spaces.end());
-    for (const int space : spaces)
+    for (const int space : spaces | std::views::transform(&rules::SpaceId::number))
       acts.push_back({[this, side, space, owner = side == 0 ? trade.from : trade.to](ParticipantContext& c) {
                         tick_trade_space(c, side, space, owner);
                       },
@@ -696,7 +711,7 @@ bool DemoBots::plan_one_at_a_time(const table::TableView& view, std::deque<Act>&
     if (put_down_.contains(static_cast<int>(p))) return true;  // put down: the camera looks at it
     put_down_.insert(static_cast<int>(p));
     acts.push_back({[this, player = static_cast<int>(p),
-                     start = view.game->edition().start_space](ParticipantContext& c) {
+                     start = view.game->edition().start_space.number()](ParticipantContext& c) {
                       ++tally_.token_moves;
                       camera_->move_token(player, start);
                       screenshot(c, "learn-one-at-a-time");
@@ -723,7 +738,7 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
     const int spaces = static_cast<int>(view.game->state().spaces.size());
     slipped_.resize(players.size(), -1);
     for (std::size_t p = 0; p < players.size() && p < truth.size(); ++p) {
-      const int target = players[p].position;
+      const int target = players[p].position.number();
       if (players[p].bankrupt || truth[p] == target) {
         slipped_[p] = -1;
         continue;
@@ -795,7 +810,7 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
       // spaces once learned) and the camera learns them. If it does not, after waiting they play on without
       // the cross-check.
       if (view.game) {
-        const int start = view.game->edition().start_space;
+        const int start = view.game->edition().start_space.number();
         const auto truth = camera_->truth();
         for (std::size_t p = 0; p < truth.size() && p < view.game->state().players.size(); ++p) {
           if (truth[p] == start) continue;
@@ -828,7 +843,7 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
       // The token stands where the dice say but the table has not seen it there: after waiting a while, the
       // player straightens it on its space so the camera looks again.
       if (replanning_ && a.player >= 0)
-        acts.push_back({[this, player = a.player, space = a.space](ParticipantContext&) {
+        acts.push_back({[this, player = a.player, space = rules::space_wire(a.space)](ParticipantContext&) {
                           ++tally_.token_moves;
                           camera_->move_token(player, space);
                         },
@@ -970,8 +985,7 @@ void DemoBots::report_turns(const table::TableView& view) {
   for (const auto& p : st.players) cash += fmt::format("  {} {}", p.name, p.bankrupt ? "out" : money(p.cash));
   const auto& pl = st.players[static_cast<std::size_t>(player)];
   settings_.print(fmt::format("turn {:>3}  {:<5} threw {}+{}  on {:<22}{}", st.turns, pl.name, st.last_d1,
-                              st.last_d2, g.edition().spaces[static_cast<std::size_t>(pl.position)].name,
-                              cash));
+                              st.last_d2, g.edition().spaces[pl.position].name, cash));
   reported_turns_ = st.turns;
   reported_inputs_ = g.input_count();
   if (asked >= 0) thrower_ = asked;

@@ -126,7 +126,9 @@ class DemoBots final : public Participant {
   struct PendingReading {
     std::uint64_t heard_before = 0;
     std::chrono::milliseconds sent_at{0};
-    std::string card;  // empty: the dice
+    std::string card;                                // empty: the dice
+    std::function<void(ParticipantContext&)> again;  // the same tap or throw, made again
+    int tries = 1;
   };
   std::optional<PendingReading> reading_;
   // False while the last tap or throw is not heard yet (and patience remains).

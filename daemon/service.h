@@ -45,6 +45,10 @@ struct ServiceSetup {
   // 0: a fresh random one for each game.
   std::uint64_t new_game_seed = 0;
   bool headless = false;  // draw offscreen; print one line per committed input and the end to stdout
+  // How long no picture may come before the camera is reported gone (see kCameraSilence). Only the demo on a
+  // machine many times slower than a Pi (its virtual camera renders each picture; under an emulator that
+  // takes longer than kCameraSilence) stretches it: `boardbank demo --time-factor`.
+  std::chrono::milliseconds camera_silence = kCameraSilence;
   // Where the service reports what it does (headless lines, device problems). Defaults to stdout.
   std::function<void(const std::string& line)> log;
 };

@@ -337,14 +337,14 @@ void Service::Impl::check_camera_silence() {
   const bool camera_ok = std::any_of(statuses.begin(), statuses.end(), [](const display::DeviceStatus& d) {
     return d.kind == display::DeviceStatus::Kind::camera && d.state == display::DeviceStatus::State::ok;
   });
-  if (!camera_silent && camera_ok && quiet >= kCameraSilence) {
+  if (!camera_silent && camera_ok && quiet >= setup.camera_silence) {
     camera_silent = true;
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(quiet).count();
     handle(table::DeviceHealth{display::DeviceStatus{
         display::DeviceStatus::Kind::camera, "Camera", display::DeviceStatus::State::missing,
         fmt::format("no picture for {:.1f} s", ms / 1000.0),
         "check the camera's cable; meanwhile enter the dice or move by hand"}});
-  } else if (camera_silent && quiet < kCameraSilence) {
+  } else if (camera_silent && quiet < setup.camera_silence) {
     camera_silent = false;
     log("Camera: pictures again");
     handle(table::DeviceHealth{display::DeviceStatus{display::DeviceStatus::Kind::camera, "Camera",

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <unordered_map>
 
@@ -25,8 +26,11 @@ struct Canvas::Impl {
   struct Text {
     SDL_Texture* texture = nullptr;
     int w = 0, h = 0;
+    std::uint64_t drawn_in = 0;  // the last frame that drew it
   };
   std::unordered_map<std::string, Text> texts;
+  std::size_t text_bytes = 0;  // pixels held by the cached textures (4 bytes each)
+  std::uint64_t frame_number = 0;
 
   ~Impl() {
     clear_texts();
@@ -42,7 +46,21 @@ struct Canvas::Impl {
     for (auto& [k, t] : texts)
       if (t.texture) SDL_DestroyTexture(t.texture);
     texts.clear();
+    text_bytes = 0;
   }
+  // Drops the textures the frame being drawn has not used; those it has used stay (the draw holds them).
+  void evict_texts_not_in_this_frame() {
+    for (auto it = texts.begin(); it != texts.end();) {
+      if (it->second.drawn_in == frame_number) {
+        ++it;
+        continue;
+      }
+      if (it->second.texture) SDL_DestroyTexture(it->second.texture);
+      text_bytes -= texture_bytes(it->second);
+      it = texts.erase(it);
+    }
+  }
+  static std::size_t texture_bytes(const Text& t) { return static_cast<std::size_t>(t.w) * t.h * 4; }
   void free_upright() {
     if (upright && upright != panel) SDL_FreeSurface(upright);
     upright = nullptr;
@@ -101,10 +119,15 @@ struct Canvas::Impl {
     std::string key = fmt::format("{}:{}:{:02x}{:02x}{:02x}:{}", static_cast<int>(op.face), op.px,
                                   op.colour.r, op.colour.g, op.colour.b, op.text);
     auto it = texts.find(key);
-    if (it != texts.end()) return it->second;
-    // A frame rarely shows more than a few hundred labels; a full cache means stale ones, so start over.
-    if (texts.size() > 1500) clear_texts();
+    if (it != texts.end()) {
+      it->second.drawn_in = frame_number;
+      return it->second;
+    }
+    // Every balance, time and message ever shown would stay cached: a game's labels filled 25 MB before
+    // the cache was bounded by its bytes. Over the budget, what this frame has not drawn goes.
+    if (text_bytes > kTextCacheBytes) evict_texts_not_in_this_frame();
     Text t;
+    t.drawn_in = frame_number;
     auto* font = static_cast<TTF_Font*>(fonts->font(op.face, op.px));
     if (font) {
       SDL_Surface* s = TTF_RenderUTF8_Blended(font, op.text.c_str(),
@@ -117,6 +140,7 @@ struct Canvas::Impl {
         if (t.texture) SDL_SetTextureBlendMode(t.texture, SDL_BLENDMODE_BLEND);
       }
     }
+    text_bytes += texture_bytes(t);
     return texts.emplace(std::move(key), t).first->second;
   }
 };
@@ -167,10 +191,12 @@ int Canvas::panel_width() const { return impl_->panel ? impl_->panel->w : 0; }
 int Canvas::panel_height() const { return impl_->panel ? impl_->panel->h : 0; }
 Rotation Canvas::rotation() const { return impl_->rotation; }
 std::size_t Canvas::cached_texts() const { return impl_->texts.size(); }
+std::size_t Canvas::cached_text_bytes() const { return impl_->text_bytes; }
 
 void Canvas::draw(const Frame& frame) {
   auto* r = impl_->renderer;
   assert(r);
+  ++impl_->frame_number;
   for (const auto& op : frame.ops) {
     switch (op.kind) {
       case DrawOp::Kind::fill: {

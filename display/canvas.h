@@ -47,6 +47,9 @@ class Canvas {
   // Follows a window resize; returns whether the size changed.
   bool refresh_size();
   std::size_t cached_texts() const;
+  // Pixels of the cached label textures: at most about kTextCacheBytes plus what one frame draws.
+  std::size_t cached_text_bytes() const;
+  static constexpr std::size_t kTextCacheBytes = 4u << 20;
 
  private:
   Canvas();

@@ -77,6 +77,10 @@ std::vector<PeripheralEvent> EdgeDevice::read_events() {
   while (read(timer_fd_, &expirations, sizeof expirations) > 0) {
   }
   if (finished_) return events;
+  // The clock is read before the edges: every edge stamped up to this moment is in what the read returns, so
+  // the decoder is never told time passed an edge it has not been given. (Read after, a loaded machine that
+  // preempted this thread for 25 ms between the read and the clock cut a Wiegand frame short: "25 bits".)
+  const Nanoseconds read_at = monotonic_now();
   auto edges = source_->read_edges();
   if (!edges) {
     PeripheralEvent problem;
@@ -94,7 +98,7 @@ std::vector<PeripheralEvent> EdgeDevice::read_events() {
     edges_decoded_ += edges->size();
   }
   if (source_->live()) {
-    decoder_->advance(monotonic_now() - kLateEdgeMargin, events);
+    decoder_->advance(read_at - kLateEdgeMargin, events);
     arm_timer();
   } else if (source_->exhausted()) {
     decoder_->finish(source_->end_time(), events);

@@ -53,6 +53,7 @@ expect unknown_ledger_verb 106 "boardbank ledger: 'lst' is not a verb. The verbs
 expect no_verb 106 "boardbank ledger: say which verb: list, show," -- "$bb" ledger
 expect_range negative_games --games -1 1 10000000 -- "$bb" simulate --games -1
 expect_range players_range --players 9 2 8 -- "$bb" simulate --players 9
+expect_range demo_time_factor_range --time-factor 0 1 100 -- "$bb" demo --headless --time-factor 0
 expect screens_too_small 105 "'320x240': give the size as WIDTHxHEIGHT, from 640x400 to 4096x4096" -- "$bb" screens --out "$dir/screens" --size 320x240
 
 # --- ledger files

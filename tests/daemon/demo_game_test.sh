@@ -12,6 +12,8 @@
 # are filled in on a screen that cannot swap two players' sides, and a stale plan once pressed for a deed
 # that had changed hands (the demo exited 1).
 #   demo_game_test.sh BOARDBANK WORK_DIR [whole|resume|stale|readme|long]
+# BOARDBANK_TEST_TIME_FACTOR (from the build: 20 under an emulator, else 1) goes to the demo's --time-factor: the
+# virtual camera renders each picture, which under qemu takes longer than the camera's 1.5 s of allowed silence.
 set -eu
 bb=$1
 dir=$2
@@ -23,7 +25,8 @@ demo() { # demo DB STATE_JSON [extra...]
   shift 2
   # exec: run in the background, the subshell's pid is boardbank's own, so the SIGTERM below reaches it
   # (a subshell killed instead left boardbank playing on beside the resumed one, on the same file).
-  exec "$bb" demo --headless --speed 40 --seed 7 --players 2 --turns 8 --db "$db" --state-json "$state" "$@"
+  exec "$bb" demo --headless --speed 40 --seed 7 --players 2 --turns 8 --db "$db" --state-json "$state" \
+    --time-factor "${BOARDBANK_TEST_TIME_FACTOR:-1}" "$@"
 }
 
 # in_order OUT: the demo's summary says the bots acted only when the table asked.
@@ -34,7 +37,11 @@ in_order() {
   on_purpose=$(echo "$line" | sed -n 's/^refusals: \([0-9]*\) (\([0-9]*\) of them.*/\2/p')
   test -n "$all"
   test "$all" -eq "$on_purpose"
-  echo "$line" | grep -q "; 0 taps or throws not heard;"
+  # A reading is never heard only when its device's decoder rejected the frame (said by the service, e.g. a
+  # Wiegand frame cut short while a loaded machine held the loop): the bots then tap again.
+  unheard=$(echo "$line" | sed -n 's/.*; \([0-9]*\) taps or throws not heard;.*/\1/p')
+  rejected=$(grep -c "^wiegand: \|^rc522: \|^dice: " "$1" || true)
+  test "$unheard" -le "$rejected"
   if grep -q "^faults: \|^the table refused what the bots did\|^the bots could not" "$1"; then
     echo "the bots acted out of order or could not do what they meant"
     exit 1
@@ -43,7 +50,8 @@ in_order() {
 
 if [ "$part" = readme ]; then
   echo "== the README's game (seed 1, 3 players, 30 turns) to its end"
-  "$bb" demo --headless --speed 40 --seed 1 --players 3 --turns 30 --db "$dir/readme.db" | tee "$dir/readme.out"
+  "$bb" demo --headless --speed 40 --seed 1 --players 3 --turns 30 --db "$dir/readme.db" \
+    --time-factor "${BOARDBANK_TEST_TIME_FACTOR:-1}" | tee "$dir/readme.out"
   grep -q "^the game is over" "$dir/readme.out"
   grep -q "^ledger check: ok" "$dir/readme.out"
   in_order "$dir/readme.out"
@@ -58,7 +66,8 @@ fi
 
 if [ "$part" = long ]; then
   echo "== seed 2, two players, to the end"
-  "$bb" demo --headless --speed 200 --seed 2 --players 2 --db "$dir/long.db" > "$dir/long.out"
+  "$bb" demo --headless --speed 200 --seed 2 --players 2 --db "$dir/long.db" \
+    --time-factor "${BOARDBANK_TEST_TIME_FACTOR:-1}" > "$dir/long.out"
   grep -v "^turn \|^Confirmed: \|^Move the " "$dir/long.out"
   grep -q "^the game is over" "$dir/long.out"
   grep -q "^ledger check: ok" "$dir/long.out"

@@ -11,6 +11,7 @@
 # is right after the process has stored one more input plus up to 0.4 s (mid-turn: a throw stored,
 # a rent waiting for its tap, a purchase).
 #   demo_kill_test.sh BOARDBANK WORK_DIR [KILLS]
+# BOARDBANK_TEST_TIME_FACTOR (from the build: 20 under an emulator, else 1) goes to the demo's --time-factor.
 set -eu
 bb=$1
 dir=$2
@@ -20,7 +21,7 @@ mkdir -p "$dir"
 
 demo() { # demo DB STATE_JSON: exec, so that the background job's pid is boardbank's own
   exec "$bb" demo --headless --log-inputs --speed 40 --seed 11 --players 2 --turns 40 --db "$1" \
-    --state-json "$2"
+    --state-json "$2" --time-factor "${BOARDBANK_TEST_TIME_FACTOR:-1}"
 }
 fail() {
   echo "demo kill test: FAILED: $*"

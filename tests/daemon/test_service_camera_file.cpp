@@ -17,14 +17,16 @@ using namespace std::chrono_literals;
 using service_test::TempFolder;
 using service_test::test_config;
 
-// Stops the service once the Devices list says the camera is working, or after 20 s.
+// Stops the service once the Devices list says the camera is gone: at the end of the file, or at once when
+// it could not be opened (the status then says why); after 20 s at the latest. The "ok" the camera thread
+// hands over at opening may be followed by the file's end before this wakes, so it is not waited for.
 struct CameraWatcher final : Participant {
   std::string name() const override { return "camera watcher"; }
   Wake wake() const override { return Wake{-1, 5ms}; }
   void on_wake(ParticipantContext& c) override {
     for (const auto& device : c.table().view().devices)
       if (device.name == "Camera") seen = device;
-    if (seen && seen->state == display::DeviceStatus::State::ok) return c.stop(0);
+    if (seen && seen->state == display::DeviceStatus::State::missing) return c.stop(0);
     if (++wakes > 4000) c.stop(1);
   }
   std::optional<display::DeviceStatus> seen;
@@ -64,8 +66,8 @@ TEST(ServiceCamera, AConfiguredVideoFileIsReadThroughTheCameraModule) {
   ASSERT_TRUE(service.has_value()) << service.error();
   EXPECT_EQ((*service)->run(), 0) << ::testing::PrintToString(lines);
   ASSERT_TRUE(seen->seen.has_value());
-  EXPECT_EQ(seen->seen->state, display::DeviceStatus::State::ok) << seen->seen->detail;
-  EXPECT_EQ(seen->seen->detail, video);  // the file the module opened
+  // Opened through the module and read to its last frame (an opening that failed would say why here).
+  EXPECT_EQ(seen->seen->detail, "the camera's source has no more frames");
 }
 
 }  // namespace
