@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <ranges>
 #include <set>
 
 #include "peripherals/tap_deduplicator.h"
@@ -143,9 +144,9 @@ Participant::Wake DemoBots::wake() const {
 // takes the same decisions at any speed).
 std::string DemoBots::situation(const table::TableView& view) const {
   const auto& a = view.awaiting;
-  return fmt::format("{}|{}|{}|{}|{}|{}|{}", kind_name(a.kind), a.player, a.space, a.detail,
-                     view.question ? view.question->id : "", view.game ? view.game->input_count() : 0,
-                     view.unconfirmed.size());
+  return fmt::format("{}|{}|{}|{}|{}|{}|{}", kind_name(a.kind), a.player, rules::space_wire(a.space),
+                     a.detail, view.question ? view.question->id : "",
+                     view.game ? view.game->input_count() : 0, view.unconfirmed.size());
 }
 
 void DemoBots::on_wake(ParticipantContext& context) {
@@ -207,9 +208,10 @@ int DemoBots::whose_token(const table::TableView& view, int seen, int expected) 
   const auto truth = camera_->truth();
   const auto& players = view.game->state().players;
   for (std::size_t p = 0; p < players.size() && p < truth.size(); ++p)
-    if (truth[p] == seen && players[p].position == expected) return static_cast<int>(p);
+    if (truth[p] == seen && players[p].position.number() == expected) return static_cast<int>(p);
   for (std::size_t p = 0; p < players.size() && p < truth.size(); ++p)
-    if (truth[p] != players[p].position && players[p].position == expected) return static_cast<int>(p);
+    if (truth[p] != players[p].position.number() && players[p].position.number() == expected)
+      return static_cast<int>(p);
   return -1;
 }
 
@@ -396,10 +398,12 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView& vie
   const LotAction lot = std::visit(
       [](const auto& in) -> LotAction {
         using T = std::decay_t<decltype(in)>;
-        if constexpr (std::is_same_v<T, rules::Build>) return {in.player, in.space, "props.build"};
-        if constexpr (std::is_same_v<T, rules::Sell>) return {in.player, in.space, "props.sell"};
-        if constexpr (std::is_same_v<T, rules::Mortgage>) return {in.player, in.space, "props.mortgage"};
-        if constexpr (std::is_same_v<T, rules::Unmortgage>) return {in.player, in.space, "props.lift"};
+        if constexpr (std::is_same_v<T, rules::Build>) return {in.player, in.space.number(), "props.build"};
+        if constexpr (std::is_same_v<T, rules::Sell>) return {in.player, in.space.number(), "props.sell"};
+        if constexpr (std::is_same_v<T, rules::Mortgage>)
+          return {in.player, in.space.number(), "props.mortgage"};
+        if constexpr (std::is_same_v<T, rules::Unmortgage>)
+          return {in.player, in.space.number(), "props.lift"};
         return {};
       },
       input);
@@ -468,9 +472,9 @@ void DemoBots::plan_trade(const rules::Trade& trade, std::deque<Act>& acts) {
     for (int card = 0; card < offer.cards; ++card)
       plan_press(fmt::format("trade.{}.cards.more", side), acts, kKey);
     // The screen lists a player's properties in board order, page after page: ticked in that order.
-    std::vector<int> spaces = offer.spaces;
+    std::vector<rules::SpaceId> spaces = offer.spaces;
     std::sort(spaces.begin(), spaces.end());
-    for (const int space : spaces)
+    for (const int space : spaces | std::views::transform(&rules::SpaceId::number))
       acts.push_back({[this, side, space, owner = side == 0 ? trade.from : trade.to](ParticipantContext& c) {
                         tick_trade_space(c, side, space, owner);
                       },
@@ -593,7 +597,7 @@ bool DemoBots::plan_one_at_a_time(const table::TableView& view, std::deque<Act>&
     if (put_down_.contains(static_cast<int>(p))) return true;  // put down: the camera looks at it
     put_down_.insert(static_cast<int>(p));
     acts.push_back({[this, player = static_cast<int>(p),
-                     start = view.game->edition().start_space](ParticipantContext& c) {
+                     start = view.game->edition().start_space.number()](ParticipantContext& c) {
                       ++tally_.token_moves;
                       camera_->move_token(player, start);
                       screenshot(c, "learn-one-at-a-time");
@@ -620,7 +624,7 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
     const int spaces = static_cast<int>(view.game->state().spaces.size());
     slipped_.resize(players.size(), -1);
     for (std::size_t p = 0; p < players.size() && p < truth.size(); ++p) {
-      const int target = players[p].position;
+      const int target = players[p].position.number();
       if (players[p].bankrupt || truth[p] == target) {
         slipped_[p] = -1;
         continue;
@@ -692,7 +696,7 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
       // spaces once learned) and the camera learns them. If it does not, after waiting they play on without
       // the cross-check.
       if (view.game) {
-        const int start = view.game->edition().start_space;
+        const int start = view.game->edition().start_space.number();
         const auto truth = camera_->truth();
         for (std::size_t p = 0; p < truth.size() && p < view.game->state().players.size(); ++p) {
           if (truth[p] == start) continue;
@@ -725,7 +729,7 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
       // The token stands where the dice say but the table has not seen it there: after waiting a while, the
       // player straightens it on its space so the camera looks again.
       if (replanning_ && a.player >= 0)
-        acts.push_back({[this, player = a.player, space = a.space](ParticipantContext&) {
+        acts.push_back({[this, player = a.player, space = rules::space_wire(a.space)](ParticipantContext&) {
                           ++tally_.token_moves;
                           camera_->move_token(player, space);
                         },
@@ -867,8 +871,7 @@ void DemoBots::report_turns(const table::TableView& view) {
   for (const auto& p : st.players) cash += fmt::format("  {} {}", p.name, p.bankrupt ? "out" : money(p.cash));
   const auto& pl = st.players[static_cast<std::size_t>(player)];
   settings_.print(fmt::format("turn {:>3}  {:<5} threw {}+{}  on {:<22}{}", st.turns, pl.name, st.last_d1,
-                              st.last_d2, g.edition().spaces[static_cast<std::size_t>(pl.position)].name,
-                              cash));
+                              st.last_d2, g.edition().spaces[pl.position].name, cash));
   reported_turns_ = st.turns;
   reported_inputs_ = g.input_count();
   if (asked >= 0) thrower_ = asked;

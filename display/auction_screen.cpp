@@ -18,7 +18,8 @@ namespace bb::display {
 void AuctionScreen::track(UiContext& ui) {
   const auto& st = ui.snapshot().game->state();
   const auto& a = *st.auction;
-  const std::string key = fmt::format("{}:{}:{}", static_cast<int>(a.item), a.space, st.turns);
+  const std::string key =
+      fmt::format("{}:{}:{}", static_cast<int>(a.item), rules::space_wire(a.space), st.turns);
   if (key != key_) {
     key_ = key;
     started_ms_ = ui.now_ms();
@@ -70,14 +71,14 @@ void AuctionScreen::build(FrameBuilder& fb, UiContext& ui) {
   Colour band = Palette::panel_light;
   std::string price;
   if (a.item == rules::Auction::Item::hotel) lot_name = "a hotel";
-  if (a.item == rules::Auction::Item::property && a.space >= 0) {
-    const auto& sp = game->edition().spaces[static_cast<std::size_t>(a.space)];
+  if (a.item == rules::Auction::Item::property && a.space) {
+    const auto& sp = game->edition().spaces[*a.space];
     lot_name = sp.name;
     if (const auto* g = game->edition().group(sp.group)) band = Palette::parse_hex(g->colour);
     price = "Printed price " + Wording::money(*game, sp.price);
     // FINANCE (1932): "the Auctioneer must announce whether it is the 1st, 2nd or 3rd piece in that series".
-    if (auto piece = game->series_piece(a.space)) {
-      price = rules::finance::piece_words(game->edition(), a.space, *piece);
+    if (auto piece = game->series_piece(*a.space)) {
+      price = rules::finance::piece_words(game->edition(), *a.space, *piece);
       if (!price.empty()) price[0] = static_cast<char>(price[0] - 'a' + 'A');
     }
   }

@@ -96,7 +96,7 @@ void LedgerScreen::build(FrameBuilder& fb, UiContext& ui) {
   std::vector<const rules::Posting*> shown;
   for (auto it = st.postings.rbegin(); it != st.postings.rend(); ++it) {
     if (player_ >= 0 && it->from != player_ && it->to != player_) continue;
-    if (space_ >= 0 && it->space != space_) continue;
+    if (space_ >= 0 && it->space != rules::space_from_wire(space_)) continue;
     shown.push_back(&*it);
   }
   const int top = fy + l.button_h + l.pad;

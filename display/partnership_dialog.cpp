@@ -19,8 +19,8 @@ std::vector<int> shareable_groups(const rules::Edition& ed) {
   std::vector<int> groups;
   for (int g = 0; g < static_cast<int>(ed.groups.size()); ++g) {
     const auto& members = ed.members_of(g);
-    if (!members.empty() && std::all_of(members.begin(), members.end(), [&](int s) {
-          const auto kind = ed.spaces[static_cast<std::size_t>(s)].kind;
+    if (!members.empty() && std::all_of(members.begin(), members.end(), [&](rules::SpaceId s) {
+          const auto kind = ed.spaces[s].kind;
           return kind == rules::Space::Kind::railroad || kind == rules::Space::Kind::utility;
         }))
       groups.push_back(g);

@@ -132,7 +132,7 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
   }
   const auto& sp = ed.spaces[static_cast<std::size_t>(selected_)];
   const auto& ss = st.spaces[static_cast<std::size_t>(selected_)];
-  const int space = selected_;
+  const rules::SpaceId space{selected_};
   const int player = player_;
   const std::string who = game->account_name(player);
   fb.text({panel.x + pad, panel.y + pad, panel.w - 2 * pad, l.s(32)}, sp.name, FontFace::bold, l.font_large,

@@ -89,10 +89,9 @@ void SampleTable::play(int inputs, std::uint64_t seed) {
         case rules::QuestionKind::debt: {
           for (std::size_t s = 0; s < st.spaces.size(); ++s)
             if (st.spaces[s].owner == q.player) {
-              if (!game_->why_not_sell(q.player, static_cast<int>(s)))
-                tries.push_back(rules::Sell{q.player, static_cast<int>(s)});
-              if (!game_->why_not_mortgage(q.player, static_cast<int>(s)))
-                tries.push_back(rules::Mortgage{q.player, static_cast<int>(s)});
+              const rules::SpaceId lot{static_cast<int>(s)};
+              if (!game_->why_not_sell(q.player, lot)) tries.push_back(rules::Sell{q.player, lot});
+              if (!game_->why_not_mortgage(q.player, lot)) tries.push_back(rules::Mortgage{q.player, lot});
             }
           tries.push_back(rules::Bankrupt{q.player});
           break;
@@ -110,8 +109,8 @@ void SampleTable::play(int inputs, std::uint64_t seed) {
       const int me = st.current;
       for (std::size_t s = 0; s < st.spaces.size() && tries.empty(); ++s)
         if (st.spaces[s].owner == me && st.players[static_cast<std::size_t>(me)].cash > 400 &&
-            !game_->why_not_build(me, static_cast<int>(s)))
-          tries.push_back(rules::Build{me, static_cast<int>(s)});
+            !game_->why_not_build(me, rules::SpaceId{static_cast<int>(s)}))
+          tries.push_back(rules::Build{me, rules::SpaceId{static_cast<int>(s)}});
       tries.push_back(rules::Roll{die(), die()});
     }
     bool done = false;
@@ -321,27 +320,33 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
   if (!dev) return std::unexpected(dev.error());
   {
     using rules::AdoptSpace;
-    rules::Adopt ann{0, 1240, std::nullopt, std::nullopt, std::nullopt, {AdoptSpace{1, 2}, AdoptSpace{3, 3}}};
+    rules::Adopt ann{0,
+                     1240,
+                     std::nullopt,
+                     std::nullopt,
+                     std::nullopt,
+                     {AdoptSpace{rules::SpaceId{1}, 2}, AdoptSpace{rules::SpaceId{3}, 3}}};
     rules::Adopt bob{1,
                      620,
                      std::nullopt,
                      std::nullopt,
                      std::nullopt,
-                     {AdoptSpace{37, 0, true}, AdoptSpace{39, 0, true}, AdoptSpace{25, 0, false, true}}};
-    rules::Adopt cleo{
-        2,
-        980,
-        std::nullopt,
-        std::nullopt,
-        1,
-        {AdoptSpace{5}, AdoptSpace{15, 0, false, true}, AdoptSpace{12, 0, false, true}, AdoptSpace{28}}};
-    rules::Adopt devi{
-        3,
-        410,
-        std::nullopt,
-        std::nullopt,
-        std::nullopt,
-        {AdoptSpace{16, 1}, AdoptSpace{18, 1}, AdoptSpace{19, 2}, AdoptSpace{26, 0, false, true}}};
+                     {AdoptSpace{rules::SpaceId{37}, 0, true}, AdoptSpace{rules::SpaceId{39}, 0, true},
+                      AdoptSpace{rules::SpaceId{25}, 0, false, true}}};
+    rules::Adopt cleo{2,
+                      980,
+                      std::nullopt,
+                      std::nullopt,
+                      1,
+                      {AdoptSpace{rules::SpaceId{5}}, AdoptSpace{rules::SpaceId{15}, 0, false, true},
+                       AdoptSpace{rules::SpaceId{12}, 0, false, true}, AdoptSpace{rules::SpaceId{28}}}};
+    rules::Adopt devi{3,
+                      410,
+                      std::nullopt,
+                      std::nullopt,
+                      std::nullopt,
+                      {AdoptSpace{rules::SpaceId{16}, 1}, AdoptSpace{rules::SpaceId{18}, 1},
+                       AdoptSpace{rules::SpaceId{19}, 2}, AdoptSpace{rules::SpaceId{26}, 0, false, true}}};
     for (const auto& a : {ann, bob, cleo, devi}) BB_TRY(must(*dev, a));
     BB_TRY(must(*dev, rules::Roll{2, 4}));  // Ann to Oriental Avenue: buy or auction?
   }
@@ -368,13 +373,15 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
                                     std::nullopt,
                                     std::nullopt,
                                     std::nullopt,
-                                    {AdoptSpace{37, 0, true}, AdoptSpace{39, 0, true}}}));
+                                    {AdoptSpace{rules::SpaceId{37}, 0, true},
+                                     AdoptSpace{rules::SpaceId{39}, 0, true}}}));
     BB_TRY(must(*debt, rules::Adopt{0,
                                     240,
-                                    35,
+                                    rules::SpaceId{35},
                                     std::nullopt,
                                     std::nullopt,
-                                    {AdoptSpace{6}, AdoptSpace{8}, AdoptSpace{9, 0, false, true}}}));
+                                    {AdoptSpace{rules::SpaceId{6}}, AdoptSpace{rules::SpaceId{8}},
+                                     AdoptSpace{rules::SpaceId{9}, 0, false, true}}}));
     BB_TRY(must(*debt, rules::Roll{1, 3}));
   }
   debt->seen_positions = {39, 0, 0, 0};
@@ -386,20 +393,24 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
   if (!shortage) return std::unexpected(shortage.error());
   {
     using rules::AdoptSpace;
-    BB_TRY(must(*shortage, rules::Adopt{0,
-                                        860,
-                                        std::nullopt,
-                                        std::nullopt,
-                                        std::nullopt,
-                                        {AdoptSpace{6, 4}, AdoptSpace{8, 0, true}, AdoptSpace{9, 0, true}}}));
+    BB_TRY(must(*shortage,
+                rules::Adopt{0,
+                             860,
+                             std::nullopt,
+                             std::nullopt,
+                             std::nullopt,
+                             {AdoptSpace{rules::SpaceId{6}, 4}, AdoptSpace{rules::SpaceId{8}, 0, true},
+                              AdoptSpace{rules::SpaceId{9}, 0, true}}}));
     BB_TRY(must(*shortage, rules::Adopt{1,
                                         420,
                                         std::nullopt,
                                         std::nullopt,
                                         std::nullopt,
-                                        {AdoptSpace{31, 4}, AdoptSpace{32, 4}, AdoptSpace{34, 4},
-                                         AdoptSpace{26, 4}, AdoptSpace{27, 4}, AdoptSpace{29, 4},
-                                         AdoptSpace{16, 2}, AdoptSpace{18, 1}, AdoptSpace{19, 1}}}));
+                                        {AdoptSpace{rules::SpaceId{31}, 4}, AdoptSpace{rules::SpaceId{32}, 4},
+                                         AdoptSpace{rules::SpaceId{34}, 4}, AdoptSpace{rules::SpaceId{26}, 4},
+                                         AdoptSpace{rules::SpaceId{27}, 4}, AdoptSpace{rules::SpaceId{29}, 4},
+                                         AdoptSpace{rules::SpaceId{16}, 2}, AdoptSpace{rules::SpaceId{18}, 1},
+                                         AdoptSpace{rules::SpaceId{19}, 1}}}));
   }
   out.push_back(std::move(*shortage));
 
@@ -409,14 +420,22 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
   {
     using rules::AdoptSpace;
     const auto none = std::nullopt;
-    BB_TRY(must(
-        *tie,
-        rules::Adopt{0, 1640, none, none, none, {AdoptSpace{16, 1}, AdoptSpace{18, 1}, AdoptSpace{19, 1}}}));
-    BB_TRY(must(*tie, rules::Adopt{1, 1320, none, none, none, {AdoptSpace{37}}}));
-    BB_TRY(must(
-        *tie,
-        rules::Adopt{
-            2, 2050, none, none, none, {AdoptSpace{5}, AdoptSpace{15, 0, false, true}, AdoptSpace{12}}}));
+    BB_TRY(must(*tie, rules::Adopt{0,
+                                   1640,
+                                   none,
+                                   none,
+                                   none,
+                                   {AdoptSpace{rules::SpaceId{16}, 1}, AdoptSpace{rules::SpaceId{18}, 1},
+                                    AdoptSpace{rules::SpaceId{19}, 1}}}));
+    BB_TRY(must(*tie, rules::Adopt{1, 1320, none, none, none, {AdoptSpace{rules::SpaceId{37}}}}));
+    BB_TRY(must(*tie,
+                rules::Adopt{2,
+                             2050,
+                             none,
+                             none,
+                             none,
+                             {AdoptSpace{rules::SpaceId{5}}, AdoptSpace{rules::SpaceId{15}, 0, false, true},
+                              AdoptSpace{rules::SpaceId{12}}}}));
     BB_TRY(must(*tie, rules::Adopt{3, 900, none, none, none, {}}));
     BB_TRY(must(*tie, rules::End{}));
   }
@@ -461,10 +480,10 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
       if (!deals) return std::unexpected(deals.error());
       rules::Adopt ann;
       ann.player = 0;
-      ann.spaces = {{5}};
+      ann.spaces = {{rules::SpaceId{5}}};
       rules::Adopt bob;
       bob.player = 1;
-      bob.spaces = {{15}};
+      bob.spaces = {{rules::SpaceId{15}}};
       BB_TRY(must(*deals, ann));
       BB_TRY(must(*deals, bob));
       deals->seen_positions.clear();

@@ -184,14 +184,15 @@ void TradeScreen::build_side(FrameBuilder& fb, UiContext& ui, int side, int x, i
     if (k >= static_cast<int>(owned.size())) break;
     const int s = owned[static_cast<std::size_t>(k)];
     const auto& sp = game.edition().spaces[static_cast<std::size_t>(s)];
-    const bool in = std::find(offer->spaces.begin(), offer->spaces.end(), s) != offer->spaces.end();
+    const bool in =
+        std::find(offer->spaces.begin(), offer->spaces.end(), rules::SpaceId{s}) != offer->spaces.end();
     const Rect r{x + pad, y + i * (l.row_h + pad), inner, l.row_h};
     fb.button(fmt::format("trade.{}.space.{}", side, s), r, (in ? "\u2713 " : "") + sp.name,
               in ? Palette::accept : Palette::panel_light, [this, side, s] {
                 auto& v = offers_[side].spaces;
-                auto it = std::find(v.begin(), v.end(), s);
+                auto it = std::find(v.begin(), v.end(), rules::SpaceId{s});
                 if (it == v.end())
-                  v.push_back(s);
+                  v.push_back(rules::SpaceId{s});
                 else
                   v.erase(it);
                 changed();

@@ -13,10 +13,10 @@ std::string Wording::money(const rules::Game& game, rules::Money amount) {
   return game.edition().format_money(amount);
 }
 
-std::string Wording::space_name(const rules::Game& game, int space) {
+std::string Wording::space_name(const rules::Game& game, std::optional<rules::SpaceId> space) {
   const auto& spaces = game.edition().spaces;
-  if (space < 0 || static_cast<std::size_t>(space) >= spaces.size()) return "?";
-  return spaces[static_cast<std::size_t>(space)].name;
+  if (!space || space->number() < 0 || space->index() >= spaces.size()) return "?";
+  return spaces[*space].name;
 }
 
 std::string Wording::game_over(const rules::Game& game) {
@@ -49,7 +49,7 @@ std::string Wording::sale_question(const rules::Game& game, const rules::SalePla
   const std::string lot = space_name(game, plan.space);
   const std::string total = money(game, plan.total);
   if (plan.changes_other_lots()) {
-    const auto& sp = game.edition().spaces[static_cast<std::size_t>(plan.space)];
+    const auto& sp = game.edition().spaces[plan.space];
     const auto* group = game.edition().group(sp.group);
     return fmt::format("{}: the bank has too few {}. Sell the {} {} at once, for {}?", who,
                        game.edition().words.houses, group ? group->name : std::string("group's"),
@@ -78,7 +78,7 @@ std::string Wording::posting(const rules::Game& game, const rules::Posting& p) {
   const std::string from = p.from == rules::kBank ? "the bank" : game.account_name(p.from);
   const std::string to = p.to == rules::kBank ? "the bank" : game.account_name(p.to);
   const std::string amount = money(game, p.amount);
-  const std::string space = p.space >= 0 ? space_name(game, p.space) : std::string{};
+  const std::string space = p.space ? space_name(game, p.space) : std::string{};
   auto cap = [](std::string s) {
     if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
     return s;
@@ -202,7 +202,8 @@ std::string Wording::option(const rules::Game& game, const rules::Question& q,
       const auto& ed = game.edition();
       if (option.group < 0 || option.group >= static_cast<int>(ed.groups.size())) break;
       std::string deeds;
-      for (int s : ed.members_of(option.group)) deeds += (deeds.empty() ? "" : ", ") + ed.spaces[s].name;
+      for (rules::SpaceId s : ed.members_of(option.group))
+        deeds += (deeds.empty() ? "" : ", ") + ed.spaces[s].name;
       return fmt::format("{}: {}", ed.groups[static_cast<std::size_t>(option.group)].name, deeds);
     }
   }

@@ -16,7 +16,11 @@ class Wording {
   // "Buy", "Auction", "Pay $50"
   static std::string option(const rules::Game& game, const rules::Question& q,
                             const rules::QuestionOption& option);
-  static std::string space_name(const rules::Game& game, int space);
+  static std::string space_name(const rules::Game& game, std::optional<rules::SpaceId> space);
+  // A space number from outside the rules (the camera's, a screen's filter; -1: none): "?" when not a space.
+  static std::string space_name(const rules::Game& game, int space_number) {
+    return space_name(game, rules::space_from_wire(space_number));
+  }
   // "Game over: Ann wins!", "Game over: a tie between Ann and Bob!"
   static std::string game_over(const rules::Game& game);
   // A player's place at the end: "winner", "tie" (one of several equal winners), "bankrupt" or "".

@@ -115,13 +115,9 @@ LedgerError storage_error(const SqlError& e, std::string_view what) {
 nlohmann::json events_to_json(const std::vector<rules::Event>& events) {
   nlohmann::json list = nlohmann::json::array();
   for (const rules::Event& e : events) {
-    nlohmann::json item = {{"kind", Names::event(e.kind)},
-                           {"player", e.player},
-                           {"from", e.from},
-                           {"to", e.to},
-                           {"space", e.space},
-                           {"amount", e.amount},
-                           {"detail", e.detail}};
+    nlohmann::json item = {
+        {"kind", Names::event(e.kind)},        {"player", e.player}, {"from", e.from},    {"to", e.to},
+        {"space", rules::space_wire(e.space)}, {"amount", e.amount}, {"detail", e.detail}};
     if (e.card) item["card"] = e.card->id;
     list.push_back(std::move(item));
   }
@@ -140,7 +136,7 @@ std::vector<rules::Event> events_from_json(const nlohmann::json& list, const rul
     e.player = item.value("player", rules::kNobody);
     e.from = item.value("from", -1);
     e.to = item.value("to", -1);
-    e.space = item.value("space", -1);
+    e.space = rules::space_from_wire(item.value("space", -1));
     e.amount = item.value("amount", rules::Money{0});
     e.detail = item.value("detail", 0);
     if (item.contains("card")) {
@@ -164,7 +160,7 @@ StoredPosting to_stored(const rules::Posting& p, std::optional<std::int64_t> inp
   s.to = p.to;
   s.amount = p.amount;
   s.memo = std::string(Names::memo(p.memo));
-  if (p.space >= 0) s.space = p.space;
+  if (p.space) s.space = p.space->number();
   if (!p.card.empty()) s.card = p.card;
   return s;
 }
@@ -216,7 +212,7 @@ rules::Posting from_stored(const StoredPosting& s, int engine_input) {
   p.to = static_cast<int>(s.to);
   p.amount = s.amount;
   p.memo = Names::memo_from(s.memo).value_or(rules::Memo::space);
-  p.space = static_cast<int>(s.space.value_or(-1));
+  p.space = rules::space_from_wire(static_cast<int>(s.space.value_or(-1)));
   p.card = s.card.value_or("");
   p.input = engine_input;
   return p;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <ranges>
 #include <span>
 
 #include "rules/finance_1932.h"
@@ -35,10 +36,10 @@ bool ownable(const Space& sp) {
 // Something a player in debt can turn into cash: a building first, then a mortgage.
 std::optional<Input> raise_money(const Game& g, int p) {
   const auto& st = g.state();
-  for (int s = static_cast<int>(st.spaces.size()) - 1; s >= 0; --s)
-    if (st.spaces[s].owner == p && !g.refusal_to_sell(p, s))
+  for (int i = static_cast<int>(st.spaces.size()) - 1; i >= 0; --i)
+    if (SpaceId s{i}; st.spaces[s].owner == p && !g.refusal_to_sell(p, s))
       return Sell{p, s, true};  // bots accept group sales
-  for (int s = 0; s < static_cast<int>(st.spaces.size()); ++s)
+  for (SpaceId s : st.spaces.ids())
     if (st.spaces[s].owner == p && !g.refusal_to_mortgage(p, s)) return Mortgage{p, s};
   return std::nullopt;
 }
@@ -55,13 +56,13 @@ Input Bot::next(const Game& g) {
   if (st.auction) {
     const Auction& a = *st.auction;
     Money value =
-        a.item == Auction::Item::property ? ed.spaces[a.space].price : ed.spaces[0].house_cost + 100;
+        a.item == Auction::Item::property ? ed.spaces[*a.space].price : ed.spaces[0].house_cost + 100;
     int best = kNobody;
     Money best_limit = 0, second_limit = 0;
     for (int p = 0; p < static_cast<int>(st.players.size()); ++p) {
       if (st.players[p].bankrupt) continue;
       if (a.item == Auction::Item::property &&
-          (!markers_left(g, p) || finance::why_not_acquire(ed, rules, st, p, a.space)))
+          (!markers_left(g, p) || finance::why_not_acquire(ed, rules, st, p, *a.space)))
         continue;
       Money limit = std::min<Money>(st.players[p].cash - kReserve,
                                     value * static_cast<Money>(70 + random() % 60) / 100);
@@ -112,7 +113,7 @@ Input Bot::next(const Game& g) {
         return Roll{dice(), dice()};
       }
       case QuestionKind::mortgaged_transfer: {
-        Money lift = ed.spaces[q.space].mortgage + q.amount;
+        Money lift = ed.spaces[*q.space].mortgage + q.amount;
         return Choose{p, pl.cash - lift > 2 * kReserve ? say(Answer::lift) : say(Answer::keep)};
       }
       case QuestionKind::roll:
@@ -123,7 +124,7 @@ Input Bot::next(const Game& g) {
         Money best_value = -1;
         for (const QuestionOption& o : q.options) {
           Money value = 0;
-          for (int s : ed.members_of(o.group)) value += ed.spaces[s].price;
+          for (SpaceId s : ed.members_of(o.group)) value += ed.spaces[s].price;
           if (value > best_value) {
             best_value = value;
             best = std::string(g.option_name(o));
@@ -137,23 +138,23 @@ Input Bot::next(const Game& g) {
   int p = st.current;
   const auto& pl = st.players[p];
   // The player's lots, found once: the checks below look only at them, in board order.
-  std::array<int, kMaxBoardSpaces> my_lots;  // only [0, owned) is read
+  std::array<int, kMaxBoardSpaces> my_lots;  // space numbers; only [0, owned) is read
   int owned = 0;
   for (int s = 0; s < static_cast<int>(st.spaces.size()) && owned < kMaxBoardSpaces; ++s)
-    if (st.spaces[s].owner == p) my_lots[static_cast<std::size_t>(owned++)] = s;
+    if (st.spaces[static_cast<std::size_t>(s)].owner == p) my_lots[static_cast<std::size_t>(owned++)] = s;
   const std::span<const int> lots(my_lots.data(), static_cast<std::size_t>(owned));
   // Cheap checks first: they skip most lots before the game checks the rules.
-  for (int s : lots)
+  for (SpaceId s : lots | std::views::transform([](int n) { return SpaceId{n}; }))
     if (st.spaces[s].mortgaged && pl.cash > ed.spaces[s].mortgage * 2 + 3 * kReserve &&
         !g.refusal_to_unmortgage(p, s))
       return Unmortgage{p, s};
-  for (int s : lots) {
+  for (SpaceId s : lots | std::views::transform([](int n) { return SpaceId{n}; })) {
     const Space& sp = ed.spaces[s];
     if (sp.kind != Space::Kind::property || st.spaces[s].hotel || pl.cash - sp.house_cost <= 2 * kReserve)
       continue;
     const auto& members = ed.members_of(sp.group_index);
     if (rules.build_needs_group &&
-        !std::all_of(members.begin(), members.end(), [&](int m) { return st.spaces[m].owner == p; }))
+        !std::all_of(members.begin(), members.end(), [&](SpaceId m) { return st.spaces[m].owner == p; }))
       continue;
     if (!g.refusal_to_build(p, s)) return Build{p, s, false};
   }
@@ -162,19 +163,21 @@ Input Bot::next(const Game& g) {
     for (std::size_t gi = 0; gi < ed.groups.size(); ++gi) {
       const auto& members = ed.members_of(static_cast<int>(gi));
       if (members.size() < 2 || !ownable(ed.spaces[members[0]])) continue;
-      int mine = 0, other_lot = -1;
-      for (int m : members) {
+      int mine = 0;
+      std::optional<SpaceId> other;
+      for (SpaceId m : members) {
         if (st.spaces[m].owner == p)
           ++mine;
         else if (st.spaces[m].owner >= 0)
-          other_lot = m;
+          other = m;
       }
-      if (mine != static_cast<int>(members.size()) - 1 || other_lot < 0) continue;
+      if (mine != static_cast<int>(members.size()) - 1 || !other) continue;
+      const SpaceId other_lot = *other;
       int seller = st.spaces[other_lot].owner;
       Money offer = ed.spaces[other_lot].price * 2;
       bool buildings = false;
-      for (int m : members) buildings = buildings || st.spaces[m].houses > 0 || st.spaces[m].hotel;
-      for (int m : ed.members_of(ed.spaces[other_lot].group_index))
+      for (SpaceId m : members) buildings = buildings || st.spaces[m].houses > 0 || st.spaces[m].hotel;
+      for (SpaceId m : ed.members_of(ed.spaces[other_lot].group_index))
         buildings = buildings || st.spaces[m].houses > 0 || st.spaces[m].hotel;
       if (finance::lease_in_partnership(ed, st, other_lot)) continue;
       if (!buildings && pl.cash - offer > kReserve) {
@@ -203,11 +206,11 @@ std::optional<Input> Bot::finance_1932(const Game& g, int p) {
       const auto& members = ed.members_of(static_cast<int>(gi));
       if (members.empty() || ed.spaces[members[0]].kind == Space::Kind::property) continue;
       int mine = 0;
-      for (int m : members) mine += st.spaces[m].owner == p ? 1 : 0;
+      for (SpaceId m : members) mine += st.spaces[m].owner == p ? 1 : 0;
       if (mine == 0) continue;
       for (int q = 0; q < static_cast<int>(st.players.size()); ++q) {
         int theirs = 0;
-        for (int m : members) theirs += st.spaces[m].owner == q ? 1 : 0;
+        for (SpaceId m : members) theirs += st.spaces[m].owner == q ? 1 : 0;
         if (q == p || theirs == 0) continue;
         Partner deal{p, q, static_cast<int>(gi), std::max(1, 100 * theirs / (mine + theirs))};
         if (!finance::why_not_partner(ed, rules, st, deal)) return deal;
@@ -221,7 +224,7 @@ std::optional<Input> Bot::finance_1932(const Game& g, int p) {
   int n = static_cast<int>(ed.spaces.size());
   auto within_a_throw = [&](auto&& wanted) {
     for (int d = 2; d <= 12; ++d)
-      for (const Effect& e : ed.spaces[(pl.position + d) % n].on_land)
+      for (const Effect& e : ed.spaces[SpaceId{(pl.position.number() + d) % n}].on_land)
         if (wanted(e)) return true;
     return false;
   };

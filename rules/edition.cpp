@@ -247,10 +247,10 @@ const Group* Edition::group(const std::string& group_id) const {
   return nullptr;
 }
 
-std::vector<int> Edition::group_members(const std::string& group_id) const {
-  std::vector<int> out;
+std::vector<SpaceId> Edition::group_members(const std::string& group_id) const {
+  std::vector<SpaceId> out;
   for (const auto& s : spaces)
-    if (s.group == group_id) out.push_back(s.index);
+    if (s.group == group_id) out.push_back(SpaceId{s.index});
   return out;
 }
 
@@ -260,14 +260,14 @@ void Edition::index_groups() {
     s.group_index = -1;
     for (std::size_t g = 0; g < groups.size(); ++g)
       if (!s.group.empty() && groups[g].id == s.group) s.group_index = static_cast<int>(g);
-    if (s.group_index >= 0) group_spaces[static_cast<std::size_t>(s.group_index)].push_back(s.index);
+    if (s.group_index >= 0) group_spaces[static_cast<std::size_t>(s.group_index)].push_back(SpaceId{s.index});
   }
 }
 
-std::optional<int> Edition::space_by_name(const std::string& space_name) const {
+std::optional<SpaceId> Edition::space_by_name(const std::string& space_name) const {
   std::string wanted = lower(space_name);
   for (const auto& s : spaces)
-    if (lower(s.name) == wanted) return s.index;
+    if (lower(s.name) == wanted) return SpaceId{s.index};
   return std::nullopt;
 }
 
@@ -437,7 +437,7 @@ toml::table parse_toml(std::string_view text, const std::string& file) {
 // A board may have no jail (FINANCE, Parker Brothers, has none), but then nothing may send a token there: no
 // go_to_jail or get_out_of_jail effect, and three doubles never jail, whichever options are on.
 void require_jail_where_used(const Reader& r, const toml::node* spaces_node, const Edition& ed) {
-  if (ed.jail_space >= 0) return;
+  if (ed.jail_space) return;
   auto sends_to_jail = [](const std::vector<Effect>& effects) {
     return std::any_of(effects.begin(), effects.end(), [](const Effect& e) {
       return e.kind == Effect::Kind::go_to_jail || e.kind == Effect::Kind::get_out_of_jail;
@@ -660,8 +660,8 @@ Edition build_edition(const toml::table& root, const std::string& file) {
               type));
     sp.is_start = type == "start";
     sp.is_jail = type == "jail";
-    if (sp.is_start) ed.start_space = sp.index;
-    if (sp.is_jail) ed.jail_space = sp.index;
+    if (sp.is_start) ed.start_space = SpaceId{sp.index};
+    if (sp.is_jail) ed.jail_space = SpaceId{sp.index};
     bool ownable = sp.kind == Space::Kind::property || sp.kind == Space::Kind::railroad ||
                    sp.kind == Space::Kind::utility;
     if (ownable) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "rules/ids.h"
 #include "rules/money.h"
 
 namespace bb::rules {
@@ -226,22 +227,22 @@ struct Edition {
   Words words;
   Rules rules;
   std::vector<Group> groups;
-  std::vector<Space> spaces;
+  ById<SpaceId, Space> spaces;
   std::vector<Deck> decks;
   std::vector<Option> options;
 
-  int jail_space = -1;
-  int start_space = 0;
-  std::vector<std::vector<int>> group_spaces;  // by group index: the spaces of each group, in board order
+  std::optional<SpaceId> jail_space;  // none on a board without a jail
+  SpaceId start_space{0};
+  std::vector<std::vector<SpaceId>> group_spaces;  // by group index: the spaces of each group, in board order
   // Fills group_index and group_spaces from the group names; parse_edition does it, hand-built editions must.
   void index_groups();
-  const std::vector<int>& members_of(int group_index) const {
+  const std::vector<SpaceId>& members_of(int group_index) const {
     return group_spaces[static_cast<std::size_t>(group_index)];
   }
   const Deck* deck(const std::string& id) const;
   const Group* group(const std::string& id) const;
-  std::vector<int> group_members(const std::string& group) const;
-  std::optional<int> space_by_name(const std::string& name) const;
+  std::vector<SpaceId> group_members(const std::string& group) const;
+  std::optional<SpaceId> space_by_name(const std::string& name) const;
   // Rules with the named options applied; an unknown option name is an error.
   std::expected<Rules, std::string> rules_with(const std::map<std::string, bool>& options) const;
   // Formats an amount as the edition prints it ("$1,500", "15M", "260K").

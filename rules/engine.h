@@ -55,7 +55,7 @@ struct Step {
   Roll roll = Roll::rent_dice;
   int player = 0;
   int to = kBank;  // pay: the receiving account
-  int space = -1;
+  std::optional<SpaceId> space;  // move_to: where to; pay: the space the payment concerns
   int steps = 0;
   int multiplier = 1;       // land: rent multiplier (nearest railroad card)
   int dice_multiplier = 0;  // land: utility rent as a fresh throw times this (nearest utility card)
@@ -87,10 +87,10 @@ class Engine {
   int board_size() const { return static_cast<int>(ed.spaces.size()); }
   const std::string& name(int p) const { return st.players[p].name; }
   std::string money(Money m) const { return ed.format_money(m); }
-  const std::string& space_name(int s) const { return ed.spaces[s].name; }
+  const std::string& space_name(SpaceId s) const { return ed.spaces[s.index()].name; }
 
-  void event(Event::Kind kind, int player, int from = -1, int to = -1, int space = -1, Money amount = 0,
-             int detail = 0, const Card* card = nullptr) {
+  void event(Event::Kind kind, int player, int from = -1, int to = -1, std::optional<SpaceId> space = {},
+             Money amount = 0, int detail = 0, const Card* card = nullptr) {
     if (out) out->events.push_back(Event{kind, player, from, to, space, amount, detail, card});
   }
 
@@ -103,7 +103,8 @@ class Engine {
     return n;
   }
 
-  void post(int from, int to, Money amount, Memo memo, int space, const std::string& card = {});
+  void post(int from, int to, Money amount, Memo memo, std::optional<SpaceId> space,
+            const std::string& card = {});
 
   // Nothing left to sell or mortgage: no buildings and no unmortgaged property.
   bool nothing_to_raise(int p) const {
@@ -122,9 +123,10 @@ class Engine {
 
   // A payment; when the payer cannot cover it, a debt question holds it until they raise the money or give
   // up.
-  void pay(int from, int to, Money amount, Memo memo, int space, const Card* card = nullptr);
+  void pay(int from, int to, Money amount, Memo memo, std::optional<SpaceId> space,
+           const Card* card = nullptr);
 
-  std::string memo_words(Memo memo, int space, const std::string& card) const;
+  std::string memo_words(Memo memo, std::optional<SpaceId> space, const std::string& card) const;
 
   // Puts steps in front of the queue, the first of them next. A braced list builds no vector: most rolls
   // push two or three steps, and a vector for them was a malloc and a free per throw.
@@ -152,7 +154,7 @@ class Engine {
     s.salary = salary;
     return s;
   }
-  static Step move_to_step(int player, int space, bool salary) {
+  static Step move_to_step(int player, SpaceId space, bool salary) {
     Step s = make(Step::Kind::move_to, player);
     s.space = space;
     s.salary = salary;
@@ -164,16 +166,17 @@ class Engine {
   // ---------------------------------------------------------------- ownership queries
   int owned_in_group(int owner, int group) const {
     int n = 0;
-    for (int s : ed.members_of(group)) n += st.spaces[s].owner == owner ? 1 : 0;
+    for (SpaceId s : ed.members_of(group)) n += st.spaces[s].owner == owner ? 1 : 0;
     return n;
   }
   bool owns_group(int owner, int group) const {
     const auto& members = ed.members_of(group);
-    return std::all_of(members.begin(), members.end(), [&](int s) { return st.spaces[s].owner == owner; });
+    return std::all_of(members.begin(), members.end(),
+                       [&](SpaceId s) { return st.spaces[s].owner == owner; });
   }
   bool group_has_buildings(int group) const {
     if (group < 0) return false;
-    for (int s : ed.members_of(group))
+    for (SpaceId s : ed.members_of(group))
       if (st.spaces[s].houses > 0 || st.spaces[s].hotel) return true;
     return false;
   }
@@ -182,18 +185,18 @@ class Engine {
     if (!r.double_rent_on_group || !owns_group(owner, group)) return false;
     if (!r.double_rent_needs_clear_series) return true;
     const auto& members = ed.members_of(group);
-    return std::none_of(members.begin(), members.end(), [&](int s) {
+    return std::none_of(members.begin(), members.end(), [&](SpaceId s) {
       return st.spaces[s].mortgaged || st.spaces[s].houses > 0 || st.spaces[s].hotel;
     });
   }
-  int level(int s) const { return st.spaces[s].hotel ? r.max_houses + 1 : st.spaces[s].houses; }
+  int level(SpaceId s) const { return st.spaces[s].hotel ? r.max_houses + 1 : st.spaces[s].houses; }
   int properties_owned(int p) const {
     int n = 0;
     for (const auto& ss : st.spaces) n += ss.owner == p ? 1 : 0;
     return n;
   }
 
-  Money rent_for(int s, int dice_total) const;
+  Money rent_for(SpaceId s, int dice_total) const;
 
   // ---------------------------------------------------------------- the step machine
   void run() {
@@ -215,7 +218,7 @@ class Engine {
     st.players[p].passed_start = true;
     if (r.salary_must_be_claimed) {
       st.players[p].unclaimed_salary += r.salary;  // paid on a `claim` this turn, forfeit after it
-      event(Event::Kind::salary_earned, p, -1, -1, -1, r.salary);
+      event(Event::Kind::salary_earned, p, -1, -1, std::nullopt, r.salary);
       return;
     }
     pay(kBank, p, r.salary, Memo::salary, ed.start_space);
@@ -223,12 +226,12 @@ class Engine {
 
   void move_by(int p, int steps, bool salary);
 
-  void move_to(int p, int space, bool salary) {
+  void move_to(int p, SpaceId space, bool salary) {
     int n = board_size();
-    int steps = (space - st.players[p].position + n) % n;
+    int steps = (space.number() - st.players[p].position.number() + n) % n;
     if (steps == 0) {
       // Already there (advance to GO while on GO cannot happen from a card space, but stay safe).
-      event(Event::Kind::moved, p, space, space);
+      event(Event::Kind::moved, p, space.number(), space.number());
       return;
     }
     move_by(p, steps, salary);
@@ -245,7 +248,7 @@ class Engine {
   void land(int p, int multiplier, int dice_multiplier);
 
   // FINANCE (1932): the holder of a partnership's leases pays each partner his share of an income.
-  void partner_shares(std::vector<Step>& next, int lander, int space, Money income) {
+  void partner_shares(std::vector<Step>& next, int lander, SpaceId space, Money income) {
     for (const auto* partnership : finance::partnerships_of_lease(ed, st, space)) {
       if (lander == partnership->holder) continue;
       Step share = make(Step::Kind::pay, partnership->holder);
@@ -295,7 +298,7 @@ class Engine {
   void ask_jail(int p);
 
   // ---------------------------------------------------------------- auctions
-  void start_auction(Auction::Item item, int space) {
+  void start_auction(Auction::Item item, std::optional<SpaceId> space) {
     Auction a;
     a.item = item;
     a.space = space;
@@ -303,11 +306,12 @@ class Engine {
       a.timer_s =
           r.auction_timer_min_s + random_below(g.rng_, r.auction_timer_max_s - r.auction_timer_min_s + 1);
     st.auction = a;
-    Money piece = item == Auction::Item::property ? finance::series_piece(ed, r, st, space).value_or(0) : 0;
+    Money piece = item == Auction::Item::property ? finance::series_piece(ed, r, st, *space).value_or(0) : 0;
     event(Event::Kind::auction_started, kNobody, -1, -1, space, piece, static_cast<int>(item));
   }
 
-  void give_lot(int p, int s) {
+  void give_lot(int p, SpaceId lot) {
+    auto s = lot.index();
     st.spaces[s].owner = p;
     if (r.house_with_lot && ed.spaces[s].kind == Space::Kind::property && st.bank_houses > 0 &&
         st.spaces[s].houses == 0) {
@@ -323,14 +327,15 @@ class Engine {
   // many lots ... as there are property ownership markers of the creditor's color still unused". The text
   // does not say which lots he takes; the engine gives him the most valuable (printed value with houses,
   // then board order), the choice a creditor would make, and returns the rest.
-  std::vector<int> lots_beyond_markers(int debtor, int creditor) const {
+  std::vector<SpaceId> lots_beyond_markers(int debtor, int creditor) const {
     if (creditor == kBank || r.max_properties <= 0) return {};
-    std::vector<int> lots;
+    std::vector<SpaceId> lots;
     for (int s = 0; s < static_cast<int>(st.spaces.size()); ++s)
-      if (st.spaces[s].owner == debtor) lots.push_back(s);
+      if (st.spaces[s].owner == debtor) lots.push_back(SpaceId{s});
     int unused = std::max(0, r.max_properties - properties_owned(creditor));
     if (static_cast<int>(lots.size()) <= unused) return {};
-    std::stable_sort(lots.begin(), lots.end(), [&](int a, int b) { return g.lot_value(a) > g.lot_value(b); });
+    std::stable_sort(lots.begin(), lots.end(),
+                     [&](SpaceId a, SpaceId b) { return g.lot_value(a) > g.lot_value(b); });
     return {lots.begin() + unused, lots.end()};
   }
 
@@ -358,20 +363,21 @@ class Engine {
     }
   }
 
-  void ask_mortgaged_transfer(int p, int s) {
+  void ask_mortgaged_transfer(int p, SpaceId s) {
     Question q;
     q.player = p;
     q.kind = QuestionKind::mortgaged_transfer;
     q.options = {{Answer::lift}, {Answer::keep}};
     q.space = s;
     q.amount = interest(s);
-    q.reason = fmt::format("{} is mortgaged: lift it now for {}, or keep it and pay {} interest",
-                           space_name(s), money(ed.spaces[s].mortgage + interest(s)), money(interest(s)));
+    q.reason =
+        fmt::format("{} is mortgaged: lift it now for {}, or keep it and pay {} interest", space_name(s),
+                    money(ed.spaces[s.index()].mortgage + interest(s)), money(interest(s)));
     st.pending.push_back(std::move(q));
   }
 
-  Money interest(int s) const {
-    Money m = ed.spaces[s].mortgage * r.mortgage_interest_percent;
+  Money interest(SpaceId s) const {
+    Money m = ed.spaces[s.index()].mortgage * r.mortgage_interest_percent;
     return (m + 99) / 100;  // rounded up: the bank never loses a fraction
   }
 
@@ -381,12 +387,13 @@ class Engine {
   // The refusals are values (Refusal) so the bots' yes-or-no questions never word a sentence; explain()
   // words one for the screens.
   using RK = Refusal::Kind;
-  static Refusal refuse(RK kind, int player = -1, int space = -1, int other = -1) {
+  static Refusal refuse(RK kind, int player = -1, std::optional<SpaceId> space = {},
+                        std::optional<SpaceId> other = {}) {
     return Refusal{kind, player, space, other};
   }
 
-  std::optional<Refusal> refuse_build(int p, int s, bool want_hotel) const;
-  std::optional<std::string> why_not_build(int p, int s, bool want_hotel) const {
+  std::optional<Refusal> refuse_build(int p, SpaceId s, bool want_hotel) const;
+  std::optional<std::string> why_not_build(int p, SpaceId s, bool want_hotel) const {
     if (auto no = refuse_build(p, s, want_hotel)) return explain(*no);
     return std::nullopt;
   }
@@ -395,16 +402,17 @@ class Engine {
   // suite"), from the state as it is now.
   std::string explain(const Refusal& no) const;
 
-  void build(int p, int s, bool want_hotel);
+  void build(int p, SpaceId s, bool want_hotel);
 
   // Whether selling one building on lot s is allowed, without working out the sale (sale_plan does).
-  std::optional<Refusal> refuse_sell(int p, int s) const;
-  std::optional<std::string> why_not_sell(int p, int s) const {
+  std::optional<Refusal> refuse_sell(int p, SpaceId s) const;
+  std::optional<std::string> why_not_sell(int p, SpaceId s) const {
     if (auto no = refuse_sell(p, s)) return explain(*no);
     return std::nullopt;
   }
   // FINANCE (Parker): the lot itself goes back to the bank with its last house.
-  bool lot_goes_with_sale(int s) const {
+  bool lot_goes_with_sale(SpaceId lot) const {
+    auto s = lot.index();
     const SpaceState& ss = st.spaces[s];
     return r.lots_sell_to_bank && ed.spaces[s].kind == Space::Kind::property && !ss.hotel && !ss.mortgaged &&
            ss.houses <= (r.house_with_lot ? 1 : 0);
@@ -416,42 +424,44 @@ class Engine {
   // hotel of the group comes down to what the houses already in the bank allow, and any lot more than one
   // house above that comes down too, so the group stays even. Houses only ever leave a lot: the houses a sale
   // returns are never put back on another lot (docs/editions.md).
-  std::expected<SalePlan, std::string> sale_plan(int p, int s) const;
+  std::expected<SalePlan, std::string> sale_plan(int p, SpaceId s) const;
 
-  void sell(int p, int s);
+  void sell(int p, SpaceId s);
 
-  std::optional<Refusal> refuse_mortgage(int p, int s) const {
+  std::optional<Refusal> refuse_mortgage(int p, SpaceId s) const {
     if (!active(p)) return refuse(RK::not_in_game, p);
     if (!r.mortgages) return refuse(RK::no_mortgages, p, s);
-    const SpaceState& ss = st.spaces[s];
-    if (!is_ownable(ed.spaces[s])) return refuse(RK::cannot_mortgage, p, s);
+    const SpaceState& ss = st.spaces[s.index()];
+    if (!is_ownable(ed.spaces[s.index()])) return refuse(RK::cannot_mortgage, p, s);
     if (ss.owner != p) return refuse(RK::not_owner, p, s);
     if (ss.mortgaged) return refuse(RK::already_mortgaged, p, s);
-    if (ed.spaces[s].kind == Space::Kind::property && group_has_buildings(ed.spaces[s].group_index))
+    if (ed.spaces[s.index()].kind == Space::Kind::property &&
+        group_has_buildings(ed.spaces[s.index()].group_index))
       return refuse(RK::group_has_buildings, p, s);
     return std::nullopt;
   }
-  std::optional<std::string> why_not_mortgage(int p, int s) const {
+  std::optional<std::string> why_not_mortgage(int p, SpaceId s) const {
     if (auto no = refuse_mortgage(p, s)) return explain(*no);
     return std::nullopt;
   }
 
-  std::optional<Refusal> refuse_unmortgage(int p, int s) const {
+  std::optional<Refusal> refuse_unmortgage(int p, SpaceId s) const {
     if (!active(p)) return refuse(RK::not_in_game, p);
-    const SpaceState& ss = st.spaces[s];
+    const SpaceState& ss = st.spaces[s.index()];
     if (ss.owner != p) return refuse(RK::not_owner, p, s);
     if (!ss.mortgaged) return refuse(RK::not_mortgaged, p, s);
-    if (st.players[p].cash < ed.spaces[s].mortgage + interest(s)) return refuse(RK::cash_short_to_lift, p, s);
+    if (st.players[p].cash < ed.spaces[s.index()].mortgage + interest(s))
+      return refuse(RK::cash_short_to_lift, p, s);
     return std::nullopt;
   }
-  std::optional<std::string> why_not_unmortgage(int p, int s) const {
+  std::optional<std::string> why_not_unmortgage(int p, SpaceId s) const {
     if (auto no = refuse_unmortgage(p, s)) return explain(*no);
     return std::nullopt;
   }
 
   // A player and a space named by an input or a screen: in range, and the player still in the game.
-  std::optional<Refusal> refuse_player_space(int p, int s) const {
-    if (s < 0 || s >= board_size()) return refuse(RK::no_such_space, p, s);
+  std::optional<Refusal> refuse_player_space(int p, SpaceId s) const {
+    if (s.number() < 0 || s.number() >= board_size()) return refuse(RK::no_such_space, p, s);
     if (p < 0 || p >= static_cast<int>(st.players.size())) return refuse(RK::no_such_player, p, s);
     if (st.players[p].bankrupt) return refuse(RK::bankrupt, p, s);
     return std::nullopt;
@@ -461,7 +471,7 @@ class Engine {
   std::string expecting() const;
   std::string auction_name() const {
     if (!st.auction) return "";
-    if (st.auction->item == Auction::Item::property) return space_name(st.auction->space);
+    if (st.auction->item == Auction::Item::property) return space_name(*st.auction->space);
     return st.auction->item == Auction::Item::house ? "a house" : "a hotel";
   }
 
@@ -470,9 +480,10 @@ class Engine {
     if (st.players[p].bankrupt) return fmt::format("{} is bankrupt and out of the game", name(p));
     return std::nullopt;
   }
-  std::optional<std::string> check_space(int s) const {
-    if (s < 0 || s >= board_size())
-      return fmt::format("space {} does not exist: the board has spaces 0 to {}", s, board_size() - 1);
+  std::optional<std::string> check_space(SpaceId s) const {
+    if (s.number() < 0 || s.number() >= board_size())
+      return fmt::format("space {} does not exist: the board has spaces 0 to {}", s.number(),
+                         board_size() - 1);
     return std::nullopt;
   }
   const Question* pending_of(int p, QuestionKind k) const {
@@ -531,9 +542,9 @@ class Engine {
     if (auto e = check_space(in.space)) return Fail(*e);
     if (st.ended) return Fail("the game has ended");
     if (auto why = why_not_mortgage(in.player, in.space)) return Fail(*why);
-    st.spaces[in.space].mortgaged = true;
-    post(kBank, in.player, ed.spaces[in.space].mortgage, Memo::mortgage, in.space);
-    event(Event::Kind::mortgaged, in.player, -1, -1, in.space, ed.spaces[in.space].mortgage);
+    st.spaces[in.space.index()].mortgaged = true;
+    post(kBank, in.player, ed.spaces[in.space.index()].mortgage, Memo::mortgage, in.space);
+    event(Event::Kind::mortgaged, in.player, -1, -1, in.space, ed.spaces[in.space.index()].mortgage);
     return {};
   }
 
@@ -543,8 +554,8 @@ class Engine {
     if (st.ended) return Fail("the game has ended");
     if (in_debt(in.player)) return Fail(fmt::format("{} must pay what they owe first", name(in.player)));
     if (auto why = why_not_unmortgage(in.player, in.space)) return Fail(*why);
-    st.spaces[in.space].mortgaged = false;
-    post(in.player, kBank, ed.spaces[in.space].mortgage, Memo::unmortgage, in.space);
+    st.spaces[in.space.index()].mortgaged = false;
+    post(in.player, kBank, ed.spaces[in.space.index()].mortgage, Memo::unmortgage, in.space);
     post(in.player, kBank, interest(in.space), Memo::interest, in.space);
     event(Event::Kind::unmortgaged, in.player, -1, -1, in.space);
     return {};
@@ -575,22 +586,22 @@ class Engine {
     if (st.auction) return Fail("an auction is already running");
     if (in.hotel ? st.bank_hotels == 0 : st.bank_houses == 0)
       return Fail(fmt::format("the bank has no {} to auction", in.hotel ? ed.words.hotels : ed.words.houses));
-    start_auction(in.hotel ? Auction::Item::hotel : Auction::Item::house, -1);
+    start_auction(in.hotel ? Auction::Item::hotel : Auction::Item::house, std::nullopt);
     return {};
   }
 
   // The leases still unsold, lowest number first: the lease numbers follow the board from Start ("No. 1" is
   // the first lease on the board).
-  std::vector<int> unsold_leases() const {
-    std::vector<int> unsold;
+  std::vector<SpaceId> unsold_leases() const {
+    std::vector<SpaceId> unsold;
     for (int s = 0; s < static_cast<int>(ed.spaces.size()); ++s)
       if (ed.spaces[s].price > 0 && st.spaces[s].owner == kNobody && !st.spaces[s].withdrawn)
-        unsold.push_back(s);
+        unsold.push_back(SpaceId{s});
     return unsold;
   }
 
   // The lease an early sale would auction, or why there is none now.
-  std::expected<int, std::string> lease_to_sell_early() const;
+  std::expected<SpaceId, std::string> lease_to_sell_early() const;
 
   std::expected<void, std::string> handle(const AuctionLease&) {
     auto lease = lease_to_sell_early();
@@ -618,7 +629,7 @@ class Engine {
     Money cost = in.against_card ? r.jail_insurance_card : r.jail_insurance;
     bool& insured = in.against_card ? st.players[in.player].insured_card : st.players[in.player].insured;
     insured = true;
-    post(in.player, kBank, cost, Memo::insurance, -1);
+    post(in.player, kBank, cost, Memo::insurance, std::nullopt);
     return {};
   }
 

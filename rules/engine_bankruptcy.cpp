@@ -13,11 +13,10 @@ void Engine::bankrupt(int p) {
   bool final_bankruptcy = r.end_after_bankruptcies > 0 && st.bankruptcies >= r.end_after_bankruptcies;
   bool keep_buildings = final_bankruptcy && r.bankrupt_keeps_buildings;
   bool houses_stay = keep_buildings || (creditor != kBank && r.creditor_takes_houses);
-  int n = static_cast<int>(st.spaces.size());
-  std::vector<int> to_auction;
-  std::vector<int> mortgaged_received;
-  std::vector<int> beyond_markers = lots_beyond_markers(p, creditor);
-  for (int s = 0; s < n; ++s) {
+  std::vector<SpaceId> to_auction;
+  std::vector<SpaceId> mortgaged_received;
+  std::vector<SpaceId> beyond_markers = lots_beyond_markers(p, creditor);
+  for (SpaceId s : st.spaces.ids()) {
     SpaceState& ss = st.spaces[s];
     if (ss.owner != p) continue;
     if (std::find(beyond_markers.begin(), beyond_markers.end(), s) != beyond_markers.end()) {
@@ -61,7 +60,7 @@ void Engine::bankrupt(int p) {
       if (ss.mortgaged) mortgaged_received.push_back(s);
     }
   }
-  post(p, creditor, pl.cash, Memo::bankruptcy, -1);
+  post(p, creditor, pl.cash, Memo::bankruptcy, std::nullopt);
   if (creditor == kBank) {
     return_cards_to_decks(p);
   } else {
@@ -82,9 +81,9 @@ void Engine::bankrupt(int p) {
     return;
   }
   if (!keep_buildings)
-    for (int s : mortgaged_received) ask_mortgaged_transfer(creditor, s);
+    for (SpaceId s : mortgaged_received) ask_mortgaged_transfer(creditor, s);
   std::vector<Step> auctions;
-  for (int s : to_auction) {
+  for (SpaceId s : to_auction) {
     Step a = make(Step::Kind::auction_lot, p);
     a.space = s;
     auctions.push_back(a);
@@ -117,7 +116,7 @@ void Engine::finish() {
   st.winner = st.winners.size() == 1 ? st.winners.front() : kNobody;
   if (st.winners.empty()) event(Event::Kind::game_over, kNobody);
   for (int p : st.winners)
-    event(Event::Kind::game_over, p, -1, -1, -1, best_worth, static_cast<int>(st.winners.size()));
+    event(Event::Kind::game_over, p, -1, -1, std::nullopt, best_worth, static_cast<int>(st.winners.size()));
 }
 
 }  // namespace bb::rules

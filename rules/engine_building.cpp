@@ -3,7 +3,7 @@
 
 namespace bb::rules {
 
-std::optional<Refusal> Engine::refuse_build(int p, int s, bool want_hotel) const {
+std::optional<Refusal> Engine::refuse_build(int p, SpaceId s, bool want_hotel) const {
   if (!active(p)) return refuse(RK::not_in_game, p);
   const Space& sp = ed.spaces[s];
   const SpaceState& ss = st.spaces[s];
@@ -14,7 +14,7 @@ std::optional<Refusal> Engine::refuse_build(int p, int s, bool want_hotel) const
   const auto& members = ed.members_of(sp.group_index);
   if (r.build_needs_group) {
     if (!owns_group(p, sp.group_index)) return refuse(RK::needs_whole_group, p, s);
-    for (int m : members)
+    for (SpaceId m : members)
       if (st.spaces[m].mortgaged) return refuse(RK::group_lot_mortgaged, p, s, m);
   }
   if (ss.hotel) return refuse(RK::has_hotel, p, s);
@@ -24,11 +24,11 @@ std::optional<Refusal> Engine::refuse_build(int p, int s, bool want_hotel) const
   if (!hotel && ss.houses >= r.max_houses) return refuse(RK::most_houses, p, s);
   if (r.even_building && r.build_needs_group) {
     if (hotel) {
-      for (int m : members)
+      for (SpaceId m : members)
         if (!st.spaces[m].hotel && st.spaces[m].houses < r.houses_for_hotel)
           return refuse(RK::uneven_hotel, p, s, m);
     } else {
-      for (int m : members)
+      for (SpaceId m : members)
         if (level(m) < ss.houses) return refuse(RK::uneven_houses, p, s, m);
     }
   }
@@ -43,12 +43,15 @@ std::optional<Refusal> Engine::refuse_build(int p, int s, bool want_hotel) const
 
 std::string Engine::explain(const Refusal& no) const {
   const Words& w = ed.words;
-  const int p = no.player, s = no.space, m = no.other;
+  const int p = no.player;
+  // Each kind names the space and the other lot it needs (refusal.h); a kind without one never reads it.
+  const SpaceId s = no.space.value_or(SpaceId{0}), m = no.other.value_or(SpaceId{0});
   switch (no.kind) {
     case RK::no_such_player:
       return "no such player";
     case RK::no_such_space:
-      return fmt::format("space {} does not exist: the board has spaces 0 to {}", s, board_size() - 1);
+      return fmt::format("space {} does not exist: the board has spaces 0 to {}", s.number(),
+                         board_size() - 1);
     case RK::not_in_game:
       return fmt::format("{} is not in the game", name(p));
     case RK::bankrupt:
@@ -113,7 +116,7 @@ std::string Engine::explain(const Refusal& no) const {
   return "not allowed";
 }
 
-void Engine::build(int p, int s, bool want_hotel) {
+void Engine::build(int p, SpaceId s, bool want_hotel) {
   SpaceState& ss = st.spaces[s];
   bool hotel =
       r.hotels_enabled && (ss.houses == r.max_houses || (want_hotel && ss.houses >= r.houses_for_hotel));
@@ -137,13 +140,13 @@ void Engine::build(int p, int s, bool want_hotel) {
   event(Event::Kind::built, p, -1, -1, s, 0, hotel ? 1 : 0);
 }
 
-std::optional<Refusal> Engine::refuse_sell(int p, int s) const {
+std::optional<Refusal> Engine::refuse_sell(int p, SpaceId s) const {
   if (!active(p)) return refuse(RK::not_in_game, p);
   const SpaceState& ss = st.spaces[s];
   if (ss.owner != p) return refuse(RK::not_owner, p, s);
   if (ss.houses == 0 && !ss.hotel && !lot_goes_with_sale(s)) return refuse(RK::nothing_to_sell, p, s);
   if (r.even_building && !ss.hotel)
-    for (int m : ed.members_of(ed.spaces[s].group_index))
+    for (SpaceId m : ed.members_of(ed.spaces[s].group_index))
       if (level(m) > ss.houses) return refuse(RK::sell_evenly, p, s, m);
   if (ss.hotel && r.hotel_sale_needs_houses && !lot_goes_with_sale(s) &&
       st.bank_houses < std::min(r.houses_for_hotel, r.max_houses))
@@ -151,7 +154,7 @@ std::optional<Refusal> Engine::refuse_sell(int p, int s) const {
   return std::nullopt;
 }
 
-std::expected<SalePlan, std::string> Engine::sale_plan(int p, int s) const {
+std::expected<SalePlan, std::string> Engine::sale_plan(int p, SpaceId s) const {
   if (auto no = refuse_sell(p, s)) return Fail(explain(*no));
   const SpaceState& ss = st.spaces[s];
   const bool lot_goes = lot_goes_with_sale(s);
@@ -172,7 +175,7 @@ std::expected<SalePlan, std::string> Engine::sale_plan(int p, int s) const {
   plan.player = p;
   plan.space = s;
   plan.bank_houses_before = plan.bank_houses_after = st.bank_houses;
-  auto add = [&](int lot, int houses_after, Money refund) {
+  auto add = [&](SpaceId lot, int houses_after, Money refund) {
     const SpaceState& ls = st.spaces[lot];
     plan.lots.push_back(LotSale{lot, ls.houses, ls.hotel, houses_after, refund});
     plan.total += refund;
@@ -196,12 +199,12 @@ std::expected<SalePlan, std::string> Engine::sale_plan(int p, int s) const {
   // The bank's houses go to the former hotel lots as evenly as they can, one more on the chosen lot
   // first; lots without a hotel keep at most one house more than the lowest of those.
   int hotels = 0;
-  for (int m : members) hotels += st.spaces[m].owner == p && st.spaces[m].hotel ? 1 : 0;
+  for (SpaceId m : members) hotels += st.spaces[m].owner == p && st.spaces[m].hotel ? 1 : 0;
   int base = st.bank_houses / hotels, extra = st.bank_houses % hotels;
-  std::vector<int> order = {s};
-  for (int m : members)
+  std::vector<SpaceId> order = {s};
+  for (SpaceId m : members)
     if (m != s) order.push_back(m);
-  for (int m : order) {
+  for (SpaceId m : order) {
     const SpaceState& ms = st.spaces[m];
     if (ms.owner != p) continue;
     Money lot_half = ed.spaces[m].house_cost / 2;
@@ -216,7 +219,7 @@ std::expected<SalePlan, std::string> Engine::sale_plan(int p, int s) const {
   return plan;
 }
 
-void Engine::sell(int p, int s) {
+void Engine::sell(int p, SpaceId s) {
   SalePlan plan = *sale_plan(p, s);
   bool group_sale =
       plan.lots.size() > 1 ||

@@ -124,7 +124,7 @@ std::expected<void, std::string> Engine::throw_for(const Step& s, int total, boo
       Money rent = static_cast<Money>(total) * s.multiplier;
       pay(s.player, s.to, rent, Memo::rent, s.space);
       std::vector<Step> shares;
-      partner_shares(shares, s.player, s.space, rent);
+      partner_shares(shares, s.player, *s.space, rent);
       push_front(shares);
       return {};
     }
@@ -172,20 +172,21 @@ std::expected<void, std::string> Engine::handle(const Choose& in) {
   int p = in.player;
   switch (q.kind) {
     case QuestionKind::buy: {
+      const SpaceId lot = *q.space;  // a buy question always names its lot
       if (answer.answer == Answer::buy) {
         if (st.players[p].cash < q.amount)
           return Fail(fmt::format("{} has {} and {} costs {}: raise money first, or choose auction", name(p),
-                                  money(st.players[p].cash), space_name(q.space), money(q.amount)));
+                                  money(st.players[p].cash), space_name(lot), money(q.amount)));
         if (r.max_properties > 0 && properties_owned(p) >= r.max_properties)
           return Fail(
               fmt::format("{} already owns {} properties, the most allowed", name(p), r.max_properties));
         st.pending.erase(it);
-        post(p, kBank, q.amount, Memo::buy, q.space);
-        give_lot(p, q.space);
-        event(Event::Kind::bought, p, -1, -1, q.space, q.amount);
+        post(p, kBank, q.amount, Memo::buy, lot);
+        give_lot(p, lot);
+        event(Event::Kind::bought, p, -1, -1, lot, q.amount);
       } else {
         st.pending.erase(it);
-        start_auction(Auction::Item::property, q.space);
+        start_auction(Auction::Item::property, lot);
       }
       return {};
     }
@@ -223,13 +224,14 @@ std::expected<void, std::string> Engine::handle(const Choose& in) {
     }
     case QuestionKind::mortgaged_transfer: {
       st.pending.erase(it);
+      const SpaceId lot = *q.space;  // a mortgaged_transfer question always names its lot
       if (answer.answer == Answer::lift) {
-        st.spaces[q.space].mortgaged = false;
-        pay(p, kBank, ed.spaces[q.space].mortgage, Memo::unmortgage, q.space);
-        pay(p, kBank, interest(q.space), Memo::interest, q.space);
-        event(Event::Kind::unmortgaged, p, -1, -1, q.space);
+        st.spaces[lot].mortgaged = false;
+        pay(p, kBank, ed.spaces[lot].mortgage, Memo::unmortgage, lot);
+        pay(p, kBank, interest(lot), Memo::interest, lot);
+        event(Event::Kind::unmortgaged, p, -1, -1, lot);
       } else {
-        pay(p, kBank, interest(q.space), Memo::interest, q.space);
+        pay(p, kBank, interest(lot), Memo::interest, lot);
       }
       return {};
     }
@@ -238,8 +240,8 @@ std::expected<void, std::string> Engine::handle(const Choose& in) {
       st.pending.erase(it);
       st.draft_picks.erase(st.draft_picks.begin());
       int gi = answer.group;
-      for (int s : ed.members_of(gi)) give_lot(p, s);
-      event(Event::Kind::drafted, p, -1, -1, -1, 0, gi);
+      for (SpaceId s : ed.members_of(gi)) give_lot(p, s);
+      event(Event::Kind::drafted, p, -1, -1, std::nullopt, 0, gi);
       ask_draft();
       return {};
     }
@@ -259,7 +261,7 @@ std::expected<void, std::string> Engine::handle(const Bid& in) {
     return Fail(fmt::format("{} has only {}: raise money before bidding {}", name(in.player),
                             money(st.players[in.player].cash), money(in.amount)));
   if (a.item == Auction::Item::property)
-    if (auto why = finance::why_not_acquire(ed, r, st, in.player, a.space)) return Fail(*why);
+    if (auto why = finance::why_not_acquire(ed, r, st, in.player, *a.space)) return Fail(*why);
   if (a.item == Auction::Item::property && r.max_properties > 0 &&
       properties_owned(in.player) >= r.max_properties)
     return Fail(fmt::format("{} already owns {} properties, the most allowed: sell one first",
@@ -283,13 +285,13 @@ std::expected<void, std::string> Engine::handle(const Close&) {
   int p = a.high_bidder;
   if (a.item == Auction::Item::property) {
     post(p, kBank, a.high_bid, Memo::auction, a.space);
-    give_lot(p, a.space);
+    give_lot(p, *a.space);
   } else if (a.item == Auction::Item::house) {
-    post(p, kBank, a.high_bid, Memo::auction, -1);
+    post(p, kBank, a.high_bid, Memo::auction, std::nullopt);
     --st.bank_houses;
     ++st.house_credits[p];
   } else {
-    post(p, kBank, a.high_bid, Memo::auction, -1);
+    post(p, kBank, a.high_bid, Memo::auction, std::nullopt);
     --st.bank_hotels;
     ++st.hotel_credits[p];
   }
@@ -334,7 +336,7 @@ std::expected<void, std::string> Engine::handle(const Draw& in) {
   } else {
     order.push_back(index);  // returned face down to the bottom
   }
-  event(Event::Kind::card_drawn, p, -1, -1, -1, 0, 0, &card);
+  event(Event::Kind::card_drawn, p, -1, -1, std::nullopt, 0, 0, &card);
   std::vector<Step> next;
   for (const Effect& e : card.effects) {
     Step s = make(Step::Kind::effect, p);
@@ -376,7 +378,7 @@ std::optional<std::string> Engine::check_offer(int p, const Offer& o, int receiv
   if (o.cards < 0 || o.cards > st.players[p].cards())
     return fmt::format("{} has {} Get Out of Jail cards, not {}", name(p), st.players[p].cards(), o.cards);
   for (std::size_t i = 0; i < o.spaces.size(); ++i) {
-    int s = o.spaces[i];
+    SpaceId s = o.spaces[i];
     if (auto e = check_space(s)) return e;
     if (std::find(o.spaces.begin(), o.spaces.begin() + static_cast<std::ptrdiff_t>(i), s) !=
         o.spaces.begin() + static_cast<std::ptrdiff_t>(i))
@@ -420,10 +422,10 @@ std::expected<void, std::string> Engine::handle(const Trade& in) {
   bool get_things = !in.get.spaces.empty() || in.get.cards > 0 || !in.get.free_rides.empty();
   if (!give_things && !get_things)
     return Fail("no loans between players: a trade must hand over a property or a Get Out of Jail card");
-  post(in.from, in.to, in.give.cash, Memo::trade, -1);
-  post(in.to, in.from, in.get.cash, Memo::trade, -1);
+  post(in.from, in.to, in.give.cash, Memo::trade, std::nullopt);
+  post(in.to, in.from, in.get.cash, Memo::trade, std::nullopt);
   auto hand_over = [&](int a, int b, const Offer& o) {
-    for (int s : o.spaces) {
+    for (SpaceId s : o.spaces) {
       st.spaces[s].owner = b;
       if (st.spaces[s].mortgaged) ask_mortgaged_transfer(b, s);
     }
@@ -483,7 +485,7 @@ std::expected<void, std::string> Engine::adopt(const Adopt& in) {
   }
   if (in.cash && (*in.cash < 0 || *in.cash > kMaxMoney))
     return Fail(fmt::format("cash must be 0 to {}", money(kMaxMoney)));
-  if (in.in_jail && *in.in_jail && ed.jail_space < 0) return Fail("this board has no jail");
+  if (in.in_jail && *in.in_jail && !ed.jail_space) return Fail("this board has no jail");
   int houses_needed = 0, hotels_needed = 0;
   for (const auto& a : in.spaces) {
     if (auto e = check_space(a.space)) return Fail(*e);
@@ -521,8 +523,8 @@ std::expected<void, std::string> Engine::adopt(const Adopt& in) {
   }
   if (in.cash) {
     Money diff = *in.cash - pl.cash;
-    if (diff > 0) post(kBank, in.player, diff, Memo::adopt, -1);
-    if (diff < 0) post(in.player, kBank, -diff, Memo::adopt, -1);
+    if (diff > 0) post(kBank, in.player, diff, Memo::adopt, std::nullopt);
+    if (diff < 0) post(in.player, kBank, -diff, Memo::adopt, std::nullopt);
   }
   if (in.position) pl.position = *in.position;
   if (in.cards) {
@@ -531,7 +533,7 @@ std::expected<void, std::string> Engine::adopt(const Adopt& in) {
   }
   if (in.in_jail) {
     pl.in_jail = *in.in_jail;
-    if (pl.in_jail) pl.position = ed.jail_space;
+    if (pl.in_jail) pl.position = *ed.jail_space;  // checked above
     pl.jail_attempts = 0;
     std::erase_if(st.pending,
                   [&](const Question& q) { return q.player == in.player && q.kind == QuestionKind::jail; });
@@ -555,11 +557,11 @@ void Engine::take_jail_card(int p) {
   }
 }
 
-std::expected<int, std::string> Engine::lease_to_sell_early() const {
+std::expected<SpaceId, std::string> Engine::lease_to_sell_early() const {
   if (r.early_lease_sale_max == 0) return Fail("in this edition a property is sold only when stopped on");
   if (!g.between_moves())
     return Fail(fmt::format("the Auctioneer sells a lease early only between throws ({})", expecting()));
-  std::vector<int> unsold = unsold_leases();
+  std::vector<SpaceId> unsold = unsold_leases();
   if (unsold.empty()) return Fail("every lease has been sold");
   if (static_cast<int>(unsold.size()) > r.early_lease_sale_max)
     return Fail(fmt::format("{} leases are unsold: the Auctioneer may sell only the last {} without waiting",
@@ -585,7 +587,7 @@ std::expected<void, std::string> Engine::handle(const HousePayment& in) {
   if (in.to != kBank && st.players[in.to].cash > kMaxMoney - in.amount)
     return Fail(fmt::format("{} would hold more than {}, the most any account may hold", name(in.to),
                             money(kMaxMoney)));
-  post(in.from, in.to, in.amount, Memo::house_rule, -1, in.reason);
+  post(in.from, in.to, in.amount, Memo::house_rule, std::nullopt, in.reason);
   return {};
 }
 
@@ -610,7 +612,7 @@ std::expected<void, std::string> Engine::handle(const Partner& in) {
   if (auto e = check_player(in.holder)) return Fail(*e);
   if (auto e = check_player(in.partner)) return Fail(*e);
   if (auto why = finance::why_not_partner(ed, r, st, in)) return Fail(*why);
-  for (int s : ed.members_of(in.group))
+  for (SpaceId s : ed.members_of(in.group))
     if (st.spaces[s].owner == in.partner) st.spaces[s].owner = in.holder;
   auto same = std::find_if(st.partnerships.begin(), st.partnerships.end(), [&](const auto& f) {
     return f.holder == in.holder && f.partner == in.partner && f.group == in.group;
@@ -619,7 +621,7 @@ std::expected<void, std::string> Engine::handle(const Partner& in) {
     same->share_percent = in.share_percent;  // more leases handed over: the new agreement replaces the old
   else
     st.partnerships.push_back({in.holder, in.partner, in.group, in.share_percent});
-  event(Event::Kind::partnership, in.holder, in.group, in.partner, -1, 0, in.share_percent);
+  event(Event::Kind::partnership, in.holder, in.group, in.partner, std::nullopt, 0, in.share_percent);
   return {};
 }
 

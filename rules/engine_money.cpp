@@ -3,7 +3,8 @@
 
 namespace bb::rules {
 
-void Engine::post(int from, int to, Money amount, Memo memo, int space, const std::string& card) {
+void Engine::post(int from, int to, Money amount, Memo memo, std::optional<SpaceId> space,
+                  const std::string& card) {
   if (amount <= 0 || from == to) return;
   Posting p;
   p.seq = static_cast<std::int64_t>(st.postings.size()) + 1;
@@ -20,7 +21,7 @@ void Engine::post(int from, int to, Money amount, Memo memo, int space, const st
   st.postings.push_back(std::move(p));
 }
 
-void Engine::pay(int from, int to, Money amount, Memo memo, int space, const Card* card) {
+void Engine::pay(int from, int to, Money amount, Memo memo, std::optional<SpaceId> space, const Card* card) {
   if (amount <= 0) return;
   std::string card_id = card ? card->id : std::string();
   if (from >= 0 && to == kBank && (memo == Memo::card || memo == Memo::tax) && is_pauper(from)) {
@@ -47,8 +48,9 @@ void Engine::pay(int from, int to, Money amount, Memo memo, int space, const Car
   st.pending.insert(first_other, std::move(q));
 }
 
-std::string Engine::memo_words(Memo memo, int space, const std::string& card) const {
-  std::string where = space >= 0 && space < board_size() ? space_name(space) : std::string();
+std::string Engine::memo_words(Memo memo, std::optional<SpaceId> space, const std::string& card) const {
+  std::string where =
+      space && space->number() >= 0 && space->number() < board_size() ? space_name(*space) : std::string();
   auto with = [&](std::string_view what) {
     return where.empty() ? std::string(what) : fmt::format("{} {}", what, where);
   };
@@ -107,7 +109,7 @@ std::string Engine::memo_words(Memo memo, int space, const std::string& card) co
   return "?";
 }
 
-Money Engine::rent_for(int s, int dice_total) const {
+Money Engine::rent_for(SpaceId s, int dice_total) const {
   const Space& sp = ed.spaces[s];
   const SpaceState& ss = st.spaces[s];
   switch (sp.rent.kind) {

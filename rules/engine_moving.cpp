@@ -31,7 +31,7 @@ void Engine::exec(const Step& s) {
     case Step::Kind::move_by:
       return move_by(s.player, s.steps, s.salary);
     case Step::Kind::move_to:
-      return move_to(s.player, s.space, s.salary);
+      return move_to(s.player, *s.space, s.salary);
     case Step::Kind::land:
       return land(s.player, s.multiplier, s.dice_multiplier);
     case Step::Kind::effect:
@@ -43,7 +43,7 @@ void Engine::exec(const Step& s) {
     case Step::Kind::end_roll:
       return end_roll(s.player);
     case Step::Kind::auction_lot:
-      if (st.spaces[s.space].owner == kNobody) start_auction(Auction::Item::property, s.space);
+      if (st.spaces[*s.space].owner == kNobody) start_auction(Auction::Item::property, s.space);
       return;
     case Step::Kind::need_roll:
       return;
@@ -53,23 +53,23 @@ void Engine::exec(const Step& s) {
 void Engine::move_by(int p, int steps, bool salary) {
   auto& pl = st.players[p];
   int n = board_size();
-  int from = pl.position;
+  int from = pl.position.number();
   if (steps >= 0) {
-    int dist_to_start = (ed.start_space - from + n) % n;
+    int dist_to_start = (ed.start_space.number() - from + n) % n;
     bool crosses = dist_to_start != 0 && steps >= dist_to_start;
     bool lands_on_start = crosses && steps == dist_to_start;
-    pl.position = (from + steps) % n;
+    pl.position = SpaceId{(from + steps) % n};
     if (crosses && salary && (!lands_on_start || r.salary_on_landing)) collect_salary(p);
   } else {
-    pl.position = ((from + steps) % n + n) % n;
+    pl.position = SpaceId{((from + steps) % n + n) % n};
   }
-  event(Event::Kind::moved, p, from, pl.position);
+  event(Event::Kind::moved, p, from, pl.position.number());
 }
 
 void Engine::jail(int p) {
   auto& pl = st.players[p];
-  int from = pl.position;
-  pl.position = ed.jail_space;
+  int from = pl.position.number();
+  pl.position = *ed.jail_space;  // the edition's checks refuse a board without a jail that sends there
   pl.in_jail = true;
   pl.jail_attempts = 0;
   if (p == st.current) {
@@ -77,11 +77,11 @@ void Engine::jail(int p) {
     // The turn ends: drop whatever this turn still had to do, but keep the end of the roll.
     std::erase_if(g.steps_, [&](const Step& s) { return s.player == p && s.kind != Step::Kind::end_roll; });
   }
-  event(Event::Kind::jailed, p, from, ed.jail_space);
+  event(Event::Kind::jailed, p, from, ed.jail_space->number());
 }
 
 void Engine::land(int p, int multiplier, int dice_multiplier) {
-  int pos = st.players[p].position;
+  SpaceId pos = st.players[p].position;
   const Space& sp = ed.spaces[pos];
   std::vector<Step> next;
   if (is_ownable(sp)) {
@@ -144,7 +144,7 @@ void Engine::land(int p, int multiplier, int dice_multiplier) {
 
 void Engine::apply_effect(int p, const Effect& e, const Card* card) {
   Memo memo = card ? Memo::card : Memo::space;
-  int where = st.players[p].position;
+  SpaceId where = st.players[p].position;
   switch (e.kind) {
     case Effect::Kind::collect:
       return pay(kBank, p, e.amount, memo, where, card);
@@ -181,26 +181,26 @@ void Engine::apply_effect(int p, const Effect& e, const Card* card) {
     case Effect::Kind::get_out_of_jail:
       return;  // the draw already put the card in the player's hand
     case Effect::Kind::advance_to:
-      return push_front({move_to_step(p, e.space, e.salary), land_step(p)});
+      return push_front({move_to_step(p, SpaceId{e.space}, e.salary), land_step(p)});
     case Effect::Kind::advance_to_nearest: {
       int n = board_size();
-      int target = -1;
+      std::optional<SpaceId> target;
       for (int k = 1; k <= n; ++k) {
-        int s = (st.players[p].position + k) % n;
+        SpaceId s{(st.players[p].position.number() + k) % n};
         if (ed.spaces[s].group == e.group) {
           target = s;
           break;
         }
       }
-      if (target < 0) return;
-      return push_front({move_to_step(p, target, e.salary), land_step(p, e.multiplier, e.dice_multiplier)});
+      if (!target) return;
+      return push_front({move_to_step(p, *target, e.salary), land_step(p, e.multiplier, e.dice_multiplier)});
     }
     case Effect::Kind::move_by:
       return push_front({move_by_step(p, e.steps, e.salary), land_step(p)});
     case Effect::Kind::move_to: {
-      int from = st.players[p].position;
-      st.players[p].position = e.space;
-      event(Event::Kind::moved, p, from, e.space, -1, 0, 1);
+      int from = st.players[p].position.number();
+      st.players[p].position = SpaceId{e.space};
+      event(Event::Kind::moved, p, from, e.space, std::nullopt, 0, 1);
       return push_front({land_step(p)});
     }
     case Effect::Kind::pay_each_player:
@@ -258,7 +258,7 @@ void Engine::next_turn() {
   ending.insured = ending.insured_card = false;
   for (int q = 0; q < static_cast<int>(st.players.size()); ++q) {
     if (st.players[q].unclaimed_salary > 0) {
-      event(Event::Kind::salary_forfeit, q, -1, -1, -1, st.players[q].unclaimed_salary);
+      event(Event::Kind::salary_forfeit, q, -1, -1, std::nullopt, st.players[q].unclaimed_salary);
       st.players[q].unclaimed_salary = 0;  // a forgotten salary is forfeit once the turn is over
     }
   }
@@ -282,7 +282,7 @@ void Engine::ask_draft() {
     q.kind = QuestionKind::draft;
     for (std::size_t gi = 0; gi < ed.groups.size(); ++gi) {
       const auto& members = ed.members_of(static_cast<int>(gi));
-      bool free = !members.empty() && std::all_of(members.begin(), members.end(), [&](int s) {
+      bool free = !members.empty() && std::all_of(members.begin(), members.end(), [&](SpaceId s) {
         return is_ownable(ed.spaces[s]) && st.spaces[s].owner == kNobody;
       });
       if (free) q.options.push_back({Answer::take_set, static_cast<int>(gi)});

@@ -12,8 +12,8 @@ bool shares_income(const Edition& ed, int group) {
   if (group < 0 || group >= static_cast<int>(ed.groups.size())) return false;
   // "Two players cannot share income on any other properties": only the railroads and the power companies.
   const auto& members = ed.members_of(group);
-  return !members.empty() && std::all_of(members.begin(), members.end(), [&](int s) {
-    auto kind = ed.spaces[static_cast<std::size_t>(s)].kind;
+  return !members.empty() && std::all_of(members.begin(), members.end(), [&](SpaceId s) {
+    auto kind = ed.spaces[s].kind;
     return kind == Space::Kind::railroad || kind == Space::Kind::utility;
   });
 }
@@ -31,17 +31,17 @@ bool valid_player(const GameState& st, int p) {
 }  // namespace
 
 std::vector<const GameState::Partnership*> partnerships_of_lease(const Edition& ed, const GameState& st,
-                                                                 int space) {
+                                                                 SpaceId space) {
   std::vector<const GameState::Partnership*> found;
-  if (space < 0 || space >= static_cast<int>(st.spaces.size())) return found;
-  int group = ed.spaces[static_cast<std::size_t>(space)].group_index;
-  int owner = st.spaces[static_cast<std::size_t>(space)].owner;
+  if (space.number() < 0 || space.index() >= st.spaces.size()) return found;
+  int group = ed.spaces[space].group_index;
+  int owner = st.spaces[space].owner;
   for (const auto& p : st.partnerships)
     if (p.group == group && p.holder == owner) found.push_back(&p);
   return found;
 }
 
-bool lease_in_partnership(const Edition& ed, const GameState& st, int space) {
+bool lease_in_partnership(const Edition& ed, const GameState& st, SpaceId space) {
   return !partnerships_of_lease(ed, st, space).empty();
 }
 
@@ -66,14 +66,14 @@ std::optional<std::string> why_not_partner(const Edition& ed, const Rules& r, co
                          st.players[static_cast<std::size_t>(q.player)].name);
   const auto& members = ed.members_of(in.group);
   int held = 0, handed = 0;
-  for (int s : members) {
-    const SpaceState& ss = st.spaces[static_cast<std::size_t>(s)];
+  for (SpaceId s : members) {
+    const SpaceState& ss = st.spaces[s];
     if (ss.owner == in.holder) ++held;
     if (ss.owner == in.partner) {
       ++handed;
       if (ss.mortgaged)
-        return fmt::format("{} is mortgaged: {} redeems it before handing it over",
-                           ed.spaces[static_cast<std::size_t>(s)].name, partner);
+        return fmt::format("{} is mortgaged: {} redeems it before handing it over", ed.spaces[s].name,
+                           partner);
     }
   }
   const std::string& group = ed.groups[static_cast<std::size_t>(in.group)].name;
@@ -98,12 +98,12 @@ std::optional<std::string> why_not_partner(const Edition& ed, const Rules& r, co
 }
 
 std::optional<std::string> why_not_acquire(const Edition& ed, const Rules& r, const GameState& st, int player,
-                                           int space) {
+                                           SpaceId space) {
   if (!r.house_owner_buys_in_series_only || !owns_buildings(st, player)) return std::nullopt;
-  const Space& sp = ed.spaces[static_cast<std::size_t>(space)];
+  const Space& sp = ed.spaces[space];
   if (sp.group_index < 0) return std::nullopt;
-  for (int s : ed.members_of(sp.group_index))
-    if (st.spaces[static_cast<std::size_t>(s)].owner == player) return std::nullopt;
+  for (SpaceId s : ed.members_of(sp.group_index))
+    if (st.spaces[s].owner == player) return std::nullopt;
   // A lot of the same series in the same trade does not count: he must "already own" one.
   return fmt::format(
       "{} owns houses, and a house owner buys only property of a series he already owns a lot of "
@@ -112,8 +112,9 @@ std::optional<std::string> why_not_acquire(const Edition& ed, const Rules& r, co
       ed.groups[static_cast<std::size_t>(sp.group_index)].name);
 }
 
-Fate fate_of_lease(const Edition& ed, const Rules& r, const GameState& st, int bankrupt_player, int space) {
-  const Space& sp = ed.spaces[static_cast<std::size_t>(space)];
+Fate fate_of_lease(const Edition& ed, const Rules& r, const GameState& st, int bankrupt_player,
+                   SpaceId space) {
+  const Space& sp = ed.spaces[space];
   for (const auto& p : st.partnerships) {
     if (p.group != sp.group_index) continue;
     // "If the holding owner is put out, all the leases go with him."
@@ -122,26 +123,25 @@ Fate fate_of_lease(const Edition& ed, const Rules& r, const GameState& st, int b
   if (!r.withdraw_only_complete_series) return Fate::withdrawn;
   // SOMETIMES: "only his completed series are withdrawn from the game. His odd property is auctioned again".
   const auto& members = ed.members_of(sp.group_index);
-  bool complete = std::all_of(members.begin(), members.end(), [&](int s) {
-    return st.spaces[static_cast<std::size_t>(s)].owner == bankrupt_player;
-  });
+  bool complete = std::all_of(members.begin(), members.end(),
+                              [&](SpaceId s) { return st.spaces[s].owner == bankrupt_player; });
   return complete ? Fate::withdrawn : Fate::auctioned;
 }
 
-std::optional<int> series_piece(const Edition& ed, const Rules& r, const GameState& st, int space) {
+std::optional<int> series_piece(const Edition& ed, const Rules& r, const GameState& st, SpaceId space) {
   if (!r.announce_series_piece) return std::nullopt;
-  const int group = ed.spaces[static_cast<std::size_t>(space)].group_index;
+  const int group = ed.spaces[space].group_index;
   if (group < 0) return std::nullopt;
   int sold = 0;
-  for (int s : ed.members_of(group)) {
-    const SpaceState& ss = st.spaces[static_cast<std::size_t>(s)];
+  for (SpaceId s : ed.members_of(group)) {
+    const SpaceState& ss = st.spaces[s];
     if (s != space && (ss.owner != kNobody || ss.withdrawn)) ++sold;
   }
   return sold + 1;
 }
 
-std::string piece_words(const Edition& ed, int space, int piece) {
-  const int group = ed.spaces[static_cast<std::size_t>(space)].group_index;
+std::string piece_words(const Edition& ed, SpaceId space, int piece) {
+  const int group = ed.spaces[space].group_index;
   const char* suffix = piece % 100 / 10 == 1 ? "th"
                        : piece % 10 == 1     ? "st"
                        : piece % 10 == 2     ? "nd"
@@ -171,7 +171,7 @@ std::vector<std::string> violations(const Edition& ed, const GameState& st) {
       bad.push_back("a partner's share is not 1 to 100 percent");
     const auto& members = ed.members_of(p.group);
     if (std::none_of(members.begin(), members.end(),
-                     [&](int s) { return st.spaces[static_cast<std::size_t>(s)].owner == p.holder; }))
+                     [&](SpaceId s) { return st.spaces[s].owner == p.holder; }))
       bad.push_back("a partnership's holder holds none of its leases");
     int total = 0;
     for (const auto& o : st.partnerships)

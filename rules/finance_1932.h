@@ -17,25 +17,26 @@ namespace bb::rules::finance {
 
 // The partnerships whose income the holder's lease `space` shares (none when it is not in one).
 std::vector<const GameState::Partnership*> partnerships_of_lease(const Edition& ed, const GameState& st,
-                                                                 int space);
+                                                                 SpaceId space);
 // True when `space` is a lease in a partnership: it never changes hands again.
-bool lease_in_partnership(const Edition& ed, const GameState& st, int space);
+bool lease_in_partnership(const Edition& ed, const GameState& st, SpaceId space);
 // Why a `partner` input would be refused (nullopt: allowed).
 std::optional<std::string> why_not_partner(const Edition& ed, const Rules& r, const GameState& st,
                                            const Partner& in);
 // Why `player` may not acquire `space` (by auction or trade) under "A house owner cannot buy or take in trade
 // property of which he does not already own at least one in the same series" (nullopt: allowed).
 std::optional<std::string> why_not_acquire(const Edition& ed, const Rules& r, const GameState& st, int player,
-                                           int space);
+                                           SpaceId space);
 // What happens to each lease of a player put out, where the edition withdraws them.
 enum class Fate { withdrawn, auctioned, to_holder };
-Fate fate_of_lease(const Edition& ed, const Rules& r, const GameState& st, int bankrupt_player, int space);
+Fate fate_of_lease(const Edition& ed, const Rules& r, const GameState& st, int bankrupt_player,
+                   SpaceId space);
 // "the Auctioneer must announce whether it is the 1st, 2nd or 3rd piece in that series to be auctioned": the
 // leases of the series of `space` already sold (or withdrawn), plus one; nullopt where the edition does not
 // announce it or the space has no series.
-std::optional<int> series_piece(const Edition& ed, const Rules& r, const GameState& st, int space);
+std::optional<int> series_piece(const Edition& ed, const Rules& r, const GameState& st, SpaceId space);
 // "the 2nd piece in Series 3 (red)".
-std::string piece_words(const Edition& ed, int space, int piece);
+std::string piece_words(const Edition& ed, SpaceId space, int piece);
 // Broken invariants of the partnerships and the withdrawn leases (empty when consistent).
 std::vector<std::string> violations(const Edition& ed, const GameState& st);
 

@@ -99,28 +99,29 @@ std::expected<Game, std::string> Game::start(std::shared_ptr<const Edition> edit
   }
   Engine e(g, nullptr);
   for (int p = 0; p < static_cast<int>(st.players.size()); ++p)
-    e.post(kBank, p, g.rules_.start_cash, Memo::start_cash, -1);
+    e.post(kBank, p, g.rules_.start_cash, Memo::start_cash, std::nullopt);
   if (g.rules_.deal_deeds > 0) {
-    std::vector<int> deeds;
+    std::vector<SpaceId> deeds;
     for (const auto& sp : ed.spaces)
-      if (is_ownable(sp)) deeds.push_back(sp.index);
+      if (is_ownable(sp)) deeds.push_back(SpaceId{sp.index});
     for (const auto& ps : setup.players)
-      for (int s : ps.deeds) {
-        if (s < 0 || s >= static_cast<int>(ed.spaces.size()) || !is_ownable(ed.spaces[s]))
-          return std::unexpected(fmt::format("{} was dealt space {}, which is not a title deed", ps.name, s));
+      for (SpaceId s : ps.deeds) {
+        if (s.number() < 0 || s.index() >= ed.spaces.size() || !is_ownable(ed.spaces[s]))
+          return std::unexpected(
+              fmt::format("{} was dealt space {}, which is not a title deed", ps.name, s.number()));
         if (st.spaces[s].owner != kNobody)
           return std::unexpected(fmt::format("{} was dealt twice", ed.spaces[s].name));
         st.spaces[s].owner = -3;  // reserved while dealing
       }
-    std::erase_if(deeds, [&](int s) { return st.spaces[s].owner != kNobody; });
+    std::erase_if(deeds, [&](SpaceId s) { return st.spaces[s].owner != kNobody; });
     shuffle(deeds, g.rng_);
     for (int p = 0; p < static_cast<int>(st.players.size()); ++p) {
-      std::vector<int> mine = setup.players[p].deeds;
+      std::vector<SpaceId> mine = setup.players[p].deeds;
       while (static_cast<int>(mine.size()) < g.rules_.deal_deeds && !deeds.empty()) {
         mine.push_back(deeds.back());
         deeds.pop_back();
       }
-      for (int s : mine) {
+      for (SpaceId s : mine) {
         st.spaces[s].owner = p;
         if (g.rules_.deals_paid) e.post(p, kBank, ed.spaces[s].price, Memo::deal, s);
       }
@@ -172,7 +173,7 @@ std::expected<Outcome, std::string> Game::apply(const Input& input) {
     }
     state_.postings = std::move(journal);
     postings_by_input_ = std::move(ranges);
-    outcome.events.push_back(Event{Event::Kind::undone, kNobody, -1, -1, -1, 0, 0, nullptr});
+    outcome.events.push_back(Event{Event::Kind::undone, kNobody, -1, -1, std::nullopt, 0, 0, nullptr});
     return outcome;
   }
   input_index_ = static_cast<int>(input_count());
@@ -211,16 +212,16 @@ Game::~Game() = default;
 
 Money Game::worth(int player) const {
   Money w = state_.players[player].cash;
-  for (std::size_t s = 0; s < state_.spaces.size(); ++s) {
+  for (SpaceId s : state_.spaces.ids()) {
     const SpaceState& ss = state_.spaces[s];
     if (ss.owner != player) continue;
     const Space& sp = edition_->spaces[s];
-    w += lot_value(static_cast<int>(s)) - (ss.mortgaged ? sp.price - sp.price / 2 : 0);
+    w += lot_value(s) - (ss.mortgaged ? sp.price - sp.price / 2 : 0);
   }
   return w;
 }
 
-Money Game::lot_value(int space) const {
+Money Game::lot_value(SpaceId space) const {
   const SpaceState& ss = state_.spaces[space];
   const Space& sp = edition_->spaces[space];
   int houses = ss.hotel ? rules_.houses_for_hotel + 1 : ss.houses;
@@ -260,17 +261,19 @@ std::string Game::memo_text(const Posting& p) const {
 std::string Game::describe(const Event& e) const {
   const Edition& ed = *edition_;
   auto who = [&](int p) { return account_name(p); };
-  auto where = [&](int s) {
-    return s >= 0 && s < static_cast<int>(ed.spaces.size()) ? ed.spaces[s].name : std::string("?");
+  // Event::from and Event::to of a move are space numbers; Event::space is a space or none.
+  auto where = [&](std::optional<SpaceId> s) {
+    return s && s->number() >= 0 && s->index() < ed.spaces.size() ? ed.spaces[*s].name : std::string("?");
   };
-  auto item = [&](int detail, int s) {
+  auto where_number = [&](int s) { return where(space_from_wire(s)); };
+  auto item = [&](int detail, std::optional<SpaceId> s) {
     return detail == 0 ? where(s) : detail == 1 ? std::string("a house") : std::string("a hotel");
   };
   switch (e.kind) {
     case Event::Kind::moved:
-      if (e.from == e.to) return fmt::format("{} stays on {}", who(e.player), where(e.to));
-      if (e.detail == 1) return fmt::format("{} goes straight to {}", who(e.player), where(e.to));
-      return fmt::format("{} moves from {} to {}", who(e.player), where(e.from), where(e.to));
+      if (e.from == e.to) return fmt::format("{} stays on {}", who(e.player), where_number(e.to));
+      if (e.detail == 1) return fmt::format("{} goes straight to {}", who(e.player), where_number(e.to));
+      return fmt::format("{} moves from {} to {}", who(e.player), where_number(e.from), where_number(e.to));
     case Event::Kind::jailed:
       return fmt::format("{} goes to {}", who(e.player), where(ed.jail_space));
     case Event::Kind::released:
@@ -281,9 +284,9 @@ std::string Game::describe(const Event& e) const {
     case Event::Kind::bought:
       return fmt::format("{} buys {} for {}", who(e.player), where(e.space), ed.format_money(e.amount));
     case Event::Kind::auction_started:
-      if (e.detail == 0 && e.amount > 0 && e.space >= 0)  // FINANCE (1932): the piece announced
+      if (e.detail == 0 && e.amount > 0 && e.space)  // FINANCE (1932): the piece announced
         return fmt::format("Auction: {}, {}", item(e.detail, e.space),
-                           finance::piece_words(edition(), e.space, static_cast<int>(e.amount)));
+                           finance::piece_words(edition(), *e.space, static_cast<int>(e.amount)));
       return fmt::format("Auction: {}", item(e.detail, e.space));
     case Event::Kind::auction_won:
       return fmt::format("{} wins the auction of {} for {}", who(e.player), item(e.detail, e.space),
@@ -343,7 +346,7 @@ std::string Game::describe(const Event& e) const {
                          who(e.player), who(e.to), edition_->groups[static_cast<std::size_t>(e.from)].name,
                          who(e.player), who(e.to), e.detail);
     case Event::Kind::withdrawn:
-      return fmt::format("{} leaves the game with {}", edition_->spaces[e.space].name, who(e.player));
+      return fmt::format("{} leaves the game with {}", where(e.space), who(e.player));
     case Event::Kind::salary_forfeit:
       return fmt::format("{} forgot to claim {} and it is forfeit", who(e.player), ed.format_money(e.amount));
     case Event::Kind::drafted:
@@ -353,22 +356,22 @@ std::string Game::describe(const Event& e) const {
   return "?";
 }
 
-std::optional<Refusal> Game::refusal_to_build(int player, int space, bool hotel) const {
+std::optional<Refusal> Game::refusal_to_build(int player, SpaceId space, bool hotel) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   if (auto no = e.refuse_player_space(player, space)) return no;
   return e.refuse_build(player, space, hotel);
 }
-std::optional<Refusal> Game::refusal_to_sell(int player, int space) const {
+std::optional<Refusal> Game::refusal_to_sell(int player, SpaceId space) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   if (auto no = e.refuse_player_space(player, space)) return no;
   return e.refuse_sell(player, space);
 }
-std::optional<Refusal> Game::refusal_to_mortgage(int player, int space) const {
+std::optional<Refusal> Game::refusal_to_mortgage(int player, SpaceId space) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   if (auto no = e.refuse_player_space(player, space)) return no;
   return e.refuse_mortgage(player, space);
 }
-std::optional<Refusal> Game::refusal_to_unmortgage(int player, int space) const {
+std::optional<Refusal> Game::refusal_to_unmortgage(int player, SpaceId space) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   if (auto no = e.refuse_player_space(player, space)) return no;
   return e.refuse_unmortgage(player, space);
@@ -377,19 +380,19 @@ std::string Game::explain(const Refusal& refusal) const {
   return Engine(const_cast<Game&>(*this), nullptr).explain(refusal);
 }
 
-std::optional<std::string> Game::why_not_build(int player, int space) const {
+std::optional<std::string> Game::why_not_build(int player, SpaceId space) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   if (auto err = e.check_space(space)) return err;
   if (auto err = e.check_player(player)) return err;
   return e.why_not_build(player, space, false);
 }
-std::optional<std::string> Game::why_not_sell(int player, int space) const {
+std::optional<std::string> Game::why_not_sell(int player, SpaceId space) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   if (auto err = e.check_space(space)) return err;
   if (auto err = e.check_player(player)) return err;
   return e.why_not_sell(player, space);
 }
-std::expected<SalePlan, std::string> Game::sale_plan(int player, int space) const {
+std::expected<SalePlan, std::string> Game::sale_plan(int player, SpaceId space) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   if (auto err = e.check_space(space)) return std::unexpected(*err);
   if (auto err = e.check_player(player)) return std::unexpected(*err);
@@ -400,18 +403,18 @@ bool SalePlan::changes_other_lots() const {
   return std::any_of(lots.begin(), lots.end(), [&](const LotSale& lot) { return lot.space != space; });
 }
 
-std::optional<std::string> Game::why_not_mortgage(int player, int space) const {
+std::optional<std::string> Game::why_not_mortgage(int player, SpaceId space) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   if (auto err = e.check_space(space)) return err;
   if (auto err = e.check_player(player)) return err;
   return e.why_not_mortgage(player, space);
 }
-std::expected<int, std::string> Game::lease_to_sell_early() const {
+std::expected<SpaceId, std::string> Game::lease_to_sell_early() const {
   Engine e(const_cast<Game&>(*this), nullptr);
   return e.lease_to_sell_early();
 }
-std::optional<int> Game::series_piece(int space) const {
-  if (space < 0 || space >= static_cast<int>(state_.spaces.size())) return std::nullopt;
+std::optional<int> Game::series_piece(SpaceId space) const {
+  if (space.number() < 0 || space.index() >= state_.spaces.size()) return std::nullopt;
   return finance::series_piece(*edition_, rules_, state_, space);
 }
 std::optional<std::string> Game::why_not_insure(int player, bool against_card) const {
@@ -424,7 +427,7 @@ std::optional<std::string> Game::why_not_partner(const Partner& partner) const {
   if (auto err = e.check_player(partner.partner)) return err;
   return finance::why_not_partner(*edition_, rules_, state_, partner);
 }
-std::optional<std::string> Game::why_not_unmortgage(int player, int space) const {
+std::optional<std::string> Game::why_not_unmortgage(int player, SpaceId space) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   if (auto err = e.check_space(space)) return err;
   if (auto err = e.check_player(player)) return err;

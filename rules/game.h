@@ -29,7 +29,7 @@ struct Outcome {
 // the houses to replace it takes every hotel of the group (and the houses the even-building rule then
 // demands) at once.
 struct LotSale {
-  int space = -1;
+  SpaceId space{0};
   int houses_before = 0;
   bool hotel_before = false;
   int houses_after = 0;  // never more than before on a lot that had no hotel: houses never move between lots
@@ -38,7 +38,7 @@ struct LotSale {
 };
 struct SalePlan {
   int player = 0;
-  int space = 0;  // the lot the player chose
+  SpaceId space{0};  // the lot the player chose
   std::vector<LotSale> lots;
   Money total = 0;
   int bank_houses_before = 0;
@@ -79,7 +79,7 @@ class Game {
   Money worth(int player) const;
   // The printed value of a lot and the buildings on it: the price, plus the building cost of each house (the
   // first house is in the price where the lot comes with it) and of a hotel with the houses it replaced.
-  Money lot_value(int space) const;
+  Money lot_value(SpaceId space) const;
   // Total worth for a percentage tax: cash, printed prices of all property, cost of buildings.
   Money tax_worth(int player) const;
   int player_index(const std::string& name) const;  // -1 when unknown
@@ -95,30 +95,30 @@ class Game {
 
   // Legality as a value, for the bots and the playouts: nothing is worded (nullopt: allowed). The same checks
   // as the why_not_ functions below, which word the refusal for the screens; explain() words any of them.
-  std::optional<Refusal> refusal_to_build(int player, int space, bool hotel = false) const;
-  std::optional<Refusal> refusal_to_sell(int player, int space) const;
-  std::optional<Refusal> refusal_to_mortgage(int player, int space) const;
-  std::optional<Refusal> refusal_to_unmortgage(int player, int space) const;
+  std::optional<Refusal> refusal_to_build(int player, SpaceId space, bool hotel = false) const;
+  std::optional<Refusal> refusal_to_sell(int player, SpaceId space) const;
+  std::optional<Refusal> refusal_to_mortgage(int player, SpaceId space) const;
+  std::optional<Refusal> refusal_to_unmortgage(int player, SpaceId space) const;
   std::string explain(const Refusal& refusal) const;
 
   // Legality, for the screens: why a build/sell/mortgage/unmortgage would be refused (nullopt: allowed).
-  std::optional<std::string> why_not_build(int player, int space) const;
-  std::optional<std::string> why_not_sell(int player, int space) const;
+  std::optional<std::string> why_not_build(int player, SpaceId space) const;
+  std::optional<std::string> why_not_sell(int player, SpaceId space) const;
   // What a sell of that lot would do, lot by lot, or why it is refused. why_not_sell is nullopt for a sale
   // that changes other lots too, but that Sell must carry whole_group (plan.changes_other_lots()).
-  std::expected<SalePlan, std::string> sale_plan(int player, int space) const;
-  std::optional<std::string> why_not_mortgage(int player, int space) const;
-  std::optional<std::string> why_not_unmortgage(int player, int space) const;
+  std::expected<SalePlan, std::string> sale_plan(int player, SpaceId space) const;
+  std::optional<std::string> why_not_mortgage(int player, SpaceId space) const;
+  std::optional<std::string> why_not_unmortgage(int player, SpaceId space) const;
   // FINANCE (1932): why jail insurance (against the corner, or against a Chance card) or a partnership would
   // be refused now (nullopt: allowed), so the screens offer only what the rules accept.
   std::optional<std::string> why_not_insure(int player, bool against_card) const;
   std::optional<std::string> why_not_partner(const Partner& partner) const;
   // FINANCE (1932): which piece of its series the lease `space` is to be auctioned ("the 1st, 2nd or 3rd
   // piece in that series"), where the edition announces it (nullopt otherwise).
-  std::optional<int> series_piece(int space) const;
+  std::optional<int> series_piece(SpaceId space) const;
   // FINANCE (1932): the lease the Auctioneer would sell early now (the `auction` input with item "lease"), or
   // why none may be.
-  std::expected<int, std::string> lease_to_sell_early() const;
+  std::expected<SpaceId, std::string> lease_to_sell_early() const;
 
   // Every invariant of the game; empty when consistent. Tests call it after every input.
   std::vector<std::string> invariant_violations() const;

@@ -83,7 +83,7 @@ std::vector<std::string> Game::invariant_violations() const {
       if (members.empty()) continue;
       int lo = 1000, hi = -1, owner = st.spaces[members[0]].owner;
       bool whole = true, any_mortgaged = false;
-      for (int m : members) {
+      for (SpaceId m : members) {
         int lvl = st.spaces[m].hotel ? rules_.max_houses + 1 : st.spaces[m].houses;
         if (st.spaces[m].hotel) lvl = std::max(lvl, rules_.houses_for_hotel + 1);
         lo = std::min(lo, st.spaces[m].hotel ? rules_.houses_for_hotel : lvl);
@@ -137,7 +137,7 @@ std::uint64_t Game::signature() const {
   const GameState& st = state_;
   for (const auto& p : st.players) {
     mix(p.cash);
-    mix(p.position);
+    mix(p.position.number());
     mix(p.in_jail);
     mix(p.cards());
     mix(p.bankrupt);

@@ -21,7 +21,7 @@ json player_json(const PlayerState& p) {
               {"token", p.token},
               {"card", p.card},
               {"cash", p.cash},
-              {"position", p.position},
+              {"position", p.position.number()},
               {"in_jail", p.in_jail},
               {"jail_attempts", p.jail_attempts},
               {"chance_cards", p.chance_cards},
@@ -39,7 +39,7 @@ PlayerState player_from(const json& j) {
   p.token = j.at("token").get<std::string>();
   p.card = j.at("card").get<std::string>();
   p.cash = j.at("cash").get<Money>();
-  p.position = j.at("position").get<int>();
+  p.position = SpaceId{j.at("position").get<int>()};
   p.in_jail = j.at("in_jail").get<bool>();
   p.jail_attempts = j.at("jail_attempts").get<int>();
   p.chance_cards = j.at("chance_cards").get<int>();
@@ -57,7 +57,7 @@ json question_json(const Game& g, const Question& q) {
   return json{{"player", q.player},
               {"kind", static_cast<int>(q.kind)},
               {"options", g.option_names(q)},
-              {"space", q.space},
+              {"space", space_wire(q.space)},
               {"amount", q.amount},
               {"percent", q.percent},
               {"creditor", q.creditor},
@@ -89,7 +89,7 @@ Question question_from(const Edition& ed, const json& j) {
       throw std::out_of_range(fmt::format("'{}' is not an answer to a question", name));
     }
   }
-  q.space = j.at("space").get<int>();
+  q.space = space_from_wire(j.at("space").get<int>());
   q.amount = j.at("amount").get<Money>();
   q.percent = j.at("percent").get<int>();
   q.creditor = j.at("creditor").get<int>();
@@ -128,8 +128,8 @@ const T& element(const std::vector<T>& v, const json& index, const char* what) {
 }
 
 json step_json(const Edition& ed, const Step& s) {
-  return json::array({static_cast<int>(s.kind), static_cast<int>(s.roll), s.player, s.to, s.space, s.steps,
-                      s.multiplier, s.dice_multiplier, s.salary, s.from_dice, s.amount,
+  return json::array({static_cast<int>(s.kind), static_cast<int>(s.roll), s.player, s.to, space_wire(s.space),
+                      s.steps, s.multiplier, s.dice_multiplier, s.salary, s.from_dice, s.amount,
                       static_cast<int>(s.memo), effect_ref(ed, s)});
 }
 
@@ -140,7 +140,7 @@ Step step_from(const Edition& ed, const json& j) {
   s.roll = enum_from(j[1], Step::Roll::jail_attempt, "step roll");
   s.player = j[2].get<int>();
   s.to = j[3].get<int>();
-  s.space = j[4].get<int>();
+  s.space = space_from_wire(j[4].get<int>());
   s.steps = j[5].get<int>();
   s.multiplier = j[6].get<int>();
   s.dice_multiplier = j[7].get<int>();
@@ -218,7 +218,8 @@ std::string Game::snapshot() const {
   for (const auto& q : st.pending) state["pending"].push_back(question_json(*this, q));
   if (st.auction) {
     const Auction& a = *st.auction;
-    state["auction"] = json::array({static_cast<int>(a.item), a.space, a.high_bidder, a.high_bid, a.timer_s});
+    state["auction"] =
+        json::array({static_cast<int>(a.item), space_wire(a.space), a.high_bidder, a.high_bid, a.timer_s});
   } else {
     state["auction"] = nullptr;
   }
@@ -316,8 +317,9 @@ std::expected<Game, std::string> Game::restore(std::shared_ptr<const Edition> ed
     st.current = sj.at("current").get<int>();
     for (const auto& q : sj.at("pending")) st.pending.push_back(question_from(ed, q));
     if (const json& a = sj.at("auction"); !a.is_null()) {
-      st.auction = Auction{enum_from(a.at(0), Auction::Item::hotel, "auction item"), a.at(1).get<int>(),
-                           a.at(2).get<int>(), a.at(3).get<Money>(), a.at(4).get<int>()};
+      st.auction = Auction{enum_from(a.at(0), Auction::Item::hotel, "auction item"),
+                           space_from_wire(a.at(1).get<int>()), a.at(2).get<int>(), a.at(3).get<Money>(),
+                           a.at(4).get<int>()};
     }
     st.last_d1 = sj.at("dice").at(0).get<int>();
     st.last_d2 = sj.at("dice").at(1).get<int>();

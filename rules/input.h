@@ -6,6 +6,7 @@
 #include <variant>
 #include <vector>
 
+#include "rules/ids.h"
 #include "rules/money.h"
 
 namespace bb::rules {
@@ -29,12 +30,12 @@ struct Draw {
 };
 struct Build {
   int player = 0;
-  int space = 0;
+  SpaceId space{0};
   bool hotel = false;
 };  // hotel: ask for the hotel where a house could also go
 struct Sell {
   int player = 0;
-  int space = 0;
+  SpaceId space{0};
   // Confirms a sale that changes other lots of the group too (a hotel sold when the bank lacks the houses to
   // replace it: Game::sale_plan lists every lot). Without it such a sale is refused, so one tap never
   // changes lots the player did not see.
@@ -42,11 +43,11 @@ struct Sell {
 };
 struct Mortgage {
   int player = 0;
-  int space = 0;
+  SpaceId space{0};
 };
 struct Unmortgage {
   int player = 0;
-  int space = 0;
+  SpaceId space{0};
 };
 struct FreeRideGrant {
   int group = -1;  // group index: rides on the giver's properties of this group
@@ -54,7 +55,7 @@ struct FreeRideGrant {
 };
 struct Offer {
   Money cash = 0;
-  std::vector<int> spaces;
+  std::vector<SpaceId> spaces;
   int cards = 0;                          // Get Out of Jail cards
   std::vector<FreeRideGrant> free_rides;  // FINANCE (1932): rent-free stops granted to the other side
 };
@@ -68,7 +69,7 @@ struct Bankrupt {
   int player = 0;
 };
 struct AdoptSpace {
-  int space = 0;
+  SpaceId space{0};
   int houses = 0;
   bool hotel = false;
   bool mortgaged = false;
@@ -76,7 +77,7 @@ struct AdoptSpace {
 struct Adopt {
   int player = 0;
   std::optional<Money> cash;
-  std::optional<int> position;
+  std::optional<SpaceId> position;
   std::optional<bool> in_jail;
   std::optional<int> cards;
   std::vector<AdoptSpace> spaces;
@@ -144,7 +145,8 @@ struct PlayerSetup {
   std::string name;
   std::string token;
   std::string card;        // RFID UID in hex, optional
-  std::vector<int> deeds;  // Short Game: the deeds dealt to this player (else the engine deals from the seed)
+  std::vector<SpaceId>
+      deeds;  // Short Game: the deeds dealt to this player (else the engine deals from the seed)
   int colour =
       -1;  // the screen's palette index chosen at setup (display only; the rules ignore it); -1: by seat
 };

@@ -8,6 +8,13 @@
 #include <string>
 #include <string_view>
 
+#include "rules/ids.h"
+
+namespace bb::rules {
+// A space goes out as its number, the spec's spelling (nlohmann finds these by the type's namespace).
+inline void to_json(nlohmann::json& j, SpaceId space) { j = space.number(); }
+}  // namespace bb::rules
+
 namespace bb::rules::json_input {
 
 // One JSON object, the whole line and nothing after it: refuses a line longer than kMaxScriptLineBytes, a

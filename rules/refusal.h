@@ -1,6 +1,8 @@
 #pragma once
 #include <cstdint>
+#include <optional>
 
+#include "rules/ids.h"
 #include "rules/money.h"
 
 namespace bb::rules {
@@ -40,8 +42,8 @@ struct Refusal {
   };
   Kind kind = Kind::not_in_game;
   int player = -1;
-  int space = -1;
-  int other = -1;
+  std::optional<SpaceId> space{};
+  std::optional<SpaceId> other{};  // a lot of the group the refusal names
   bool operator==(const Refusal&) const = default;
 };
 

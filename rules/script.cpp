@@ -35,12 +35,13 @@ std::expected<int, std::string> player_field(const json& j, const char* key,
   return Fail(fmt::format("no player is named '{}' (players: {})", wanted, known));
 }
 
-std::expected<int, std::string> space_value(const json& v, const Edition& edition, std::string_view field) {
+std::expected<SpaceId, std::string> space_value(const json& v, const Edition& edition,
+                                                std::string_view field) {
   if (v.is_number()) {
     auto s = json_input::integer_in(v, field, "the board's spaces", 0,
                                     static_cast<long long>(edition.spaces.size()) - 1);
     if (!s) return Fail(s.error());
-    return static_cast<int>(*s);
+    return SpaceId{static_cast<int>(*s)};
   }
   if (v.is_string()) {
     if (auto s = edition.space_by_name(v.get<std::string>())) return *s;
@@ -49,7 +50,7 @@ std::expected<int, std::string> space_value(const json& v, const Edition& editio
   return Fail("a space is given by its number (or its name)");
 }
 
-std::expected<int, std::string> space_field(const json& j, const char* key, const Edition& edition) {
+std::expected<SpaceId, std::string> space_field(const json& j, const char* key, const Edition& edition) {
   auto it = j.find(key);
   if (it == j.end()) return Fail(fmt::format("missing field '{}' (a space number)", key));
   return space_value(*it, edition, key);
@@ -161,7 +162,7 @@ std::expected<Setup, std::string> parse_setup(std::string_view line) {
           // The edition, read after the setup, checks each deed against its board.
           auto deed = json_input::integer_in(d, "deeds", "a space number", 0, kMaxBoardSpaces - 1);
           if (!deed) return Fail(fmt::format("player '{}': {}", ps.name, deed.error()));
-          ps.deeds.push_back(static_cast<int>(*deed));
+          ps.deeds.push_back(SpaceId{static_cast<int>(*deed)});
         }
       }
       if (p.contains("colour")) {
@@ -555,7 +556,7 @@ json state_json(const Game& game) {
   for (const auto& q : st.pending) {
     json pj = {
         {"player", st.players[q.player].name}, {"question", question_name(q.kind)}, {"options", game.option_names(q)}};
-    if (q.space >= 0) pj["space"] = q.space;
+    if (q.space) pj["space"] = *q.space;
     if (q.kind == QuestionKind::buy || q.kind == QuestionKind::debt || q.kind == QuestionKind::tax ||
         q.kind == QuestionKind::jail || q.kind == QuestionKind::mortgaged_transfer)
       pj["amount"] = q.amount;
@@ -578,7 +579,7 @@ json state_json(const Game& game) {
                                                           : "hotel"},
                {"high_bid", a.high_bid},
                {"high_bidder", account(a.high_bidder)}};
-    if (a.space >= 0) aj["space"] = a.space;
+    if (a.space) aj["space"] = *a.space;
     if (a.timer_s > 0) aj["timer_s"] = a.timer_s;
     j["auction"] = aj;
   } else {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "rules/answer.h"
+#include "rules/ids.h"
 #include "rules/money.h"
 
 namespace bb::rules {
@@ -15,7 +16,7 @@ struct PlayerState {
   std::string token;
   std::string card;
   Money cash = 0;
-  int position = 0;
+  SpaceId position{0};
   bool in_jail = false;
   int jail_attempts = 0;  // failed doubles attempts this stay
   int chance_cards = 0;   // Get Out of Jail cards held, by the deck they return to
@@ -72,7 +73,7 @@ struct Question {
   int player = 0;
   QuestionKind kind = QuestionKind::buy;
   std::vector<QuestionOption> options;  // in the order the screens offer them (Game::option_name spells each)
-  int space = -1;                       // buy, mortgaged_transfer: the property
+  std::optional<SpaceId> space{};       // buy, mortgaged_transfer: the property
   Money amount = 0;      // buy: price; tax: the fixed amount; debt: what is owed; jail: the fine
   int percent = 0;       // tax: the percentage
   int creditor = kBank;  // debt: who is owed
@@ -86,7 +87,7 @@ struct Question {
 struct Auction {
   enum class Item { property, house, hotel };
   Item item = Item::property;
-  int space = -1;  // the lot, for a property auction
+  std::optional<SpaceId> space{};  // the lot, for a property auction
   int high_bidder = kNobody;
   Money high_bid = 0;
   int timer_s = 0;  // the edition's random deal timer, 0 when it has none
@@ -98,7 +99,7 @@ struct Posting {
   int to = kBank;
   Money amount = 0;
   Memo memo = Memo::salary;
-  int space = -1;    // the space it concerns, if any
+  std::optional<SpaceId> space{};  // the space it concerns, if any
   int input = -1;    // index of the input that caused it (-1: the setup)
   std::string card;  // card id, for Memo::card; the reason, for Memo::house_rule
 };
@@ -141,7 +142,7 @@ struct Event {
   int player = kNobody;
   int from = -1;   // moved, jailed: where the token was; sold (group sale): 1 when the lot had a hotel
   int to = -1;     // moved, jailed: where it is now; bankrupt: the creditor account; traded: the other player
-  int space = -1;  // the property concerned
+  std::optional<SpaceId> space{};  // the property concerned
   Money amount = 0;  // bought, mortgaged, auction_won: the price; sold: houses left on the lot;
                      // auction_started: the piece of its series announced (FINANCE 1932), 0 when none
   int detail = 0;    // moved: 1 = jumped straight there; built/sold: 1 = a hotel, 2 = one lot of a group
@@ -157,7 +158,7 @@ namespace bb::rules {
 // The public picture of a game at one moment: what the screens draw and the dump prints.
 struct GameState {
   std::vector<PlayerState> players;
-  std::vector<SpaceState> spaces;  // one per board space, in board order
+  ById<SpaceId, SpaceState> spaces;  // one per board space, in board order
   int bank_houses = 0;
   int bank_hotels = 0;
   int current = 0;  // whose turn it is

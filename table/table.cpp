@@ -24,10 +24,10 @@ std::string Table::State::name(int account) const {
   return g ? g->account_name(account) : fmt::format("player {}", account + 1);
 }
 
-std::string Table::State::space_name(int space) const {
+std::string Table::State::space_name(std::optional<rules::SpaceId> space) const {
   const auto* g = game();
-  if (!g || space < 0 || space >= static_cast<int>(g->edition().spaces.size())) return "?";
-  return g->edition().spaces[static_cast<std::size_t>(space)].name;
+  if (!g || !space || space->number() < 0 || space->index() >= g->edition().spaces.size()) return "?";
+  return g->edition().spaces[*space].name;
 }
 
 std::string Table::State::money(rules::Money amount) const {
@@ -452,20 +452,20 @@ void Table::State::refresh() {
   Awaiting& a = v.awaiting;
   using K = Awaiting::Kind;
   if (paused) {
-    a = {K::paused, -1, -1, *paused};
+    a = {K::paused, -1, std::nullopt, *paused};
   } else if (!g) {
-    a = {K::setup, -1, -1, "start a game on the setup screen"};
+    a = {K::setup, -1, std::nullopt, "start a game on the setup screen"};
   } else if (g->state().ended) {
-    a = {K::game_over, g->state().winner, -1, "the game is over"};
+    a = {K::game_over, g->state().winner, std::nullopt, "the game is over"};
   } else if (!questions.empty()) {
     const auto& q = questions.front().shown;
     using QK = display::TableQuestion::Kind;
     if (q.kind == QK::learn_tokens)
-      a = {K::learn_tokens, -1, -1, q.text};
+      a = {K::learn_tokens, -1, std::nullopt, q.text};
     else if ((q.kind == QK::confirm_payment || q.kind == QK::house_payment) && reader)
-      a = {K::tap_card, q.banker ? -1 : q.player, -1, q.text};
+      a = {K::tap_card, q.banker ? -1 : q.player, std::nullopt, q.text};
     else
-      a = {K::answer_question, q.player, q.space, q.text};
+      a = {K::answer_question, q.player, rules::space_from_wire(q.space), q.text};
   } else if (g->state().auction) {
     a = {K::bids, -1, g->state().auction->space, "bids by card tap or keypad"};
   } else if (!g->state().pending.empty() && g->state().pending.front().kind != rules::QuestionKind::roll) {
@@ -473,11 +473,11 @@ void Table::State::refresh() {
     a = {K::rules_question, q.player, q.space, std::string(rules::question_name(q.kind))};
   } else {
     a = {K::throw_dice, g->state().pending.empty() ? g->state().current : g->state().pending.front().player,
-         -1, "throw the dice"};
+         std::nullopt, "throw the dice"};
     if (camera)
       for (std::size_t p = 0; p < expected.size(); ++p)
         if (expected[p] >= 0) {
-          a = {K::move_token, static_cast<int>(p), expected[p], "move the token"};
+          a = {K::move_token, static_cast<int>(p), rules::space_from_wire(expected[p]), "move the token"};
           break;
         }
   }

@@ -111,7 +111,7 @@ struct Awaiting {
   };
   Kind kind = Kind::setup;
   int player = -1;
-  int space = -1;
+  std::optional<rules::SpaceId> space;
   std::string detail;
 };
 

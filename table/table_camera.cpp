@@ -240,7 +240,7 @@ Reaction Table::State::token(const TokenReport& e) {
     r.snapshot_changed = true;
   }
   const auto p = static_cast<std::size_t>(e.player);
-  const int at = g->state().players[p].position;
+  const int at = g->state().players[p].position.number();
   switch (e.kind) {
     case TokenReport::Kind::learned: {
       seen[p] = e.to;

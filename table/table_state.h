@@ -119,7 +119,9 @@ struct Table::State {
 
   // words
   std::string name(int account) const;
-  std::string space_name(int space) const;
+  std::string space_name(std::optional<rules::SpaceId> space) const;
+  // A space number from the camera (-1: none).
+  std::string space_name(int space_number) const { return space_name(rules::space_from_wire(space_number)); }
   std::string money(rules::Money amount) const;
   std::string token_name(int player) const;
 };

@@ -478,7 +478,7 @@ TEST(Service, ADiskFullDuringACommitPausesTheGameAndItGoesOnWhenSpaceIsBack) {
       pause_message = view.paused.value_or("");
       pause_on_screen = c.screen_snapshot()->table_status;
       if (c.screen_notice()) pause_notice = *c.screen_notice();
-      position_while_paused = view.game->state().players[0].position;
+      position_while_paused = view.game->state().players[0].position.number();
       EXPECT_EQ(view.game->input_count(), inputs_before);
       FaultVfs::disarm();  // the owner frees space
       FaultVfs::fail_with_disk_full(false);
@@ -519,7 +519,7 @@ TEST(Service, ADiskFullDuringACommitPausesTheGameAndItGoesOnWhenSpaceIsBack) {
   ASSERT_TRUE(game.has_value());
   ASSERT_TRUE(stored.resume(*game).has_value());
   EXPECT_EQ(stored.game(*game)->input_count(), inputs_before + 1);
-  EXPECT_EQ(stored.game(*game)->state().players[0].position, 3);
+  EXPECT_EQ(stored.game(*game)->state().players[0].position, rules::SpaceId{3});
   close(dice_pipe[0]);
   close(dice_pipe[1]);
 }
@@ -567,7 +567,7 @@ TEST(Service, SigtermDuringACommitCompletesItCheckpointsAndExitsZero) {
   ASSERT_TRUE(game.has_value());
   ASSERT_TRUE(stored.resume(*game).has_value());
   EXPECT_EQ(stored.game(*game)->input_count(), inputs_before + 1);  // the throw's commit completed
-  EXPECT_EQ(stored.game(*game)->state().players[0].position, 11);
+  EXPECT_EQ(stored.game(*game)->state().players[0].position, rules::SpaceId{11});
   close(dice_pipe[0]);
   close(dice_pipe[1]);
 }
@@ -602,7 +602,7 @@ TEST(Service, AnUnpluggedDiceUnitIsShownAndTheScreensDiceCarryTheGameOn) {
       dialog.input = rules::Roll{1, 2};
       c.touch(dialog);
       stage = 2;
-    } else if (stage == 2 && view.game->state().players[0].position == 3) {
+    } else if (stage == 2 && view.game->state().players[0].position == rules::SpaceId{3}) {
       // Ann declines Baltic Avenue's purchase on the screen: the game goes on to its auction.
       display::ApplyInput decline;
       decline.input = rules::Choose{0, "auction"};
@@ -743,7 +743,7 @@ TEST(Service, TheSnapshotsGameHistoryFollowsThePlayAndComesBackAfterAResume) {
       if (!thrown && view.awaiting.kind == table::Awaiting::Kind::throw_dice) {
         p->roll(1, 2);  // Ann to Baltic Avenue
         thrown = true;
-      } else if (thrown && view.game->state().players[0].position == 3) {
+      } else if (thrown && view.game->state().players[0].position == rules::SpaceId{3}) {
         const auto* shown = c.screen_snapshot();
         if (!shown || !shown->history) return false;
         samples_while_playing = shown->history->worth().size();
@@ -867,7 +867,7 @@ TEST(Service, TheSnapshotCarriesEachPlayersChanceAndTheTradeAdvisersAnswer) {
   rules::Trade sale;  // Ann sells Bob Baltic Avenue for $100
   sale.from = 0;
   sale.to = 1;
-  sale.give.spaces = {3};
+  sale.give.spaces = {rules::SpaceId{3}};
   sale.get.cash = 100;
   watcher->done = [&](ParticipantContext& c) {
     const auto* game = c.table().view().game;
@@ -887,7 +887,7 @@ TEST(Service, TheSnapshotCarriesEachPlayersChanceAndTheTradeAdvisersAnswer) {
         rules::Adopt ann;
         ann.player = 0;
         rules::AdoptSpace baltic;
-        baltic.space = 3;
+        baltic.space = rules::SpaceId{3};
         ann.spaces = {baltic};
         c.touch(display::ApplyInput{ann, "a position for the odds test", -1, "pin"});
         step = Step::chances;

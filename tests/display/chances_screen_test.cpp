@@ -141,9 +141,9 @@ TEST(ChancesView, ATradeIsTheSameWhateverTheOrderOfItsLots) {
   rules::Trade a;
   a.from = 0;
   a.to = 1;
-  a.give.spaces = {1, 3};
+  a.give.spaces = {rules::SpaceId{1}, rules::SpaceId{3}};
   rules::Trade b = a;
-  b.give.spaces = {3, 1};
+  b.give.spaces = {rules::SpaceId{3}, rules::SpaceId{1}};
   EXPECT_TRUE(same_trade(a, b));
   b.get.cash = 10;
   EXPECT_FALSE(same_trade(a, b));

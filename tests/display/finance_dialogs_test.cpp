@@ -53,7 +53,7 @@ TEST(FinanceScreens, JailInsuranceBeforeTheThrowConfirmedByTheInsuredsCard) {
 
 // "A house owner cannot insure against Jail.": no button for him.
 TEST(FinanceScreens, NoInsuranceButtonForAHouseOwner) {
-  Harness h(finance_table({owns(0, {{1, 1}, {3, 0}})}));
+  Harness h(finance_table({owns(0, {{rules::SpaceId{1}, 1}, {rules::SpaceId{3}, 0}})}));
   EXPECT_FALSE(h.can_see("home.insure"));
 }
 
@@ -61,7 +61,7 @@ TEST(FinanceScreens, NoInsuranceButtonForAHouseOwner) {
 // own arrangement." "one player must actually hold all the leases": Bob holds, Ann hands over the
 // Pennsylvania R.R. for 30% of every income; both tap their cards.
 TEST(FinanceScreens, APartnershipWithItsSplitAndBothCards) {
-  Harness h(finance_table({owns(0, {{5}}), owns(1, {{15}})}));
+  Harness h(finance_table({owns(0, {{rules::SpaceId{5}}}), owns(1, {{rules::SpaceId{15}}})}));
   h.tap("home.partner");
   const int railroads = h.table().game().edition().spaces[5].group_index;
   h.tap("partner.group." + std::to_string(railroads));
@@ -89,7 +89,7 @@ TEST(FinanceScreens, APartnershipWithItsSplitAndBothCards) {
 // "Two players cannot share income on any other properties" and a partner must own a lease to hand over: the
 // dialog says why and nobody's tap makes the deal.
 TEST(FinanceScreens, APartnershipTheRulesRefuseSaysWhy) {
-  Harness h(finance_table({owns(1, {{15}})}));
+  Harness h(finance_table({owns(1, {{rules::SpaceId{15}}})}));
   h.tap("home.partner");
   h.tap("partner.holder.1");
   h.tap("partner.partner.0");
@@ -101,7 +101,7 @@ TEST(FinanceScreens, APartnershipTheRulesRefuseSaysWhy) {
 
 // Without a card reader the screen's buttons agree, one for each player.
 TEST(FinanceScreens, WithoutACardReaderBothAgreeOnTheScreen) {
-  auto t = finance_table({owns(0, {{5}}), owns(1, {{15}})});
+  auto t = finance_table({owns(0, {{rules::SpaceId{5}}}), owns(1, {{rules::SpaceId{15}}})});
   t.devices[1] = {DeviceStatus::Kind::card_reader, "Card reader", DeviceStatus::State::missing, "", ""};
   Harness h(std::move(t));
   h.tap("home.partner");
@@ -122,13 +122,13 @@ TEST(FinanceScreens, TheAuctioneerSellsALeaseEarlyAndAnnouncesThePiece) {
   EXPECT_FALSE(before.can_see("home.sell_lease")) << "28 leases unsold: not yet";
   std::vector<rules::AdoptSpace> sold;
   for (int s : {1, 3, 5, 6, 8, 9, 11, 12, 13, 14, 15, 16, 18, 19, 21, 23, 24, 25, 26, 27, 28, 29, 31, 32})
-    sold.push_back({s});
+    sold.push_back({rules::SpaceId{s}});
   Harness h(finance_table({owns(1, sold)}));
   h.tap("home.sell_lease");
   EXPECT_TRUE(h.frame().shows("Auction Rittenhouse Square now"));
   h.tap("confirm.ok");
   ASSERT_TRUE(h.table().game().state().auction);
-  EXPECT_EQ(h.table().game().state().auction->space, 34);
+  EXPECT_EQ(h.table().game().state().auction->space, rules::SpaceId{34});
   if (h.screen().ui().screen() != ScreenId::auction) h.tap("home.auction");
   EXPECT_TRUE(h.frame().shows("The 3rd piece in Series 7"));
 }
@@ -136,8 +136,8 @@ TEST(FinanceScreens, TheAuctioneerSellsALeaseEarlyAndAnnouncesThePiece) {
 // "He gets choice of three throws of the dice, all taken on the same turn. Each throw cancels opportunity to
 // use the previous one." After a throw the home screen offers to use it or throw again.
 TEST(FinanceScreens, AHouseOwnerInJailUsesAThrowOrThrowsAgain) {
-  rules::Adopt jailed = owns(0, {{1, 3}, {3, 2}});
-  jailed.position = 20;
+  rules::Adopt jailed = owns(0, {{rules::SpaceId{1}, 3}, {rules::SpaceId{3}, 2}});
+  jailed.position = rules::SpaceId{20};
   jailed.in_jail = true;
   Harness h(finance_table({jailed, rules::Roll{1, 2}}));
   EXPECT_TRUE(h.frame().shows("Ann threw 3: come out of Jail with it, or throw again?"));
@@ -148,7 +148,7 @@ TEST(FinanceScreens, AHouseOwnerInJailUsesAThrowOrThrowsAgain) {
   h.ask(std::nullopt);  // shows the new snapshot
   h.tap("home.option.use_throw");
   EXPECT_FALSE(h.table().game().state().players[0].in_jail);
-  EXPECT_EQ(h.table().game().state().players[0].position, 25);
+  EXPECT_EQ(h.table().game().state().players[0].position, rules::SpaceId{25});
 }
 
 // The ships Short Game: "the highest score chooses the first set of title deeds": the chooser takes a set by
@@ -167,10 +167,10 @@ TEST(ShipsScreens, TheDraftIsTakenByTheChoosersCard) {
   h.card(1);
   EXPECT_TRUE(h.frame().shows("That is Bob's card"));
   const auto& ed = h.table().game().edition();
-  const int set_lot = ed.group_members(first).front();
-  EXPECT_EQ(h.table().game().state().spaces[static_cast<std::size_t>(set_lot)].owner, rules::kNobody);
+  const rules::SpaceId set_lot = ed.group_members(first).front();
+  EXPECT_EQ(h.table().game().state().spaces[set_lot].owner, rules::kNobody);
   h.card(0);
-  EXPECT_EQ(h.table().game().state().spaces[static_cast<std::size_t>(set_lot)].owner, 0);
+  EXPECT_EQ(h.table().game().state().spaces[set_lot].owner, 0);
   EXPECT_EQ(h.table().game().state().pending.front().player, 1) << "Bob chooses next";
 }
 

@@ -180,7 +180,7 @@ TEST(Rotation, ABuyOnATurnedPanelReachesTheGame) {
     h.tap("dice.1.1");
     h.tap("dice.2.2");
     h.tap("dice.ok");
-    ASSERT_EQ(h.table().game().state().players[0].position, 3) << name(r);
+    ASSERT_EQ(h.table().game().state().players[0].position, rules::SpaceId{3}) << name(r);
     h.tap("home.option.buy");
     ASSERT_TRUE(h.can_see("confirm.ok")) << name(r);
     h.tap("confirm.ok");

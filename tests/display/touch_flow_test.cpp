@@ -37,7 +37,7 @@ void roll(Harness& h, int d1, int d2) {
 TEST(TouchFlow, BuyAPropertyConfirmedByTheBuyersCard) {
   Harness h(new_table());
   roll(h, 1, 2);
-  ASSERT_EQ(h.table().game().state().players[0].position, 3);
+  ASSERT_EQ(h.table().game().state().players[0].position, rules::SpaceId{3});
   EXPECT_TRUE(h.frame().shows("buy Baltic Avenue for $60?"));
   h.tap("home.option.buy");
   EXPECT_TRUE(h.frame().shows("Ann, tap your card to confirm"));
@@ -81,7 +81,7 @@ TEST(TouchFlow, ANamedReaderConfirmsByCardWhileAnyReaderWorks) {
 
 TEST(TouchFlow, PayRentByTap) {
   auto t = new_table();
-  adopt(t, rules::Adopt{1, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{3}}});
+  adopt(t, rules::Adopt{1, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{rules::SpaceId{3}}}});
   Harness h(std::move(t));
   roll(h, 1, 2);  // Ann lands on Bob's Baltic Avenue
   EXPECT_EQ(h.table().game().state().players[0].cash, 1496);
@@ -91,9 +91,15 @@ TEST(TouchFlow, PayRentByTap) {
 
 TEST(TouchFlow, RentAnnCannotPayIsRaisedByMortgagingOnScreen) {
   auto t = new_table();
-  adopt(t, rules::Adopt{
-               1, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{1, 0, true}, {3, 0, true}}});
-  adopt(t, rules::Adopt{0, 100, std::nullopt, std::nullopt, std::nullopt, {{37}, {39}}});
+  adopt(t, rules::Adopt{1,
+                        std::nullopt,
+                        std::nullopt,
+                        std::nullopt,
+                        std::nullopt,
+                        {{rules::SpaceId{1}, 0, true}, {rules::SpaceId{3}, 0, true}}});
+  adopt(t,
+        rules::Adopt{
+            0, 100, std::nullopt, std::nullopt, std::nullopt, {{rules::SpaceId{37}}, {rules::SpaceId{39}}}});
   Harness h(std::move(t));
   roll(h, 1, 2);  // $450 rent for a hotel on Baltic: more than Ann holds
   ASSERT_FALSE(h.table().game().state().pending.empty());
@@ -111,7 +117,12 @@ TEST(TouchFlow, RentAnnCannotPayIsRaisedByMortgagingOnScreen) {
 
 TEST(TouchFlow, BuildThreeHousesEvenly) {
   auto t = new_table();
-  adopt(t, rules::Adopt{0, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{1}, {3}}});
+  adopt(t, rules::Adopt{0,
+                        std::nullopt,
+                        std::nullopt,
+                        std::nullopt,
+                        std::nullopt,
+                        {{rules::SpaceId{1}}, {rules::SpaceId{3}}}});
   Harness h(std::move(t));
   h.tap("nav.properties");
   h.tap("props.space.1");
@@ -138,7 +149,7 @@ TEST(TouchFlow, BuildThreeHousesEvenly) {
 
 TEST(TouchFlow, MortgageAndLift) {
   auto t = new_table();
-  adopt(t, rules::Adopt{0, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{3}}});
+  adopt(t, rules::Adopt{0, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{rules::SpaceId{3}}}});
   Harness h(std::move(t));
   h.tap("home.player.0");  // a player's card on home opens their property
   h.tap("props.space.3");
@@ -183,8 +194,12 @@ TEST(TouchFlow, AHotelSaleWithNoHousesInTheBankListsEveryLotBeforeItIsPosted) {
 // A hotel sold for its houses is still one lot: the question says what it comes down to.
 TEST(TouchFlow, AHotelSaleWithHousesInTheBankSaysWhatItComesDownTo) {
   auto t = new_table();
-  adopt(t, rules::Adopt{
-               0, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{37, 0, true}, {39, 0, true}}});
+  adopt(t, rules::Adopt{0,
+                        std::nullopt,
+                        std::nullopt,
+                        std::nullopt,
+                        std::nullopt,
+                        {{rules::SpaceId{37}, 0, true}, {rules::SpaceId{39}, 0, true}}});
   Harness h(std::move(t));
   h.tap("home.player.0");
   h.tap("props.space.39");
@@ -226,7 +241,7 @@ TEST(TouchFlow, RunAnAuctionByTapsCardsAndKeypad) {
 
 TEST(TouchFlow, MakeATradeBothConfirm) {
   auto t = new_table();
-  adopt(t, rules::Adopt{0, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{3}}});
+  adopt(t, rules::Adopt{0, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{rules::SpaceId{3}}}});
   Harness h(std::move(t));
   h.tap("nav.trade");
   h.tap("trade.0.space.3");
@@ -356,7 +371,7 @@ namespace {
 
 TEST(TouchFlow, LedgerFiltersByPlayerAndByProperty) {
   auto t = new_table();
-  adopt(t, rules::Adopt{1, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{3}}});
+  adopt(t, rules::Adopt{1, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{rules::SpaceId{3}}}});
   Harness h(std::move(t));
   roll(h, 1, 2);  // Ann pays Bob rent for Baltic Avenue
   h.tap("nav.ledger");

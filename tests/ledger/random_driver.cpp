@@ -45,12 +45,12 @@ rules::Input RandomDriver::propose(const rules::Game& game, int attempt) {
         if (attempt < 4) {
           for (std::size_t s = 0; s < st.spaces.size(); ++s) {
             if (st.spaces[s].owner != q.player) continue;
-            int space = static_cast<int>(s);
+            const rules::SpaceId space{static_cast<int>(s)};
             if (!game.why_not_sell(q.player, space)) return rules::Sell{q.player, space};
           }
           for (std::size_t s = 0; s < st.spaces.size(); ++s) {
             if (st.spaces[s].owner != q.player) continue;
-            int space = static_cast<int>(s);
+            const rules::SpaceId space{static_cast<int>(s)};
             if (!game.why_not_mortgage(q.player, space)) return rules::Mortgage{q.player, space};
           }
         }
@@ -73,7 +73,7 @@ rules::Input RandomDriver::propose(const rules::Game& game, int attempt) {
       std::vector<rules::Input> moves;
       for (std::size_t s = 0; s < st.spaces.size(); ++s) {
         if (st.spaces[s].owner != player) continue;
-        int space = static_cast<int>(s);
+        const rules::SpaceId space{static_cast<int>(s)};
         if (!game.why_not_build(player, space)) moves.push_back(rules::Build{player, space});
         if (!game.why_not_unmortgage(player, space)) moves.push_back(rules::Unmortgage{player, space});
         if (chance(5) && !game.why_not_mortgage(player, space))

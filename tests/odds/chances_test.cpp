@@ -49,9 +49,9 @@ TEST(Chances, ASymmetricStartGivesEachPlayerOneInNWithinTheMargin) {
 
 TEST(Chances, APlayerWhoOwnsEverythingAgainstPlayersWithOneDollarWinsAtLeast99Percent) {
   rules::Game game = start(3);
-  std::vector<int> everything;
+  std::vector<rules::SpaceId> everything;
   for (const auto& sp : game.edition().spaces)
-    if (sp.price > 0) everything.push_back(sp.index);
+    if (sp.price > 0) everything.push_back(rules::SpaceId{sp.index});
   apply(game, testing::holding(0, 5000, everything));
   apply(game, testing::holding(1, 1));
   apply(game, testing::holding(2, 1));

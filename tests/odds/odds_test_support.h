@@ -38,11 +38,11 @@ inline void apply(rules::Game& game, const rules::Input& input) {
 }
 
 // A player's cash and lots (unbuilt, unmortgaged), set with the engine's Adopt input.
-inline rules::Adopt holding(int player, rules::Money cash, const std::vector<int>& lots = {}) {
+inline rules::Adopt holding(int player, rules::Money cash, const std::vector<rules::SpaceId>& lots = {}) {
   rules::Adopt adopt;
   adopt.player = player;
   adopt.cash = cash;
-  for (int lot : lots) {
+  for (rules::SpaceId lot : lots) {
     rules::AdoptSpace space;
     space.space = lot;
     adopt.spaces.push_back(space);
@@ -51,6 +51,6 @@ inline rules::Adopt holding(int player, rules::Money cash, const std::vector<int
 }
 
 // The spaces of a colour group ("orange") in the classic edition.
-inline std::vector<int> group(const std::string& id) { return classic()->group_members(id); }
+inline std::vector<rules::SpaceId> group(const std::string& id) { return classic()->group_members(id); }
 
 }  // namespace bb::odds::testing

@@ -15,9 +15,10 @@ TEST(ClassicEdition, LoadsTheWholeBoardAndDecks) {
   EXPECT_EQ(ed->spaces[39].name, "Boardwalk");
   EXPECT_EQ(ed->spaces[39].price, 400);
   EXPECT_EQ(ed->spaces[39].rent.amounts, (std::vector<Money>{50, 200, 600, 1400, 1700, 2000}));
-  EXPECT_EQ(ed->jail_space, 10);
-  EXPECT_EQ(ed->group_members("railroad"), (std::vector<int>{5, 15, 25, 35}));
-  EXPECT_EQ(ed->group_members("utility"), (std::vector<int>{12, 28}));
+  EXPECT_EQ(ed->jail_space, SpaceId{10});
+  EXPECT_EQ(ed->group_members("railroad"),
+            (std::vector<SpaceId>{SpaceId{5}, SpaceId{15}, SpaceId{25}, SpaceId{35}}));
+  EXPECT_EQ(ed->group_members("utility"), (std::vector<SpaceId>{SpaceId{12}, SpaceId{28}}));
   EXPECT_EQ(ed->rules.start_cash, 1500);
   EXPECT_EQ(ed->rules.houses, 32);
   EXPECT_EQ(ed->rules.hotels, 12);

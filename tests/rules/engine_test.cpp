@@ -450,22 +450,22 @@ TEST(Buildings, HotelSoldWhenTheBankHasTooFewHousesIsAConfirmedGroupSale) {
   g.ok(
       R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 37, "hotel": true}, {"space": 39, "hotel": true}]})");
   EXPECT_EQ(g.dump()["bank"]["houses"], 2);
-  auto plan = g.game().sale_plan(0, 39);
+  auto plan = g.game().sale_plan(0, SpaceId{39});
   ASSERT_TRUE(plan) << plan.error();
   ASSERT_EQ(plan->lots.size(), 2u);
   EXPECT_TRUE(plan->changes_other_lots());
-  EXPECT_EQ(plan->lots[0].space, 39);  // the chosen lot first
+  EXPECT_EQ(plan->lots[0].space, rules::SpaceId{39});  // the chosen lot first
   EXPECT_TRUE(plan->lots[0].hotel_before);
   EXPECT_EQ(plan->lots[0].houses_after, 1);
   EXPECT_EQ(plan->lots[0].refund, 4 * 100);
-  EXPECT_EQ(plan->lots[1].space, 37);
+  EXPECT_EQ(plan->lots[1].space, rules::SpaceId{37});
   EXPECT_EQ(plan->lots[1].houses_after, 1);
   EXPECT_EQ(plan->total, 800);
   EXPECT_EQ(plan->bank_houses_after, 0);
   // One tap on Boardwalk must not change Park Place unseen.
   std::string why = g.send(R"({"t": "sell", "player": "Ann", "space": 39})");
   EXPECT_NE(why.find("changes Park Place too ($800 in all)"), std::string::npos) << why;
-  auto out = g.game().apply(Sell{0, 39, true});
+  auto out = g.game().apply(Sell{0, SpaceId{39}, true});
   ASSERT_TRUE(out) << out.error();
   EXPECT_FALSE(g.space(39)["hotel"]);
   EXPECT_FALSE(g.space(37)["hotel"]);
@@ -484,7 +484,7 @@ TEST(Buildings, AHotelSoldWithHousesInTheBankTouchesOnlyItsLot) {
   ScriptedGame g(kTwoPlayers);
   g.ok(
       R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 37, "hotel": true}, {"space": 39, "hotel": true}]})");
-  auto plan = g.game().sale_plan(0, 39);
+  auto plan = g.game().sale_plan(0, SpaceId{39});
   ASSERT_TRUE(plan);
   ASSERT_EQ(plan->lots.size(), 1u);
   EXPECT_FALSE(plan->changes_other_lots());
@@ -502,7 +502,7 @@ TEST(Buildings, StrictHotelSaleWaitsForTheBanksHouses) {
           {"space": 21, "houses": 2}, {"space": 23, "houses": 2}, {"space": 24, "houses": 2}]})");
   g.ok(
       R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 37, "hotel": true}, {"space": 39, "hotel": true}]})");
-  auto why = g.game().why_not_sell(0, 39);
+  auto why = g.game().why_not_sell(0, SpaceId{39});
   ASSERT_TRUE(why);
   EXPECT_NE(why->find("the bank has 2 houses"), std::string::npos) << *why;
   EXPECT_NE(g.send(R"({"t": "sell", "player": "Ann", "space": 39, "group": true})"), "");

@@ -60,7 +60,7 @@ TEST(Finance1932, EverySeriesHasOneValue) {
   for (std::size_t g = 0; g < 8; ++g) {
     const auto& members = ed.members_of(static_cast<int>(g));
     ASSERT_FALSE(members.empty());
-    for (int s : members) EXPECT_EQ(ed.spaces[s].price, ed.spaces[members[0]].price) << ed.spaces[s].name;
+    for (SpaceId s : members) EXPECT_EQ(ed.spaces[s].price, ed.spaces[members[0]].price) << ed.spaces[s].name;
     EXPECT_GT(ed.spaces[members[0]].price, previous_value) << "series " << g + 1;
     previous_value = ed.spaces[members[0]].price;
   }
@@ -130,11 +130,11 @@ TEST(Finance1932, TheAuctioneerAnnouncesThePieceOfTheSeries) {
   auto first = play_lines(ed, {R"({"t": "roll", "dice": [2, 4]})"});
   ASSERT_TRUE(first);
   ASSERT_TRUE(first->state().auction);
-  EXPECT_EQ(first->series_piece(6), 1);
+  EXPECT_EQ(first->series_piece(SpaceId{6}), 1);
   // Venetian Lagoon sold to Bob: Ye Olde Manor is the 2nd piece, and the auction's event says so.
   auto second = play_lines(ed, {R"({"t": "adopt", "player": "Bob", "spaces": [{"space": 8}]})"});
   ASSERT_TRUE(second);
-  EXPECT_EQ(second->series_piece(9), 2);
+  EXPECT_EQ(second->series_piece(SpaceId{9}), 2);
   auto out = second->apply(Roll{4, 5});
   ASSERT_TRUE(out) << out.error();
   auto started = std::find_if(out->events.begin(), out->events.end(),
@@ -148,7 +148,7 @@ TEST(Finance1932, TheAuctioneerAnnouncesThePieceOfTheSeries) {
   for (const char* n : {"Ann", "Bob"}) setup.players.push_back({n, "", "", {}});
   auto plain = Game::start(classic, setup);
   ASSERT_TRUE(plain);
-  EXPECT_EQ(plain->series_piece(1), std::nullopt);
+  EXPECT_EQ(plain->series_piece(SpaceId{1}), std::nullopt);
 }
 
 // "Players may insure against going to Jail by paying $25 to the Bank on approaching the "Go to Jail" corner.

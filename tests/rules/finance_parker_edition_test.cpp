@@ -33,7 +33,7 @@ TEST(FinanceParker, TheBoardTheTextDescribes) {
   EXPECT_EQ(ed.spaces[1].price, 150);
   EXPECT_EQ(ed.spaces[39].name, "Union Square");
   EXPECT_EQ(ed.spaces[39].price, 300);
-  EXPECT_EQ(ed.jail_space, -1);
+  EXPECT_EQ(ed.jail_space, std::nullopt);
   int lots = 0;
   for (const auto& sp : ed.spaces) {
     EXPECT_NE(sp.kind, Space::Kind::railroad) << sp.name;
@@ -145,7 +145,7 @@ TEST(FinanceParker, TheBankBuysHousesAndTheHouseAndLotBackAtHalfThePrintedPrice)
   g.ok(R"({"t": "sell", "player": "Bob", "space": 39})");  // one extra house: $150
   EXPECT_EQ(g.cash("Bob"), 1925 + 150);
   EXPECT_EQ(g.space(39)["houses"], 1);
-  auto plan = g.game().sale_plan(1, 39);
+  auto plan = g.game().sale_plan(1, SpaceId{39});
   ASSERT_TRUE(plan);
   ASSERT_EQ(plan->lots.size(), 1u);
   EXPECT_TRUE(plan->lots[0].lot_to_bank);

@@ -37,7 +37,7 @@ TEST(Ships, TheClassicGameUnderShipsWords) {
 TEST(Ships, TheNamesTheTextGives) {
   Edition ed = load_shipped("ships");
   EXPECT_EQ(ed.spaces[ed.start_space].name, "Weigh Anchor");
-  EXPECT_EQ(ed.spaces[ed.jail_space].name, "Graving Dock");
+  EXPECT_EQ(ed.spaces[*ed.jail_space].name, "Graving Dock");
   EXPECT_EQ(ed.spaces[30].name, "Go to Graving Dock");
   EXPECT_EQ(ed.spaces[20].name, "Free Mooring");
   const Space& duties = ed.spaces[4];
@@ -78,7 +78,7 @@ TEST(Ships, TheScreensSayFirstClassDecksSuitesAndTheGravingDock) {
   ScriptedGame g(R"({"setup": {"edition": "ships", "players": ["Ann", "Bob"], "seed": 1}})");
   g.ok(
       R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 37, "houses": 4}, {"space": 39, "houses": 4}]})");
-  auto out = g.game().apply(Build{0, 39, true});
+  auto out = g.game().apply(Build{0, SpaceId{39}, true});
   ASSERT_TRUE(out) << out.error();
   ASSERT_FALSE(out->events.empty());
   EXPECT_EQ(g.game().describe(out->events.back()), "Ann builds a suite on Queen Mary");

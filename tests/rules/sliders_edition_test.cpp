@@ -36,7 +36,7 @@ TEST(Sliders, ReusesTheClassicBoardUnderItsOwnNames) {
 // "FREE SLIDING"; "Sliders Sliding Tax".
 TEST(Sliders, TheNamesTheTextGives) {
   Edition ed = load_shipped("sliders");
-  EXPECT_EQ(ed.spaces[ed.jail_space].name, "Slidecage");
+  EXPECT_EQ(ed.spaces[*ed.jail_space].name, "Slidecage");
   EXPECT_EQ(ed.spaces[20].name, "Free Sliding");
   EXPECT_EQ(ed.spaces[30].name, "Go to the Slidecage");
   EXPECT_EQ(ed.spaces[4].name, "Sliders Sliding Tax");
@@ -46,7 +46,7 @@ TEST(Sliders, TheNamesTheTextGives) {
   EXPECT_EQ(ed.spaces[9].name, "Desert World");
   EXPECT_EQ(ed.spaces[8].name, "Water World");
   EXPECT_EQ(ed.spaces[6].name, "Ice World");
-  EXPECT_EQ(ed.group_members(ed.spaces[6].group), (std::vector<int>{6, 8, 9}));
+  EXPECT_EQ(ed.group_members(ed.spaces[6].group), (std::vector<SpaceId>{SpaceId{6}, SpaceId{8}, SpaceId{9}}));
   EXPECT_EQ(ed.words.houses, "Quinn's houses");
   EXPECT_EQ(ed.words.hotel, "Chandler hotel");
   // A card that sent a token to a renamed space still does: the name is changed in its effect too.
@@ -63,7 +63,7 @@ TEST(Sliders, TheNamesTheTextGives) {
 TEST(Sliders, TheScreensSayQuinnsHousesAndTheSlidecage) {
   ScriptedGame g(R"({"setup": {"edition": "sliders", "players": ["Ann", "Bob"], "seed": 1}})");
   g.ok(R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 6}, {"space": 8}, {"space": 9}]})");
-  auto out = g.game().apply(Build{0, 6});
+  auto out = g.game().apply(Build{0, SpaceId{6}});
   ASSERT_TRUE(out) << out.error();
   ASSERT_FALSE(out->events.empty());
   EXPECT_EQ(g.game().describe(out->events.back()), "Ann builds a Quinn's house on Ice World");

@@ -209,7 +209,7 @@ TEST(Snapshot, AQueuedCardEffectStillPaysAsItsCardAfterARestore) {
     ASSERT_TRUE(in) << in.error();
     ASSERT_TRUE(game->apply(*in)) << line;
   }
-  ASSERT_EQ(game->state().players[0].position, 39);
+  ASSERT_EQ(game->state().players[0].position, rules::SpaceId{39});
   ASSERT_FALSE(game->state().pending.empty());  // buy Boardwalk? The fee is still to come.
   auto snap = nlohmann::json::parse(game->snapshot());
   ASSERT_FALSE(snap["steps"].empty());

@@ -35,10 +35,10 @@ TEST_F(TableTest, Finance1932PartnershipIsStoredAndSurvivesARestart) {
   start({"Ann", "Bob"}, {kAnnCard, kBobCard}, "finance-1932");
   rules::Adopt ann;
   ann.player = 0;
-  ann.spaces = {{5}};
+  ann.spaces = {{rules::SpaceId{5}}};
   rules::Adopt bob;
   bob.player = 1;
-  bob.spaces = {{15}};
+  bob.spaces = {{rules::SpaceId{15}}};
   for (auto& a : {ann, bob}) {
     auto r = touch(display::ApplyInput{a, "leases bought before boardbank was started", -1, "pin"});
     ASSERT_EQ(r.recorded.size(), 1u) << (r.messages.empty() ? "" : r.messages.front());
@@ -59,9 +59,9 @@ TEST_F(TableTest, Finance1932AHouseOwnersThrowsOutOfJailComeFromTheDice) {
   start({"Ann", "Bob"}, {kAnnCard, kBobCard}, "finance-1932");
   rules::Adopt jailed;
   jailed.player = 0;
-  jailed.position = 20;
+  jailed.position = rules::SpaceId{20};
   jailed.in_jail = true;
-  jailed.spaces = {{1, 3}, {3, 2}};
+  jailed.spaces = {{rules::SpaceId{1}, 3}, {rules::SpaceId{3}, 2}};
   ASSERT_EQ(touch(display::ApplyInput{jailed, "a game carried on from paper", -1, "pin"}).recorded.size(),
             1u);
   dice(1, 2);
@@ -72,7 +72,7 @@ TEST_F(TableTest, Finance1932AHouseOwnersThrowsOutOfJailComeFromTheDice) {
   EXPECT_EQ(game().state().pending.front().amount, 5);
   dice(3, 5);  // the third throw is used
   EXPECT_FALSE(game().state().players[0].in_jail);
-  EXPECT_EQ(game().state().players[0].position, 28);
+  EXPECT_EQ(game().state().players[0].position, rules::SpaceId{28});
 }
 
 // The ships Short Game: "the highest score chooses the first set of title deeds". The chooser's card goes to
@@ -98,8 +98,8 @@ TEST_F(TableTest, ShipsShortGameDraftIsTakenByTheChoosersCard) {
   EXPECT_EQ(game().state().pending.front().player, 1);
   restart();
   EXPECT_EQ(game().state().pending.front().player, 1);
-  const int lot = game().edition().group_members(set).front();
-  EXPECT_EQ(game().state().spaces[static_cast<std::size_t>(lot)].owner, 0);
+  const rules::SpaceId lot = game().edition().group_members(set).front();
+  EXPECT_EQ(game().state().spaces[lot].owner, 0);
 }
 
 }  // namespace

@@ -41,7 +41,7 @@ TEST_F(CameraTest, ATokenElsewhereIsAQuestionAndNothingIsPostedOnTheCamerasWord)
   EXPECT_EQ(r.question->kind, QK::camera_mismatch);
   EXPECT_EQ(r.question->text, "The car is on Income Tax, the dice say Baltic Avenue");
   EXPECT_EQ(inputs(), count);
-  EXPECT_EQ(game().state().players[0].position, 3);
+  EXPECT_EQ(game().state().players[0].position, rules::SpaceId{3});
   // "Move it": the question closes; the token's arrival where the dice say is checked again.
   answer("move_token");
   EXPECT_FALSE(question());
@@ -56,7 +56,7 @@ TEST_F(CameraTest, TheCameraIsWrong) {
   answer("camera_wrong");
   EXPECT_FALSE(question());
   EXPECT_EQ(table->view().expected_positions[0], -1);
-  EXPECT_EQ(game().state().players[0].position, 3);
+  EXPECT_EQ(game().state().players[0].position, rules::SpaceId{3});
 }
 
 TEST_F(CameraTest, TheDiceWereWrongTheBankerEntersThem) {
@@ -66,7 +66,7 @@ TEST_F(CameraTest, TheDiceWereWrongTheBankerEntersThem) {
   EXPECT_TRUE(contains(r.messages, "Wrong PIN"));
   r = answer("enter_dice", std::string("1,3;") + kPin);
   ASSERT_EQ(r.recorded.size(), 2u);  // the wrong throw taken back, the right one stored
-  EXPECT_EQ(game().state().players[0].position, 4);
+  EXPECT_EQ(game().state().players[0].position, rules::SpaceId{4});
   EXPECT_TRUE(contains(stored_authorisations(db), "pin|the dice were wrong: 1 and 3 entered"));
 }
 
@@ -110,7 +110,7 @@ TEST_F(CameraTest, ACameraLostMidGameDropsItsQuestionsAndTheDiceGoOn) {
   touch(display::ApplyInput{rules::Choose{0, "buy"}, {}, 0, {}});
   EXPECT_EQ(game().state().spaces[3].owner, 0);
   dice(2, 3);
-  EXPECT_EQ(game().state().players[1].position, 5);
+  EXPECT_EQ(game().state().players[1].position, rules::SpaceId{5});
 }
 
 TEST_F(CameraTest, WithoutTheCameraTheDiceAloneDecide) {

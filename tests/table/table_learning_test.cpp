@@ -131,7 +131,7 @@ TEST_F(LearningTest, ATokenTheCameraCannotSeeIsSaidTriedAgainOrLeftToTheDice) {
   const auto before = inputs();
   dice(2, 2);
   EXPECT_GT(inputs(), before);
-  EXPECT_EQ(game().state().players[1].position, 4);
+  EXPECT_EQ(game().state().players[1].position, rules::SpaceId{4});
 }
 
 TEST_F(LearningTest, ARestartMidLearningAsksForTheTokensAgainAndKeepsTheGame) {

@@ -149,7 +149,7 @@ TEST_F(TableTest, ACardPickedOnTheScreenIsTheCardDrawn) {
   ASSERT_TRUE(question());
   EXPECT_EQ(question()->kind, QK::pick_card);
   answer("card:advance_to_go");
-  EXPECT_EQ(game().state().players[0].position, 0);
+  EXPECT_EQ(game().state().players[0].position, rules::SpaceId{0});
   EXPECT_EQ(table->view().expected_positions[0], 0);
 }
 

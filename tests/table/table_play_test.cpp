@@ -227,7 +227,7 @@ TEST_F(TableTest, UndoNeedsTheBankerAndAReason) {
   EXPECT_TRUE(contains(r.messages, "Say why"));
   r = touch(display::ApplyInput{rules::Undo{}, "Wrong dice entered", -1, kBankerCard});
   ASSERT_EQ(r.recorded.size(), 1u);
-  EXPECT_EQ(game().state().players[0].position, 0);
+  EXPECT_EQ(game().state().players[0].position, rules::SpaceId{0});
   EXPECT_TRUE(contains(stored_authorisations(db), "BA0BA0BA|Wrong dice entered"));
 }
 

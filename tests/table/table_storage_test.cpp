@@ -35,7 +35,7 @@ TEST_F(StorageTest, ADiskFullDuringACommitPausesTheGameUntilTheThrowGoesInOnce) 
   EXPECT_TRUE(r.recorded.empty());
   EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::paused);
   EXPECT_EQ(inputs(), count);
-  EXPECT_EQ(game().state().players[0].position, 0);
+  EXPECT_EQ(game().state().players[0].position, rules::SpaceId{0});
   // The owner frees space; the dice unit's event is delivered again.
   FaultVfs::disarm();
   r = dice(1, 2, "dice:unit:5");
