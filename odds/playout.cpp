@@ -43,7 +43,7 @@ std::optional<PlayoutResult> play_out(rules::Game game, std::uint64_t seed, int 
         roll->d2 = dice.next();
       }
     }
-    if (!game.apply(input)) {
+    if (!game.play(input)) {  // nobody reads a playout's events: none are built
       result.refused = true;
       result.turns = game.state().turns - start_turns;
       return result;

@@ -176,20 +176,35 @@ std::expected<Outcome, std::string> Game::apply(const Input& input) {
     outcome.events.push_back(Event{Event::Kind::undone, kNobody, -1, -1, std::nullopt, 0, 0, nullptr});
     return outcome;
   }
-  input_index_ = static_cast<int>(input_count());
   outcome.events.reserve(8);  // a throw causes a few events: one allocation instead of one per doubling
-  Engine e(*this, &outcome);
+  if (auto result = run_input(input, &outcome); !result) return std::unexpected(result.error());
+  return outcome;
+}
+
+std::expected<void, std::string> Game::play(const Input& input) {
+  if (std::holds_alternative<Undo>(input)) {
+    auto undone = apply(input);
+    if (!undone) return std::unexpected(undone.error());
+    return {};
+  }
+  return run_input(input, nullptr);
+}
+
+std::expected<void, std::string> Game::run_input(const Input& input, Outcome* outcome) {
+  const std::size_t first_posting = state_.postings.size();
+  input_index_ = static_cast<int>(input_count());
+  Engine e(*this, outcome);  // no outcome: the engine words and keeps no events
   // Validation happens before any change inside each handler, so a refused input leaves the state as it was.
   auto result = std::visit([&](const auto& in) { return e.handle(in); }, input);
-  if (!result) return std::unexpected(result.error());
+  if (!result) return result;
   e.run();
   if (keep_history_) {
     inputs_.push_back(input);
-    postings_by_input_.emplace_back(outcome.first_posting, state_.postings.size());
+    postings_by_input_.emplace_back(first_posting, state_.postings.size());
   } else {
     ++history_offset_;
   }
-  return outcome;
+  return {};
 }
 
 void Game::forget_history() {

@@ -48,6 +48,38 @@ TEST(Simulate, HundredsOfGamesKeepEveryInvariantAfterEveryInput) {
   EXPECT_GT(p.turns, 300 * 20);
 }
 
+// Game::play (no events, for playouts) is apply() without the account: the same inputs give the same game,
+// and a refused input is refused by both with the same words.
+TEST(Simulate, PlayGivesTheSameGameAsApply) {
+  auto ed = load_edition("classic", {EDITIONS_DIR});
+  ASSERT_TRUE(ed);
+  auto shared = std::make_shared<const Edition>(std::move(*ed));
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    rules::Setup setup;
+    setup.edition = "classic";
+    setup.seed = seed;
+    for (int p = 0; p < 3; ++p) setup.players.push_back({"P" + std::to_string(p), "", "", {}});
+    auto applied = Game::start(shared, setup);
+    auto played = Game::start(shared, setup);
+    ASSERT_TRUE(applied && played);
+    Bot bot(seed);
+    while (!applied->state().ended && applied->state().turns < 300) {
+      Input in = bot.next(*applied);
+      ASSERT_TRUE(applied->apply(in));
+      ASSERT_TRUE(played->play(in));
+      ASSERT_EQ(applied->signature(), played->signature()) << "seed " << seed;
+    }
+    EXPECT_EQ(applied->state().postings.size(), played->state().postings.size());
+    EXPECT_EQ(applied->input_count(), played->input_count());
+    const Input refused = Build{0, SpaceId{0}};  // the start space cannot be built on
+    auto by_apply = applied->apply(refused);
+    auto by_play = played->play(refused);
+    ASSERT_FALSE(by_apply);
+    ASSERT_FALSE(by_play);
+    EXPECT_EQ(by_apply.error(), by_play.error());
+  }
+}
+
 TEST(Simulate, TwoAndEightPlayerGames) {
   EXPECT_EQ(play(50, 1000, 2, true).finished, 50);
   EXPECT_EQ(play(30, 2000, 8, true).finished, 30);
