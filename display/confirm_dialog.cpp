@@ -22,7 +22,8 @@ void ConfirmDialog::build(FrameBuilder& fb, UiContext& ui) {
   if (!request_.details.empty()) {
     fb.fill({p.x + pad, below, p.w - 2 * pad, lines_h + l.s(8)}, Palette::panel_light);
     for (std::size_t i = 0; i < request_.details.size(); ++i)
-      fb.text({p.x + pad + l.s(10), below + l.s(4) + static_cast<int>(i) * line_h, p.w - 2 * pad - l.s(20), line_h},
+      fb.text({p.x + pad + l.s(10), below + l.s(4) + static_cast<int>(i) * line_h, p.w - 2 * pad - l.s(20),
+               line_h},
               request_.details[i], FontFace::regular, l.font_body, Palette::text, Align::left, l.font_small);
     below += lines_h + l.s(8);
   }
@@ -36,8 +37,8 @@ void ConfirmDialog::build(FrameBuilder& fb, UiContext& ui) {
             Palette::text_on(Widgets::player_colour(ui.snapshot(), request_.payer)), Align::centre);
   }
   if (!ui.message().empty())
-    fb.text({p.x + pad, below + l.s(52), p.w - 2 * pad, l.s(30)}, ui.message(), FontFace::bold,
-            l.font_small, Palette::highlight, Align::centre);
+    fb.text({p.x + pad, below + l.s(52), p.w - 2 * pad, l.s(30)}, ui.message(), FontFace::bold, l.font_small,
+            Palette::highlight, Align::centre);
   const bool by_card_only = ui.cards_confirm() && request_.payer >= 0;
   const int bw = (p.w - 3 * pad) / 2;
   const Rect cancel{by_card_only ? p.x + (p.w - bw) / 2 : p.x + pad, p.bottom() - pad - l.button_h, bw,

@@ -21,7 +21,8 @@ struct Confirmation {
   int payer = -1;             // whose card confirms; -1 when anyone at the table may confirm on the screen
   ApplyInput action;
   std::function<void()> after;  // what the screen does once confirmed (e.g. go home)
-  std::vector<std::string> details = {};  // lines under the question: what happens, item by item (a sale's lots)
+  // Lines under the question: what happens, item by item (a sale's lots).
+  std::vector<std::string> details = {};
 };
 
 // What screens and dialogs may ask of the display: navigation, dialogs, intents. Nothing here changes the

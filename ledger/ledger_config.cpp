@@ -25,8 +25,8 @@ std::expected<LedgerConfig, std::string> LedgerConfig::load(const std::string& f
   if (auto v = (*ledger)["keep_backups"].value<int>()) config.keep_backups = *v;
   if (auto v = (*ledger)["resume_budget_ms"].value<double>()) config.resume_budget_ms = *v;
   if (config.resume_budget_ms < 0) {
-    return std::unexpected(
-        fmt::format("{}: [ledger] resume_budget_ms must be 0 (no snapshots) or a number of milliseconds", file));
+    return std::unexpected(fmt::format(
+        "{}: [ledger] resume_budget_ms must be 0 (no snapshots) or a number of milliseconds", file));
   }
   if (config.keep_backups < 1)
     return std::unexpected(fmt::format("{}: [ledger] keep_backups must be at least 1", file));
