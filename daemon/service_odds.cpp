@@ -29,7 +29,7 @@ void Service::Impl::start_odds() {
     if (!loop->post([this] {
           odds_news_posted = false;
           odds_progress();
-        }))
+        }, "odds news"))
       odds_news_posted = false;
   });
   log(fmt::format("odds: {} threads, {} playouts a position", odds->threads(), config.playouts));
