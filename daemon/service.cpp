@@ -522,7 +522,7 @@ int Service::run() {
                     static_cast<double>(stall.longest_own.count()) / 1e6, stall.where_own));
   // Which kind of work held the loop how long: the longest turn of each handler, longest first.
   std::vector<std::pair<std::string, EventLoop::Stall>> handlers(s.loop->stalls_by_handler().begin(),
-                                                                  s.loop->stalls_by_handler().end());
+                                                                 s.loop->stalls_by_handler().end());
   std::sort(handlers.begin(), handlers.end(),
             [](const auto& a, const auto& b) { return a.second.longest > b.second.longest; });
   std::string per_handler;

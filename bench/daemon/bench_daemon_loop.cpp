@@ -237,8 +237,8 @@ int main(int argc, char** argv) {
       "loop while playing {} inputs{} (at most 60 s) through simulated dice and the offscreen screen ({:.1f} "
       "s, exit {}):\n"
       "  {}\n  {}\n",
-      played.inputs, played.game_over ? " (to the game's end)" : "", played_s, played.exit_code,
-      played.stall, played.per_handler);
+      played.inputs, played.game_over ? " (to the game's end)" : "", played_s, played.exit_code, played.stall,
+      played.per_handler);
   fmt::print("  after the game: {}\n", machine_load());
   // The same file again: the service resumes the unfinished game (if the bots did not finish it).
   const RunFigures resumed = run_once(dir, 0);

@@ -24,9 +24,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <optional>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -74,7 +74,8 @@ std::chrono::nanoseconds wiegand_frame_length(const std::string& uid) {
   return std::chrono::nanoseconds(edges.empty() ? 0 : edges.back().ts_ns);
 }
 
-// Watches the loop, the table and the Wiegand reader's pipe every millisecond. It decides nothing and touches nothing.
+// Watches the loop, the table and the Wiegand reader's pipe every millisecond. It decides nothing and touches
+// nothing.
 class Probe final : public Participant {
  public:
   Probe(bb::daemon::DemoFamily family, std::shared_ptr<bb::daemon::VirtualDevices> devices)
@@ -111,8 +112,8 @@ class Probe final : public Participant {
       const int player = view.awaiting.player;
       pending_.reset();
       if (player >= 0 && family_.reader(player) == bb::daemon::Reader::wiegand)
-        pending_ = Pending{*sent + wiegand_frame_length(family_.card(player)), view.unconfirmed.size(), inputs,
-                           shown, context.frames_presented()};
+        pending_ = Pending{*sent + wiegand_frame_length(family_.card(player)), view.unconfirmed.size(),
+                           inputs, shown, context.frames_presented()};
     }
     // Done when what it did shows: the payment it confirmed is closed (a confirmation stores no input: the
     // rules posted the money already) or the input it made is stored, a new snapshot went to the screen and
