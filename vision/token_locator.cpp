@@ -178,16 +178,10 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
 
   // Pass 2: foreground, cleaned of speckle.
   im.mask = cv::Mat::zeros(s, s, CV_8U);
-  // A metal grey token's top is only about 30% darker than the paper: in a soft view its edge blends
-  // into the paper and little of it passed 25%, so it was said hidden. With a neutral token learned, a
-  // darkening of 18% counts (the light field has taken shadows out; a brightening still needs 25%).
-  constexpr double neutral_darkening = 0.18;
-  const double darker = neutral_token ? neutral_darkening : im.settings.brightness_threshold;
   for (size_t k = 0; k < ring_size; ++k) {
     const int i = im.ring[k];
     const double light = im.field.at<float>(i);
-    const double change = im.ratio[k] / light - 1.0;
-    if (im.chroma_fg[k] || change > im.settings.brightness_threshold || -change > darker)
+    if (im.chroma_fg[k] || std::abs(im.ratio[k] / light - 1.0) > im.settings.brightness_threshold)
       im.mask.at<uint8_t>(i) = 255;
   }
   const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3));
