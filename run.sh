@@ -2,7 +2,8 @@
 # One entry point for a fresh Debian 12 / Raspberry Pi OS bookworm machine (run as root or with sudo):
 #   ./run.sh demo [ARGS]     install what is missing, build, play a demo game at a virtual table
 #   ./run.sh test            install what is missing, build, run every test
-#   ./run.sh test --sanitize the same with AddressSanitizer + UndefinedBehaviorSanitizer
+#   ./run.sh test --sanitize the same with AddressSanitizer + UndefinedBehaviorSanitizer, less the whole-game
+#                            demos labelled "long" (their code paths run in the shorter demo tests there)
 #   ./run.sh bench           build and run the benchmarks, printing their figures
 #   ./run.sh build           install what is missing and build only
 #   ./run.sh package         build the .deb (out/boardbank_VERSION_ARCH.deb) and check it (file list, conffile,
@@ -86,7 +87,7 @@ case "$cmd" in
     if [ "${1:-}" = "--sanitize" ]; then
       build build-sanitize -DBOARDBANK_SANITIZE=ON -DBOARDBANK_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug
       ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        ctest --test-dir build-sanitize --output-on-failure -j "$jobs"
+        ctest --test-dir build-sanitize --output-on-failure -j "$jobs" -LE long
     else
       build build
       ctest --test-dir build --output-on-failure -j "$jobs"

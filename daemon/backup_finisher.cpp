@@ -55,7 +55,7 @@ void BackupFinisher::run(std::stop_token stop) {
         *busy = false;
         on_result(result);
       };
-      if (loop_.post(std::move(deliver))) break;
+      if (loop_.post(deliver, "backup finished")) break;  // a copy: tried again when full
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
   }

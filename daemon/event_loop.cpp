@@ -136,11 +136,11 @@ std::expected<void, std::string> EventLoop::on_signal(int signo, Callback on_sig
   return {};
 }
 
-bool EventLoop::post(Callback work) {
+bool EventLoop::post(Callback work, std::string name) {
   {
     std::lock_guard lock(posted_mutex_);
     if (posted_.size() >= kMaxPosted) return false;
-    posted_.push_back(std::move(work));
+    posted_.push_back(Posted{std::move(work), std::move(name)});
   }
   const std::uint64_t one = 1;
   [[maybe_unused]] const auto written = write(event_fd_, &one, sizeof one);
@@ -177,30 +177,32 @@ EventLoop::Mark EventLoop::mark() {
 void EventLoop::measure(const Mark& started, const std::string& where) {
   const Mark ended = mark();
   const auto took = std::chrono::duration_cast<std::chrono::nanoseconds>(ended.at - started.at);
-  if (took > longest_.longest) {
-    longest_.longest = took;
-    longest_.where = where;
-  }
   const auto own =
       took - std::chrono::nanoseconds(std::max<std::int64_t>(0, ended.run_queue_ns - started.run_queue_ns));
-  if (own > longest_.longest_own) {
-    longest_.longest_own = own;
-    longest_.where_own = where;
+  for (Stall* stall : {&longest_, &by_handler_[where]}) {
+    if (took > stall->longest) {
+      stall->longest = took;
+      stall->where = where;
+    }
+    if (own > stall->longest_own) {
+      stall->longest_own = own;
+      stall->where_own = where;
+    }
   }
 }
 
 void EventLoop::drain_posted() {
   std::uint64_t count = 0;
   [[maybe_unused]] const auto drained = read(event_fd_, &count, sizeof count);
-  std::deque<Callback> work;
+  std::deque<Posted> work;
   {
     std::lock_guard lock(posted_mutex_);
     work.swap(posted_);
   }
   for (auto& item : work) {
     const auto started = mark();
-    item();
-    measure(started, "posted work");
+    item.work();
+    measure(started, item.name);
   }
 }
 

@@ -64,8 +64,9 @@ class EventLoop {
   std::expected<void, std::string> on_signal(int signo, Callback on_signal);
 
   // Any thread: runs `work` on the loop thread soon, in the order posted. Returns false when the queue
-  // already holds `kMaxPosted` items (the poster drops or retries; the loop is far behind).
-  bool post(Callback work);
+  // already holds `kMaxPosted` items (the poster drops or retries; the loop is far behind). `name` says in
+  // stall reports whose work it was (the ledger's sync, the camera's news, a touch, ...).
+  bool post(Callback work, std::string name = "posted work");
   static constexpr std::size_t kMaxPosted = 256;
 
   // Runs until stop(); returns the code stop() was given.
@@ -78,7 +79,13 @@ class EventLoop {
   bool stopping() const;
 
   Stall longest_stall() const { return longest_; }
-  void reset_stall() { longest_ = {}; }
+  // The same per handler: each timer, watched fd, posted work and signal by the name it was given, so a
+  // bench can say which kind of work held the loop longest.
+  const std::map<std::string, Stall>& stalls_by_handler() const { return by_handler_; }
+  void reset_stall() {
+    longest_ = {};
+    by_handler_.clear();
+  }
   std::size_t watched() const { return handlers_.size(); }
 
  private:
@@ -114,10 +121,15 @@ class EventLoop {
   std::uint64_t next_timer_ = 1;
   std::uint64_t generation_ = 0;
   mutable std::mutex posted_mutex_;
-  std::deque<Callback> posted_;
+  struct Posted {
+    Callback work;
+    std::string name;
+  };
+  std::deque<Posted> posted_;
   bool stop_requested_ = false;  // guarded by posted_mutex_
   int exit_code_ = 0;            // guarded by posted_mutex_
   Stall longest_;
+  std::map<std::string, Stall> by_handler_;
   int schedstat_fd_ = -1;  // the loop thread's /proc/thread-self/schedstat, opened by run(); -1: none
 };
 

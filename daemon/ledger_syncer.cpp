@@ -43,7 +43,7 @@ void LedgerSyncer::run(std::stop_token stop) {
     // The loop's queue is bounded: a full one means the loop is far behind, and the result must not be lost
     // (the screen waits for it), so it is handed over again a moment later. The callback is copied, not
     // reached through this object, which may be gone when the loop runs it.
-    while (!loop_.post([on_result = on_result_, result] { on_result(result); })) {
+    while (!loop_.post([on_result = on_result_, result] { on_result(result); }, "ledger synced")) {
       if (stop.stop_requested()) return;
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }

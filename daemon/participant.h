@@ -24,12 +24,15 @@ class ParticipantContext {
   virtual ~ParticipantContext() = default;
   // The session at the table, read-only: what it waits for (its view()), the game, the registered cards.
   virtual const table::Table& table() const = 0;
-  // A touch on the screen, delivered to the table as if a finger had made it (it gets a "touch:<n>" id).
+  // A touch on the screen, delivered to the table as if a finger had made it (it gets a "touch:<n>" id) on
+  // the loop's next turn, after this wake.
   virtual void touch(const display::Intent& intent) = 0;
   // A finger on the screen: presses the centre of the target `target` (display::Target::id, e.g.
   // "question.move_token") of the frame as it stands now, laid out from the newest snapshot, through the
   // touchscreen's own input path (an SDL touch, hit-tested by the screen, its dialogs and all); the intents
-  // it makes reach the table as touches. The error says why nothing was pressed (no such target shown).
+  // it makes reach the table as touches on the loop's next turn, as a finger's reach it at the frame tick
+  // (the screen's own state, a dialog, a page, a ticked box, shows at once). The error says why nothing was
+  // pressed (no such target shown).
   virtual std::expected<void, std::string> press(const std::string& target) = 0;
   // What the button `target` says on the screen as it stands now (laid out from the newest snapshot), as a
   // family reads it before pressing ("Ann gives"); nullopt when no such target is shown or there is no

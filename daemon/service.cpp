@@ -226,6 +226,21 @@ void Service::Impl::on_intent(display::Intent intent) {
   handle(table::ScreenIntent{std::move(intent), fmt::format("touch:{}:{}", boot_id, ++touches)});
 }
 
+void Service::Impl::queue_touch(display::Intent intent) {
+  touches_waiting.push_back(std::move(intent));
+  if (touches_waiting.size() > 1) return;  // the delivery is posted already
+  // A full queue (the loop far behind) posts nothing: the next frame tick delivers them instead.
+  (void)loop->post([this] { deliver_touches(); }, "touch");
+}
+
+void Service::Impl::deliver_touches() {
+  while (!touches_waiting.empty()) {
+    auto intent = std::move(touches_waiting.front());
+    touches_waiting.pop_front();
+    on_intent(std::move(intent));
+  }
+}
+
 void Service::Impl::arm_table_timer(const table::TimerRequest& request) {
   auto found = table_timers.find(request.which);
   if (found != table_timers.end()) {
@@ -317,6 +332,7 @@ void Service::Impl::on_backup_finished(const BackupFinisher::Result& result) {
 void Service::Impl::frame() {
   // Touches wait in SDL's queue while the screen is behind the table: a finger presses what it sees.
   if (screen_waits_for_ledger()) return;
+  deliver_touches();  // a participant's touches, when the loop's queue had no room to post them
   for (const auto& intent : screen->pump()) on_intent(intent);
   if (screen->quit_requested()) loop->stop(0);
   screen->draw_if_needed();
@@ -481,7 +497,7 @@ int Service::run() {
     }
     if (wake.period.count() > 0) {
       auto tick = [&s, p, observer = wake.observer] {
-        if (observer || !s.screen_waits_for_ledger()) p->on_wake(s);
+        if (observer || (!s.screen_waits_for_ledger() && s.touches_waiting.empty())) p->on_wake(s);
       };
       if (auto t = s.loop->add_timer(p->name(), wake.period, wake.period, tick); !t)
         return (s.log(t.error()), 1);
@@ -504,6 +520,17 @@ int Service::run() {
   s.log(fmt::format("longest loop stall {:.1f} ms ({}); without its waits for a CPU {:.1f} ms ({})",
                     static_cast<double>(stall.longest.count()) / 1e6, stall.where,
                     static_cast<double>(stall.longest_own.count()) / 1e6, stall.where_own));
+  // Which kind of work held the loop how long: the longest turn of each handler, longest first.
+  std::vector<std::pair<std::string, EventLoop::Stall>> handlers(s.loop->stalls_by_handler().begin(),
+                                                                 s.loop->stalls_by_handler().end());
+  std::sort(handlers.begin(), handlers.end(),
+            [](const auto& a, const auto& b) { return a.second.longest > b.second.longest; });
+  std::string per_handler;
+  for (const auto& [name, handler] : handlers)
+    per_handler += fmt::format("{}{} {:.1f} ({:.1f})", per_handler.empty() ? "" : ", ", name,
+                               static_cast<double>(handler.longest.count()) / 1e6,
+                               static_cast<double>(handler.longest_own.count()) / 1e6);
+  s.log("longest loop turn per handler, ms (without its waits for a CPU): " + per_handler);
   return code;
 }
 

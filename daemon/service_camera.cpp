@@ -187,7 +187,7 @@ void Service::Impl::camera_main(
     const std::function<std::expected<std::unique_ptr<vision::FrameSource>, std::string>()>& make,
     int spaces_per_side, const std::string& stored_setup) {
   auto hand_over = [this](table::Event event) {
-    if (!loop->post([this, event = std::move(event)] { handle(event); })) ++camera_dropped;
+    if (!loop->post([this, event = std::move(event)] { handle(event); }, "camera event")) ++camera_dropped;
   };
   auto lost = [&](const std::string& why) {
     display::DeviceStatus status{display::DeviceStatus::Kind::camera, "Camera",
@@ -238,7 +238,7 @@ void Service::Impl::camera_main(
   hand_over(table::DeviceHealth{display::DeviceStatus{display::DeviceStatus::Kind::camera, "Camera",
                                                       display::DeviceStatus::State::ok, (*source)->describe(),
                                                       ""}});
-  loop->post([this, kept, problem] { camera_setup_known(kept, problem); });
+  loop->post([this, kept, problem] { camera_setup_known(kept, problem); }, "camera set-up");
   // Keeps the tracker's set-up with the table's progress (TokenSetupStore: whole or not at all), and says
   // so on the loop. Complete: every token is learned or left to the dice.
   auto keep = [&] {

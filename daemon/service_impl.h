@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -119,11 +120,15 @@ struct Service::Impl : ParticipantContext {
 
   // ParticipantContext
   const table::Table& table() const override { return *session; }
-  void touch(const display::Intent& intent) override { on_intent(intent); }
+  void touch(const display::Intent& intent) override { queue_touch(intent); }
   std::expected<void, std::string> press(const std::string& target) override {
     screen->draw_if_needed();  // the frame as the newest snapshot lays it out
     if (auto pressed = press_target(screen->frame(), target); !pressed) return pressed;
-    frame();  // the touch is handled now, as the next frame would
+    // The screen takes the finger at once (its hit test, its dialogs and pages), so the participant sees the
+    // screen it pressed; what the touch asks of the table waits for the loop's next turn, as a finger's does
+    // for the frame tick: the participant's wake never carries the table's reaction (a commit, a picture).
+    for (auto& intent : screen->pump()) queue_touch(std::move(intent));
+    if (screen->quit_requested()) loop->stop(0);
     return {};
   }
   std::optional<bool> shown_enabled(const std::string& target) override {
@@ -181,6 +186,11 @@ struct Service::Impl : ParticipantContext {
   void handle(const table::Event& event) { react(session->handle(event)); }
 
   void on_intent(display::Intent intent);
+  // A participant's touches (press(), touch()): handed to on_intent on the loop's next turn, in order, as
+  // the "touch" posted work. Participants are not woken while any wait (they act on what the table did).
+  std::deque<display::Intent> touches_waiting;
+  void queue_touch(display::Intent intent);
+  void deliver_touches();
   void arm_table_timer(const table::TimerRequest& request);
 
   // ---- devices

@@ -26,10 +26,12 @@ void Service::Impl::start_odds() {
   odds = std::make_unique<odds::OddsWorker>(config.threads, [this] {
     // A worker thread: only hand the news over, one post in flight at a time.
     if (odds_news_posted.exchange(true)) return;
-    if (!loop->post([this] {
-          odds_news_posted = false;
-          odds_progress();
-        }))
+    if (!loop->post(
+            [this] {
+              odds_news_posted = false;
+              odds_progress();
+            },
+            "odds news"))
       odds_news_posted = false;
   });
   log(fmt::format("odds: {} threads, {} playouts a position", odds->threads(), config.playouts));

@@ -106,7 +106,10 @@ std::expected<void, std::string> VirtualDevices::throw_dice(int d1, int d2) {
 
 std::expected<void, std::string> VirtualDevices::tap(Reader reader, const std::string& uid) {
   if (!is_hex(uid)) return std::unexpected(fmt::format("a card uid is hex digits, not '{}'", uid));
-  if (reader == Reader::wiegand) return send(wiegand_.write, "card " + uid);
+  if (reader == Reader::wiegand) {
+    last_wiegand_tap_ = std::chrono::steady_clock::now();
+    return send(wiegand_.write, "card " + uid);
+  }
   return send(rc522_.write, "tap " + uid);
 }
 

@@ -52,6 +52,9 @@ class VirtualDevices {
   // A card held to a reader: 6 hex digits (Wiegand 26) or 8 (34) on the Wiegand reader; 8, 14 or 20 on the
   // RC522.
   std::expected<void, std::string> tap(Reader reader, const std::string& uid);
+  // When the last card was handed to the Wiegand reader (steady clock; its frame's first edge is at most this
+  // early), for the bench's tap latency; nullopt: none yet.
+  std::optional<std::chrono::steady_clock::time_point> last_wiegand_tap() const { return last_wiegand_tap_; }
 
  private:
   VirtualDevices() = default;
@@ -60,6 +63,7 @@ class VirtualDevices {
     int read = -1, write = -1;
   };
   Pipe dice_, wiegand_, rc522_;
+  std::optional<std::chrono::steady_clock::time_point> last_wiegand_tap_;
 };
 
 // The camera looking at the virtual table: a board of the classic layout with one token per player, seen

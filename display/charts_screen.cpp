@@ -20,12 +20,13 @@ void ChartsScreen::build(FrameBuilder& fb, UiContext& ui) {
   fb.fill({0, 0, l.width, l.height}, Palette::background);
   const Rect body = Widgets::top_bar(fb, ui, "Charts");
   if (!ui.snapshot().game) return;
-  const int tw = l.s(200);
   const int ty = body.y + l.pad;
   const bool odds = ui.snapshot().chances != nullptr;
   if (!odds && tab_ == Tab::chances) tab_ = Tab::worth;
   auto colour = [this](Tab t) { return tab_ == t ? Palette::primary : Palette::panel; };
   const int tabs = odds ? 3 : 2;
+  // Three tabs on a portrait screen (480 wide) share its width rather than leave it.
+  const int tw = std::min(l.s(200), (l.width - (tabs + 1) * l.pad) / tabs);
   int tx = l.width - tabs * (tw + l.pad);
   fb.button("charts.worth", {tx, ty, tw, l.button_h}, "Worth", colour(Tab::worth),
             [this] { tab_ = Tab::worth; });
@@ -134,7 +135,9 @@ void ChartsScreen::build_worth(FrameBuilder& fb, UiContext& ui, Rect area) {
             st.players[static_cast<std::size_t>(p)].name, FontFace::bold, l.font_small, Palette::text,
             Align::left, l.s(12));
     std::string worth = Wording::money(game, last[static_cast<std::size_t>(p)]);
-    if (snap.chances && static_cast<std::size_t>(p) < snap.chances->now.size())
+    // A player put out has no chance to show (the Chances tab says "out"; a "<0.1%" there read as a hope).
+    if (snap.chances && static_cast<std::size_t>(p) < snap.chances->now.size() &&
+        !st.players[static_cast<std::size_t>(p)].bankrupt)
       worth += "  \u00B7  " + snap.chances->now[static_cast<std::size_t>(p)].text;
     fb.text({legend.x + l.s(14), y + row / 2, legend.w - l.s(14), row / 2}, worth, FontFace::regular,
             l.font_small, Palette::muted, Align::left, l.s(12));

@@ -7,8 +7,46 @@
 #include <filesystem>
 
 #include "display/board_geometry.h"
+#include "odds/chances.h"
 
 namespace bb::display {
+
+namespace {
+// The chances as the daemon shows them (daemon/service_odds.cpp fills its ChancesView the same way).
+std::vector<ChancesView::Chance> chances_of(const odds::Chances& c) {
+  std::vector<ChancesView::Chance> out;
+  for (const auto& p : c.players) out.push_back({p.estimate(), p.low(), p.high(), odds::format_chance(p)});
+  return out;
+}
+
+// Real playouts, never made-up numbers: the game is replayed from its first input, and at about twenty
+// settled turns along the way the rest of it is played out (a few hundred times: the line over the game);
+// the position now is weighed as the daemon's worker weighs it (2,000 playouts), so the digits shown are the
+// ones those playouts support.
+std::shared_ptr<ChancesView> played_out_chances(const rules::Game& game) {
+  auto view = std::make_shared<ChancesView>();
+  if (!game.has_history()) return view;
+  auto replay = rules::Game::start(game.edition_ptr(), game.setup());
+  if (!replay) return view;
+  const int step = std::max(1, game.state().turns / 20);
+  int next_point = 0;
+  for (const auto& input : game.inputs()) {
+    if (!replay->apply(input)) return view;
+    const auto& st = replay->state();
+    if (st.turns < next_point || st.ended || !replay->between_moves()) continue;
+    const auto c = odds::estimate_chances(*replay, {.playouts = 200, .seed = 1, .turn_cap = 400});
+    ChancesView::Point point{st.turns, {}};
+    for (const auto& p : c.players) point.estimate.push_back(p.estimate());
+    view->over_game.push_back(std::move(point));
+    next_point = st.turns + step;
+  }
+  const auto now = odds::estimate_chances(game, {.playouts = 2000, .seed = 1, .turn_cap = 400});
+  view->now = chances_of(now);
+  view->playouts = now.playouts;
+  view->refining = false;
+  return view;
+}
+}  // namespace
 
 SampleTable::SampleTable(std::string name, rules::Game game)
     : name_(std::move(name)), game_(std::make_shared<rules::Game>(std::move(game))) {
@@ -446,6 +484,7 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
   if (!long_game) return std::unexpected(long_game.error());
   long_game->play(400, 23);
   long_game->seen_positions.clear();
+  long_game->chances = played_out_chances(long_game->game());  // the charts' Chances tab
   out.push_back(std::move(*long_game));
 
   // Six players with long names, and a camera that has gone missing.

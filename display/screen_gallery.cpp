@@ -68,6 +68,7 @@ std::expected<std::vector<std::string>, std::string> ScreenGallery::render(const
       {"fresh", {"nav.setup", "setup.add", "name.key.Z", "name.key.O", "name.key.E"}},
       {"developed", {"nav.trade", "trade.0.space.1", "trade.1.cash"}},
       {"long-ledger", {"nav.charts", "charts.heat"}},
+      {"long-ledger", {"nav.charts", "charts.chances"}},
       {"fresh", {"nav.devices", "devices.grid", "calibration.corner.2"}},
       {"shortage", {"nav.properties", "props.space.9", "props.sell"}},
       {"ships-short-draft", {"home.draft"}},

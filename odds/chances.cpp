@@ -80,8 +80,11 @@ std::string format_change(const std::string& name, const Chance& before, const C
 Chances estimate_chances(const rules::Game& game, const PlayoutSettings& settings) {
   Chances out;
   out.players.resize(game.state().players.size());
+  // Each playout copies this one: without the journal, a copy copies no postings.
+  rules::Game position = game;
+  position.forget_journal();
   for (int i = 0; i < settings.playouts; ++i)
-    if (auto r = play_out(game, playout_seed(settings.seed, i), settings.turn_cap)) out.add(*r);
+    if (auto r = play_out(position, playout_seed(settings.seed, i), settings.turn_cap)) out.add(*r);
   return out;
 }
 

@@ -9,7 +9,8 @@
 namespace bb::odds {
 
 struct OddsWorker::Running {
-  explicit Running(rules::Game game) : position(std::move(game)) {}
+  // The playouts copy the position: without its journal, a copy copies no postings.
+  explicit Running(rules::Game game) : position(std::move(game)) { position.forget_journal(); }
   std::uint64_t id = 0;
   rules::Game position;
   std::optional<rules::Game> traded;
@@ -40,6 +41,7 @@ std::expected<std::uint64_t, std::string> OddsWorker::start(OddsJob job) {
   if (job.trade) {
     traded.emplace(job.position);
     if (auto applied = traded->apply(*job.trade); !applied) return std::unexpected(applied.error());
+    traded->forget_journal();  // as the position's: its playouts' copies copy no postings
   }
   auto running = std::make_shared<Running>(std::move(job.position));
   running->traded = std::move(traded);

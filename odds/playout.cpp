@@ -24,7 +24,9 @@ std::uint64_t playout_seed(std::uint64_t seed, int index) {
 std::optional<PlayoutResult> play_out(rules::Game game, std::uint64_t seed, int turn_cap,
                                       const std::atomic<bool>* stop) {
   PlayoutResult result;
-  game.forget_history();  // nobody undoes in a playout: apply() then copies no input into a history
+  // Nobody undoes in a playout or reads its journal: apply() copies no input into a history and builds no
+  // posting (the cash moves the same).
+  game.forget_journal();
   const int start_turns = game.state().turns;
   const std::size_t players = game.state().players.size();
   rules::Bot bot(seed);

@@ -118,6 +118,9 @@ install_test() {
   cp "$src/packaging/install-test.sh" "$root/tmp/install-test.sh"
   local tag=""
   [ "$suite-$deb_arch" = "bookworm-$host_arch" ] || tag=-$suite-$deb_arch
+  # The trees are reused: an install stopped halfway (a run killed under qemu, where it takes long) leaves dpkg
+  # "interrupted", and apt refuses to install anything until that is finished.
+  in_root "dpkg --configure -a" 2>&1 | tail -n 3
   in_root "bash /tmp/install-test.sh /tmp/boardbank.deb" 2>&1 | tee "$src/out/install-test$tag.log"
 }
 

@@ -47,6 +47,18 @@ std::optional<Input> raise_money(const Game& g, int p) {
 
 std::uint64_t Bot::random() { return splitmix64(rng_); }
 
+const Bot::Thresholds& Bot::thresholds(const Edition& ed) {
+  if (thresholds_for_ == &ed) return thresholds_;
+  thresholds_for_ = &ed;
+  thresholds_ = Thresholds{};
+  for (const Space& sp : ed.spaces) {
+    if (sp.kind == Space::Kind::property)
+      thresholds_.house_cost = std::min(thresholds_.house_cost, sp.house_cost);
+    if (ownable(sp)) thresholds_.mortgage = std::min(thresholds_.mortgage, sp.mortgage);
+  }
+  return thresholds_;
+}
+
 int Bot::dice() { return static_cast<int>(random() % 6) + 1; }
 
 Input Bot::next(const Game& g) {
@@ -138,10 +150,21 @@ Input Bot::next(const Game& g) {
   int p = st.current;
   const auto& pl = st.players[p];
   // The player's lots, found once: the checks below look only at them, in board order.
+  // Most between-moves decisions end in a throw: when the cash covers neither the cheapest house nor the
+  // cheapest mortgage to lift, no lot can pass the checks below and the board is not scanned at all.
+  const Thresholds& least = thresholds(ed);
+  if (pl.cash - least.house_cost <= 2 * kReserve && pl.cash <= least.mortgage * 2 + 3 * kReserve)
+    return between_moves_without_lots(g, p);
   std::array<int, kMaxBoardSpaces> my_lots;  // space numbers; only [0, owned) is read
   int owned = 0;
-  for (int s = 0; s < static_cast<int>(st.spaces.size()) && owned < kMaxBoardSpaces; ++s)
-    if (st.spaces[static_cast<std::size_t>(s)].owner == p) my_lots[static_cast<std::size_t>(owned++)] = s;
+  // Without a branch: whether a lot is the player's is a coin toss to the branch predictor, and a
+  // mispredicted branch per space was the bot's largest cost. Every space is written; only the player's
+  // advance `owned`.
+  const int board = std::min(static_cast<int>(st.spaces.size()), kMaxBoardSpaces);
+  for (int s = 0; s < board; ++s) {
+    my_lots[static_cast<std::size_t>(owned)] = s;
+    owned += st.spaces[static_cast<std::size_t>(s)].owner == p ? 1 : 0;
+  }
   const std::span<const int> lots(my_lots.data(), static_cast<std::size_t>(owned));
   // Cheap checks first: they skip most lots before the game checks the rules.
   for (SpaceId s : lots | std::views::transform([](int n) { return SpaceId{n}; }))
@@ -158,6 +181,15 @@ Input Bot::next(const Game& g) {
       continue;
     if (!g.refusal_to_build(p, s)) return Build{p, s, false};
   }
+  return between_moves_without_lots(g, p);
+}
+
+// The between-moves decisions after building and lifting mortgages: now and then a trade that completes a
+// group, FINANCE (1932)'s moves, and otherwise the throw.
+Input Bot::between_moves_without_lots(const Game& g, int p) {
+  const GameState& st = g.state();
+  const Edition& ed = g.edition();
+  const auto& pl = st.players[p];
   // Complete a group by buying the one missing lot from its owner, now and then.
   if (random() % 8 == 0) {
     for (std::size_t gi = 0; gi < ed.groups.size(); ++gi) {

@@ -4,6 +4,7 @@
 
 #include "rules/game.h"
 #include "rules/input.h"
+#include "rules/money.h"
 
 namespace bb::rules {
 
@@ -17,10 +18,20 @@ class Bot {
   Input next(const Game& game);
 
  private:
+  // The least any lot of the edition costs to build on or to lift from its mortgage: below both, the bot
+  // need not look at its lots between moves. Worked out once per edition the bot plays.
+  struct Thresholds {
+    Money house_cost = kMaxMoney;
+    Money mortgage = kMaxMoney;
+  };
+  const Thresholds& thresholds(const Edition& edition);
+  Input between_moves_without_lots(const Game& game, int player);
   std::optional<Input> finance_1932(const Game& game, int player);
   int dice();
   std::uint64_t random();
   std::uint64_t rng_;
+  const Edition* thresholds_for_ = nullptr;  // the edition thresholds_ was worked out for
+  Thresholds thresholds_;
 };
 
 }  // namespace bb::rules

@@ -54,7 +54,7 @@ struct Step {
   Kind kind = Kind::land;
   Roll roll = Roll::rent_dice;
   int player = 0;
-  int to = kBank;  // pay: the receiving account
+  int to = kBank;                // pay: the receiving account
   std::optional<SpaceId> space;  // move_to: where to; pay: the space the payment concerns
   int steps = 0;
   int multiplier = 1;       // land: rent multiplier (nearest railroad card)
@@ -639,7 +639,7 @@ class Engine {
   std::expected<void, std::string> handle(const RegisterCard& in);
 
   std::expected<void, std::string> handle(const ConfirmPayment& in) {
-    if (in.posting < 1 || in.posting > static_cast<std::int64_t>(st.postings.size()))
+    if (in.posting < 1 || in.posting > static_cast<std::int64_t>(g.posting_count()))
       return Fail(fmt::format("there is no posting {} to confirm", in.posting));
     if (std::find(st.confirmed_postings.begin(), st.confirmed_postings.end(), in.posting) !=
         st.confirmed_postings.end())

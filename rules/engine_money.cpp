@@ -6,8 +6,15 @@ namespace bb::rules {
 void Engine::post(int from, int to, Money amount, Memo memo, std::optional<SpaceId> space,
                   const std::string& card) {
   if (amount <= 0 || from == to) return;
+  if (!g.keep_journal_) {  // a playout: the same cash moves, and only the count of postings is kept
+    if (from >= 0) st.players[from].cash -= amount;
+    if (to >= 0) st.players[to].cash += amount;
+    assert(from < 0 || st.players[from].cash >= 0);
+    ++g.forgotten_postings_;
+    return;
+  }
   Posting p;
-  p.seq = static_cast<std::int64_t>(st.postings.size()) + 1;
+  p.seq = static_cast<std::int64_t>(g.posting_count()) + 1;
   p.from = from;
   p.to = to;
   p.amount = amount;

@@ -214,6 +214,14 @@ void Game::forget_history() {
   postings_by_input_.clear();
 }
 
+void Game::forget_journal() {
+  forget_history();
+  keep_journal_ = false;
+  forgotten_postings_ += state_.postings.size();
+  state_.postings.clear();
+  state_.postings.shrink_to_fit();  // a copy of this game then allocates nothing for a journal
+}
+
 bool Game::between_moves() const {
   return state_.pending.empty() && !state_.auction && steps_.empty() && !state_.ended;
 }

@@ -156,6 +156,16 @@ class Game {
   // benchmarks): apply() then copies no input into the history. input_count() still counts every input;
   // has_history() is false from then on, so an undo is refused with a message.
   void forget_history();
+  // Stops keeping the journal of postings too (and the input history, which undo needs with it), for a
+  // playout that only wants to know who wins: payments still move cash exactly as before, but no Posting is
+  // built or stored, and the postings kept so far are dropped, so a copy of this game copies no journal.
+  // posting_count() still counts every posting. Such a game's ledger cannot be checked
+  // (invariant_violations skips the journal's balances), its signature differs from the same game with its
+  // journal, and its snapshot cannot be restored: it is for the odds' playouts and benchmarks only.
+  void forget_journal();
+  bool keeps_journal() const { return keep_journal_; }
+  // Every posting the game made, kept in the journal or not (the next posting's seq is this plus one).
+  std::size_t posting_count() const { return forgotten_postings_ + state_.postings.size(); }
 
  private:
   friend class Engine;
@@ -167,8 +177,10 @@ class Game {
   Setup setup_;
   GameState state_;
   std::vector<Input> inputs_;
-  std::size_t history_offset_ = 0;  // inputs_[0] is the game's input number history_offset_
-  bool keep_history_ = true;        // false after forget_history()
+  std::size_t history_offset_ = 0;      // inputs_[0] is the game's input number history_offset_
+  bool keep_history_ = true;            // false after forget_history()
+  bool keep_journal_ = true;            // false after forget_journal()
+  std::size_t forgotten_postings_ = 0;  // postings made but not kept (forget_journal)
   std::vector<std::pair<std::size_t, std::size_t>>
       postings_by_input_;  // [begin, end) in the journal, by inputs_
   std::vector<DeckState> decks_;

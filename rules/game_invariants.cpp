@@ -40,7 +40,8 @@ std::vector<std::string> Game::invariant_violations() const {
   for (Money b : balance) sum += b;
   if (sum != 0) bad.push_back(fmt::format("balances sum to {}, not zero", sum));
   for (int p = 0; p < n; ++p) {
-    if (balance[static_cast<std::size_t>(p)] != st.players[p].cash)
+    // Without its journal (forget_journal: a playout), a game cannot say where its balances came from.
+    if (keep_journal_ && balance[static_cast<std::size_t>(p)] != st.players[p].cash)
       bad.push_back(fmt::format("{} holds {} but the ledger says {}", st.players[p].name, st.players[p].cash,
                                 balance[static_cast<std::size_t>(p)]));
     if (st.players[p].cash < 0) bad.push_back(fmt::format("{} has negative cash", st.players[p].name));
@@ -165,7 +166,7 @@ std::uint64_t Game::signature() const {
     for (int w : st.winners) mix(w);    // a shared win; a single winner is already in `winner`
   for (int p : st.draft_picks) mix(p);  // only during a draft: other games' signatures are unchanged
   if (st.early_sale_turn >= 0) mix(st.early_sale_turn);  // only once a lease was sold early (FINANCE 1932)
-  mix(static_cast<std::int64_t>(st.postings.size()));
+  mix(static_cast<std::int64_t>(posting_count()));
   for (const auto& p : st.postings) {
     mix(p.from);
     mix(p.to);

@@ -257,7 +257,7 @@ std::string Game::snapshot() const {
   json out{{"format", kSnapshotFormat},
            {"edition", edition_->id},
            {"inputs", input_count()},
-           {"postings", state_.postings.size()},
+           {"postings", posting_count()},
            {"signature", fmt::format("{:016x}", signature())},
            {"rng", rng_},
            {"input_index", input_index_},

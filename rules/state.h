@@ -35,6 +35,7 @@ struct SpaceState {
   bool hotel = false;
   bool mortgaged = false;
   bool withdrawn = false;  // FINANCE (1932): the lease left the game with a player put out; never sold again
+  bool operator==(const SpaceState&) const = default;
 };
 
 enum class Memo : std::uint8_t {
@@ -100,8 +101,8 @@ struct Posting {
   Money amount = 0;
   Memo memo = Memo::salary;
   std::optional<SpaceId> space{};  // the space it concerns, if any
-  int input = -1;    // index of the input that caused it (-1: the setup)
-  std::string card;  // card id, for Memo::card; the reason, for Memo::house_rule
+  int input = -1;                  // index of the input that caused it (-1: the setup)
+  std::string card;                // card id, for Memo::card; the reason, for Memo::house_rule
 };
 
 // What an input caused, for the screens and the daemon. Structured, so nothing is formatted unless someone
@@ -140,15 +141,15 @@ struct Event {
   };
   Kind kind = Kind::turn;
   int player = kNobody;
-  int from = -1;   // moved, jailed: where the token was; sold (group sale): 1 when the lot had a hotel
-  int to = -1;     // moved, jailed: where it is now; bankrupt: the creditor account; traded: the other player
+  int from = -1;  // moved, jailed: where the token was; sold (group sale): 1 when the lot had a hotel
+  int to = -1;    // moved, jailed: where it is now; bankrupt: the creditor account; traded: the other player
   std::optional<SpaceId> space{};  // the property concerned
-  Money amount = 0;  // bought, mortgaged, auction_won: the price; sold: houses left on the lot;
+  Money amount = 0;                // bought, mortgaged, auction_won: the price; sold: houses left on the lot;
                      // auction_started: the piece of its series announced (FINANCE 1932), 0 when none
-  int detail = 0;    // moved: 1 = jumped straight there; built/sold: 1 = a hotel, 2 = one lot of a group
-                     // sale (a hotel sold when the bank lacks the houses to replace it); auction_*: 0 a
-                     // property, 1 a house, 2 a hotel; game_over: how many players share the win (1: one
-                     // winner; more: a tie, one game_over event per winner)
+  int detail = 0;  // moved: 1 = jumped straight there; built/sold: 1 = a hotel, 2 = one lot of a group
+                   // sale (a hotel sold when the bank lacks the houses to replace it); auction_*: 0 a
+                   // property, 1 a house, 2 a hotel; game_over: how many players share the win (1: one
+                   // winner; more: a tie, one game_over event per winner)
   const Card* card = nullptr;  // card_drawn
 };
 

@@ -82,8 +82,15 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
     if (!tokens[m].shape.known()) return prior;  // an old set-up without outlines: only where it stood
     // A rough outline (cut where tokens touched at setup) says half as much.
     const double outline_weight = tokens[m].outline_cut ? 0.5 : 1.0;
+    // Grey and black tokens alike in colour: how far the blob's brightness is from the token's, a factor
+    // of two costing as much as the margin (in a shadow or dim light both blobs change alike, so which
+    // is the brighter still tells them apart; JPEG and blur soften the outlines, not that).
+    const double level =
+        b.brightness > 0
+            ? std::abs(std::log(b.brightness / std::max(0.01, tokens[m].mean[2]))) / std::log(2.0) * margin
+            : 0.0;
     return outline_weight * shape_distance(tokens[m].shape, b.shape) + cap_distance(tokens[m].cap, b.cap) +
-           size + prior;
+           size + level + prior;
   };
   std::vector<int> choice(n, -1), best_choice(n, -1);
   std::vector<int> used(found.size(), 0);

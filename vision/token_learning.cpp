@@ -42,6 +42,30 @@ void fill_holes(cv::Mat& mask) {
   mask.setTo(255, outside(cv::Rect(1, 1, mask.cols, mask.rows)) == 0);
 }
 
+// Splits chromaticity samples (one row of red, green per pixel) into two colours by k-means from the same
+// start every time: the line from the mean to the sample farthest from it, cut halfway (k-means's own
+// start is random, and the same frames must learn the same tokens). `labels` gets 0 or 1 per sample,
+// `centres` the two colours; returns the farthest sample's distance from the mean (how far apart the
+// colours can be at most).
+double split_two_colours(const cv::Mat& samples, cv::Mat& labels, cv::Mat& centres) {
+  double mr = 0, mg = 0;
+  for (int k = 0; k < samples.rows; ++k) mr += samples.at<float>(k, 0), mg += samples.at<float>(k, 1);
+  mr /= std::max(1, samples.rows), mg /= std::max(1, samples.rows);
+  int far = 0;
+  double far_d = -1;
+  for (int k = 0; k < samples.rows; ++k) {
+    const double d = std::hypot(samples.at<float>(k, 0) - mr, samples.at<float>(k, 1) - mg);
+    if (d > far_d) far_d = d, far = k;
+  }
+  const double dr = samples.at<float>(far, 0) - mr, dg = samples.at<float>(far, 1) - mg;
+  labels.create(samples.rows, 1, CV_32S);
+  for (int k = 0; k < samples.rows; ++k)
+    labels.at<int>(k) = (samples.at<float>(k, 0) - mr) * dr + (samples.at<float>(k, 1) - mg) * dg > 0;
+  cv::kmeans(samples, 2, labels, cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 20, 1e-3),
+             1, cv::KMEANS_USE_INITIAL_LABELS, centres);
+  return far_d;
+}
+
 cv::Vec3b median_colour(std::array<std::vector<double>, 3>& channels) {
   return {cv::saturate_cast<uchar>(median(channels[0])), cv::saturate_cast<uchar>(median(channels[1])),
           cv::saturate_cast<uchar>(median(channels[2]))};
@@ -147,9 +171,7 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
     }
     if (std::max(spread[0], spread[1]) > 0.06 && piece.size() >= 2 * min_area) {
       cv::Mat labels, centres;
-      cv::kmeans(samples, 2, labels,
-                 cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 20, 1e-3), 3,
-                 cv::KMEANS_PP_CENTERS, centres);
+      split_two_colours(samples, labels, centres);
       std::vector<int> a, b;
       for (size_t k = 0; k < piece.size(); ++k)
         (labels.at<int>(static_cast<int>(k)) ? b : a).push_back(piece[k]);
@@ -444,30 +466,16 @@ bool TokenLocator::Impl::drop_cap(std::vector<int>& core_pixels, const cv::Mat& 
   const double count = static_cast<double>(core_pixels.size());
   if (count < 12) return false;
   cv::Mat samples(static_cast<int>(core_pixels.size()), 2, CV_32F);
-  double mr = 0, mg = 0, cx = 0, cy = 0;
+  double cx = 0, cy = 0;
   for (size_t k = 0; k < core_pixels.size(); ++k) {
     const Features f = features(top.at<cv::Vec3b>(core_pixels[k]), last_chroma_gain);
     samples.at<float>(static_cast<int>(k), 0) = static_cast<float>(f.r);
     samples.at<float>(static_cast<int>(k), 1) = static_cast<float>(f.g);
-    mr += f.r, mg += f.g;
     cx += core_pixels[k] % s, cy += core_pixels[k] / s;
   }
-  mr /= count, mg /= count, cx /= count, cy /= count;
-  // Two colours split along the line from the mean to the sample farthest from it: the same start every
-  // time, so the same token is learned the same way (k-means's own start is random).
-  int far = 0;
-  double far_d = -1;
-  for (int k = 0; k < samples.rows; ++k) {
-    const double d = std::hypot(samples.at<float>(k, 0) - mr, samples.at<float>(k, 1) - mg);
-    if (d > far_d) far_d = d, far = k;
-  }
-  if (far_d < 0.12) return false;  // one colour, with its shading
-  const double dr = samples.at<float>(far, 0) - mr, dg = samples.at<float>(far, 1) - mg;
-  cv::Mat start(samples.rows, 1, CV_32S), centres;
-  for (int k = 0; k < samples.rows; ++k)
-    start.at<int>(k) = (samples.at<float>(k, 0) - mr) * dr + (samples.at<float>(k, 1) - mg) * dg > 0;
-  cv::kmeans(samples, 2, start, cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 20, 1e-3),
-             1, cv::KMEANS_USE_INITIAL_LABELS, centres);
+  cx /= count, cy /= count;
+  cv::Mat start, centres;
+  if (split_two_colours(samples, start, centres) < 0.12) return false;  // one colour, with its shading
   std::vector<int> a, b;
   for (size_t k = 0; k < core_pixels.size(); ++k)
     (start.at<int>(static_cast<int>(k)) ? b : a).push_back(core_pixels[k]);
@@ -529,6 +537,12 @@ std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat&
   const int n = cv::connectedComponentsWithStats(unexplained, labels, stats, centroids, 8, CV_32S);
   const double w = im.map.space_width() * s;
   const double min_area = 0.06 * w * w, max_area = 0.6 * w * w;  // a token is about 0.15 w^2 with its rim
+  // A white token on pale paper changes nothing but its thin rim, which a dim, noisy or soft view loses: a
+  // cap stuck on it is then all that shows. A cap is about 0.025 w^2; the new thing counts as the token
+  // (known by its cap) when it is that large, clearly coloured against the board around it, and nothing
+  // token-sized is new.
+  const double cap_min_area = 0.015 * w * w;
+  constexpr double cap_chroma = 0.2;
   auto feature_at = [&](int i) {
     Features f = features(top.at<cv::Vec3b>(i), im.last_chroma_gain);
     f.i /= im.last_mean_gain * im.field.at<float>(i);
@@ -536,9 +550,10 @@ std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat&
   };
   const cv::Vec3f unit(1, 1, 1);
   int chosen = -1, count = 0;
+  std::vector<std::vector<int>> caps_alone;  // the coloured pixels of each
   for (int b = 1; b < n; ++b) {
     const int area = stats.at<int>(b, cv::CC_STAT_AREA);
-    if (area < min_area || area > max_area) continue;
+    if (area < cap_min_area || area > max_area) continue;
     const cv::Rect box(stats.at<int>(b, cv::CC_STAT_LEFT), stats.at<int>(b, cv::CC_STAT_TOP),
                        stats.at<int>(b, cv::CC_STAT_WIDTH), stats.at<int>(b, cv::CC_STAT_HEIGHT));
     // Left bare, or a token put down? Bare where the place now looks like the board around it and the
@@ -582,8 +597,34 @@ std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat&
         }
       continue;
     }
+    if (area < min_area) {
+      // Smaller than a token: only a clearly coloured cap, of one colour (the piece may hold a few pixels
+      // of the white body's rim beside it, which filling out to the convex outline joined).
+      std::vector<int> coloured;
+      std::array<double, 2> sum{}, sq{};
+      for (int y = box.y; y < box.y + box.height; ++y)
+        for (int x = box.x; x < box.x + box.width; ++x) {
+          if (labels.at<int>(y, x) != b) continue;
+          const Features f = features(top.at<cv::Vec3b>(y, x), unit);
+          if (chroma_distance(f, now_board) <= cap_chroma) continue;
+          coloured.push_back(y * s + x);
+          sum[0] += f.r, sum[1] += f.g, sq[0] += f.r * f.r, sq[1] += f.g * f.g;
+        }
+      const double k = static_cast<double>(coloured.size());
+      const bool one_colour = k >= 0.6 * cap_min_area && sq[0] / k - sum[0] * sum[0] / (k * k) < 0.1 * 0.1 &&
+                              sq[1] / k - sum[1] * sum[1] / (k * k) < 0.1 * 0.1;
+      if (one_colour) caps_alone.push_back(std::move(coloured));
+      continue;
+    }
     chosen = b;
     ++count;
+  }
+  const bool by_cap_alone = count == 0 && caps_alone.size() == 1;
+  if (by_cap_alone) {
+    // The cap's own pixels are the token: its body is the board's colour.
+    labels.setTo(0);
+    chosen = 1, count = 1;
+    for (int i : caps_alone.front()) labels.at<int>(i) = chosen;
   }
   if (count == 0) return std::unexpected("nothing new is on the board");
   if (count > 1)
@@ -593,13 +634,13 @@ std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat&
   // compares with: chromaticity under the light's correction, brightness over the light field.
   cv::Mat blob = labels == chosen, core;
   cv::erode(blob, core, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
-  if (cv::countNonZero(core) < 6) core = blob;
+  if (by_cap_alone || cv::countNonZero(core) < 6) core = blob;
   std::vector<int> core_pixels;
   for (int i = 0; i < s * s; ++i)
     if (core.at<uint8_t>(i)) core_pixels.push_back(i);
   // A cap of another colour stuck on the token: its body's colour is what locate() matches, so the cap is
   // left out of it (a mean over both matched neither, and its spread took in other tokens' colours).
-  const bool has_cap = im.drop_cap(core_pixels, top);
+  const bool has_cap = !by_cap_alone && im.drop_cap(core_pixels, top);
   std::array<double, 3> sum{}, sq{};
   const double core_n = static_cast<double>(core_pixels.size());
   for (int i : core_pixels) {
@@ -628,7 +669,7 @@ std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat&
     pixels.push_back(i);
     ++per_space[static_cast<size_t>(im.labels.at<int16_t>(i))];
   }
-  if (pixels.size() < 0.5 * min_area)
+  if (pixels.size() < 0.5 * (by_cap_alone ? cap_min_area : min_area))
     return std::unexpected("the new thing on the board has no single colour; is it a token?");
   found.look.area_px = static_cast<double>(pixels.size());
   cv::Mat mask = cv::Mat::zeros(s, s, CV_8U);
@@ -644,6 +685,7 @@ std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat&
     body.centre = found.centre;
     found.look.cap = im.cap_of(body, top, im.last_chroma_gain);
   }
+  found.by_cap_alone = by_cap_alone;
   found.space = static_cast<int>(std::max_element(per_space.begin(), per_space.end()) - per_space.begin());
   return found;
 }

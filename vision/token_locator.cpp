@@ -227,6 +227,32 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
 
   std::vector<TokenObservation> out(tokens.size());
   for (size_t t = 0; t < tokens.size(); ++t) out[t].token = static_cast<int>(t);
+  std::map<int, double> blob_brightness;
+  auto brightness_of = [&](int blob) {
+    if (const auto it = blob_brightness.find(blob); it != blob_brightness.end()) return it->second;
+    const cv::Rect box(im.stats.at<int>(blob, cv::CC_STAT_LEFT), im.stats.at<int>(blob, cv::CC_STAT_TOP),
+                       im.stats.at<int>(blob, cv::CC_STAT_WIDTH), im.stats.at<int>(blob, cv::CC_STAT_HEIGHT));
+    std::vector<double> levels;
+    for (int y = box.y; y < box.y + box.height; ++y)
+      for (int x = box.x; x < box.x + box.width; ++x) {
+        if (im.blobs.at<int>(y, x) != blob) continue;
+        const int i = y * s + x;
+        levels.push_back(features(top.at<cv::Vec3b>(i), chroma_gain).i / (mean_gain * im.field.at<float>(i)));
+      }
+    return blob_brightness[blob] = std::max(0.01, median(levels));
+  };
+  auto neutral = [](const TokenAppearance& t) {
+    return chroma_distance({t.mean[0], t.mean[1], 0}, {1.0 / 3, 1.0 / 3, 0}) < 0.1;
+  };
+  // A grey or black token's brightness is its colour: of two blobs that both match its pixels, the one
+  // clearly nearer its learned brightness (by more than a factor of two) is its own; the other is a
+  // token of the other neutral look, or a shadow.
+  auto clearly_own = [&](size_t t, int own, int other) {
+    if (!neutral(tokens[t]) || own == other) return false;
+    const double level = std::log(std::max(0.01, tokens[t].mean[2]));
+    return std::abs(std::log(brightness_of(other)) - level) - std::abs(std::log(brightness_of(own)) - level) >
+           std::log(2.0);
+  };
   // Per token told by colour alone: its foreground blob, and every blob nearly as much like it.
   std::vector<int> component(tokens.size(), -1);
   std::vector<std::vector<int>> looks_like(tokens.size());
@@ -270,6 +296,15 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
     for (Tally* b : found) {
       b->shape = shape_of(b->pixels, s, &b->centre);
       if (members.size() > 1) b->cap = im.cap_of(*b, top, chroma_gain);
+      // Grey and black tokens of one group differ in brightness (their outlines blur alike).
+      if (members.size() > 1 && neutral(tokens[first])) {
+        std::vector<double> levels;
+        levels.reserve(b->pixels.size());
+        for (int i : b->pixels)
+          levels.push_back(features(top.at<cv::Vec3b>(i), chroma_gain).i /
+                           (mean_gain * im.field.at<float>(i)));
+        b->brightness = std::max(0.01, median(levels));
+      }
     }
     if (members.size() == 1) {
       const size_t t = members.front();
@@ -280,7 +315,8 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
         if (b->pixels.size() >= 0.5 * found.front()->pixels.size())
           looks_like[t].push_back(im.blobs.at<int>(b->pixels.front()));
       for (int i : found.front()->pixels) im.claimed.at<uint8_t>(i) = 255;
-      if (found.size() > 1 && found[1]->pixels.size() >= 0.5 * found.front()->pixels.size())
+      if (found.size() > 1 && found[1]->pixels.size() >= 0.5 * found.front()->pixels.size() &&
+          !clearly_own(t, component[t], im.blobs.at<int>(found[1]->pixels.front())))
         ask_between(out[t], *found[1]);  // two places look like this token
       continue;
     }
@@ -289,8 +325,18 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
   // Grey and black tokens differ only in brightness: in a shadow or dim light one matches the other. Two
   // of them where one's blob looks like the other too may have swapped: both are questions (a grey
   // token's move was once reported onto the black one's space, the black one taking the grey's blob).
-  auto neutral = [](const TokenAppearance& t) {
-    return chroma_distance({t.mean[0], t.mean[1], 0}, {1.0 / 3, 1.0 / 3, 0}) < 0.1;
+  // Unless the two blobs' brightness says which is which: a blob's median brightness (its top, rim and
+  // shadow together, under the light's correction) pairs with the tokens' learned brightness clearly
+  // better one way than swapped. A shadow or dim light over both changes both blobs alike, not which of
+  // them is the brighter.
+  auto told_apart = [&](size_t a, size_t b) {
+    if (component[a] == component[b]) return false;  // touching: one blob for both
+    const double la = std::log(brightness_of(component[a])), lb = std::log(brightness_of(component[b]));
+    const double ta = std::log(std::max(0.01, tokens[a].mean[2])),
+                 tb = std::log(std::max(0.01, tokens[b].mean[2]));
+    const double direct = std::abs(la - ta) + std::abs(lb - tb),
+                 swapped = std::abs(la - tb) + std::abs(lb - ta);
+    return swapped - direct > std::log(2.0);
   };
   for (size_t a = 0; a < tokens.size() && !near; ++a)
     for (size_t b = a + 1; b < tokens.size(); ++b) {
@@ -299,6 +345,7 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
       };
       if (component[a] < 0 || component[b] < 0 || !neutral(tokens[a]) || !neutral(tokens[b])) continue;
       if (!seen_in(a, component[b]) && !seen_in(b, component[a])) continue;
+      if (told_apart(a, b)) continue;
       for (size_t t : {a, b}) {
         out[t].confidence = std::min(out[t].confidence, 0.5);
         const int other = out[t == a ? b : a].space;

@@ -38,6 +38,9 @@ struct NewToken {
   TokenAppearance look;  // named by the caller
   int space = -1;        // where it stands
   Point2 centre;         // top-view pixels
+  // Its body looks like the board (a white token on pale paper): it is known by its cap alone, whose
+  // colour and size are what `look` holds.
+  bool by_cap_alone = false;
 };
 
 // Looks at the board from above (a fixed top view warped through the calibration) and says where each

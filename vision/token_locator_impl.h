@@ -68,7 +68,8 @@ struct Tally {
   ShapeFeatures shape;
   CapFeatures cap;
   Point2 centre;
-  bool divided = false;  // cut out of a blob of touching tokens at setup: its outline is only rough
+  bool divided = false;   // cut out of a blob of touching tokens at setup: its outline is only rough
+  double brightness = 0;  // median of its pixels under the light's correction; 0 when not measured
 };
 
 struct TokenLocator::Impl {

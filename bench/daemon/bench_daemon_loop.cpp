@@ -10,6 +10,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <thread>
 
 #include "daemon/service.h"
 #include "ledger/ledger.h"
@@ -111,6 +113,7 @@ struct RunFigures {
   double create_ms = 0;
   double ready_ms = 0;  // from before create() to the "table ready" line (ledger, resume, screen, devices)
   std::string stall;
+  std::string per_handler;
   std::string ready;
   std::int64_t inputs = 0;
   bool game_over = false;
@@ -133,6 +136,7 @@ RunFigures run_once(const std::string& dir, std::int64_t stop_after) {
   setup.log = [&figures, &start, verbose](const std::string& line) {
     if (verbose) fmt::print(stderr, "{}\n", line);
     if (line.starts_with("longest loop stall")) figures.stall = line;
+    if (line.starts_with("longest loop turn per handler")) figures.per_handler = line;
     if (line.starts_with("table ready")) {
       figures.ready = line;
       figures.ready_ms =
@@ -207,6 +211,16 @@ std::int64_t store_long_game(const std::string& dir, int inputs) {
   return stored;
 }
 
+// The machine's load (/proc/loadavg: 1, 5 and 15 minutes), printed beside the figures: on a machine shared
+// with other work, a stall is as much the others' as the loop's.
+std::string machine_load() {
+  std::ifstream in("/proc/loadavg");
+  double one = 0, five = 0, fifteen = 0;
+  if (!(in >> one >> five >> fifteen)) return "machine load unknown";
+  return fmt::format("machine load {:.2f} {:.2f} {:.2f} on {} CPUs", one, five, fifteen,
+                     std::thread::hardware_concurrency());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -214,6 +228,7 @@ int main(int argc, char** argv) {
   const std::string dir =
       (std::filesystem::temp_directory_path() / fmt::format("bb-bench-loop-{}", getpid())).string();
   std::filesystem::create_directories(dir);
+  fmt::print("before the game: {}\n", machine_load());
   const auto played_start = std::chrono::steady_clock::now();
   const RunFigures played = run_once(dir, inputs);
   const double played_s =
@@ -221,9 +236,10 @@ int main(int argc, char** argv) {
   fmt::print(
       "loop while playing {} inputs{} (at most 60 s) through simulated dice and the offscreen screen ({:.1f} "
       "s, exit {}):\n"
-      "  {}\n",
-      played.inputs, played.game_over ? " (to the game's end)" : "", played_s, played.exit_code,
-      played.stall);
+      "  {}\n  {}\n",
+      played.inputs, played.game_over ? " (to the game's end)" : "", played_s, played.exit_code, played.stall,
+      played.per_handler);
+  fmt::print("  after the game: {}\n", machine_load());
   // The same file again: the service resumes the unfinished game (if the bots did not finish it).
   const RunFigures resumed = run_once(dir, 0);
   fmt::print("start to ready with that game in the ledger: {:.1f} ms (of which create: {:.1f} ms); {}\n",

@@ -28,7 +28,8 @@ struct Totals {
 };
 
 // keep_history false: the game keeps no inputs for undo (Game::forget_history); with_events false: inputs go
-// through Game::play, which builds no events. Both false is how the odds' playouts play.
+// through Game::play, which builds no events. Both false is how the odds' playouts play: then the game keeps
+// no journal of postings either (Game::forget_journal).
 Totals play_games(int games, std::uint64_t seed, int players, bool keep_history = true,
                   bool with_events = true) {
   Totals t;
@@ -39,6 +40,7 @@ Totals play_games(int games, std::uint64_t seed, int players, bool keep_history 
     for (int p = 0; p < players; ++p) setup.players.push_back({"P" + std::to_string(p), "", "", {}});
     auto game = bb::rules::Game::start(classic(), setup);
     if (!keep_history) game->forget_history();
+    if (!keep_history && !with_events) game->forget_journal();  // as a playout plays: no journal either
     bb::rules::Bot bot(setup.seed);
     while (!game->state().ended) {
       bb::rules::Input in =
@@ -110,12 +112,13 @@ int main(int argc, char** argv) {
   Totals th = play_games(4000, 100, 4, false);
   const double cpu_no_history = cpu_seconds() - cpu_no_history_start;
   fmt::print("rules: {:.0f} turns/s without an undo history (CPU time)\n", th.turns / cpu_no_history);
-  // The same games as a playout plays them: no undo history and no events (Game::play).
+  // The same games as a playout plays them: no undo history, no journal and no events (Game::play).
   const double cpu_playout_start = cpu_seconds();
   Totals tp = play_games(4000, 100, 4, false, false);
   const double cpu_playout = cpu_seconds() - cpu_playout_start;
   fmt::print(
-      "rules: {} turns; {:.0f} turns/s without an undo history or events (as the odds' playouts play; "
+      "rules: {} turns; {:.0f} turns/s without an undo history, journal or events (as the odds' playouts "
+      "play; "
       "CPU time)\n",
       tp.turns, tp.turns / cpu_playout);
   benchmark::Initialize(&argc, argv);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -14,6 +15,30 @@
 #include "table/table.h"
 
 namespace bb::daemon::service_test {
+
+// How many times longer than natively a test may wait before it gives up: BOARDBANK_TEST_TIME_FACTOR, which
+// the build sets for these tests (20 under an emulator such as qemu-user, 1 natively, where nothing changes).
+// A limit counted in wakes of a participant (a wake every 5 ms) is there to end a test that failed rather
+// than hang, not to judge speed: under the emulator the same wakes come while the service does a twentieth of
+// the work. Only limits and the camera's silence grow with it; what a test checks stays the same.
+inline int test_time_factor() {
+  static const int factor = [] {
+    const char* text = std::getenv("BOARDBANK_TEST_TIME_FACTOR");
+    if (text == nullptr || *text == '\0') return 1;
+    char* end = nullptr;
+    const long value = std::strtol(text, &end, 10);
+    if (*end != '\0' || value < 1 || value > 100) {
+      ADD_FAILURE() << "BOARDBANK_TEST_TIME_FACTOR must be a whole number from 1 to 100, not '" << text
+                    << "'";
+      return 1;
+    }
+    return static_cast<int>(value);
+  }();
+  return factor;
+}
+
+// `native` wakes (or any count of a fixed period) as a give-up limit for this build: times the factor above.
+inline int wake_limit(int native) { return native * test_time_factor(); }
 
 // A folder of its own for each test (named after the process and the test), removed at the end.
 class TempFolder {

@@ -146,6 +146,35 @@ TEST(EventLoop, TheLongestStallNamesTheCallbackThatHeldTheLoop) {
   EXPECT_GE(loop->longest_stall().longest, 60ms);
 }
 
+// Each handler's longest turn is kept by its name, posted work by the name it was posted with, so a bench can
+// say which kind of work held the loop.
+TEST(EventLoop, EachHandlersLongestTurnIsKeptByItsName) {
+  auto loop = make_loop();
+  bool posted_done = false;
+  bool timer_done = false;
+  ASSERT_TRUE(loop->add_timer("slow timer", 1ms, 0ms, [&] {
+    std::this_thread::sleep_for(30ms);
+    timer_done = true;
+  }));
+  ASSERT_TRUE(loop->post(
+      [&] {
+        std::this_thread::sleep_for(10ms);
+        posted_done = true;
+      },
+      "a touch"));
+  ASSERT_TRUE(loop->post([] {}));
+  run_until(*loop, [&] { return posted_done && timer_done; });
+  const auto& by_handler = loop->stalls_by_handler();
+  ASSERT_TRUE(by_handler.contains("slow timer"));
+  ASSERT_TRUE(by_handler.contains("a touch"));
+  ASSERT_TRUE(by_handler.contains("posted work"));  // work posted without a name
+  EXPECT_GE(by_handler.at("slow timer").longest, 30ms);
+  EXPECT_GE(by_handler.at("a touch").longest, 10ms);
+  EXPECT_EQ(loop->longest_stall().where, "slow timer");
+  loop->reset_stall();
+  EXPECT_TRUE(loop->stalls_by_handler().empty());
+}
+
 namespace {
 
 // A stand-in for systemd: a unix datagram socket NOTIFY_SOCKET points at.

@@ -28,6 +28,7 @@ using namespace bb::daemon;
 using bb::daemon::service_test::start_two_player_game;
 using bb::daemon::service_test::TempFolder;
 using bb::daemon::service_test::test_config;
+using bb::daemon::service_test::wake_limit;
 using namespace std::chrono_literals;
 
 namespace {
@@ -57,7 +58,7 @@ class ScriptedPlayer final : public Participant {
     } else if (thrown && view.game && view.game->input_count() >= 1) {
       context.stop(7);
     }
-    if (wakes > 3000) context.stop(99);  // the test failed; do not hang
+    if (wakes > wake_limit(3000)) context.stop(99);  // the test failed; do not hang
   }
   int wakes = 0;
   bool started = false;
@@ -191,7 +192,7 @@ struct Watcher final : Participant {
       reached = true;
       return c.stop(0);
     }
-    if (++wakes > limit) c.stop(1);
+    if (++wakes > wake_limit(limit)) c.stop(1);
   }
 };
 
@@ -404,7 +405,7 @@ struct DicePlayer final : Participant {
     const auto& view = c.table().view();
     if (start_two_player_game(c, started)) return;
     if (view.game && step(c, view)) c.stop(0);
-    if (++wakes > 4000) c.stop(1);  // 20 s: the test failed; do not hang
+    if (++wakes > wake_limit(4000)) c.stop(1);  // 20 s: the test failed; do not hang
   }
   void roll(int a, int b) {
     const std::string line = "roll " + std::to_string(a) + " " + std::to_string(b) + "\n";

@@ -16,6 +16,7 @@ namespace {
 using namespace std::chrono_literals;
 using service_test::TempFolder;
 using service_test::test_config;
+using service_test::wake_limit;
 
 // Stops the service once the Devices list says the camera is gone: at the end of the file, or at once when
 // it could not be opened (the status then says why); after 20 s at the latest. The "ok" the camera thread
@@ -27,7 +28,7 @@ struct CameraWatcher final : Participant {
     for (const auto& device : c.table().view().devices)
       if (device.name == "Camera") seen = device;
     if (seen && seen->state == display::DeviceStatus::State::missing) return c.stop(0);
-    if (++wakes > 4000) c.stop(1);
+    if (++wakes > wake_limit(4000)) c.stop(1);
   }
   std::optional<display::DeviceStatus> seen;
   int wakes = 0;

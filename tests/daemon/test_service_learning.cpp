@@ -27,6 +27,7 @@ using namespace std::chrono_literals;
 using service_test::start_two_player_game;
 using service_test::TempFolder;
 using service_test::test_config;
+using service_test::wake_limit;
 
 // A table camera whose tokens stand beside the board until the family puts each down by hand.
 class PuttingDownCamera final : public vision::FrameSource {
@@ -97,7 +98,7 @@ struct Family final : Participant {
   Wake wake() const override { return Wake{-1, 5ms}; }
   void on_wake(ParticipantContext& c) override {
     const auto& view = c.table().view();
-    if (++wakes > 6000) return c.stop(1);  // 30 s: the test failed; do not hang
+    if (++wakes > wake_limit(6000)) return c.stop(1);  // 30 s: the test failed; do not hang
     if (start_two_player_game(c, started)) return;
     if (!view.game) return;
     const auto& q = view.question;
@@ -140,6 +141,9 @@ Seen run_learning(bool skip_second, std::vector<std::string>& lines, int& exit_c
   setup.config = test_config(dir);
   setup.headless = true;
   setup.devices_from_config = false;
+  // The rendered table takes longer than kCameraSilence per picture under an emulator: the factor stretches
+  // it.
+  setup.camera_silence = kCameraSilence * service_test::test_time_factor();
   setup.log = [&lines](const std::string& line) { lines.push_back(line); };
   auto camera = std::make_shared<PuttingDownCamera>(2);
   setup.frame_source = [camera]() -> std::expected<std::unique_ptr<vision::FrameSource>, std::string> {
@@ -224,7 +228,7 @@ struct FamilyStoppedMidLearning final : Participant {
   Wake wake() const override { return Wake{-1, 5ms}; }
   void on_wake(ParticipantContext& c) override {
     const auto& view = c.table().view();
-    if (++wakes > 6000) return c.stop(1);
+    if (++wakes > wake_limit(6000)) return c.stop(1);
     if (start_two_player_game(c, started)) return;
     const auto& q = view.question;
     if (!view.game || !q || q->kind != display::TableQuestion::Kind::learn_tokens) return;
@@ -258,7 +262,7 @@ struct FamilyAfterRestart final : Participant {
   Wake wake() const override { return Wake{-1, 5ms}; }
   void on_wake(ParticipantContext& c) override {
     const auto& view = c.table().view();
-    if (++wakes > 6000) return c.stop(1);
+    if (++wakes > wake_limit(6000)) return c.stop(1);
     if (!view.game) return;
     const auto& q = view.question;
     if (view.awaiting.kind != table::Awaiting::Kind::learn_tokens) {
@@ -295,7 +299,7 @@ struct FamilyWithNothingOnGo final : Participant {
   Wake wake() const override { return Wake{-1, 5ms}; }
   void on_wake(ParticipantContext& c) override {
     const auto& view = c.table().view();
-    if (++wakes > 6000) return c.stop(1);
+    if (++wakes > wake_limit(6000)) return c.stop(1);
     if (start_two_player_game(c, started)) return;
     const auto& q = view.question;
     if (!view.game || !q || q->kind != display::TableQuestion::Kind::learn_tokens) return;
@@ -319,6 +323,9 @@ TEST(ServiceLearning, NothingOnGoIsAskedAboutAndLookedAtAgain) {
   setup.config = test_config(dir);
   setup.headless = true;
   setup.devices_from_config = false;
+  // The rendered table takes longer than kCameraSilence per picture under an emulator: the factor stretches
+  // it.
+  setup.camera_silence = kCameraSilence * service_test::test_time_factor();
   setup.log = [&lines](const std::string& line) { lines.push_back(line); };
   auto camera = std::make_shared<PuttingDownCamera>(2);  // both tokens beside the board
   setup.frame_source = shared_camera(camera);
@@ -345,6 +352,7 @@ TEST(ServiceLearning, ARestartMidLearningAsksOnlyForTheTokensNotLearnedYet) {
     setup.config = config;
     setup.headless = true;
     setup.devices_from_config = false;
+    setup.camera_silence = kCameraSilence * service_test::test_time_factor();  // as in run_learning
     setup.log = [&lines](const std::string& line) { lines.push_back(line); };
     auto camera = std::make_shared<PuttingDownCamera>(2);
     setup.frame_source = shared_camera(camera);
@@ -368,6 +376,9 @@ TEST(ServiceLearning, ARestartMidLearningAsksOnlyForTheTokensNotLearnedYet) {
   setup.config = config;
   setup.headless = true;
   setup.devices_from_config = false;
+  // The rendered table takes longer than kCameraSilence per picture under an emulator: the factor stretches
+  // it.
+  setup.camera_silence = kCameraSilence * service_test::test_time_factor();
   setup.log = [&again](const std::string& line) { again.push_back(line); };
   auto camera = std::make_shared<PuttingDownCamera>(2, std::vector<int>{12, -1});
   setup.frame_source = shared_camera(camera);

@@ -21,6 +21,7 @@ using namespace bb::daemon;
 using bb::daemon::service_test::start_two_player_game;
 using bb::daemon::service_test::TempFolder;
 using bb::daemon::service_test::test_config;
+using bb::daemon::service_test::wake_limit;
 using namespace std::chrono_literals;
 
 namespace {
@@ -80,7 +81,8 @@ struct ScreenWatcher final : Participant {
     const auto& view = c.table().view();
     if (start_two_player_game(c, started)) return;
     if (view.game && step(c, view)) return c.stop(0);
-    if (++wakes > 4000) {  // 20 s: the test failed; let the syncer go so that the service can stop
+    if (++wakes >
+        wake_limit(4000)) {  // 20 s: the test failed; let the syncer go so that the service can stop
       gate_.open = true;
       gate_.failing = false;
       c.stop(1);

@@ -80,6 +80,45 @@ TEST(Simulate, PlayGivesTheSameGameAsApply) {
   }
 }
 
+// Game::forget_journal (the odds' playouts): the same inputs move the same cash and give the same board as
+// the game with its journal; only the postings are not kept (but counted), and the rest of the invariants
+// hold.
+TEST(Simulate, AGameWithoutItsJournalPlaysTheSameGame) {
+  auto ed = load_edition("classic", {EDITIONS_DIR});
+  ASSERT_TRUE(ed);
+  auto shared = std::make_shared<const Edition>(std::move(*ed));
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    rules::Setup setup;
+    setup.edition = "classic";
+    setup.seed = seed;
+    for (int p = 0; p < 4; ++p) setup.players.push_back({"P" + std::to_string(p), "", "", {}});
+    auto kept = Game::start(shared, setup);
+    ASSERT_TRUE(kept);
+    Bot bot(seed);
+    while (!kept->state().ended && kept->state().turns < 15) ASSERT_TRUE(kept->apply(bot.next(*kept)));
+    Game forgot = *kept;  // forgotten mid-game, as a playout forgets the position's journal
+    forgot.forget_journal();
+    EXPECT_FALSE(forgot.keeps_journal());
+    EXPECT_TRUE(forgot.state().postings.empty());
+    EXPECT_EQ(forgot.posting_count(), kept->state().postings.size());
+    while (!kept->state().ended && kept->state().turns < 400) {
+      Input in = bot.next(*kept);
+      ASSERT_TRUE(kept->apply(in));
+      ASSERT_TRUE(forgot.play(in));
+      ASSERT_EQ(forgot.posting_count(), kept->state().postings.size()) << "seed " << seed;
+      for (std::size_t p = 0; p < kept->state().players.size(); ++p)
+        ASSERT_EQ(forgot.state().players[p].cash, kept->state().players[p].cash) << "seed " << seed;
+      ASSERT_EQ(forgot.state().spaces, kept->state().spaces) << "seed " << seed;
+      ASSERT_EQ(forgot.state().current, kept->state().current);
+      ASSERT_EQ(forgot.state().pending.size(), kept->state().pending.size());
+    }
+    EXPECT_TRUE(forgot.state().postings.empty());
+    EXPECT_EQ(forgot.state().winners, kept->state().winners);
+    EXPECT_EQ(forgot.invariant_violations(), std::vector<std::string>{}) << "seed " << seed;
+    EXPECT_FALSE(forgot.has_history());
+  }
+}
+
 TEST(Simulate, TwoAndEightPlayerGames) {
   EXPECT_EQ(play(50, 1000, 2, true).finished, 50);
   EXPECT_EQ(play(30, 2000, 8, true).finished, 30);
