@@ -35,7 +35,7 @@ packages=(
   libopencv-dev libopencv-contrib-dev libjpeg62-turbo-dev libpng-dev
   libsystemd-dev libssl-dev
   libsdl2-dev libsdl2-ttf-dev libsdl2-mixer-dev libsdl2-image-dev fonts-dejavu-core
-  clang
+  clang clang-format
   dpkg-dev lintian systemd
 )
 # clang's runtime (libFuzzer, for the fuzzers) is versioned like the distribution's default clang: 14 on Debian 12,

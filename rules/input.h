@@ -144,11 +144,11 @@ using Input = std::variant<Roll, Choose, Bid, Close, Draw, Build, Sell, Mortgage
 struct PlayerSetup {
   std::string name;
   std::string token;
-  std::string card;        // RFID UID in hex, optional
-  std::vector<SpaceId>
-      deeds;  // Short Game: the deeds dealt to this player (else the engine deals from the seed)
-  int colour =
-      -1;  // the screen's palette index chosen at setup (display only; the rules ignore it); -1: by seat
+  std::string card;  // RFID UID in hex, optional
+  // Short Game: the deeds dealt to this player (else the engine deals from the seed).
+  std::vector<SpaceId> deeds;
+  // The screen's palette index chosen at setup (display only; the rules ignore it); -1: by seat.
+  int colour = -1;
 };
 
 struct Setup {

@@ -554,8 +554,9 @@ json state_json(const Game& game) {
   j["current"] = st.ended ? json(nullptr) : json(st.players[st.current].name);
   json pending = json::array();
   for (const auto& q : st.pending) {
-    json pj = {
-        {"player", st.players[q.player].name}, {"question", question_name(q.kind)}, {"options", game.option_names(q)}};
+    json pj = {{"player", st.players[q.player].name},
+               {"question", question_name(q.kind)},
+               {"options", game.option_names(q)}};
     if (q.space) pj["space"] = *q.space;
     if (q.kind == QuestionKind::buy || q.kind == QuestionKind::debt || q.kind == QuestionKind::tax ||
         q.kind == QuestionKind::jail || q.kind == QuestionKind::mortgaged_transfer)

@@ -30,5 +30,4 @@ std::string state_to_json(const Game& game, int indent = -1);
 // A short human summary: standings and the ledger total.
 std::string state_summary(const Game& game);
 
-
 }  // namespace bb::rules

@@ -687,8 +687,8 @@ TEST(TimeLimit, EqualRichestPlayersShareTheWin) {
   EXPECT_EQ(g.game().describe(out->events[0]), "The game is over: a tie, Ann shares the win with Bob");
   EXPECT_NE(state_summary(g.game()).find("WINNER (tie)"), std::string::npos);
   // A snapshot keeps the shared win.
-  auto restored = Game::restore(g.game().edition_ptr(), g.game().setup(), g.game().snapshot(),
-                                g.game().state().postings);
+  auto restored =
+      Game::restore(g.game().edition_ptr(), g.game().setup(), g.game().snapshot(), g.game().state().postings);
   ASSERT_TRUE(restored) << restored.error();
   EXPECT_EQ(restored->state().winners, (std::vector<int>{0, 1}));
   EXPECT_EQ(restored->signature(), g.game().signature());

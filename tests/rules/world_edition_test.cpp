@@ -39,7 +39,8 @@ TEST(World, MoneyIsShownInMAndK) {
 TEST(World, EachDealHasARandomTimerOf13To50Seconds) {
   int shortest = 100, longest = 0;
   for (int seed = 1; seed <= 200; ++seed) {
-    ScriptedGame g(fmt::format(R"({{"setup": {{"edition": "world", "players": ["Ann", "Bob"], "seed": {}}}}})", seed));
+    ScriptedGame g(
+        fmt::format(R"({{"setup": {{"edition": "world", "players": ["Ann", "Bob"], "seed": {}}}}})", seed));
     g.ok(R"({"t": "roll", "dice": [1, 2]})");
     g.ok(R"({"t": "choose", "player": "Ann", "option": "auction"})");
     int timer = g.game().state().auction->timer_s;
@@ -52,8 +53,8 @@ TEST(World, EachDealHasARandomTimerOf13To50Seconds) {
   EXPECT_GT(longest, 43);
 }
 
-// "Owning any of the four Airports or the two service providers will also award players money, though no houses
-// or hotels can be built on these spaces."
+// "Owning any of the four Airports or the two service providers will also award players money, though no
+// houses or hotels can be built on these spaces."
 TEST(World, FourAirportsAndTwoServiceProvidersWithoutHouses) {
   ScriptedGame g(kWorld);
   const Edition& ed = g.game().edition();
@@ -61,7 +62,8 @@ TEST(World, FourAirportsAndTwoServiceProvidersWithoutHouses) {
   EXPECT_EQ(ed.group("railroad")->name, "Airports");
   EXPECT_EQ(ed.group_members("utility").size(), 2u);
   EXPECT_EQ(ed.group("utility")->name, "Service providers");
-  g.ok(R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 5}, {"space": 15}, {"space": 25}, {"space": 35}]})");
+  g.ok(
+      R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 5}, {"space": 15}, {"space": 25}, {"space": 35}]})");
   ASSERT_TRUE(g.game().why_not_build(0, SpaceId{5}));
   EXPECT_NE(g.game().why_not_build(0, SpaceId{5})->find("cannot have buildings"), std::string::npos);
 }
