@@ -186,8 +186,8 @@ void ChartsScreen::build_chances(FrameBuilder& fb, UiContext& ui, Rect area) {
   if (st.ended)
     basis = "the game is over";
   else if (!odds.now.empty())
-    basis = fmt::format("from {} playouts with the bots{}; the bar is the 95% margin", odds.playouts,
-                        odds.refining ? ", more coming" : "");
+    basis = fmt::format("from {} playouts with the bots{}; the bar is the 95% margin",
+                        Wording::count(odds.playouts), odds.refining ? ", more coming" : "");
   fb.text({chart.x, chart.bottom() + l.s(30), chart.w, l.s(24)}, basis, FontFace::regular, l.font_small,
           Palette::muted, Align::centre, l.s(11));
   const std::size_t stride = std::max<std::size_t>(1, points.size() / std::max(1, chart.w / 3));

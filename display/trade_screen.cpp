@@ -13,6 +13,26 @@
 
 namespace bb::display {
 
+namespace {
+
+// The next player after `from` in seat order (wrapping) who is still in the game and is not `other`; `from`
+// itself when there is none. A bankrupt player has nothing to trade and no card that may agree.
+int next_trader(const rules::GameState& st, int from, int other) {
+  const int n = static_cast<int>(st.players.size());
+  for (int step = 1; step <= n; ++step) {
+    const int p = (from + step) % n;
+    if (p != other && !st.players[static_cast<std::size_t>(p)].bankrupt) return p;
+  }
+  return from;
+}
+
+bool in_game(const rules::GameState& st, int p) {
+  return p >= 0 && p < static_cast<int>(st.players.size()) &&
+         !st.players[static_cast<std::size_t>(p)].bankrupt;
+}
+
+}  // namespace
+
 void TradeScreen::changed() { agreed_[0] = agreed_[1] = false; }
 
 rules::Trade TradeScreen::current() const {
@@ -57,8 +77,10 @@ void TradeScreen::build(FrameBuilder& fb, UiContext& ui) {
     players_[0] = ui.focused_player();
     ui.focus_player(-1);
   }
-  if (players_[0] < 0 || players_[0] >= n) players_[0] = game->state().current;
-  if (players_[1] < 0 || players_[1] >= n || players_[1] == players_[0]) players_[1] = (players_[0] + 1) % n;
+  const auto& st = game->state();
+  if (!in_game(st, players_[0])) players_[0] = st.current;
+  if (!in_game(st, players_[1]) || players_[1] == players_[0])
+    players_[1] = next_trader(st, players_[0], players_[0]);
   const int w = (l.width - 3 * l.pad) / 2;
   const int bottom = l.height - l.pad;
   int top = body.y + l.pad;
@@ -96,10 +118,11 @@ void TradeScreen::build_advice(FrameBuilder& fb, UiContext& ui, Rect strip) {
     line = fmt::format("Chance of winning now: {}, {}", chance(players_[0]), chance(players_[1]));
   } else if (answered) {
     const auto& advice = *odds.trade;
-    line = !advice.refused.empty()  ? "As it stands: " + advice.refused
-           : advice.summary.empty() ? std::string("Weighing this trade\u2026")
-                                    : fmt::format("With this trade: {}  ({} playouts{})", advice.summary,
-                                                  advice.playouts, advice.refining ? ", more coming" : "");
+    line = !advice.refused.empty() ? "As it stands: " + advice.refused
+           : advice.summary.empty()
+               ? std::string("Weighing this trade\u2026")
+               : fmt::format("With this trade: {}  ({} playouts{})", advice.summary,
+                             Wording::count(advice.playouts), advice.refining ? ", more coming" : "");
   } else {
     line = "Weighing this trade\u2026";
   }
@@ -112,7 +135,6 @@ void TradeScreen::build_side(FrameBuilder& fb, UiContext& ui, int side, int x, i
   const auto& l = fb.layout();
   const auto& game = *ui.snapshot().game;
   const auto& st = game.state();
-  const int n = static_cast<int>(st.players.size());
   const int me = players_[side];
   const int other = players_[1 - side];
   const auto& snap = ui.snapshot();
@@ -123,10 +145,8 @@ void TradeScreen::build_side(FrameBuilder& fb, UiContext& ui, int side, int x, i
   // Who: tap to change to the next player not on the other side.
   fb.button(fmt::format("trade.{}.player", side), {x + pad, y, inner, l.button_h},
             fmt::format("{} gives \u25BE", st.players[static_cast<std::size_t>(me)].name),
-            Widgets::player_colour(snap, me), [this, side, other, n] {
-              int next = (players_[side] + 1) % n;
-              if (next == other) next = (next + 1) % n;
-              players_[side] = next;
+            Widgets::player_colour(snap, me), [this, &ui, side, other] {
+              players_[side] = next_trader(ui.snapshot().game->state(), players_[side], other);
               offers_[side] = {};
               pages_[side] = 0;
               changed();

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstddef>
 
 namespace bb::display {
 
@@ -208,6 +209,13 @@ std::string Wording::option(const rules::Game& game, const rules::Question& q,
     }
   }
   return std::string(game.option_name(option));
+}
+
+std::string Wording::count(long long n) {
+  std::string digits = std::to_string(n < 0 ? -n : n);
+  for (auto at = static_cast<std::ptrdiff_t>(digits.size()) - 3; at > 0; at -= 3)
+    digits.insert(static_cast<std::size_t>(at), ",");
+  return n < 0 ? "-" + digits : digits;
 }
 
 }  // namespace bb::display

@@ -33,6 +33,8 @@ class Wording {
   static std::string sale_question(const rules::Game& game, const rules::SalePlan& plan);
   static std::vector<std::string> sale_lines(const rules::Game& game, const rules::SalePlan& plan);
   static std::string money(const rules::Game& game, rules::Money amount);
+  // A count as people read it: 2,000; 12,500.
+  static std::string count(long long n);
 };
 
 }  // namespace bb::display

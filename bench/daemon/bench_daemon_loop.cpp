@@ -15,6 +15,7 @@
 
 #include "daemon/service.h"
 #include "ledger/ledger.h"
+#include "machine_load.h"
 #include "random_driver.h"
 #include "rules/edition.h"
 #include "rules/script.h"
@@ -22,6 +23,7 @@
 
 using namespace bb;
 using namespace std::chrono_literals;
+using bb::bench::machine_load;
 
 namespace {
 
@@ -209,16 +211,6 @@ std::int64_t store_long_game(const std::string& dir, int inputs) {
     ++stored;
   }
   return stored;
-}
-
-// The machine's load (/proc/loadavg: 1, 5 and 15 minutes), printed beside the figures: on a machine shared
-// with other work, a stall is as much the others' as the loop's.
-std::string machine_load() {
-  std::ifstream in("/proc/loadavg");
-  double one = 0, five = 0, fifteen = 0;
-  if (!(in >> one >> five >> fifteen)) return "machine load unknown";
-  return fmt::format("machine load {:.2f} {:.2f} {:.2f} on {} CPUs", one, five, fifteen,
-                     std::thread::hardware_concurrency());
 }
 
 }  // namespace

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "daemon/demo.h"
+#include "machine_load.h"
 #include "peripherals/trace_generator.h"
 #include "peripherals/wiegand_decoder.h"
 #include "table/table.h"
@@ -41,6 +42,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using display_version_t = decltype(bb::display::Snapshot::version);
+using bb::bench::machine_load;
 using bb::daemon::DemoBots;
 using bb::daemon::Participant;
 using bb::daemon::ParticipantContext;
@@ -202,16 +204,6 @@ class IdleProbe final : public Participant {
   std::chrono::nanoseconds process_cpu_{};
   int frames_ = 0;
 };
-
-// The machine's load (/proc/loadavg: 1, 5 and 15 minutes), printed beside the figures: on a machine shared
-// with other work, a stall is as much the others' as the loop's.
-std::string machine_load() {
-  std::ifstream in("/proc/loadavg");
-  double one = 0, five = 0, fifteen = 0;
-  if (!(in >> one >> five >> fifteen)) return "machine load unknown";
-  return fmt::format("machine load {:.2f} {:.2f} {:.2f} on {} CPUs", one, five, fifteen,
-                     std::thread::hardware_concurrency());
-}
 
 double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 

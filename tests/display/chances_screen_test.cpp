@@ -81,7 +81,7 @@ TEST(ChancesScreens, TheChartsShowEachPlayersChanceWithItsMarginAndALineOverTheG
   EXPECT_TRUE(shows(worth, "31% ±3")) << "the worth legend carries the chance";
   tap(ui, worth, "charts.chances");
   const Frame& frame = ui.build(table.snapshot(), layout, fonts(), 0);
-  for (const auto* words : {"31% ±3", "35% ±3", "22% ±2", "12% ±2", "from 1600 playouts"})
+  for (const auto* words : {"31% ±3", "35% ±3", "22% ±2", "12% ±2", "from 1,600 playouts"})
     EXPECT_TRUE(shows(frame, words)) << words;
   EXPECT_TRUE(shows(frame, fmt::format("turn 0 to turn {}", turns)));
   const auto problems = testing::structural_problems(frame, layout);
@@ -128,10 +128,10 @@ TEST(ChancesScreens, TheTradeScreenAsksForTheTradeToBeWeighedAndShowsBothSidesCh
   ChancesView::TradeAdvice advice;
   advice.trade = weigh->trade;
   advice.summary = "Ann 31% -> 44%, Bob 35% -> 27%";
-  advice.playouts = 800;
+  advice.playouts = 2400;
   table.chances->trade = advice;
   const Frame& frame = ui.build(table.snapshot(), layout, fonts(), 1);
-  EXPECT_TRUE(shows(frame, "With this trade: Ann 31% -> 44%, Bob 35% -> 27%  (800 playouts)"));
+  EXPECT_TRUE(shows(frame, "With this trade: Ann 31% -> 44%, Bob 35% -> 27%  (2,400 playouts)"));
   const auto problems = testing::structural_problems(frame, layout);
   EXPECT_TRUE(problems.empty()) << problems.front();
   draw_png(frame, layout, "trade-adviser");

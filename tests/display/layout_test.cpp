@@ -100,6 +100,15 @@ TEST(FrameBuilder, LongTextShrinksThenEndsInAnEllipsis) {
   EXPECT_LE(shortfit.w, 200);
 }
 
+TEST(Wording, CountsAreGroupedByThousands) {
+  EXPECT_EQ(Wording::count(0), "0");
+  EXPECT_EQ(Wording::count(999), "999");
+  EXPECT_EQ(Wording::count(2000), "2,000");
+  EXPECT_EQ(Wording::count(12500), "12,500");
+  EXPECT_EQ(Wording::count(1234567), "1,234,567");
+  EXPECT_EQ(Wording::count(-100000), "-100,000");
+}
+
 TEST(Wording, PostingsReadAsSentences) {
   auto& table = testing::sample("debt");
   const auto& game = table.game();

@@ -260,6 +260,31 @@ TEST(TouchFlow, MakeATradeBothConfirm) {
   EXPECT_TRUE(h.refusals.empty()) << h.refusals.front();
 }
 
+// A player put out of the game has nothing to trade and no card that may agree: the trade screen starts with
+// two players still in, and its player buttons step over the bankrupt ones.
+TEST(TouchFlow, TheTradeScreenOffersOnlyPlayersStillInTheGame) {
+  auto t = SampleTable::start("out", EDITIONS_DIR, {"Ann", "Bob", "Cleo", "Dev"}, 23);
+  ASSERT_TRUE(t) << t.error();
+  t->play(400, 23);
+  std::vector<std::string> out;
+  int still_in = 0;
+  for (const auto& p : t->game().state().players) {
+    if (p.bankrupt)
+      out.push_back(p.name);
+    else
+      ++still_in;
+  }
+  ASSERT_FALSE(out.empty()) << "the long game puts someone out";
+  ASSERT_GE(still_in, 2) << "and leaves two to trade";
+  Harness h(std::move(*t));
+  h.tap("nav.trade");
+  for (int round = 0; round < 8; ++round) {
+    for (const auto& name : out)
+      EXPECT_FALSE(h.frame().shows(name + " gives")) << name << ", round " << round;
+    h.tap(round % 2 ? "trade.0.player" : "trade.1.player");
+  }
+}
+
 // The family agrees to stop: the Ledger screen's End button, confirmed on the screen, ends the game and the
 // richest wins; the button is greyed once the game is over.
 TEST(TouchFlow, TheFamilyEndsTheGameOnTheLedgerScreen) {
