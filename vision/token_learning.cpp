@@ -542,6 +542,15 @@ std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat&
   // (known by its cap) when it is that large, clearly coloured against the board around it, and nothing
   // token-sized is new.
   const double cap_min_area = 0.015 * w * w;
+  // The white token's changed rim around its cap measures from under to a little over the smallest token
+  // frame by frame (0.046 to 0.064 w^2 in one still scene): by area alone the same token flipped between
+  // "a cap" and "a token", and a flip more (as floating-point rounding on another CPU gave) kept it from
+  // being learned while it stood still. Up to this area (midway between the largest such cap with its rim
+  // seen, 0.087 w^2 in dim light, and the smallest white token seen whole, 0.11 w^2) a piece whose
+  // coloured part is one colour and no larger than two caps is the cap, however its rim measures; a
+  // coloured token this small is coloured all over, far more than two caps, and a grey or metal one has
+  // no coloured part.
+  const double cap_rim_area = 0.1 * w * w, cap_max_area = 0.05 * w * w;
   constexpr double cap_chroma = 0.2;
   auto feature_at = [&](int i) {
     Features f = features(top.at<cv::Vec3b>(i), im.last_chroma_gain);
@@ -597,9 +606,10 @@ std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat&
         }
       continue;
     }
-    if (area < min_area) {
+    if (area < cap_rim_area) {
       // Smaller than a token: only a clearly coloured cap, of one colour (the piece may hold a few pixels
-      // of the white body's rim beside it, which filling out to the convex outline joined).
+      // of the white body's rim beside it, which filling out to the convex outline joined). About a
+      // token's least size: a cap with its rim, or a small token.
       std::vector<int> coloured;
       std::array<double, 2> sum{}, sq{};
       for (int y = box.y; y < box.y + box.height; ++y)
@@ -613,8 +623,14 @@ std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat&
       const double k = static_cast<double>(coloured.size());
       const bool one_colour = k >= 0.6 * cap_min_area && sq[0] / k - sum[0] * sum[0] / (k * k) < 0.1 * 0.1 &&
                               sq[1] / k - sum[1] * sum[1] / (k * k) < 0.1 * 0.1;
-      if (one_colour) caps_alone.push_back(std::move(coloured));
-      continue;
+      if (area < min_area) {
+        if (one_colour) caps_alone.push_back(std::move(coloured));
+        continue;
+      }
+      if (one_colour && k <= cap_max_area) {
+        caps_alone.push_back(std::move(coloured));
+        continue;
+      }
     }
     chosen = b;
     ++count;
