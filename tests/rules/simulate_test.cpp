@@ -17,6 +17,21 @@ struct Played {
   int shared_wins = 0;
 };
 
+// A classic game's set-up for `players` bot players named P0, P1, ... dealt by `seed`.
+Setup bot_setup(std::uint64_t seed, int players) {
+  Setup setup;
+  setup.edition = "classic";
+  setup.seed = seed;
+  for (int p = 0; p < players; ++p) setup.players.push_back({"P" + std::to_string(p), "", "", {}});
+  return setup;
+}
+
+std::shared_ptr<const Edition> classic_edition() {
+  auto ed = load_edition("classic", {EDITIONS_DIR});
+  EXPECT_TRUE(ed);
+  return ed ? std::make_shared<const Edition>(std::move(*ed)) : nullptr;
+}
+
 Played play(int games, std::uint64_t seed, int players, bool check_each_input) {
   auto ed = load_edition("classic", {EDITIONS_DIR});
   EXPECT_TRUE(ed);
@@ -51,14 +66,10 @@ TEST(Simulate, HundredsOfGamesKeepEveryInvariantAfterEveryInput) {
 // Game::play (no events, for playouts) is apply() without the account: the same inputs give the same game,
 // and a refused input is refused by both with the same words.
 TEST(Simulate, PlayGivesTheSameGameAsApply) {
-  auto ed = load_edition("classic", {EDITIONS_DIR});
-  ASSERT_TRUE(ed);
-  auto shared = std::make_shared<const Edition>(std::move(*ed));
+  auto shared = classic_edition();
+  ASSERT_TRUE(shared);
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    rules::Setup setup;
-    setup.edition = "classic";
-    setup.seed = seed;
-    for (int p = 0; p < 3; ++p) setup.players.push_back({"P" + std::to_string(p), "", "", {}});
+    const rules::Setup setup = bot_setup(seed, 3);
     auto applied = Game::start(shared, setup);
     auto played = Game::start(shared, setup);
     ASSERT_TRUE(applied && played);
@@ -84,14 +95,10 @@ TEST(Simulate, PlayGivesTheSameGameAsApply) {
 // the game with its journal; only the postings are not kept (but counted), and the rest of the invariants
 // hold.
 TEST(Simulate, AGameWithoutItsJournalPlaysTheSameGame) {
-  auto ed = load_edition("classic", {EDITIONS_DIR});
-  ASSERT_TRUE(ed);
-  auto shared = std::make_shared<const Edition>(std::move(*ed));
+  auto shared = classic_edition();
+  ASSERT_TRUE(shared);
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    rules::Setup setup;
-    setup.edition = "classic";
-    setup.seed = seed;
-    for (int p = 0; p < 4; ++p) setup.players.push_back({"P" + std::to_string(p), "", "", {}});
+    const rules::Setup setup = bot_setup(seed, 4);
     auto kept = Game::start(shared, setup);
     ASSERT_TRUE(kept);
     Bot bot(seed);
