@@ -87,19 +87,33 @@ struct Seen {
   bool done = false;                 // the learning ended and play waits for the dice
 };
 
-struct Family final : Participant {
+// A family at the table in these tests: it wakes every 5 ms, gives up after 30 s of wakes (the test failed;
+// it must not hang) and, unless told otherwise, starts a two-player game when the table waits for one; then
+// it does what on_table says with the table as it stands.
+struct TestFamily : Participant {
+  bool starts_game = true;
+  std::string name() const override { return "family"; }
+  Wake wake() const override { return Wake{-1, 5ms}; }
+  void on_wake(ParticipantContext& c) final {
+    if (++wakes_ > wake_limit(6000)) return c.stop(1);
+    if (starts_game && start_two_player_game(c, started_)) return;
+    on_table(c);
+  }
+  virtual void on_table(ParticipantContext& c) = 0;
+
+ private:
+  bool started_ = false;
+  int wakes_ = 0;
+};
+
+struct Family final : TestFamily {
   std::shared_ptr<PuttingDownCamera> camera;
   std::shared_ptr<Seen> seen = std::make_shared<Seen>();
   bool skip_second = false;
-  bool started = false, chose = false;
+  bool chose = false;
   std::vector<bool> put;
-  int wakes = 0;
-  std::string name() const override { return "family"; }
-  Wake wake() const override { return Wake{-1, 5ms}; }
-  void on_wake(ParticipantContext& c) override {
+  void on_table(ParticipantContext& c) override {
     const auto& view = c.table().view();
-    if (++wakes > wake_limit(6000)) return c.stop(1);  // 30 s: the test failed; do not hang
-    if (start_two_player_game(c, started)) return;
     if (!view.game) return;
     const auto& q = view.question;
     if (view.awaiting.kind != table::Awaiting::Kind::learn_tokens) {
@@ -135,18 +149,10 @@ struct Family final : Participant {
   }
 };
 
-Seen run_learning(bool skip_second, std::vector<std::string>& lines, int& exit_code) {
-  TempFolder dir;
-  ServiceSetup setup;
-  setup.config = test_config(dir);
-  setup.headless = true;
-  setup.devices_from_config = false;
-  // The rendered table takes longer than kCameraSilence per picture under an emulator: the factor stretches
-  // it.
-  setup.camera_silence = kCameraSilence * service_test::test_time_factor();
-  setup.log = [&lines](const std::string& line) { lines.push_back(line); };
-  auto camera = std::make_shared<PuttingDownCamera>(2);
-  setup.frame_source = [camera]() -> std::expected<std::unique_ptr<vision::FrameSource>, std::string> {
+// The camera as a FrameSource the service may own, over a camera the test keeps.
+std::function<std::expected<std::unique_ptr<vision::FrameSource>, std::string>()> shared_camera(
+    std::shared_ptr<PuttingDownCamera> camera) {
+  return [camera]() -> std::expected<std::unique_ptr<vision::FrameSource>, std::string> {
     struct Shared final : vision::FrameSource {
       std::shared_ptr<PuttingDownCamera> c;
       Grab grab(cv::Mat& frame) override { return c->grab(frame); }
@@ -156,6 +162,26 @@ Seen run_learning(bool skip_second, std::vector<std::string>& lines, int& exit_c
     s->c = camera;
     return s;
   };
+}
+
+// The service as these tests run it: headless, no devices from the configuration, its log into `lines`, and
+// the camera's silence stretched by the time factor (the rendered table takes longer than kCameraSilence per
+// picture under an emulator).
+ServiceSetup learning_setup(const Config& config, std::vector<std::string>& lines) {
+  ServiceSetup setup;
+  setup.config = config;
+  setup.headless = true;
+  setup.devices_from_config = false;
+  setup.camera_silence = kCameraSilence * service_test::test_time_factor();
+  setup.log = [&lines](const std::string& line) { lines.push_back(line); };
+  return setup;
+}
+
+Seen run_learning(bool skip_second, std::vector<std::string>& lines, int& exit_code) {
+  TempFolder dir;
+  ServiceSetup setup = learning_setup(test_config(dir), lines);
+  auto camera = std::make_shared<PuttingDownCamera>(2);
+  setup.frame_source = shared_camera(camera);
   auto family = std::make_unique<Family>();
   family->camera = camera;
   family->skip_second = skip_second;
@@ -202,34 +228,14 @@ TEST(ServiceLearning, ATokenLeftToTheDiceIsSaidAndPlayGoesOn) {
   EXPECT_TRUE(said(lines, "the dice alone move the dog")) << ::testing::PrintToString(lines);
 }
 
-// The camera as a FrameSource the service may own, over a camera the test keeps.
-std::function<std::expected<std::unique_ptr<vision::FrameSource>, std::string>()> shared_camera(
-    std::shared_ptr<PuttingDownCamera> camera) {
-  return [camera]() -> std::expected<std::unique_ptr<vision::FrameSource>, std::string> {
-    struct Shared final : vision::FrameSource {
-      std::shared_ptr<PuttingDownCamera> c;
-      Grab grab(cv::Mat& frame) override { return c->grab(frame); }
-      std::string describe() const override { return c->describe(); }
-    };
-    auto s = std::make_unique<Shared>();
-    s->c = camera;
-    return s;
-  };
-}
-
 // First run: the family chooses one at a time and puts Ann's car down; once the camera has kept it, the
 // service stops (the table is switched off). Nothing else is learned.
-struct FamilyStoppedMidLearning final : Participant {
+struct FamilyStoppedMidLearning final : TestFamily {
   std::shared_ptr<PuttingDownCamera> camera;
   std::string kept_path;
-  bool started = false, chose = false, put = false;
-  int wakes = 0;
-  std::string name() const override { return "family"; }
-  Wake wake() const override { return Wake{-1, 5ms}; }
-  void on_wake(ParticipantContext& c) override {
+  bool chose = false, put = false;
+  void on_table(ParticipantContext& c) override {
     const auto& view = c.table().view();
-    if (++wakes > wake_limit(6000)) return c.stop(1);
-    if (start_two_player_game(c, started)) return;
     const auto& q = view.question;
     if (!view.game || !q || q->kind != display::TableQuestion::Kind::learn_tokens) return;
     if (!chose) {
@@ -251,18 +257,15 @@ struct FamilyStoppedMidLearning final : Participant {
 };
 
 // After the restart: the family answers only what the table asks, putting down what is asked for.
-struct FamilyAfterRestart final : Participant {
+struct FamilyAfterRestart final : TestFamily {
+  FamilyAfterRestart() { starts_game = false; }  // the game is resumed, not started
   std::shared_ptr<PuttingDownCamera> camera;
   std::string kept_path;
   std::shared_ptr<Seen> seen = std::make_shared<Seen>();
   std::shared_ptr<std::string> first_text = std::make_shared<std::string>();
   bool put_dog = false;
-  int wakes = 0;
-  std::string name() const override { return "family"; }
-  Wake wake() const override { return Wake{-1, 5ms}; }
-  void on_wake(ParticipantContext& c) override {
+  void on_table(ParticipantContext& c) override {
     const auto& view = c.table().view();
-    if (++wakes > wake_limit(6000)) return c.stop(1);
     if (!view.game) return;
     const auto& q = view.question;
     if (view.awaiting.kind != table::Awaiting::Kind::learn_tokens) {
@@ -290,17 +293,12 @@ struct FamilyAfterRestart final : Participant {
 
 // Learning on GO with nothing on it: the tracker says it (found 0), the table asks with its three choices,
 // and "Look again" starts the camera's count afresh.
-struct FamilyWithNothingOnGo final : Participant {
+struct FamilyWithNothingOnGo final : TestFamily {
   std::shared_ptr<std::string> text = std::make_shared<std::string>();
   std::shared_ptr<std::vector<std::string>> options = std::make_shared<std::vector<std::string>>();
-  bool started = false, looked_again = false;
-  int wakes = 0;
-  std::string name() const override { return "family"; }
-  Wake wake() const override { return Wake{-1, 5ms}; }
-  void on_wake(ParticipantContext& c) override {
+  bool looked_again = false;
+  void on_table(ParticipantContext& c) override {
     const auto& view = c.table().view();
-    if (++wakes > wake_limit(6000)) return c.stop(1);
-    if (start_two_player_game(c, started)) return;
     const auto& q = view.question;
     if (!view.game || !q || q->kind != display::TableQuestion::Kind::learn_tokens) return;
     if (!looked_again && q->text.find("no token on GO") != std::string::npos) {
@@ -319,14 +317,7 @@ struct FamilyWithNothingOnGo final : Participant {
 TEST(ServiceLearning, NothingOnGoIsAskedAboutAndLookedAtAgain) {
   TempFolder dir;
   std::vector<std::string> lines;
-  ServiceSetup setup;
-  setup.config = test_config(dir);
-  setup.headless = true;
-  setup.devices_from_config = false;
-  // The rendered table takes longer than kCameraSilence per picture under an emulator: the factor stretches
-  // it.
-  setup.camera_silence = kCameraSilence * service_test::test_time_factor();
-  setup.log = [&lines](const std::string& line) { lines.push_back(line); };
+  ServiceSetup setup = learning_setup(test_config(dir), lines);
   auto camera = std::make_shared<PuttingDownCamera>(2);  // both tokens beside the board
   setup.frame_source = shared_camera(camera);
   auto family = std::make_unique<FamilyWithNothingOnGo>();
@@ -348,12 +339,7 @@ TEST(ServiceLearning, ARestartMidLearningAsksOnlyForTheTokensNotLearnedYet) {
   const Config config = test_config(dir);
   const std::string kept_path = config.ledger.path + ".tokens.json";
   {
-    ServiceSetup setup;
-    setup.config = config;
-    setup.headless = true;
-    setup.devices_from_config = false;
-    setup.camera_silence = kCameraSilence * service_test::test_time_factor();  // as in run_learning
-    setup.log = [&lines](const std::string& line) { lines.push_back(line); };
+    ServiceSetup setup = learning_setup(config, lines);
     auto camera = std::make_shared<PuttingDownCamera>(2);
     setup.frame_source = shared_camera(camera);
     auto family = std::make_unique<FamilyStoppedMidLearning>();
@@ -372,14 +358,7 @@ TEST(ServiceLearning, ARestartMidLearningAsksOnlyForTheTokensNotLearnedYet) {
   EXPECT_EQ(before->learning.players, 2);
   // The table again: the car stands where Ann put it; the dog is still beside the board.
   std::vector<std::string> again;
-  ServiceSetup setup;
-  setup.config = config;
-  setup.headless = true;
-  setup.devices_from_config = false;
-  // The rendered table takes longer than kCameraSilence per picture under an emulator: the factor stretches
-  // it.
-  setup.camera_silence = kCameraSilence * service_test::test_time_factor();
-  setup.log = [&again](const std::string& line) { again.push_back(line); };
+  ServiceSetup setup = learning_setup(config, again);
   auto camera = std::make_shared<PuttingDownCamera>(2, std::vector<int>{12, -1});
   setup.frame_source = shared_camera(camera);
   auto family = std::make_unique<FamilyAfterRestart>();
