@@ -23,7 +23,11 @@ void ChoiceDialog::build(FrameBuilder& fb, UiContext& ui) {
   // line (a portrait screen, the long lists of ship lines).
   const int half_w = (p.w - 2 * pad - l.pad) / 2, full_w = p.w - 2 * pad;
   auto all_fit = [&](int w, int h) {
-    return std::ranges::all_of(choices_, [&](const auto& c) { return fb.label_fits(w, h, c.label); });
+    return std::ranges::all_of(choices_, [&](const auto& c) {
+      return fb.label_fits(
+          w, h, c.label, 0,
+          c.swatch.a != 0 ? FrameBuilder::LabelRoom::beside_swatch : FrameBuilder::LabelRoom::whole_button);
+    });
   };
   const int cols = all_fit(half_w, l.button_h) ? 2 : 1;
   const int cw = cols == 2 ? half_w : full_w;
@@ -38,11 +42,15 @@ void ChoiceDialog::build(FrameBuilder& fb, UiContext& ui) {
     const auto& c = choices_[static_cast<std::size_t>(index)];
     const Rect r{p.x + pad + (i % cols) * (cw + l.pad), top + (i / cols) * (ch + l.pad), cw, ch};
     auto choose = on_choose_;
-    fb.button(fmt::format("choice.{}", index), r, c.label, Palette::panel_light, [choose, index, &ui] {
+    auto tap = [choose, index, &ui] {
       ui.close_dialog();
       if (choose) choose(index);
-    });
-    if (c.swatch.a != 0) fb.fill({r.x, r.y, l.s(10), r.h}, c.swatch);
+    };
+    const std::string id = fmt::format("choice.{}", index);
+    if (c.swatch.a != 0)
+      fb.swatch_button(id, r, c.swatch, c.label, Palette::panel_light, tap);
+    else
+      fb.button(id, r, c.label, Palette::panel_light, tap);
   }
   const Rect cancel{p.x + pad, p.bottom() - pad - l.button_h, l.s(160), l.button_h};
   fb.button("choice.cancel", cancel, "Cancel", Palette::panel_light, [&ui] { ui.close_dialog(); });

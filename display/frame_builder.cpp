@@ -153,9 +153,27 @@ Target& FrameBuilder::button(const std::string& id, Rect r, const std::string& l
                              std::function<void()> tap, bool enabled, const std::string& refusal, int px) {
   const Colour face_colour = enabled ? bg : Palette::disabled;
   fill(r, face_colour);
+  return labelled_target(id, r, label_box(r), label, face_colour, std::move(tap), enabled, refusal, px);
+}
+
+int FrameBuilder::swatch_width() const { return layout_.s(10); }
+
+Target& FrameBuilder::swatch_button(const std::string& id, Rect r, Colour swatch, const std::string& label,
+                                    Colour bg, std::function<void()> tap, bool enabled,
+                                    const std::string& refusal) {
+  const Colour face_colour = enabled ? bg : Palette::disabled;
+  fill(r, face_colour);
+  const int sw = swatch_width();
+  fill({r.x, r.y, sw, r.h}, swatch);
+  return labelled_target(id, r, label_box({r.x + sw, r.y, r.w - sw, r.h}), label, face_colour, std::move(tap),
+                         enabled, refusal, 0);
+}
+
+Target& FrameBuilder::labelled_target(const std::string& id, Rect r, Rect box, const std::string& label,
+                                      Colour face_colour, std::function<void()> tap, bool enabled,
+                                      const std::string& refusal, int px) {
   if (px <= 0) px = layout_.font_body;
   const Colour ink = enabled ? Palette::text_on(face_colour) : Palette::disabled_text;
-  const Rect box = label_box(r);
   const int min_px = label_min_px(px);
   const auto fit = fit_label(box, label, FontFace::bold, px, min_px);
   if (fit && fit->lines.size() > 1) {
@@ -186,9 +204,10 @@ Rect FrameBuilder::label_box(Rect button) const {
 
 int FrameBuilder::label_min_px(int px) const { return std::min(px, std::max(layout_.s(13), px * 3 / 4)); }
 
-bool FrameBuilder::label_fits(int button_w, int button_h, const std::string& label, int px) {
+bool FrameBuilder::label_fits(int button_w, int button_h, const std::string& label, int px, LabelRoom room) {
   if (px <= 0) px = layout_.font_body;
-  return fit_label(label_box({0, 0, button_w, button_h}), label, FontFace::bold, px, label_min_px(px))
+  const int sw = room == LabelRoom::beside_swatch ? swatch_width() : 0;
+  return fit_label(label_box({sw, 0, button_w - sw, button_h}), label, FontFace::bold, px, label_min_px(px))
       .has_value();
 }
 

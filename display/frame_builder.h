@@ -40,9 +40,16 @@ class FrameBuilder {
   // buttons are grey and say why when pressed.
   Target& button(const std::string& id, Rect r, const std::string& label, Colour bg,
                  std::function<void()> tap, bool enabled = true, const std::string& refusal = {}, int px = 0);
-  // Whether a button of this size shows `label` in full (one line, or wrapped), as button() would draw it:
-  // screens choose how many buttons go side by side by it.
-  bool label_fits(int button_w, int button_h, const std::string& label, int px = 0);
+  // A button with a colour swatch down its left edge (a group's or a player's colour): the label is laid out
+  // in the part beside the swatch, so a long label is never drawn under it.
+  Target& swatch_button(const std::string& id, Rect r, Colour swatch, const std::string& label, Colour bg,
+                        std::function<void()> tap, bool enabled = true, const std::string& refusal = {});
+  int swatch_width() const;
+  // Whether a button of this size shows `label` in full (one line, or wrapped), as button() would draw it
+  // (or, beside_swatch, as swatch_button() would): screens choose how many buttons go side by side by it.
+  enum class LabelRoom { whole_button, beside_swatch };
+  bool label_fits(int button_w, int button_h, const std::string& label, int px = 0,
+                  LabelRoom room = LabelRoom::whole_button);
   // A touch area with no look of its own (a row, a card).
   Target& area(const std::string& id, Rect r, std::function<void()> tap);
 
@@ -57,6 +64,10 @@ class FrameBuilder {
   };
   // The box inside a button where its label goes, and the smallest size a label line is set in.
   Rect label_box(Rect button) const;
+  // The face, the label in `box` and the touch target of a button.
+  Target& labelled_target(const std::string& id, Rect r, Rect box, const std::string& label,
+                          Colour face_colour, std::function<void()> tap, bool enabled,
+                          const std::string& refusal, int px);
   int label_min_px(int px) const;
   // A button's label in `box`: one line at the largest size from `px` down to `min_px` that fits, else two
   // or more lines (words kept whole) at the largest size that fits; nothing when neither does.

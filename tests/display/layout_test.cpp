@@ -100,6 +100,35 @@ TEST(FrameBuilder, LongTextShrinksThenEndsInAnEllipsis) {
   EXPECT_LE(shortfit.w, 200);
 }
 
+// A swatch button (a ship line's or a colour group's choice) lays its label out beside the swatch: a label
+// as wide as the button wraps or shrinks instead of running under the colour (the ships draft's long lines).
+TEST(FrameBuilder, ASwatchButtonsLabelNeverRunsUnderItsSwatch) {
+  auto fonts = FontSet::open();
+  ASSERT_TRUE(fonts.has_value()) << fonts.error();
+  Frame frame(800, 480);
+  const Layout layout = Layout::for_window(800, 480);
+  FrameBuilder fb(frame, layout, **fonts);
+  const Rect r{40, 40, 344, layout.button_h};
+  const std::string label = "Hamburg America Line: Deutschland, Vaterland, Imperator";
+  fb.swatch_button("choice.0", r, Colour{255, 140, 0, 255}, label, Palette::panel_light, [] {});
+  const int swatch_right = r.x + fb.swatch_width();
+  int drawn = 0;
+  for (const DrawOp* t : frame.texts()) {
+    ++drawn;
+    EXPECT_GE(t->rect.x, swatch_right) << t->text;
+    const int left_ink = t->rect.x + (t->rect.w - t->text_size.w) / 2;  // centred in its box
+    EXPECT_GE(left_ink, swatch_right) << t->text;
+    EXPECT_LE(t->rect.x + t->rect.w, r.right()) << t->text;
+  }
+  EXPECT_GE(drawn, 1);
+  EXPECT_TRUE(frame.shows("Imperator"));
+  ASSERT_NE(frame.find("choice.0"), nullptr);
+  EXPECT_EQ(frame.find("choice.0")->rect.x, r.x) << "the whole button, swatch included, takes the touch";
+  // Measured with the room the swatch leaves: a label that just fits a plain button may not fit beside one.
+  EXPECT_TRUE(fb.label_fits(r.w, r.h, label, 0, FrameBuilder::LabelRoom::beside_swatch));
+  EXPECT_FALSE(fb.label_fits(fb.swatch_width() + 8, r.h, "Tugs", 0, FrameBuilder::LabelRoom::beside_swatch));
+}
+
 TEST(Wording, CountsAreGroupedByThousands) {
   EXPECT_EQ(Wording::count(0), "0");
   EXPECT_EQ(Wording::count(999), "999");
