@@ -95,7 +95,7 @@ void show(const LedgerArgs& args) {
   std::cout << fmt::format("{} inputs\n", summary->inputs);
   if (game && !game->state().winners.empty()) {
     std::vector<std::string> names;
-    for (int w : game->state().winners) names.push_back(game->account_name(w));
+    for (rules::PlayerId w : game->state().winners) names.push_back(game->account_name(w));
     std::cout << fmt::format("won by {}{}\n", fmt::join(names, " and "), names.size() > 1 ? ": a tie" : "");
   }
   rules::Money total = 0;

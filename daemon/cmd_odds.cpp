@@ -46,7 +46,7 @@ int run_odds(const OddsOptions& o) {
   const auto& st = game.state();
   if (st.ended) {
     std::vector<std::string> names;
-    for (int w : st.winners) names.push_back(st.players[static_cast<std::size_t>(w)].name);
+    for (rules::PlayerId w : st.winners) names.push_back(st.players[w].name);
     fmt::print("The game is over: {} won. Nothing left to estimate.\n", fmt::join(names, " and "));
     return 0;
   }

@@ -85,13 +85,13 @@ void print_demo_summary(const std::string& path, const std::vector<std::string>&
   if (auto resumed = opened->resume(newest.id); resumed) {
     if (const rules::Game* game = opened->game(newest.id)) {
       const auto& st = game->state();
-      std::vector<int> order(st.players.size());
-      for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+      std::vector<rules::PlayerId> order;
+      for (rules::PlayerId p : st.players.ids()) order.push_back(p);
       std::stable_sort(order.begin(), order.end(),
-                       [&](int a, int b) { return game->worth(a) > game->worth(b); });
+                       [&](rules::PlayerId a, rules::PlayerId b) { return game->worth(a) > game->worth(b); });
       fmt::print("standings after {} turns{}:\n", st.turns, st.ended ? "" : " (unfinished)");
       for (std::size_t rank = 0; rank < order.size(); ++rank) {
-        const auto& p = st.players[static_cast<std::size_t>(order[rank])];
+        const auto& p = st.players[order[rank]];
         fmt::print("  {}. {:<5} worth ${:<6} cash ${}{}{}\n", rank + 1, p.name, game->worth(order[rank]),
                    p.cash, p.bankrupt ? "  bankrupt" : "", st.winner == order[rank] ? "  winner" : "");
       }

@@ -231,7 +231,7 @@ void DemoBots::on_wake(ParticipantContext& context) {
 bool DemoBots::owns(const table::TableView& view, int player, int space) {
   const rules::Game* game = view.game;
   if (!game || space < 0 || static_cast<std::size_t>(space) >= game->state().spaces.size()) return false;
-  return game->state().spaces[static_cast<std::size_t>(space)].owner == player;
+  return game->state().spaces[static_cast<std::size_t>(space)].owner == rules::PlayerId{player};
 }
 
 bool DemoBots::wait_for_reading(ParticipantContext& context, milliseconds now) {
@@ -461,13 +461,13 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView& vie
       acts.push_back(
           {[this, option = choose->option](ParticipantContext& c) { screenshot(c, "confirm-" + option); },
            milliseconds(0)});
-      plan_tap(choose->player, acts, false);
+      plan_tap(choose->player.number(), acts, false);
     }
     return;
   }
   if (const auto* bid = std::get_if<rules::Bid>(&input)) {
     // The auction screen: who bids, "Other", the amount on the keypad, OK.
-    plan_press(fmt::format("auction.bidder.{}", bid->player), acts, kRead);
+    plan_press(fmt::format("auction.bidder.{}", bid->player.number()), acts, kRead);
     plan_press("auction.keypad", acts, kKey);
     for (const char digit : std::to_string(bid->amount))
       plan_press(fmt::format("keypad.{}", digit), acts, kKey);
@@ -477,9 +477,10 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView& vie
   if (std::holds_alternative<rules::Close>(input)) {
     // The auctioneer closes it; a sale is confirmed by the buyer's card, no sale on the screen.
     plan_press("auction.close", acts, kRead);
-    const int buyer = view.game && view.game->state().auction ? view.game->state().auction->high_bidder : -1;
-    if (buyer >= 0)
-      plan_tap(buyer, acts, false);
+    const std::optional<rules::PlayerId> buyer =
+        view.game && view.game->state().auction ? view.game->state().auction->high_bidder : std::nullopt;
+    if (buyer)
+      plan_tap(buyer->number(), acts, false);
     else
       plan_press("confirm.ok", acts, kKey);
     return;
@@ -493,12 +494,14 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView& vie
   const LotAction lot = std::visit(
       [](const auto& in) -> LotAction {
         using T = std::decay_t<decltype(in)>;
-        if constexpr (std::is_same_v<T, rules::Build>) return {in.player, in.space.number(), "props.build"};
-        if constexpr (std::is_same_v<T, rules::Sell>) return {in.player, in.space.number(), "props.sell"};
+        if constexpr (std::is_same_v<T, rules::Build>)
+          return {in.player.number(), in.space.number(), "props.build"};
+        if constexpr (std::is_same_v<T, rules::Sell>)
+          return {in.player.number(), in.space.number(), "props.sell"};
         if constexpr (std::is_same_v<T, rules::Mortgage>)
-          return {in.player, in.space.number(), "props.mortgage"};
+          return {in.player.number(), in.space.number(), "props.mortgage"};
         if constexpr (std::is_same_v<T, rules::Unmortgage>)
-          return {in.player, in.space.number(), "props.lift"};
+          return {in.player.number(), in.space.number(), "props.lift"};
         return {};
       },
       input);
@@ -535,7 +538,7 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView& vie
     // The debt's "Go bankrupt" on the home screen, confirmed by the player's own card.
     plan_press("home.debt.bankrupt", acts, kRead);
     acts.push_back({[this](ParticipantContext& c) { screenshot(c, "bankrupt"); }, milliseconds(0)});
-    plan_tap(bankrupt->player, acts, false);
+    plan_tap(bankrupt->player.number(), acts, false);
     return;
   }
   // What no screen offers the bots yet (FINANCE's free rides in a trade, its claims, insurance and
@@ -560,9 +563,10 @@ void DemoBots::plan_trade(const rules::Trade& trade, std::deque<Act>& acts) {
                   },
                   milliseconds(0)});
   plan_press("nav.trade", acts, kRead);
-  acts.push_back(
-      {[this, from = trade.from, to = trade.to](ParticipantContext& c) { choose_traders(c, from, to); },
-       kKey});
+  acts.push_back({[this, from = trade.from.number(), to = trade.to.number()](ParticipantContext& c) {
+                    choose_traders(c, from, to);
+                  },
+                  kKey});
   const std::array<const rules::Offer*, 2> offers{&trade.give, &trade.get};
   for (int side = 0; side < 2; ++side) {
     const rules::Offer& offer = *offers[static_cast<std::size_t>(side)];
@@ -577,17 +581,16 @@ void DemoBots::plan_trade(const rules::Trade& trade, std::deque<Act>& acts) {
     std::vector<rules::SpaceId> spaces = offer.spaces;
     std::sort(spaces.begin(), spaces.end());
     for (const int space : spaces | std::views::transform(&rules::SpaceId::number))
-      acts.push_back({[this, side, space, owner = side == 0 ? trade.from : trade.to](ParticipantContext& c) {
-                        tick_trade_space(c, side, space, owner);
-                      },
+      acts.push_back({[this, side, space, owner = (side == 0 ? trade.from : trade.to).number()](
+                          ParticipantContext& c) { tick_trade_space(c, side, space, owner); },
                       kKey});
   }
   acts.push_back({[this](ParticipantContext& c) { screenshot(c, "trade"); }, milliseconds(0)});
   // Both players agree with their cards, only to the trade as the bot decided it: a trade screen the bots
   // could not fill in is left (said and counted as a miss), never agreed to as it stands.
   const std::size_t taps_from = acts.size();
-  plan_tap(trade.from, acts, false);
-  plan_tap(trade.to, acts, false);
+  plan_tap(trade.from.number(), acts, false);
+  plan_tap(trade.to.number(), acts, false);
   for (std::size_t i = taps_from; i < acts.size(); ++i)
     acts[i].wanted = [this](const table::TableView&) { return trade_filled_; };
   // A trade left unagreed is cleared (turning a side's player button empties its offer), so no half-made
@@ -617,7 +620,7 @@ void DemoBots::tick_trade_space(ParticipantContext& c, int trade_side, int space
   const std::string target = fmt::format("trade.{}.space.{}", side, space);
   const auto* game = c.table().view().game;
   if (!game || space < 0 || static_cast<std::size_t>(space) >= game->state().spaces.size() ||
-      game->state().spaces[static_cast<std::size_t>(space)].owner != owner) {
+      game->state().spaces[static_cast<std::size_t>(space)].owner != rules::PlayerId{owner}) {
     // The plan is older than the game (the same trade went through already): nothing to agree to.
     trade_filled_ = false;
     return;
@@ -968,7 +971,7 @@ void DemoBots::report_turns(const table::TableView& view) {
     // to move), the current player, who threw. Left unknown, the first line named whoever the finished turn
     // handed the dice to.
     thrower_ = view.awaiting.kind == Kind::throw_dice && view.awaiting.player >= 0 ? view.awaiting.player
-                                                                                   : st.current;
+                                                                                   : st.current.number();
     return;
   }
   // The player who threw last: the table asks the next player to throw only once the turn is complete.
@@ -980,7 +983,8 @@ void DemoBots::report_turns(const table::TableView& view) {
   reported_end_ = st.ended;
   if (st.turns == reported_turns_) return;  // the game ended between turns: no turn to report
   // One line per completed turn: who threw, the throw, where the token stands, everyone's cash.
-  const int player = thrower_ >= 0 && thrower_ < static_cast<int>(st.players.size()) ? thrower_ : st.current;
+  const int player =
+      thrower_ >= 0 && thrower_ < static_cast<int>(st.players.size()) ? thrower_ : st.current.number();
   std::string cash;
   for (const auto& p : st.players) cash += fmt::format("  {} {}", p.name, p.bankrupt ? "out" : money(p.cash));
   const auto& pl = st.players[static_cast<std::size_t>(player)];

@@ -70,9 +70,9 @@ void Service::Impl::follow_odds() {
     // Nothing left to estimate: the winners have it all (a shared win in equal parts).
     const auto& st = game->state();
     chances.now.assign(st.players.size(), {0, 0, 0, "0%"});
-    for (int w : st.winners) {
+    for (rules::PlayerId w : st.winners) {
       const double share = 1.0 / static_cast<double>(st.winners.size());
-      const auto i = static_cast<std::size_t>(w);
+      const auto i = w.index();
       if (i < chances.now.size())
         chances.now[i] = {share, share, share, st.winners.size() == 1 ? "won" : "shares the win"};
     }
@@ -133,11 +133,10 @@ void Service::Impl::odds_progress() {
     advice.refining = !p.done;
     const auto& st = session->view().game->state();
     std::vector<std::string> sides;
-    for (int side : {advice.trade.from, advice.trade.to}) {
-      const auto i = static_cast<std::size_t>(side);
-      if (i < p.without_trade.players.size() && i < p.with_trade->players.size())
-        sides.push_back(
-            odds::format_change(st.players[i].name, p.without_trade.players[i], p.with_trade->players[i]));
+    for (rules::PlayerId side : {advice.trade.from, advice.trade.to}) {
+      if (side.index() < p.without_trade.players.size() && side.index() < p.with_trade->players.size())
+        sides.push_back(odds::format_change(st.players[side].name, p.without_trade.players[side],
+                                            p.with_trade->players[side]));
     }
     advice.summary = fmt::format("{}", fmt::join(sides, ", "));
   }

@@ -26,12 +26,12 @@ void AuctionScreen::track(UiContext& ui) {
     bids_.clear();
     bidder_ = -1;
   }
-  if (a.high_bidder >= 0 && (bids_.empty() || bids_.back() != std::make_pair(a.high_bidder, a.high_bid)))
-    bids_.emplace_back(a.high_bidder, a.high_bid);
+  if (a.high_bidder && (bids_.empty() || bids_.back() != std::make_pair(*a.high_bidder, a.high_bid)))
+    bids_.emplace_back(*a.high_bidder, a.high_bid);
 }
 
 void AuctionScreen::bid(UiContext& ui, int player, rules::Money amount) {
-  ui.emit(ApplyInput{rules::Bid{player, amount}, {}, -1, {}});
+  ui.emit(ApplyInput{rules::Bid{rules::PlayerId{player}, amount}, {}, -1, {}});
 }
 
 bool AuctionScreen::on_card(const std::string& /*uid*/, int player, UiContext& ui) {
@@ -89,14 +89,14 @@ void AuctionScreen::build(FrameBuilder& fb, UiContext& ui) {
   fb.text({lot.x + pad, lot.y + l.s(84), lot.w - 2 * pad, l.s(24)}, price, FontFace::regular, l.font_small,
           Palette::muted, Align::centre);
   const int hb_y = lot.y + l.s(112);
-  if (a.high_bidder >= 0) {
+  if (a.high_bidder) {
     fb.text({lot.x + pad, hb_y, lot.w - 2 * pad, l.s(48)}, Wording::money(*game, a.high_bid), FontFace::bold,
             l.font_huge + l.s(8), Palette::text, Align::centre);
     fb.fill({lot.x + pad, hb_y + l.s(52), lot.w - 2 * pad, l.s(32)},
-            Widgets::player_colour(snap, a.high_bidder));
+            Widgets::player_colour(snap, *a.high_bidder));
     fb.text({lot.x + pad, hb_y + l.s(52), lot.w - 2 * pad, l.s(32)},
-            fmt::format("{} is highest", game->account_name(a.high_bidder)), FontFace::bold, l.font_body,
-            Palette::text_on(Widgets::player_colour(snap, a.high_bidder)), Align::centre);
+            fmt::format("{} is highest", game->account_name(*a.high_bidder)), FontFace::bold, l.font_body,
+            Palette::text_on(Widgets::player_colour(snap, *a.high_bidder)), Align::centre);
   } else {
     fb.text({lot.x + pad, hb_y, lot.w - 2 * pad, l.s(48)}, "No bids yet", FontFace::bold, l.font_large,
             Palette::muted, Align::centre);
@@ -168,7 +168,7 @@ void AuctionScreen::build(FrameBuilder& fb, UiContext& ui) {
       [&ui, this, who] {
         KeypadDialog::Request req;
         req.mode = KeypadDialog::Mode::amount;
-        req.title = fmt::format("{} bids", ui.snapshot().game->account_name(who));
+        req.title = fmt::format("{} bids", ui.snapshot().game->account_name(rules::PlayerId{who}));
         req.on_amount = [this, &ui, who](rules::Money m) { bid(ui, who, m); };
         ui.open_dialog(std::make_unique<KeypadDialog>(std::move(req)));
       },
@@ -176,12 +176,12 @@ void AuctionScreen::build(FrameBuilder& fb, UiContext& ui) {
   // The auctioneer's close.
   const Rect close{right.x, right.bottom() - bh, right.w, bh};
   const std::string name = Wording::space_name(*game, a.space);
-  const std::string question = a.high_bidder >= 0
-                                   ? fmt::format("Sold to {} for {}?", game->account_name(a.high_bidder),
+  const std::string question = a.high_bidder
+                                   ? fmt::format("Sold to {} for {}?", game->account_name(*a.high_bidder),
                                                  Wording::money(*game, a.high_bid))
                                    : std::string("Close with no sale? The bank keeps it.");
-  const int payer = a.high_bidder;
-  fb.button("auction.close", close, a.high_bidder >= 0 ? "Close: sold!" : "Close: no sale", Palette::danger,
+  const int payer = a.high_bidder ? a.high_bidder->number() : -1;
+  fb.button("auction.close", close, a.high_bidder ? "Close: sold!" : "Close: no sale", Palette::danger,
             [&ui, question, payer] {
               ui.confirm({question, "Close", payer >= 0 ? payer : -1, ApplyInput{rules::Close{}, {}, -1, {}},
                           nullptr});

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "display/view.h"
+#include "rules/ids.h"
 #include "rules/money.h"
 
 namespace bb::display {
@@ -22,7 +23,7 @@ class AuctionScreen : public View {
   std::string key_;
   std::uint64_t started_ms_ = 0;
   int bidder_ = -1;
-  std::vector<std::pair<int, rules::Money>> bids_;  // as seen, newest last
+  std::vector<std::pair<rules::PlayerId, rules::Money>> bids_;  // as seen, newest last
 };
 
 }  // namespace bb::display

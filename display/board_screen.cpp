@@ -36,7 +36,7 @@ void BoardScreen::draw_board(FrameBuilder& fb, const Snapshot& snap, const Board
       fb.text(r, std::to_string(v), FontFace::bold, l.s(14), Palette::text_on(c), Align::centre, l.s(11));
       continue;
     }
-    fb.fill(r, ss.owner >= 0 ? Palette::panel_light : Palette::panel);
+    fb.fill(r, ss.owner ? Palette::panel_light : Palette::panel);
     fb.outline(r, Palette::background, 1);
     const int band = std::max(3, std::min(r.w, r.h) / 4);
     if (const auto* g = ed.group(sp.group); g && sp.kind == rules::Space::Kind::property)
@@ -48,9 +48,9 @@ void BoardScreen::draw_board(FrameBuilder& fb, const Snapshot& snap, const Board
       fb.paragraph({inner.x, inner.y + std::max(0, (inner.h - lines * line_h) / 2), inner.w, inner.h},
                    sp.name, FontFace::regular, l.s(11), Palette::text, Align::centre);
     }
-    if (ss.owner >= 0) {
+    if (ss.owner) {
       // The owner's colour fills the outer part of the cell, so ownership reads from across the table.
-      const Colour oc = Widgets::player_colour(snap, ss.owner);
+      const Colour oc = Widgets::player_colour(snap, *ss.owner);
       Rect o = r.inset(std::max(2, band / 2));
       switch (geo.side(s)) {
         case 0:

@@ -67,7 +67,7 @@ void ChartsScreen::build_worth(FrameBuilder& fb, UiContext& ui, Rect area) {
     series = snap.history->worth();
   else {
     std::vector<rules::Money> now;
-    for (int p = 0; p < n; ++p) now.push_back(game.worth(p));
+    for (rules::PlayerId p : game.state().players.ids()) now.push_back(game.worth(p));
     series = {now};
   }
   rules::Money top = 1;

@@ -30,7 +30,7 @@ void ConfirmDialog::build(FrameBuilder& fb, UiContext& ui) {
   const bool by_card = ui.cards_confirm() && request_.payer >= 0;
   if (by_card) {
     const auto* game = ui.snapshot().game;
-    const std::string who = game ? game->account_name(request_.payer) : "Player";
+    const std::string who = game ? game->account_name(rules::PlayerId{request_.payer}) : "Player";
     const Rect hint{p.x + pad, below + l.s(8), p.w - 2 * pad, l.s(40)};
     fb.fill(hint, Widgets::player_colour(ui.snapshot(), request_.payer));
     fb.text(hint.inset(l.s(4)), fmt::format("{}, tap your card to confirm", who), FontFace::bold, l.font_body,
@@ -59,8 +59,8 @@ bool ConfirmDialog::on_card(const std::string& /*uid*/, int player, UiContext& u
   if (player != request_.payer) {
     const auto* game = ui.snapshot().game;
     if (game && player >= 0)
-      ui.say(fmt::format("That is {}'s card: {} must tap", game->account_name(player),
-                         game->account_name(request_.payer)));
+      ui.say(fmt::format("That is {}'s card: {} must tap", game->account_name(rules::PlayerId{player}),
+                         game->account_name(rules::PlayerId{request_.payer})));
     else
       ui.say("That card belongs to nobody in this game");
     ui.cue(Cue::refused);

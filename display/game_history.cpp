@@ -20,8 +20,7 @@ void GameHistory::record(const rules::Game& game, const rules::Outcome& outcome)
 
 void GameHistory::sample(const rules::Game& game) {
   std::vector<rules::Money> row;
-  for (std::size_t p = 0; p < game.state().players.size(); ++p)
-    row.push_back(game.worth(static_cast<int>(p)));
+  for (rules::PlayerId p : game.state().players.ids()) row.push_back(game.worth(p));
   worth_.push_back(std::move(row));
 }
 

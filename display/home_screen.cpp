@@ -44,7 +44,7 @@ void draw_die(FrameBuilder& fb, Rect r, int value) {
 void add_finance_choices(const rules::Game& game, UiContext& ui, int player,
                          std::vector<QuestionChoice>& choices) {
   const auto& r = game.rules();
-  const std::string name = game.account_name(player);
+  const std::string name = game.account_name(rules::PlayerId{player});
   const std::string& jail = game.edition().words.jail;
   if (r.jail_insurance > 0 || r.jail_insurance_card > 0) {
     // "Players may insure against going to Jail by paying $25 to the Bank on approaching the "Go to Jail"
@@ -55,7 +55,7 @@ void add_finance_choices(const rules::Game& game, UiContext& ui, int player,
     std::vector<std::string> questions;
     for (bool card : {false, true}) {
       const rules::Money cost = card ? r.jail_insurance_card : r.jail_insurance;
-      if (cost == 0 || game.why_not_insure(player, card)) continue;
+      if (cost == 0 || game.why_not_insure(rules::PlayerId{player}, card)) continue;
       kinds.push_back({card
                            ? fmt::format("Against a Go to {} card: {}", jail, Wording::money(game, cost))
                            : fmt::format("Against the Go to {} corner: {}", jail, Wording::money(game, cost)),
@@ -66,17 +66,19 @@ void add_finance_choices(const rules::Game& game, UiContext& ui, int player,
                                       card ? "by a card" : "from the corner, before throwing"));
     }
     if (!kinds.empty())
-      choices.push_back({"home.insure", fmt::format("Insure against {}", jail), Palette::accept,
-                         [&ui, kinds, against_card, questions, player, jail] {
-                           ui.open_dialog(std::make_unique<ChoiceDialog>(
-                               fmt::format("Insure against {} for this throw", jail), kinds,
-                               [&ui, against_card, questions, player](int i) {
-                                 const auto at = static_cast<std::size_t>(i);
-                                 ui.confirm({questions[at], "Insure", player,
-                                             ApplyInput{rules::Insure{player, against_card[at]}, {}, -1, {}},
-                                             nullptr});
-                               }));
-                         }});
+      choices.push_back(
+          {"home.insure", fmt::format("Insure against {}", jail), Palette::accept,
+           [&ui, kinds, against_card, questions, player, jail] {
+             ui.open_dialog(std::make_unique<ChoiceDialog>(
+                 fmt::format("Insure against {} for this throw", jail), kinds,
+                 [&ui, against_card, questions, player](int i) {
+                   const auto at = static_cast<std::size_t>(i);
+                   ui.confirm(
+                       {questions[at], "Insure", player,
+                        ApplyInput{rules::Insure{rules::PlayerId{player}, against_card[at]}, {}, -1, {}},
+                        nullptr});
+                 }));
+           }});
   }
   if (r.partnerships)
     choices.push_back({"home.partner", "Partnership", Palette::primary,
@@ -149,7 +151,7 @@ int HomeScreen::build_players(FrameBuilder& fb, UiContext& ui) {
     const auto& p = st.players[static_cast<std::size_t>(i)];
     const Rect r{l.pad + (i % per_row) * (card_w + l.pad), l.pad + (i / per_row) * (card_h + l.pad), card_w,
                  card_h};
-    const bool turn = i == st.current && !st.ended;
+    const bool turn = i == st.current.number() && !st.ended;
     const Colour c = Widgets::player_colour(snap, i);
     fb.fill(r, p.bankrupt ? Palette::disabled : Palette::panel);
     const int stripe = l.s(10);
@@ -247,7 +249,7 @@ void HomeScreen::build_standings(FrameBuilder& fb, UiContext& ui, Rect panel, in
   };
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
     if (rank(a) != rank(b)) return rank(a) < rank(b);
-    return game.worth(a) > game.worth(b);
+    return game.worth(rules::PlayerId{a}) > game.worth(rules::PlayerId{b});
   });
   int y = panel.y + l.s(4);
   fb.text({panel.x + l.s(10), y, panel.w - l.s(20), line_h},
@@ -271,8 +273,8 @@ void HomeScreen::build_standings(FrameBuilder& fb, UiContext& ui, Rect panel, in
     fb.text({x + l.s(50), y, panel.w - l.s(80) - money_w - tag_w, line_h}, pl.name, FontFace::bold,
             l.font_body, colour, Align::left, l.s(12));
     fb.text({panel.right() - l.s(10) - tag_w - money_w, y, money_w, line_h},
-            pl.bankrupt ? std::string() : Wording::money(game, game.worth(p)), FontFace::regular, l.font_body,
-            colour, Align::right);
+            pl.bankrupt ? std::string() : Wording::money(game, game.worth(rules::PlayerId{p})),
+            FontFace::regular, l.font_body, colour, Align::right);
     fb.text({panel.right() - l.s(10) - tag_w, y, tag_w, line_h}, standing, FontFace::bold, l.font_small,
             colour, Align::right);
     y += line_h;
@@ -292,7 +294,7 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
   std::vector<QuestionChoice> choices;
   std::string text;
   bool payment = false;  // an option moves money: say how it will be confirmed
-  int who = st.current;
+  int who = st.current.number();
 
   if (st.ended) {
     text = Wording::game_over(game);
@@ -303,17 +305,16 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
     const std::string lot = a.item == rules::Auction::Item::property ? Wording::space_name(game, a.space)
                             : a.item == rules::Auction::Item::house  ? "a house"
                                                                      : "a hotel";
-    text = a.high_bidder >= 0
-               ? fmt::format("Auction of {}: {} bids {}", lot, game.account_name(a.high_bidder),
-                             Wording::money(game, a.high_bid))
-               : fmt::format("Auction of {}: no bids yet", lot);
+    text = a.high_bidder ? fmt::format("Auction of {}: {} bids {}", lot, game.account_name(*a.high_bidder),
+                                       Wording::money(game, a.high_bid))
+                         : fmt::format("Auction of {}: no bids yet", lot);
     choices.push_back(
         {"home.auction", "Open the auction", Palette::primary, [&ui] { ui.go(ScreenId::auction); }});
   } else if (!st.pending.empty()) {
     const auto& q = st.pending.front();
-    who = q.player;
+    who = q.player.number();
     text = Wording::question(game, q);
-    const int player = q.player;
+    const int player = q.player.number();
     const auto kind = q.kind;
     if (kind == rules::QuestionKind::draft) {
       // The draft page: every set still free, with its deeds and colour, one tap to choose it.
@@ -328,15 +329,15 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
       // Taking a set is the chooser's decision: confirmed by their card, like a purchase.
       std::vector<std::string> questions;
       for (const auto& opt : q.options)
-        questions.push_back(
-            fmt::format("{} takes {}?", game.account_name(player), Wording::option(game, q, opt)));
+        questions.push_back(fmt::format("{} takes {}?", game.account_name(rules::PlayerId{player}),
+                                        Wording::option(game, q, opt)));
       choices.push_back(
           {"home.draft", fmt::format("Choose a set ({} left)", ids.size()), Palette::primary,
            [&ui, sets, ids, title, questions, player] {
              ui.open_dialog(std::make_unique<ChoiceDialog>(title, sets, [&ui, ids, questions, player](int i) {
                const auto at = static_cast<std::size_t>(i);
                ui.confirm({questions[at], "Take this set", player,
-                           ApplyInput{rules::Choose{player, ids[at]}, {}, -1, {}}, nullptr});
+                           ApplyInput{rules::Choose{rules::PlayerId{player}, ids[at]}, {}, -1, {}}, nullptr});
              }));
            }});
     }
@@ -344,7 +345,7 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
          kind == rules::QuestionKind::draft ? std::vector<rules::QuestionOption>{} : q.options) {
       using rules::Answer;
       const std::string opt(game.option_name(option));
-      rules::Choose choose{player, opt};
+      rules::Choose choose{rules::PlayerId{player}, opt};
       const std::string label = Wording::option(game, q, option);
       const bool pays = rules::moves_money(option.answer);
       payment = payment || pays;
@@ -352,7 +353,7 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
         choices.push_back({"home.option.roll", label, Palette::primary,
                            [&ui, player] { ui.open_dialog(std::make_unique<DiceDialog>(player)); }});
       } else if (pays) {
-        const std::string name = game.account_name(player);
+        const std::string name = game.account_name(rules::PlayerId{player});
         std::string question = fmt::format("{}: {}?", name, label);
         if (option.answer == Answer::buy)
           question = fmt::format("{} buys {} for {}?", name, Wording::space_name(game, q.space),
@@ -385,10 +386,11 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
                            ui.focus_player(player);
                            ui.go(ScreenId::trade);
                          }});
-      const std::string name = game.account_name(player);
+      const std::string name = game.account_name(rules::PlayerId{player});
       choices.push_back({"home.debt.bankrupt", "Go bankrupt", Palette::danger, [&ui, player, name] {
-                           ui.confirm({fmt::format("{} gives up and goes bankrupt?", name), "Bankrupt",
-                                       player, ApplyInput{rules::Bankrupt{player}, {}, -1, {}}, nullptr});
+                           ui.confirm(
+                               {fmt::format("{} gives up and goes bankrupt?", name), "Bankrupt", player,
+                                ApplyInput{rules::Bankrupt{rules::PlayerId{player}}, {}, -1, {}}, nullptr});
                          }});
     } else if (kind == rules::QuestionKind::draw) {
       const std::string deck = q.deck;
@@ -401,7 +403,7 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
     }
   } else {
     text = fmt::format("{}: throw the dice", game.account_name(st.current));
-    const int player = st.current;
+    const int player = st.current.number();
     choices.push_back({"home.roll", "Enter the dice by hand", Palette::panel,
                        [&ui, player] { ui.open_dialog(std::make_unique<DiceDialog>(player)); }});
     add_finance_choices(game, ui, player, choices);
@@ -452,7 +454,7 @@ int HomeScreen::build_nav(FrameBuilder& fb, UiContext& ui) {
     const int row = i / per_row, col = i % per_row;
     fb.button(it.id, {gap + col * (w + gap), top + row * l.nav_h + l.s(2), w, h}, it.label, Palette::panel,
               [&ui, s] {
-                if (s == ScreenId::properties) ui.focus_player(ui.snapshot().game->state().current);
+                if (s == ScreenId::properties) ui.focus_player(ui.snapshot().game->state().current.number());
                 ui.go(s);
               });
   }

@@ -14,7 +14,7 @@ namespace {
 const std::vector<std::string> kReasons = {"Free Parking jackpot", "Lost a bet", "Loan repaid",
                                            "Agreed at the table"};
 
-void ask_reason(UiContext& ui, int from, int to, rules::Money amount) {
+void ask_reason(UiContext& ui, rules::Account from, rules::Account to, rules::Money amount) {
   std::vector<ChoiceDialog::Choice> choices;
   for (const auto& r : kReasons) choices.push_back({r, {0, 0, 0, 0}});
   ui.open_dialog(
@@ -24,7 +24,7 @@ void ask_reason(UiContext& ui, int from, int to, rules::Money amount) {
       }));
 }
 
-void ask_amount(UiContext& ui, int from, int to) {
+void ask_amount(UiContext& ui, rules::Account from, rules::Account to) {
   const auto* game = ui.snapshot().game;
   KeypadDialog::Request req;
   req.mode = KeypadDialog::Mode::amount;
@@ -37,19 +37,19 @@ void ask_amount(UiContext& ui, int from, int to) {
 void start_house_payment(UiContext& ui, int player) {
   const auto* game = ui.snapshot().game;
   if (!game) return;
-  const int n = static_cast<int>(game->state().players.size());
+  const rules::PlayerId payer{player};
   std::vector<ChoiceDialog::Choice> choices;
-  std::vector<std::pair<int, int>> payments;  // from, to
-  const std::string who = game->account_name(player);
+  std::vector<std::pair<rules::Account, rules::Account>> payments;  // from, to
+  const std::string who = game->account_name(payer);
   choices.push_back({fmt::format("{} pays the bank", who), Widgets::player_colour(ui.snapshot(), player)});
-  payments.emplace_back(player, rules::kBank);
+  payments.emplace_back(payer, rules::Account::bank());
   choices.push_back({fmt::format("The bank pays {}", who), Widgets::player_colour(ui.snapshot(), player)});
-  payments.emplace_back(rules::kBank, player);
-  for (int other = 0; other < n; ++other) {
-    if (other == player || game->state().players[static_cast<std::size_t>(other)].bankrupt) continue;
+  payments.emplace_back(rules::Account::bank(), payer);
+  for (rules::PlayerId other : game->state().players.ids()) {
+    if (other == payer || game->state().players[other].bankrupt) continue;
     choices.push_back({fmt::format("{} pays {}", who, game->account_name(other)),
                        Widgets::player_colour(ui.snapshot(), other)});
-    payments.emplace_back(player, other);
+    payments.emplace_back(payer, other);
   }
   ui.open_dialog(
       std::make_unique<ChoiceDialog>("House-rule payment", std::move(choices), [&ui, payments](int i) {

@@ -43,11 +43,11 @@ struct AnswerQuestion {
   std::string value = {};
 };
 // A payment outside the rules (the Free Parking jackpot and the like) asked for on the screen; the table then
-// waits for the payer's card (the banker's card or PIN for a payment from the bank). from/to: a player index
-// or rules::kBank.
+// waits for the payer's card (the banker's card or PIN for a payment from the bank). from/to: a player or
+// the bank.
 struct RequestHousePayment {
-  int from = rules::kBank;
-  int to = rules::kBank;
+  rules::Account from = rules::Account::bank();
+  rules::Account to = rules::Account::bank();
   rules::Money amount = 0;
   std::string reason = {};  // "Free Parking jackpot"
 };

@@ -51,11 +51,13 @@ void LedgerScreen::build(FrameBuilder& fb, UiContext& ui) {
   const int fw = (l.width - 5 * l.pad) / 4;
   fb.button(
       "ledger.who", {l.pad, fy, fw, l.button_h},
-      player_ < 0 ? std::string("Who: everyone \u25BE") : "Who: " + game->account_name(player_) + " \u25BE",
+      player_ < 0 ? std::string("Who: everyone \u25BE")
+                  : "Who: " + game->account_name(rules::PlayerId{player_}) + " \u25BE",
       player_ < 0 ? Palette::panel_light : Widgets::player_colour(ui.snapshot(), player_), [this, &ui, n] {
         std::vector<ChoiceDialog::Choice> c{{"Everyone", {0, 0, 0, 0}}};
         for (int i = 0; i < n; ++i)
-          c.push_back({ui.snapshot().game->account_name(i), Widgets::player_colour(ui.snapshot(), i)});
+          c.push_back({ui.snapshot().game->account_name(rules::PlayerId{i}),
+                       Widgets::player_colour(ui.snapshot(), i)});
         ui.open_dialog(std::make_unique<ChoiceDialog>("Show the postings of", std::move(c), [this](int k) {
           player_ = k - 1;
           page_ = 0;
@@ -95,7 +97,8 @@ void LedgerScreen::build(FrameBuilder& fb, UiContext& ui) {
   // The postings, newest first.
   std::vector<const rules::Posting*> shown;
   for (auto it = st.postings.rbegin(); it != st.postings.rend(); ++it) {
-    if (player_ >= 0 && it->from != player_ && it->to != player_) continue;
+    if (player_ >= 0 && !it->from.is(rules::PlayerId{player_}) && !it->to.is(rules::PlayerId{player_}))
+      continue;
     if (space_ >= 0 && it->space != rules::space_from_wire(space_)) continue;
     shown.push_back(&*it);
   }

@@ -33,7 +33,7 @@ std::vector<int> shareable_groups(const rules::Edition& ed) {
 void PartnershipDialog::agree(UiContext& ui, int side) {
   const auto* game = ui.snapshot().game;
   if (!game) return;
-  const rules::Partner deal{holder_, partner_, group_, share_};
+  const rules::Partner deal{rules::PlayerId{holder_}, rules::PlayerId{partner_}, group_, share_};
   if (auto why = game->why_not_partner(deal)) {
     ui.say(*why);
     ui.cue(Cue::refused);
@@ -69,7 +69,7 @@ void PartnershipDialog::build(FrameBuilder& fb, UiContext& ui) {
   const std::vector<int> groups = shareable_groups(ed);
   if (groups.empty()) return;
   if (std::find(groups.begin(), groups.end(), group_) == groups.end()) group_ = groups.front();
-  if (holder_ < 0 || holder_ >= n) holder_ = st.current;
+  if (holder_ < 0 || holder_ >= n) holder_ = st.current.number();
   if (partner_ < 0 || partner_ >= n || partner_ == holder_) partner_ = (holder_ + 1) % n;
 
   const Rect p = Widgets::dialog(fb, l.width - 2 * l.s(20), l.height - 2 * l.s(10));
@@ -154,7 +154,7 @@ void PartnershipDialog::build(FrameBuilder& fb, UiContext& ui) {
   y += row_h + l.s(4);
 
   // What the deal means, in the text's words, or why the rules refuse it.
-  const rules::Partner deal{holder_, partner_, group_, share_};
+  const rules::Partner deal{rules::PlayerId{holder_}, rules::PlayerId{partner_}, group_, share_};
   const auto why = game->why_not_partner(deal);
   const std::string holder = st.players[static_cast<std::size_t>(holder_)].name;
   const std::string partner = st.players[static_cast<std::size_t>(partner_)].name;

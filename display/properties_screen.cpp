@@ -26,7 +26,7 @@ std::vector<int> owned_by_group(const rules::Game& game, int player) {
     return static_cast<int>(ed.groups.size());
   };
   for (std::size_t s = 0; s < st.spaces.size() && s < ed.spaces.size(); ++s)
-    if (st.spaces[s].owner == player) out.push_back(static_cast<int>(s));
+    if (st.spaces[s].owner == rules::PlayerId{player}) out.push_back(static_cast<int>(s));
   std::stable_sort(out.begin(), out.end(), [&](int a, int b) {
     return group_rank(ed.spaces[static_cast<std::size_t>(a)].group) <
            group_rank(ed.spaces[static_cast<std::size_t>(b)].group);
@@ -56,7 +56,7 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
     player_ = ui.focused_player();
     ui.focus_player(-1);
   }
-  if (player_ < 0 || player_ >= n) player_ = std::clamp(st.current, 0, std::max(0, n - 1));
+  if (player_ < 0 || player_ >= n) player_ = std::clamp(st.current.number(), 0, std::max(0, n - 1));
 
   // Player tabs.
   const int tab_h = l.button_h;
@@ -134,7 +134,7 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
   const auto& ss = st.spaces[static_cast<std::size_t>(selected_)];
   const rules::SpaceId space{selected_};
   const int player = player_;
-  const std::string who = game->account_name(player);
+  const std::string who = game->account_name(rules::PlayerId{player});
   fb.text({panel.x + pad, panel.y + pad, panel.w - 2 * pad, l.s(32)}, sp.name, FontFace::bold, l.font_large,
           Palette::text);
   std::string facts = fmt::format("Mortgage {}", Wording::money(*game, sp.mortgage));
@@ -143,10 +143,10 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
   fb.text({panel.x + pad, panel.y + pad + l.s(34), panel.w - 2 * pad, l.s(26)}, facts, FontFace::regular,
           l.font_small, Palette::muted);
 
-  const auto build_no = game->why_not_build(player, space);
-  const auto sell_no = game->why_not_sell(player, space);
-  const auto mortgage_no = game->why_not_mortgage(player, space);
-  const auto lift_no = game->why_not_unmortgage(player, space);
+  const auto build_no = game->why_not_build(rules::PlayerId{player}, space);
+  const auto sell_no = game->why_not_sell(rules::PlayerId{player}, space);
+  const auto mortgage_no = game->why_not_mortgage(rules::PlayerId{player}, space);
+  const auto lift_no = game->why_not_unmortgage(rules::PlayerId{player}, space);
   const bool hotel_next = ss.houses >= game->rules().max_houses && game->rules().hotels_enabled;
   const int interest = game->rules().mortgage_interest_percent;
   const rules::Money lift_cost = sp.mortgage + (sp.mortgage * interest + 99) / 100;
@@ -176,23 +176,26 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
   action("props.build", build_label, build_no,
          {fmt::format("{}: build a {} on {} for {}?", who, hotel_next ? words.hotel : words.house, sp.name,
                       Wording::money(*game, sp.house_cost)),
-          "Build", player, ApplyInput{rules::Build{player, space}, {}, -1, {}}, nullptr});
+          "Build", player, ApplyInput{rules::Build{rules::PlayerId{player}, space}, {}, -1, {}}, nullptr});
   // The sale question says what is sold on every lot and for how much before anything is posted; a sale
   // that takes the group's hotels at once goes out confirmed for the whole group.
-  const auto sale = game->sale_plan(player, space);
-  Confirmation sell_request{"", "Sell", player, ApplyInput{rules::Sell{player, space}, {}, -1, {}}, nullptr};
+  const auto sale = game->sale_plan(rules::PlayerId{player}, space);
+  Confirmation sell_request{"", "Sell", player,
+                            ApplyInput{rules::Sell{rules::PlayerId{player}, space}, {}, -1, {}}, nullptr};
   if (sale) {
     sell_request.question = Wording::sale_question(*game, *sale);
     sell_request.details = Wording::sale_lines(*game, *sale);
-    sell_request.action.input = rules::Sell{player, space, sale->changes_other_lots()};
+    sell_request.action.input = rules::Sell{rules::PlayerId{player}, space, sale->changes_other_lots()};
   }
   action("props.sell", "Sell building", sell_no, sell_request);
-  action("props.mortgage", "Mortgage", mortgage_no,
-         {fmt::format("{}: mortgage {} for {}?", who, sp.name, Wording::money(*game, sp.mortgage)),
-          "Mortgage", player, ApplyInput{rules::Mortgage{player, space}, {}, -1, {}}, nullptr});
-  action("props.lift", "Lift mortgage", lift_no,
-         {fmt::format("{}: lift the mortgage on {} for {}?", who, sp.name, Wording::money(*game, lift_cost)),
-          "Lift", player, ApplyInput{rules::Unmortgage{player, space}, {}, -1, {}}, nullptr});
+  action(
+      "props.mortgage", "Mortgage", mortgage_no,
+      {fmt::format("{}: mortgage {} for {}?", who, sp.name, Wording::money(*game, sp.mortgage)), "Mortgage",
+       player, ApplyInput{rules::Mortgage{rules::PlayerId{player}, space}, {}, -1, {}}, nullptr});
+  action(
+      "props.lift", "Lift mortgage", lift_no,
+      {fmt::format("{}: lift the mortgage on {} for {}?", who, sp.name, Wording::money(*game, lift_cost)),
+       "Lift", player, ApplyInput{rules::Unmortgage{rules::PlayerId{player}, space}, {}, -1, {}}, nullptr});
 
   // Why the rules refuse, for the most likely wish: building, else lifting a mortgage.
   std::string why = ui.message();

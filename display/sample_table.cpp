@@ -99,13 +99,13 @@ void SampleTable::play(int inputs, std::uint64_t seed) {
     std::vector<rules::Input> tries;
     if (st.auction) {
       const auto& a = *st.auction;
-      const int bidder =
-          (a.high_bidder < 0 ? st.current : a.high_bidder + 1) % static_cast<int>(st.players.size());
-      if (a.high_bidder < 0 || a.high_bid < 80) tries.push_back(rules::Bid{bidder, a.high_bid + 20});
+      const rules::PlayerId bidder{(a.high_bidder ? a.high_bidder->number() + 1 : st.current.number()) %
+                                   static_cast<int>(st.players.size())};
+      if (!a.high_bidder || a.high_bid < 80) tries.push_back(rules::Bid{bidder, a.high_bid + 20});
       tries.push_back(rules::Close{});
     } else if (!st.pending.empty()) {
       const auto& q = st.pending.front();
-      const auto& p = st.players[static_cast<std::size_t>(q.player)];
+      const auto& p = st.players[q.player];
       switch (q.kind) {
         case rules::QuestionKind::buy:
           tries.push_back(rules::Choose{
@@ -144,9 +144,9 @@ void SampleTable::play(int inputs, std::uint64_t seed) {
         tries.push_back(rules::Choose{q.player, std::string(game_->option_name(o))});
     } else {
       // Between throws the player builds where the rules allow, while cash lasts.
-      const int me = st.current;
+      const rules::PlayerId me = st.current;
       for (std::size_t s = 0; s < st.spaces.size() && tries.empty(); ++s)
-        if (st.spaces[s].owner == me && st.players[static_cast<std::size_t>(me)].cash > 400 &&
+        if (st.spaces[s].owner == me && st.players[me].cash > 400 &&
             !game_->why_not_build(me, rules::SpaceId{static_cast<int>(s)}))
           tries.push_back(rules::Build{me, rules::SpaceId{static_cast<int>(s)}});
       tries.push_back(rules::Roll{die(), die()});
@@ -358,27 +358,25 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
   if (!dev) return std::unexpected(dev.error());
   {
     using rules::AdoptSpace;
-    rules::Adopt ann{0,
-                     1240,
-                     std::nullopt,
-                     std::nullopt,
-                     std::nullopt,
-                     {AdoptSpace{rules::SpaceId{1}, 2}, AdoptSpace{rules::SpaceId{3}, 3}}};
-    rules::Adopt bob{1,
+    rules::Adopt ann{
+        rules::PlayerId{0}, 1240,
+        std::nullopt,       std::nullopt,
+        std::nullopt,       {AdoptSpace{rules::SpaceId{1}, 2}, AdoptSpace{rules::SpaceId{3}, 3}}};
+    rules::Adopt bob{rules::PlayerId{1},
                      620,
                      std::nullopt,
                      std::nullopt,
                      std::nullopt,
                      {AdoptSpace{rules::SpaceId{37}, 0, true}, AdoptSpace{rules::SpaceId{39}, 0, true},
                       AdoptSpace{rules::SpaceId{25}, 0, false, true}}};
-    rules::Adopt cleo{2,
+    rules::Adopt cleo{rules::PlayerId{2},
                       980,
                       std::nullopt,
                       std::nullopt,
                       1,
                       {AdoptSpace{rules::SpaceId{5}}, AdoptSpace{rules::SpaceId{15}, 0, false, true},
                        AdoptSpace{rules::SpaceId{12}, 0, false, true}, AdoptSpace{rules::SpaceId{28}}}};
-    rules::Adopt devi{3,
+    rules::Adopt devi{rules::PlayerId{3},
                       410,
                       std::nullopt,
                       std::nullopt,
@@ -395,10 +393,10 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
   auto auction = start("auction", editions_dir, four, 13);
   if (!auction) return std::unexpected(auction.error());
   BB_TRY(must(*auction, rules::Roll{1, 2}));
-  BB_TRY(must(*auction, rules::Choose{0, "auction"}));
-  BB_TRY(must(*auction, rules::Bid{1, 30}));
-  BB_TRY(must(*auction, rules::Bid{2, 45}));
-  BB_TRY(must(*auction, rules::Bid{1, 52}));
+  BB_TRY(must(*auction, rules::Choose{rules::PlayerId{0}, "auction"}));
+  BB_TRY(must(*auction, rules::Bid{rules::PlayerId{1}, 30}));
+  BB_TRY(must(*auction, rules::Bid{rules::PlayerId{2}, 45}));
+  BB_TRY(must(*auction, rules::Bid{rules::PlayerId{1}, 52}));
   out.push_back(std::move(*auction));
 
   // A debt: Ann lands on Boardwalk with a hotel and cannot pay.
@@ -406,14 +404,14 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
   if (!debt) return std::unexpected(debt.error());
   {
     using rules::AdoptSpace;
-    BB_TRY(must(*debt, rules::Adopt{1,
+    BB_TRY(must(*debt, rules::Adopt{rules::PlayerId{1},
                                     std::nullopt,
                                     std::nullopt,
                                     std::nullopt,
                                     std::nullopt,
                                     {AdoptSpace{rules::SpaceId{37}, 0, true},
                                      AdoptSpace{rules::SpaceId{39}, 0, true}}}));
-    BB_TRY(must(*debt, rules::Adopt{0,
+    BB_TRY(must(*debt, rules::Adopt{rules::PlayerId{0},
                                     240,
                                     rules::SpaceId{35},
                                     std::nullopt,
@@ -432,14 +430,14 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
   {
     using rules::AdoptSpace;
     BB_TRY(must(*shortage,
-                rules::Adopt{0,
+                rules::Adopt{rules::PlayerId{0},
                              860,
                              std::nullopt,
                              std::nullopt,
                              std::nullopt,
                              {AdoptSpace{rules::SpaceId{6}, 4}, AdoptSpace{rules::SpaceId{8}, 0, true},
                               AdoptSpace{rules::SpaceId{9}, 0, true}}}));
-    BB_TRY(must(*shortage, rules::Adopt{1,
+    BB_TRY(must(*shortage, rules::Adopt{rules::PlayerId{1},
                                         420,
                                         std::nullopt,
                                         std::nullopt,
@@ -458,23 +456,24 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
   {
     using rules::AdoptSpace;
     const auto none = std::nullopt;
-    BB_TRY(must(*tie, rules::Adopt{0,
+    BB_TRY(must(*tie, rules::Adopt{rules::PlayerId{0},
                                    1640,
                                    none,
                                    none,
                                    none,
                                    {AdoptSpace{rules::SpaceId{16}, 1}, AdoptSpace{rules::SpaceId{18}, 1},
                                     AdoptSpace{rules::SpaceId{19}, 1}}}));
-    BB_TRY(must(*tie, rules::Adopt{1, 1320, none, none, none, {AdoptSpace{rules::SpaceId{37}}}}));
     BB_TRY(must(*tie,
-                rules::Adopt{2,
+                rules::Adopt{rules::PlayerId{1}, 1320, none, none, none, {AdoptSpace{rules::SpaceId{37}}}}));
+    BB_TRY(must(*tie,
+                rules::Adopt{rules::PlayerId{2},
                              2050,
                              none,
                              none,
                              none,
                              {AdoptSpace{rules::SpaceId{5}}, AdoptSpace{rules::SpaceId{15}, 0, false, true},
                               AdoptSpace{rules::SpaceId{12}}}}));
-    BB_TRY(must(*tie, rules::Adopt{3, 900, none, none, none, {}}));
+    BB_TRY(must(*tie, rules::Adopt{rules::PlayerId{3}, 900, none, none, none, {}}));
     BB_TRY(must(*tie, rules::End{}));
   }
   out.push_back(std::move(*tie));
@@ -518,10 +517,10 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
       auto deals = start("finance-1932-deals", editions_dir, four, 41, "finance-1932");
       if (!deals) return std::unexpected(deals.error());
       rules::Adopt ann;
-      ann.player = 0;
+      ann.player = rules::PlayerId{0};
       ann.spaces = {{rules::SpaceId{5}}};
       rules::Adopt bob;
-      bob.player = 1;
+      bob.player = rules::PlayerId{1};
       bob.spaces = {{rules::SpaceId{15}}};
       BB_TRY(must(*deals, ann));
       BB_TRY(must(*deals, bob));
@@ -532,7 +531,7 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
       // The ships Short Game's first moment: the title-deed draft, Bob choosing after Ann.
       auto draft = start("ships-short-draft", editions_dir, four, 37, "ships", {{"short_game", true}});
       if (!draft) return std::unexpected(draft.error());
-      BB_TRY(must(*draft, rules::Choose{0, "dark_blue"}));
+      BB_TRY(must(*draft, rules::Choose{rules::PlayerId{0}, "dark_blue"}));
       draft->seen_positions.clear();
       out.push_back(std::move(*draft));
     }

@@ -69,7 +69,7 @@ void TableQuestionDialog::build(FrameBuilder& fb, UiContext& ui) {
   if (by_card) {
     const auto* game = ui.snapshot().game;
     const std::string who = question_.banker ? std::string("Banker")
-                            : game           ? game->account_name(question_.player)
+                            : game           ? game->account_name(rules::PlayerId{question_.player})
                                              : std::string("Player");
     const Colour bg =
         question_.banker ? Palette::panel_light : Widgets::player_colour(ui.snapshot(), question_.player);

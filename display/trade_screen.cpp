@@ -37,8 +37,8 @@ void TradeScreen::changed() { agreed_[0] = agreed_[1] = false; }
 
 rules::Trade TradeScreen::current() const {
   rules::Trade t;
-  t.from = players_[0];
-  t.to = players_[1];
+  t.from = rules::PlayerId{players_[0]};
+  t.to = rules::PlayerId{players_[1]};
   t.give = offers_[0];
   t.get = offers_[1];
   return t;
@@ -78,7 +78,7 @@ void TradeScreen::build(FrameBuilder& fb, UiContext& ui) {
     ui.focus_player(-1);
   }
   const auto& st = game->state();
-  if (!in_game(st, players_[0])) players_[0] = st.current;
+  if (!in_game(st, players_[0])) players_[0] = st.current.number();
   if (!in_game(st, players_[1]) || players_[1] == players_[0])
     players_[1] = next_trader(st, players_[0], players_[0]);
   const int w = (l.width - 3 * l.pad) / 2;
@@ -158,7 +158,7 @@ void TradeScreen::build_side(FrameBuilder& fb, UiContext& ui, int side, int x, i
   fb.button(fmt::format("trade.{}.cash", side), {x + pad, y, half, l.button_h},
             "Cash " + Wording::money(game, offer->cash), Palette::primary, [this, &ui, side, me] {
               KeypadDialog::Request req;
-              req.title = fmt::format("Cash {} gives", ui.snapshot().game->account_name(me));
+              req.title = fmt::format("Cash {} gives", ui.snapshot().game->account_name(rules::PlayerId{me}));
               req.on_amount = [this, side](rules::Money m) {
                 offers_[side].cash = m;
                 changed();
@@ -194,7 +194,7 @@ void TradeScreen::build_side(FrameBuilder& fb, UiContext& ui, int side, int x, i
   // Properties, as toggles.
   std::vector<int> owned;
   for (std::size_t s = 0; s < st.spaces.size(); ++s)
-    if (st.spaces[s].owner == me) owned.push_back(static_cast<int>(s));
+    if (st.spaces[s].owner == rules::PlayerId{me}) owned.push_back(static_cast<int>(s));
   const int agree_top = bottom - pad - l.button_h;
   const int pager_h = l.target;
   const int rows = std::max(1, (agree_top - pad - pager_h - pad - y) / (l.row_h + pad));

@@ -16,6 +16,9 @@ class Widgets {
   // show_message: false where the screen shows messages beside what caused them.
   static Rect top_bar(FrameBuilder& fb, UiContext& ui, const std::string& title, bool show_message = true);
   static Colour player_colour(const Snapshot& snap, int player);
+  static Colour player_colour(const Snapshot& snap, rules::PlayerId player) {
+    return player_colour(snap, player.number());
+  }
   // Darkens the screen and returns a centred panel for a dialog (layer 1 from here on).
   static Rect dialog(FrameBuilder& fb, int w, int h);
   // Previous/next page buttons in `area` (two squares at its ends) with "2 / 5" between them.

@@ -32,7 +32,7 @@ std::string Wording::game_over(const rules::Game& game) {
 
 std::string Wording::standing(const rules::Game& game, int player) {
   const auto& st = game.state();
-  if (std::find(st.winners.begin(), st.winners.end(), player) != st.winners.end())
+  if (std::find(st.winners.begin(), st.winners.end(), rules::PlayerId{player}) != st.winners.end())
     return st.winners.size() > 1 ? "tie" : "winner";
   if (player >= 0 && static_cast<std::size_t>(player) < st.players.size() &&
       st.players[static_cast<std::size_t>(player)].bankrupt)
@@ -76,8 +76,8 @@ std::vector<std::string> Wording::sale_lines(const rules::Game& game, const rule
 }
 
 std::string Wording::posting(const rules::Game& game, const rules::Posting& p) {
-  const std::string from = p.from == rules::kBank ? "the bank" : game.account_name(p.from);
-  const std::string to = p.to == rules::kBank ? "the bank" : game.account_name(p.to);
+  const std::string from = p.from.is_bank() ? "the bank" : game.account_name(p.from);
+  const std::string to = p.to.is_bank() ? "the bank" : game.account_name(p.to);
   const std::string amount = money(game, p.amount);
   const std::string space = p.space ? space_name(game, p.space) : std::string{};
   auto cap = [](std::string s) {
@@ -128,15 +128,15 @@ std::string Wording::posting(const rules::Game& game, const rules::Posting& p) {
               if (c == '_') c = ' ';
             what = fmt::format("{}: {}", deck.name, title);
           }
-      if (p.from == rules::kBank) return fmt::format("{} collected {} ({})", to, amount, what);
-      if (p.to == rules::kBank) return fmt::format("{} paid {} ({})", cap(from), amount, what);
+      if (p.from.is_bank()) return fmt::format("{} collected {} ({})", to, amount, what);
+      if (p.to.is_bank()) return fmt::format("{} paid {} ({})", cap(from), amount, what);
       return fmt::format("{} paid {} {} ({})", cap(from), to, amount, what);
     }
     default:
       break;
   }
-  if (p.from == rules::kBank) return fmt::format("The bank paid {} {} ({})", to, amount, game.memo_text(p));
-  if (p.to == rules::kBank) return fmt::format("{} paid {} ({})", cap(from), amount, game.memo_text(p));
+  if (p.from.is_bank()) return fmt::format("The bank paid {} {} ({})", to, amount, game.memo_text(p));
+  if (p.to.is_bank()) return fmt::format("{} paid {} ({})", cap(from), amount, game.memo_text(p));
   return fmt::format("{} paid {} {} ({})", cap(from), to, amount, game.memo_text(p));
 }
 
@@ -158,7 +158,7 @@ std::string Wording::question(const rules::Game& game, const rules::Question& q)
       return fmt::format("{} received {}, mortgaged. Lift the mortgage now?", who, space_name(game, q.space));
     case QuestionKind::debt:
       return fmt::format("{} owes {} {}{}. Raise money or go bankrupt.", who,
-                         q.creditor == rules::kBank ? std::string("the bank") : game.account_name(q.creditor),
+                         q.creditor.is_bank() ? std::string("the bank") : game.account_name(q.creditor),
                          money(game, q.amount), q.reason.empty() ? std::string{} : " (" + q.reason + ")");
     case QuestionKind::draw: {
       const auto* deck = game.edition().deck(q.deck);

@@ -112,12 +112,23 @@ LedgerError storage_error(const SqlError& e, std::string_view what) {
                                 what, e.what())};
 }
 
+// An account's name for a message, from the wire's number the file stores (rules/ids.h: -1 the bank, a
+// seat); "?" for a number that is neither.
+std::string account_label(const rules::Game& game, std::int64_t wire) {
+  auto account = rules::Account::from_wire(static_cast<int>(wire));
+  return account ? game.account_name(*account) : std::string("?");
+}
+
 nlohmann::json events_to_json(const std::vector<rules::Event>& events) {
   nlohmann::json list = nlohmann::json::array();
   for (const rules::Event& e : events) {
-    nlohmann::json item = {
-        {"kind", Names::event(e.kind)},        {"player", e.player}, {"from", e.from},    {"to", e.to},
-        {"space", rules::space_wire(e.space)}, {"amount", e.amount}, {"detail", e.detail}};
+    nlohmann::json item = {{"kind", Names::event(e.kind)},
+                           {"player", rules::player_wire(e.player)},
+                           {"from", e.from},
+                           {"to", e.to},
+                           {"space", rules::space_wire(e.space)},
+                           {"amount", e.amount},
+                           {"detail", e.detail}};
     if (e.card) item["card"] = e.card->id;
     list.push_back(std::move(item));
   }
@@ -133,7 +144,7 @@ std::vector<rules::Event> events_from_json(const nlohmann::json& list, const rul
     if (!kind) continue;
     rules::Event e;
     e.kind = *kind;
-    e.player = item.value("player", rules::kNobody);
+    e.player = rules::player_from_wire(item.value("player", rules::player_wire(std::nullopt)));
     e.from = item.value("from", -1);
     e.to = item.value("to", -1);
     e.space = rules::space_from_wire(item.value("space", -1));
@@ -156,8 +167,8 @@ StoredPosting to_stored(const rules::Posting& p, std::optional<std::int64_t> inp
   StoredPosting s;
   s.seq = p.seq;
   s.input_seq = input_seq;
-  s.from = p.from;
-  s.to = p.to;
+  s.from = p.from.wire();
+  s.to = p.to.wire();
   s.amount = p.amount;
   s.memo = std::string(Names::memo(p.memo));
   if (p.space) s.space = p.space->number();
@@ -205,11 +216,18 @@ struct Rebuilt {
   std::string snapshot_note;
 };
 
-rules::Posting from_stored(const StoredPosting& s, int engine_input) {
+// A stored posting as the engine's, or why it cannot be (an account number that is neither the bank nor a
+// seat: a damaged file).
+std::expected<rules::Posting, std::string> from_stored(const StoredPosting& s, int engine_input) {
+  auto from = rules::Account::from_wire(static_cast<int>(s.from));
+  auto to = rules::Account::from_wire(static_cast<int>(s.to));
+  if (!from || !to)
+    return std::unexpected(
+        fmt::format("posting {} names account {} -> {}, which is no account of a game", s.seq, s.from, s.to));
   rules::Posting p;
   p.seq = s.seq;
-  p.from = static_cast<int>(s.from);
-  p.to = static_cast<int>(s.to);
+  p.from = *from;
+  p.to = *to;
   p.amount = s.amount;
   p.memo = Names::memo_from(s.memo).value_or(rules::Memo::space);
   p.space = rules::space_from_wire(static_cast<int>(s.space.value_or(-1)));
@@ -302,8 +320,9 @@ std::expected<rules::Game, std::string> restore_from(const StoredSnapshot& snap,
   std::vector<rules::Posting> journal;
   for (const StoredPosting& p : stored) {
     if (p.input_seq && *p.input_seq >= static_cast<std::int64_t>(count)) break;
-    journal.push_back(
-        from_stored(p, p.input_seq ? engine_input[static_cast<std::size_t>(*p.input_seq)] : -1));
+    auto posting = from_stored(p, p.input_seq ? engine_input[static_cast<std::size_t>(*p.input_seq)] : -1);
+    if (!posting) return std::unexpected(posting.error());
+    journal.push_back(std::move(*posting));
   }
   if (history) return rules::Game::restore(edition, setup, snap.body, std::move(journal), std::move(inputs));
   return rules::Game::restore(edition, setup, snap.body, std::move(journal));
@@ -428,20 +447,20 @@ std::expected<Rebuilt, LedgerError> rebuild(Database& db, GameId id, EditionCach
   b.reset();
   std::map<int, rules::Money> replayed;
   for (const rules::Posting& p : game->state().postings) {
-    replayed[p.from] -= p.amount;
-    replayed[p.to] += p.amount;
+    replayed[p.from.wire()] -= p.amount;
+    replayed[p.to.wire()] += p.amount;
   }
   for (const auto& [account, balance] : replayed) {
     rules::Money stored_balance = out.stored_balances.contains(account) ? out.stored_balances.at(account) : 0;
     if (stored_balance != balance) {
       out.differences.push_back(fmt::format("{}: stored balance {}, replay gives {}",
-                                            game->account_name(account), stored_balance, balance));
+                                            account_label(*game, account), stored_balance, balance));
     }
   }
   for (const auto& [account, balance] : out.stored_balances) {
     if (!replayed.contains(account) && balance != 0) {
       out.differences.push_back(
-          fmt::format("{}: stored balance {}, replay gives 0", game->account_name(account), balance));
+          fmt::format("{}: stored balance {}, replay gives 0", account_label(*game, account), balance));
     }
   }
   const auto& players = game->state().players;
@@ -830,11 +849,12 @@ std::expected<GameId, LedgerError> Ledger::start_game(const rules::Setup& setup,
         .bind(4, row.origin)
         .bind(5, row.started_at);
     insert.bind(6, chain).run();
-    std::set<int> accounts = {rules::kBank};
-    for (std::size_t i = 0; i < g.state().players.size(); ++i) accounts.insert(static_cast<int>(i));
-    for (const rules::Posting& p : g.state().postings) accounts.insert({p.from, p.to});
+    // The accounts table is keyed by the wire's number of each account (rules/ids.h).
+    std::set<int> accounts = {rules::Account::bank().wire()};
+    for (rules::PlayerId p : g.state().players.ids()) accounts.insert(rules::Account{p}.wire());
+    for (const rules::Posting& p : g.state().postings) accounts.insert({p.from.wire(), p.to.wire()});
     for (int account : accounts) {
-      sql_->insert_account.bind(1, row.id).bind(2, account).bind(3, g.account_name(account));
+      sql_->insert_account.bind(1, row.id).bind(2, account).bind(3, account_label(g, account));
       sql_->insert_account.run();
     }
     for (const StoredPosting& p : postings) {
@@ -848,8 +868,8 @@ std::expected<GameId, LedgerError> Ledger::start_game(const rules::Setup& setup,
     live_game->chain = chain;
     live_game->accounts = accounts;
     for (const rules::Posting& p : g.state().postings) {
-      live_game->balances[p.from] -= p.amount;
-      live_game->balances[p.to] += p.amount;
+      live_game->balances[p.from.wire()] -= p.amount;
+      live_game->balances[p.to.wire()] += p.amount;
     }
     games_[row.id] = std::move(live_game);
     // A failed anchor write leaves it behind, which the check accepts; the game is stored either way.
@@ -952,8 +972,13 @@ std::expected<Recorded, LedgerError> Ledger::stored_outcome(GameId game, std::in
   recorded.events = events_from_json(outcome.value("events", nlohmann::json::array()), edition);
   recorded.game_over = outcome.value("game_over", false);
   int engine_input = outcome.value("engine_input", -1);
-  for (const StoredPosting& p : stored_postings(db_, game, seq))
-    recorded.postings.push_back(from_stored(p, engine_input));
+  for (const StoredPosting& p : stored_postings(db_, game, seq)) {
+    auto posting = from_stored(p, engine_input);
+    if (!posting)
+      return std::unexpected(
+          LedgerError{Kind::damaged, fmt::format("game {} input {}: {}", game, seq, posting.error())});
+    recorded.postings.push_back(std::move(*posting));
+  }
   return recorded;
 }
 
@@ -1008,7 +1033,7 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
                                   kind)});
     }
     if (const auto* house = std::get_if<rules::HousePayment>(&input);
-        house && house->from == rules::kBank && meta.authorised_by.empty()) {
+        house && house->from.is_bank() && meta.authorised_by.empty()) {
       return std::unexpected(LedgerError{
           Kind::unauthorised, "a house-rule payment from the bank needs the banker's card or PIN"});
     }
@@ -1052,9 +1077,7 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
       for (const StoredPosting& p : postings) {
         for (std::int64_t account : {p.from, p.to}) {
           if (g.accounts.contains(static_cast<int>(account))) continue;
-          sql_->insert_account.bind(1, id)
-              .bind(2, account)
-              .bind(3, g.game.account_name(static_cast<int>(account)));
+          sql_->insert_account.bind(1, id).bind(2, account).bind(3, account_label(g.game, account));
           sql_->insert_account.run();
         }
         Statement& ps = sql_->insert_posting;
@@ -1414,7 +1437,7 @@ std::vector<std::string> Ledger::invariant_violations() {
         rules::Money mine = g->balances.contains(account) ? g->balances.at(account) : 0;
         if (mine != balance) {
           problems.push_back(fmt::format("game {}: {} is {} in the file but {} in memory", id,
-                                         g->game.account_name(account), balance, mine));
+                                         account_label(g->game, account), balance, mine));
         }
       }
       const auto& players = g->game.state().players;

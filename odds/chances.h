@@ -27,11 +27,11 @@ struct Chance {
 
 // Every player's chance from one position.
 struct Chances {
-  std::vector<Chance> players;  // by player index
-  int playouts = 0;             // playouts counted
-  int capped = 0;               // of which ended by the turn cap (a time-limit end by worth)
-  int refused = 0;              // playouts abandoned because a bot's input was refused (should be 0)
-  long long turns = 0;          // turns played over all counted playouts
+  rules::ById<rules::PlayerId, Chance> players;  // by player
+  int playouts = 0;                              // playouts counted
+  int capped = 0;                                // of which ended by the turn cap (a time-limit end by worth)
+  int refused = 0;      // playouts abandoned because a bot's input was refused (should be 0)
+  long long turns = 0;  // turns played over all counted playouts
 
   void add(const PlayoutResult& r);
   void merge(const Chances& other);

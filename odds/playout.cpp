@@ -54,9 +54,8 @@ std::optional<PlayoutResult> play_out(rules::Game game, std::uint64_t seed, int 
   result.turns = game.state().turns - start_turns;
   result.share.assign(players, 0);
   const auto& winners = game.state().winners;
-  for (int w : winners)
-    if (w >= 0 && static_cast<std::size_t>(w) < players)
-      result.share[static_cast<std::size_t>(w)] += kShareUnits / static_cast<long long>(winners.size());
+  for (rules::PlayerId w : winners)
+    if (w.index() < players) result.share[w] += kShareUnits / static_cast<long long>(winners.size());
   return result;
 }
 

@@ -25,7 +25,7 @@ inline constexpr long long kShareUnits = 840;
 // What one playout gave: each player's share of the win in kShareUnits (all of it for a sole winner, 1/k
 // each for k who tie, 0 otherwise), so that the shares of one playout sum to exactly kShareUnits.
 struct PlayoutResult {
-  std::vector<long long> share;
+  rules::ById<rules::PlayerId, long long> share;
   bool capped = false;   // ended by the turn cap rather than by bankruptcies
   bool refused = false;  // a bot's input was refused (a bug in the bots or the engine); share is empty
   int turns = 0;         // turns played from the position

@@ -17,14 +17,14 @@ std::string say(Answer a) { return std::string(answer_name(a)); }
 
 constexpr Money kReserve = 150;  // cash a bot keeps back before buying or building
 
-int lots_owned(const GameState& st, int p) {
+int lots_owned(const GameState& st, PlayerId p) {
   int n = 0;
   for (const auto& ss : st.spaces) n += ss.owner == p ? 1 : 0;
   return n;
 }
 
 // Where ownership is capped (FINANCE, Parker: eight markers), a player with none left cannot buy or bid.
-bool markers_left(const Game& g, int p) {
+bool markers_left(const Game& g, PlayerId p) {
   return g.rules().max_properties <= 0 || lots_owned(g.state(), p) < g.rules().max_properties;
 }
 
@@ -34,7 +34,7 @@ bool ownable(const Space& sp) {
 }
 
 // Something a player in debt can turn into cash: a building first, then a mortgage.
-std::optional<Input> raise_money(const Game& g, int p) {
+std::optional<Input> raise_money(const Game& g, PlayerId p) {
   const auto& st = g.state();
   for (int i = static_cast<int>(st.spaces.size()) - 1; i >= 0; --i)
     if (SpaceId s{i}; st.spaces[s].owner == p && !g.refusal_to_sell(p, s))
@@ -69,9 +69,9 @@ Input Bot::next(const Game& g) {
     const Auction& a = *st.auction;
     Money value =
         a.item == Auction::Item::property ? ed.spaces[*a.space].price : ed.spaces[0].house_cost + 100;
-    int best = kNobody;
+    std::optional<PlayerId> best;
     Money best_limit = 0, second_limit = 0;
-    for (int p = 0; p < static_cast<int>(st.players.size()); ++p) {
+    for (PlayerId p : st.players.ids()) {
       if (st.players[p].bankrupt) continue;
       if (a.item == Auction::Item::property &&
           (!markers_left(g, p) || finance::why_not_acquire(ed, rules, st, p, *a.space)))
@@ -89,16 +89,16 @@ Input Bot::next(const Game& g) {
     }
     Money bid = std::max<Money>(second_limit + rules.bid_increment, a.high_bid + rules.bid_increment);
     bid = std::max<Money>(bid, 1);
-    if (best != kNobody && best != a.high_bidder && bid <= best_limit && bid <= st.players[best].cash)
-      return Bid{best, bid};
+    if (best && best != a.high_bidder && bid <= best_limit && bid <= st.players[*best].cash)
+      return Bid{*best, bid};
     return Close{};
   }
   // FINANCE (1932) forgetters: a bot never forgets its salary.
-  for (int p = 0; p < static_cast<int>(st.players.size()); ++p)
+  for (PlayerId p : st.players.ids())
     if (st.players[p].unclaimed_salary > 0 && !st.players[p].bankrupt) return Claim{p};
   if (!st.pending.empty()) {
     const Question& q = st.pending.front();
-    int p = q.player;
+    PlayerId p = q.player;
     const auto& pl = st.players[p];
     switch (q.kind) {
       case QuestionKind::debt:
@@ -147,7 +147,7 @@ Input Bot::next(const Game& g) {
     }
   }
   // Between moves: the player whose turn it is improves their position, then throws.
-  int p = st.current;
+  PlayerId p = st.current;
   const auto& pl = st.players[p];
   // The player's lots, found once: the checks below look only at them, in board order.
   // Most between-moves decisions end in a throw: when the cash covers neither the cheapest house nor the
@@ -186,7 +186,7 @@ Input Bot::next(const Game& g) {
 
 // The between-moves decisions after building and lifting mortgages: now and then a trade that completes a
 // group, FINANCE (1932)'s moves, and otherwise the throw.
-Input Bot::between_moves_without_lots(const Game& g, int p) {
+Input Bot::between_moves_without_lots(const Game& g, PlayerId p) {
   const GameState& st = g.state();
   const Edition& ed = g.edition();
   const auto& pl = st.players[p];
@@ -200,12 +200,12 @@ Input Bot::between_moves_without_lots(const Game& g, int p) {
       for (SpaceId m : members) {
         if (st.spaces[m].owner == p)
           ++mine;
-        else if (st.spaces[m].owner >= 0)
+        else if (st.spaces[m].owner)
           other = m;
       }
       if (mine != static_cast<int>(members.size()) - 1 || !other) continue;
       const SpaceId other_lot = *other;
-      int seller = st.spaces[other_lot].owner;
+      PlayerId seller = *st.spaces[other_lot].owner;
       Money offer = ed.spaces[other_lot].price * 2;
       bool buildings = false;
       for (SpaceId m : members) buildings = buildings || st.spaces[m].houses > 0 || st.spaces[m].hotel;
@@ -228,7 +228,7 @@ Input Bot::between_moves_without_lots(const Game& g, int p) {
 
 // FINANCE (1932): now and then a railroad or power company partnership; jail insurance before a throw that
 // could reach the Go to Jail corner or a card space.
-std::optional<Input> Bot::finance_1932(const Game& g, int p) {
+std::optional<Input> Bot::finance_1932(const Game& g, PlayerId p) {
   const GameState& st = g.state();
   const Edition& ed = g.edition();
   const Rules& rules = g.rules();
@@ -240,7 +240,7 @@ std::optional<Input> Bot::finance_1932(const Game& g, int p) {
       int mine = 0;
       for (SpaceId m : members) mine += st.spaces[m].owner == p ? 1 : 0;
       if (mine == 0) continue;
-      for (int q = 0; q < static_cast<int>(st.players.size()); ++q) {
+      for (PlayerId q : st.players.ids()) {
         int theirs = 0;
         for (SpaceId m : members) theirs += st.spaces[m].owner == q ? 1 : 0;
         if (q == p || theirs == 0) continue;

@@ -25,8 +25,8 @@ class Bot {
     Money mortgage = kMaxMoney;
   };
   const Thresholds& thresholds(const Edition& edition);
-  Input between_moves_without_lots(const Game& game, int player);
-  std::optional<Input> finance_1932(const Game& game, int player);
+  Input between_moves_without_lots(const Game& game, PlayerId player);
+  std::optional<Input> finance_1932(const Game& game, PlayerId player);
   int dice();
   std::uint64_t random();
   std::uint64_t rng_;

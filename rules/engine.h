@@ -53,8 +53,8 @@ struct Step {
   enum class Roll : std::uint8_t { rent_dice, sweepstakes, roll_move, fare_move, jail_attempt };
   Kind kind = Kind::land;
   Roll roll = Roll::rent_dice;
-  int player = 0;
-  int to = kBank;                // pay: the receiving account
+  PlayerId player{0};
+  Account to = Account::bank();  // pay: the receiving account
   std::optional<SpaceId> space;  // move_to: where to; pay: the space the payment concerns
   int steps = 0;
   int multiplier = 1;       // land: rent multiplier (nearest railroad card)
@@ -85,35 +85,40 @@ class Engine {
 
   // ---------------------------------------------------------------- small helpers
   int board_size() const { return static_cast<int>(ed.spaces.size()); }
-  const std::string& name(int p) const { return st.players[p].name; }
+  const std::string& name(PlayerId p) const { return st.players[p].name; }
+  // A seat at this table: a PlayerId that came from outside (an input, a screen) is checked with it first.
+  bool seated(PlayerId p) const { return p.number() >= 0 && p.index() < st.players.size(); }
+  // The next seat in turn order, round the table (bankrupt players included).
+  PlayerId next_seat(PlayerId p) const {
+    return PlayerId{(p.number() + 1) % static_cast<int>(st.players.size())};
+  }
   std::string money(Money m) const { return ed.format_money(m); }
   const std::string& space_name(SpaceId s) const { return ed.spaces[s.index()].name; }
 
-  void event(Event::Kind kind, int player, int from = -1, int to = -1, std::optional<SpaceId> space = {},
-             Money amount = 0, int detail = 0, const Card* card = nullptr) {
+  void event(Event::Kind kind, std::optional<PlayerId> player, int from = -1, int to = -1,
+             std::optional<SpaceId> space = {}, Money amount = 0, int detail = 0,
+             const Card* card = nullptr) {
     if (out) out->events.push_back(Event{kind, player, from, to, space, amount, detail, card});
   }
 
-  bool active(int p) const {
-    return p >= 0 && p < static_cast<int>(st.players.size()) && !st.players[p].bankrupt;
-  }
+  bool active(PlayerId p) const { return seated(p) && !st.players[p].bankrupt; }
   int active_count() const {
     int n = 0;
     for (const auto& pl : st.players) n += pl.bankrupt ? 0 : 1;
     return n;
   }
 
-  void post(int from, int to, Money amount, Memo memo, std::optional<SpaceId> space,
+  void post(Account from, Account to, Money amount, Memo memo, std::optional<SpaceId> space,
             const std::string& card = {});
 
   // Nothing left to sell or mortgage: no buildings and no unmortgaged property.
-  bool nothing_to_raise(int p) const {
+  bool nothing_to_raise(PlayerId p) const {
     for (const auto& ss : st.spaces)
       if (ss.owner == p && (!ss.mortgaged || ss.houses > 0 || ss.hotel)) return false;
     return true;
   }
 
-  bool is_pauper(int p) const {
+  bool is_pauper(PlayerId p) const {
     if (!r.paupers) return false;
     if (st.players[p].cash >= r.pauper_cash_below) return false;
     for (std::size_t s = 0; s < st.spaces.size(); ++s)
@@ -123,7 +128,7 @@ class Engine {
 
   // A payment; when the payer cannot cover it, a debt question holds it until they raise the money or give
   // up.
-  void pay(int from, int to, Money amount, Memo memo, std::optional<SpaceId> space,
+  void pay(Account from, Account to, Money amount, Memo memo, std::optional<SpaceId> space,
            const Card* card = nullptr);
 
   std::string memo_words(Memo memo, std::optional<SpaceId> space, const std::string& card) const;
@@ -136,25 +141,25 @@ class Engine {
   void push_front(const std::vector<Step>& steps) {
     for (auto it = steps.rbegin(); it != steps.rend(); ++it) g.steps_.push_back(*it);
   }
-  static Step make(Step::Kind kind, int player) {
+  static Step make(Step::Kind kind, PlayerId player) {
     Step s;
     s.kind = kind;
     s.player = player;
     return s;
   }
-  static Step land_step(int player, int multiplier = 1, int dice_multiplier = 0) {
+  static Step land_step(PlayerId player, int multiplier = 1, int dice_multiplier = 0) {
     Step s = make(Step::Kind::land, player);
     s.multiplier = multiplier;
     s.dice_multiplier = dice_multiplier;
     return s;
   }
-  static Step move_by_step(int player, int steps, bool salary) {
+  static Step move_by_step(PlayerId player, int steps, bool salary) {
     Step s = make(Step::Kind::move_by, player);
     s.steps = steps;
     s.salary = salary;
     return s;
   }
-  static Step move_to_step(int player, SpaceId space, bool salary) {
+  static Step move_to_step(PlayerId player, SpaceId space, bool salary) {
     Step s = make(Step::Kind::move_to, player);
     s.space = space;
     s.salary = salary;
@@ -164,12 +169,12 @@ class Engine {
   bool blocked() const { return !st.pending.empty() || st.auction.has_value() || st.ended; }
 
   // ---------------------------------------------------------------- ownership queries
-  int owned_in_group(int owner, int group) const {
+  int owned_in_group(PlayerId owner, int group) const {
     int n = 0;
     for (SpaceId s : ed.members_of(group)) n += st.spaces[s].owner == owner ? 1 : 0;
     return n;
   }
-  bool owns_group(int owner, int group) const {
+  bool owns_group(PlayerId owner, int group) const {
     const auto& members = ed.members_of(group);
     return std::all_of(members.begin(), members.end(),
                        [&](SpaceId s) { return st.spaces[s].owner == owner; });
@@ -181,7 +186,7 @@ class Engine {
     return false;
   }
   // Whether an unimproved lot of `group` pays double rent to `owner`.
-  bool doubles_rent(int owner, int group) const {
+  bool doubles_rent(PlayerId owner, int group) const {
     if (!r.double_rent_on_group || !owns_group(owner, group)) return false;
     if (!r.double_rent_needs_clear_series) return true;
     const auto& members = ed.members_of(group);
@@ -190,7 +195,7 @@ class Engine {
     });
   }
   int level(SpaceId s) const { return st.spaces[s].hotel ? r.max_houses + 1 : st.spaces[s].houses; }
-  int properties_owned(int p) const {
+  int properties_owned(PlayerId p) const {
     int n = 0;
     for (const auto& ss : st.spaces) n += ss.owner == p ? 1 : 0;
     return n;
@@ -214,19 +219,19 @@ class Engine {
 
   void exec(const Step& s);
 
-  void collect_salary(int p) {
+  void collect_salary(PlayerId p) {
     st.players[p].passed_start = true;
     if (r.salary_must_be_claimed) {
       st.players[p].unclaimed_salary += r.salary;  // paid on a `claim` this turn, forfeit after it
       event(Event::Kind::salary_earned, p, -1, -1, std::nullopt, r.salary);
       return;
     }
-    pay(kBank, p, r.salary, Memo::salary, ed.start_space);
+    pay(Account::bank(), p, r.salary, Memo::salary, ed.start_space);
   }
 
-  void move_by(int p, int steps, bool salary);
+  void move_by(PlayerId p, int steps, bool salary);
 
-  void move_to(int p, SpaceId space, bool salary) {
+  void move_to(PlayerId p, SpaceId space, bool salary) {
     int n = board_size();
     int steps = (space.number() - st.players[p].position.number() + n) % n;
     if (steps == 0) {
@@ -237,18 +242,18 @@ class Engine {
     move_by(p, steps, salary);
   }
 
-  void jail(int p);
+  void jail(PlayerId p);
 
-  void release(int p) {
+  void release(PlayerId p) {
     st.players[p].in_jail = false;
     st.players[p].jail_attempts = 0;
     event(Event::Kind::released, p);
   }
 
-  void land(int p, int multiplier, int dice_multiplier);
+  void land(PlayerId p, int multiplier, int dice_multiplier);
 
   // FINANCE (1932): the holder of a partnership's leases pays each partner his share of an income.
-  void partner_shares(std::vector<Step>& next, int lander, SpaceId space, Money income) {
+  void partner_shares(std::vector<Step>& next, PlayerId lander, SpaceId space, Money income) {
     for (const auto* partnership : finance::partnerships_of_lease(ed, st, space)) {
       if (lander == partnership->holder) continue;
       Step share = make(Step::Kind::pay, partnership->holder);
@@ -260,7 +265,7 @@ class Engine {
     }
   }
 
-  bool take_free_ride(int holder, int owner, int group) {
+  bool take_free_ride(PlayerId holder, PlayerId owner, int group) {
     if (!r.free_rides) return false;
     for (auto& ride : st.free_rides) {
       if (ride.holder == holder && ride.owner == owner && ride.group == group && ride.rides > 0) {
@@ -272,9 +277,9 @@ class Engine {
     return false;
   }
 
-  void apply_effect(int p, const Effect& e, const Card* card);
+  void apply_effect(PlayerId p, const Effect& e, const Card* card);
 
-  void end_roll(int p) {
+  void end_roll(PlayerId p) {
     if (st.ended) return;
     if (r.doubles_roll_again && p == st.current && g.turn_doubles_ && !g.extra_roll_blocked_ && active(p) &&
         !st.players[p].in_jail)
@@ -288,14 +293,14 @@ class Engine {
   void ask_draft();
 
   // FINANCE (1932): a jailed player with 3 or more houses on one property, who "cannot languish in Jail".
-  bool three_throws_out(int p) const {
+  bool three_throws_out(PlayerId p) const {
     if (!r.jail_house_owner_three_throws) return false;
     return std::any_of(st.spaces.begin(), st.spaces.end(),
                        [&](const SpaceState& ss) { return ss.owner == p && (ss.houses >= 3 || ss.hotel); });
   }
   static constexpr int kJailThrows = 3;
 
-  void ask_jail(int p);
+  void ask_jail(PlayerId p);
 
   // ---------------------------------------------------------------- auctions
   void start_auction(Auction::Item item, std::optional<SpaceId> space) {
@@ -307,10 +312,10 @@ class Engine {
           r.auction_timer_min_s + random_below(g.rng_, r.auction_timer_max_s - r.auction_timer_min_s + 1);
     st.auction = a;
     Money piece = item == Auction::Item::property ? finance::series_piece(ed, r, st, *space).value_or(0) : 0;
-    event(Event::Kind::auction_started, kNobody, -1, -1, space, piece, static_cast<int>(item));
+    event(Event::Kind::auction_started, std::nullopt, -1, -1, space, piece, static_cast<int>(item));
   }
 
-  void give_lot(int p, SpaceId lot) {
+  void give_lot(PlayerId p, SpaceId lot) {
     auto s = lot.index();
     st.spaces[s].owner = p;
     if (r.house_with_lot && ed.spaces[s].kind == Space::Kind::property && st.bank_houses > 0 &&
@@ -321,18 +326,18 @@ class Engine {
   }
 
   // ---------------------------------------------------------------- bankruptcy and the end
-  void bankrupt(int p);
+  void bankrupt(PlayerId p);
 
   // Where ownership is capped (FINANCE, Parker: eight markers), "a creditor may accept from a debtor only as
   // many lots ... as there are property ownership markers of the creditor's color still unused". The text
   // does not say which lots he takes; the engine gives him the most valuable (printed value with houses,
   // then board order), the choice a creditor would make, and returns the rest.
-  std::vector<SpaceId> lots_beyond_markers(int debtor, int creditor) const {
-    if (creditor == kBank || r.max_properties <= 0) return {};
+  std::vector<SpaceId> lots_beyond_markers(PlayerId debtor, Account creditor) const {
+    if (creditor.is_bank() || r.max_properties <= 0) return {};
     std::vector<SpaceId> lots;
     for (int s = 0; s < static_cast<int>(st.spaces.size()); ++s)
       if (st.spaces[s].owner == debtor) lots.push_back(SpaceId{s});
-    int unused = std::max(0, r.max_properties - properties_owned(creditor));
+    int unused = std::max(0, r.max_properties - properties_owned(*creditor.player()));
     if (static_cast<int>(lots.size()) <= unused) return {};
     std::stable_sort(lots.begin(), lots.end(),
                      [&](SpaceId a, SpaceId b) { return g.lot_value(a) > g.lot_value(b); });
@@ -352,7 +357,7 @@ class Engine {
     }
   }
 
-  void return_cards_to_decks(int p) {
+  void return_cards_to_decks(PlayerId p) {
     auto& pl = st.players[p];
     for (std::size_t d = 0; d < ed.decks.size(); ++d) {
       int* held = ed.decks[d].id == "chance"  ? &pl.chance_cards
@@ -363,7 +368,7 @@ class Engine {
     }
   }
 
-  void ask_mortgaged_transfer(int p, SpaceId s) {
+  void ask_mortgaged_transfer(PlayerId p, SpaceId s) {
     Question q;
     q.player = p;
     q.kind = QuestionKind::mortgaged_transfer;
@@ -387,13 +392,13 @@ class Engine {
   // The refusals are values (Refusal) so the bots' yes-or-no questions never word a sentence; explain()
   // words one for the screens.
   using RK = Refusal::Kind;
-  static Refusal refuse(RK kind, int player = -1, std::optional<SpaceId> space = {},
-                        std::optional<SpaceId> other = {}) {
+  static Refusal refuse(RK kind, std::optional<PlayerId> player = std::nullopt,
+                        std::optional<SpaceId> space = {}, std::optional<SpaceId> other = {}) {
     return Refusal{kind, player, space, other};
   }
 
-  std::optional<Refusal> refuse_build(int p, SpaceId s, bool want_hotel) const;
-  std::optional<std::string> why_not_build(int p, SpaceId s, bool want_hotel) const {
+  std::optional<Refusal> refuse_build(PlayerId p, SpaceId s, bool want_hotel) const;
+  std::optional<std::string> why_not_build(PlayerId p, SpaceId s, bool want_hotel) const {
     if (auto no = refuse_build(p, s, want_hotel)) return explain(*no);
     return std::nullopt;
   }
@@ -402,11 +407,11 @@ class Engine {
   // suite"), from the state as it is now.
   std::string explain(const Refusal& no) const;
 
-  void build(int p, SpaceId s, bool want_hotel);
+  void build(PlayerId p, SpaceId s, bool want_hotel);
 
   // Whether selling one building on lot s is allowed, without working out the sale (sale_plan does).
-  std::optional<Refusal> refuse_sell(int p, SpaceId s) const;
-  std::optional<std::string> why_not_sell(int p, SpaceId s) const {
+  std::optional<Refusal> refuse_sell(PlayerId p, SpaceId s) const;
+  std::optional<std::string> why_not_sell(PlayerId p, SpaceId s) const {
     if (auto no = refuse_sell(p, s)) return explain(*no);
     return std::nullopt;
   }
@@ -424,11 +429,11 @@ class Engine {
   // hotel of the group comes down to what the houses already in the bank allow, and any lot more than one
   // house above that comes down too, so the group stays even. Houses only ever leave a lot: the houses a sale
   // returns are never put back on another lot (docs/editions.md).
-  std::expected<SalePlan, std::string> sale_plan(int p, SpaceId s) const;
+  std::expected<SalePlan, std::string> sale_plan(PlayerId p, SpaceId s) const;
 
-  void sell(int p, SpaceId s);
+  void sell(PlayerId p, SpaceId s);
 
-  std::optional<Refusal> refuse_mortgage(int p, SpaceId s) const {
+  std::optional<Refusal> refuse_mortgage(PlayerId p, SpaceId s) const {
     if (!active(p)) return refuse(RK::not_in_game, p);
     if (!r.mortgages) return refuse(RK::no_mortgages, p, s);
     const SpaceState& ss = st.spaces[s.index()];
@@ -440,12 +445,12 @@ class Engine {
       return refuse(RK::group_has_buildings, p, s);
     return std::nullopt;
   }
-  std::optional<std::string> why_not_mortgage(int p, SpaceId s) const {
+  std::optional<std::string> why_not_mortgage(PlayerId p, SpaceId s) const {
     if (auto no = refuse_mortgage(p, s)) return explain(*no);
     return std::nullopt;
   }
 
-  std::optional<Refusal> refuse_unmortgage(int p, SpaceId s) const {
+  std::optional<Refusal> refuse_unmortgage(PlayerId p, SpaceId s) const {
     if (!active(p)) return refuse(RK::not_in_game, p);
     const SpaceState& ss = st.spaces[s.index()];
     if (ss.owner != p) return refuse(RK::not_owner, p, s);
@@ -454,15 +459,15 @@ class Engine {
       return refuse(RK::cash_short_to_lift, p, s);
     return std::nullopt;
   }
-  std::optional<std::string> why_not_unmortgage(int p, SpaceId s) const {
+  std::optional<std::string> why_not_unmortgage(PlayerId p, SpaceId s) const {
     if (auto no = refuse_unmortgage(p, s)) return explain(*no);
     return std::nullopt;
   }
 
   // A player and a space named by an input or a screen: in range, and the player still in the game.
-  std::optional<Refusal> refuse_player_space(int p, SpaceId s) const {
+  std::optional<Refusal> refuse_player_space(PlayerId p, SpaceId s) const {
     if (s.number() < 0 || s.number() >= board_size()) return refuse(RK::no_such_space, p, s);
-    if (p < 0 || p >= static_cast<int>(st.players.size())) return refuse(RK::no_such_player, p, s);
+    if (!seated(p)) return refuse(RK::no_such_player, p, s);
     if (st.players[p].bankrupt) return refuse(RK::bankrupt, p, s);
     return std::nullopt;
   }
@@ -475,8 +480,8 @@ class Engine {
     return st.auction->item == Auction::Item::house ? "a house" : "a hotel";
   }
 
-  std::optional<std::string> check_player(int p) const {
-    if (p < 0 || p >= static_cast<int>(st.players.size())) return "no such player";
+  std::optional<std::string> check_player(PlayerId p) const {
+    if (!seated(p)) return "no such player";
     if (st.players[p].bankrupt) return fmt::format("{} is bankrupt and out of the game", name(p));
     return std::nullopt;
   }
@@ -486,19 +491,19 @@ class Engine {
                          board_size() - 1);
     return std::nullopt;
   }
-  const Question* pending_of(int p, QuestionKind k) const {
+  const Question* pending_of(PlayerId p, QuestionKind k) const {
     for (const auto& q : st.pending)
       if (q.player == p && q.kind == k) return &q;
     return nullptr;
   }
-  bool in_debt(int p) const { return pending_of(p, QuestionKind::debt) != nullptr; }
+  bool in_debt(PlayerId p) const { return pending_of(p, QuestionKind::debt) != nullptr; }
 
   std::expected<void, std::string> handle(const Roll& in);
 
   std::expected<void, std::string> jail_roll(const Roll& in);
 
   // Out of jail, moving by the throw kept; the throw gives no further one.
-  std::expected<void, std::string> leave_jail_by_throw(int p, int total) {
+  std::expected<void, std::string> leave_jail_by_throw(PlayerId p, int total) {
     release(p);
     g.extra_roll_blocked_ = true;
     push_front({move_by_step(p, total, true), land_step(p), make(Step::Kind::end_roll, p)});
@@ -509,7 +514,7 @@ class Engine {
 
   std::expected<void, std::string> handle(const Choose& in);
 
-  void use_jail_card(int p) {
+  void use_jail_card(PlayerId p) {
     auto& pl = st.players[p];
     std::string deck_id = pl.chance_cards > 0 ? "chance" : "chest";
     (pl.chance_cards > 0 ? pl.chance_cards : pl.chest_cards)--;
@@ -543,7 +548,7 @@ class Engine {
     if (st.ended) return Fail("the game has ended");
     if (auto why = why_not_mortgage(in.player, in.space)) return Fail(*why);
     st.spaces[in.space.index()].mortgaged = true;
-    post(kBank, in.player, ed.spaces[in.space.index()].mortgage, Memo::mortgage, in.space);
+    post(Account::bank(), in.player, ed.spaces[in.space.index()].mortgage, Memo::mortgage, in.space);
     event(Event::Kind::mortgaged, in.player, -1, -1, in.space, ed.spaces[in.space.index()].mortgage);
     return {};
   }
@@ -555,13 +560,13 @@ class Engine {
     if (in_debt(in.player)) return Fail(fmt::format("{} must pay what they owe first", name(in.player)));
     if (auto why = why_not_unmortgage(in.player, in.space)) return Fail(*why);
     st.spaces[in.space.index()].mortgaged = false;
-    post(in.player, kBank, ed.spaces[in.space.index()].mortgage, Memo::unmortgage, in.space);
-    post(in.player, kBank, interest(in.space), Memo::interest, in.space);
+    post(in.player, Account::bank(), ed.spaces[in.space.index()].mortgage, Memo::unmortgage, in.space);
+    post(in.player, Account::bank(), interest(in.space), Memo::interest, in.space);
     event(Event::Kind::unmortgaged, in.player, -1, -1, in.space);
     return {};
   }
 
-  std::optional<std::string> check_offer(int p, const Offer& o, int receiver) const;
+  std::optional<std::string> check_offer(PlayerId p, const Offer& o, PlayerId receiver) const;
 
   std::expected<void, std::string> handle(const Trade& in);
 
@@ -572,8 +577,8 @@ class Engine {
 
   std::expected<void, std::string> adopt(const Adopt& in);
 
-  void return_one_card(int p) { use_jail_card(p); }
-  void take_jail_card(int p);
+  void return_one_card(PlayerId p) { use_jail_card(p); }
+  void take_jail_card(PlayerId p);
 
   std::expected<void, std::string> handle(const End&) {
     if (st.ended) return Fail("the game has already ended");
@@ -595,7 +600,7 @@ class Engine {
   std::vector<SpaceId> unsold_leases() const {
     std::vector<SpaceId> unsold;
     for (int s = 0; s < static_cast<int>(ed.spaces.size()); ++s)
-      if (ed.spaces[s].price > 0 && st.spaces[s].owner == kNobody && !st.spaces[s].withdrawn)
+      if (ed.spaces[s].price > 0 && !st.spaces[s].owner && !st.spaces[s].withdrawn)
         unsold.push_back(SpaceId{s});
     return unsold;
   }
@@ -616,7 +621,7 @@ class Engine {
     Money due = st.players[in.player].unclaimed_salary;
     if (due == 0) return Fail(fmt::format("{} has no salary to claim this turn", name(in.player)));
     st.players[in.player].unclaimed_salary = 0;
-    post(kBank, in.player, due, Memo::salary, ed.start_space);
+    post(Account::bank(), in.player, due, Memo::salary, ed.start_space);
     return {};
   }
 
@@ -629,7 +634,7 @@ class Engine {
     Money cost = in.against_card ? r.jail_insurance_card : r.jail_insurance;
     bool& insured = in.against_card ? st.players[in.player].insured_card : st.players[in.player].insured;
     insured = true;
-    post(in.player, kBank, cost, Memo::insurance, std::nullopt);
+    post(in.player, Account::bank(), cost, Memo::insurance, std::nullopt);
     return {};
   }
 

@@ -3,16 +3,17 @@
 
 namespace bb::rules {
 
-void Engine::bankrupt(int p) {
+void Engine::bankrupt(PlayerId p) {
   auto it = std::find_if(st.pending.begin(), st.pending.end(),
                          [&](const Question& q) { return q.player == p && q.kind == QuestionKind::debt; });
-  int creditor = it != st.pending.end() ? it->creditor : kBank;
+  Account creditor = it != st.pending.end() ? it->creditor : Account::bank();
+  std::optional<PlayerId> creditor_player = creditor.player();  // nobody: the bank
   std::erase_if(st.pending, [&](const Question& q) { return q.player == p; });
   auto& pl = st.players[p];
   ++st.bankruptcies;
   bool final_bankruptcy = r.end_after_bankruptcies > 0 && st.bankruptcies >= r.end_after_bankruptcies;
   bool keep_buildings = final_bankruptcy && r.bankrupt_keeps_buildings;
-  bool houses_stay = keep_buildings || (creditor != kBank && r.creditor_takes_houses);
+  bool houses_stay = keep_buildings || (creditor_player && r.creditor_takes_houses);
   std::vector<SpaceId> to_auction;
   std::vector<SpaceId> mortgaged_received;
   std::vector<SpaceId> beyond_markers = lots_beyond_markers(p, creditor);
@@ -22,7 +23,7 @@ void Engine::bankrupt(int p) {
     if (std::find(beyond_markers.begin(), beyond_markers.end(), s) != beyond_markers.end()) {
       // FINANCE (Parker): "Lots in excess of this number must be turned back to the bank at half-price":
       // the bank takes the lot with its houses and pays the creditor half their printed value.
-      post(kBank, creditor, g.lot_value(s) / 2, Memo::bankruptcy, s);
+      post(Account::bank(), creditor, g.lot_value(s) / 2, Memo::bankruptcy, s);
       st.bank_houses += ss.houses;
       if (ss.hotel) ++st.bank_hotels;
       ss = SpaceState{};
@@ -35,7 +36,7 @@ void Engine::bankrupt(int p) {
       if (ss.hotel) ++st.bank_hotels;
       ss.houses = 0;
       ss.hotel = false;
-      if (creditor != kBank) post(kBank, p, houses * cost / 2, Memo::sell_building, s);
+      if (creditor_player) post(Account::bank(), p, houses * cost / 2, Memo::sell_building, s);
     }
     if (r.bankrupt_leases_withdrawn) {
       // FINANCE (1932): "When a player is put out, all his property is withdrawn from the game. The leases
@@ -50,22 +51,22 @@ void Engine::bankrupt(int p) {
         ss.withdrawn = true;
         event(Event::Kind::withdrawn, p, -1, -1, s);
       }
-    } else if (creditor == kBank) {
+    } else if (!creditor_player) {
       st.bank_houses += ss.houses;
       if (ss.hotel) ++st.bank_hotels;
       ss = SpaceState{};
       if (r.bankrupt_lots_auctioned) to_auction.push_back(s);
     } else {
-      ss.owner = creditor;
+      ss.owner = creditor_player;
       if (ss.mortgaged) mortgaged_received.push_back(s);
     }
   }
   post(p, creditor, pl.cash, Memo::bankruptcy, std::nullopt);
-  if (creditor == kBank) {
+  if (!creditor_player) {
     return_cards_to_decks(p);
   } else {
-    st.players[creditor].chance_cards += pl.chance_cards;
-    st.players[creditor].chest_cards += pl.chest_cards;
+    st.players[*creditor_player].chance_cards += pl.chance_cards;
+    st.players[*creditor_player].chest_cards += pl.chest_cards;
     pl.chance_cards = pl.chest_cards = 0;
   }
   pl.bankrupt = true;
@@ -75,13 +76,13 @@ void Engine::bankrupt(int p) {
   // "If the partner is put out, the holding owner becomes full owner"; a holder's leases left with him.
   std::erase_if(st.partnerships,
                 [&](const GameState::Partnership& f) { return f.holder == p || f.partner == p; });
-  event(Event::Kind::bankrupt, p, -1, creditor);
+  event(Event::Kind::bankrupt, p, -1, creditor.wire());
   if (final_bankruptcy || active_count() <= 1) {
     finish();
     return;
   }
-  if (!keep_buildings)
-    for (SpaceId s : mortgaged_received) ask_mortgaged_transfer(creditor, s);
+  if (!keep_buildings && creditor_player)
+    for (SpaceId s : mortgaged_received) ask_mortgaged_transfer(*creditor_player, s);
   std::vector<Step> auctions;
   for (SpaceId s : to_auction) {
     Step a = make(Step::Kind::auction_lot, p);
@@ -104,7 +105,7 @@ void Engine::finish() {
   // "The richest player wins": when the richest are equal in worth, they share the win.
   Money best_worth = -1;
   st.winners.clear();
-  for (int p = 0; p < static_cast<int>(st.players.size()); ++p) {
+  for (PlayerId p : st.players.ids()) {
     if (!active(p)) continue;
     Money w = g.worth(p);
     if (w > best_worth) {
@@ -113,9 +114,9 @@ void Engine::finish() {
     }
     if (w == best_worth) st.winners.push_back(p);
   }
-  st.winner = st.winners.size() == 1 ? st.winners.front() : kNobody;
-  if (st.winners.empty()) event(Event::Kind::game_over, kNobody);
-  for (int p : st.winners)
+  st.winner = st.winners.size() == 1 ? std::optional<PlayerId>{st.winners.front()} : std::nullopt;
+  if (st.winners.empty()) event(Event::Kind::game_over, std::nullopt);
+  for (PlayerId p : st.winners)
     event(Event::Kind::game_over, p, -1, -1, std::nullopt, best_worth, static_cast<int>(st.winners.size()));
 }
 

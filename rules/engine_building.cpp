@@ -3,7 +3,7 @@
 
 namespace bb::rules {
 
-std::optional<Refusal> Engine::refuse_build(int p, SpaceId s, bool want_hotel) const {
+std::optional<Refusal> Engine::refuse_build(PlayerId p, SpaceId s, bool want_hotel) const {
   if (!active(p)) return refuse(RK::not_in_game, p);
   const Space& sp = ed.spaces[s];
   const SpaceState& ss = st.spaces[s];
@@ -43,8 +43,9 @@ std::optional<Refusal> Engine::refuse_build(int p, SpaceId s, bool want_hotel) c
 
 std::string Engine::explain(const Refusal& no) const {
   const Words& w = ed.words;
-  const int p = no.player;
-  // Each kind names the space and the other lot it needs (refusal.h); a kind without one never reads it.
+  // Each kind names the player, the space and the other lot it needs (refusal.h); a kind without one never
+  // reads it.
+  const PlayerId p = no.player.value_or(PlayerId{0});
   const SpaceId s = no.space.value_or(SpaceId{0}), m = no.other.value_or(SpaceId{0});
   switch (no.kind) {
     case RK::no_such_player:
@@ -116,7 +117,7 @@ std::string Engine::explain(const Refusal& no) const {
   return "not allowed";
 }
 
-void Engine::build(int p, SpaceId s, bool want_hotel) {
+void Engine::build(PlayerId p, SpaceId s, bool want_hotel) {
   SpaceState& ss = st.spaces[s];
   bool hotel =
       r.hotels_enabled && (ss.houses == r.max_houses || (want_hotel && ss.houses >= r.houses_for_hotel));
@@ -124,7 +125,7 @@ void Engine::build(int p, SpaceId s, bool want_hotel) {
   if (credits > 0) {
     --credits;  // bought at a shortage auction: already paid and taken from the bank
   } else {
-    post(p, kBank, ed.spaces[s].house_cost, Memo::build, s);
+    post(p, Account::bank(), ed.spaces[s].house_cost, Memo::build, s);
     if (hotel)
       --st.bank_hotels;
     else
@@ -140,7 +141,7 @@ void Engine::build(int p, SpaceId s, bool want_hotel) {
   event(Event::Kind::built, p, -1, -1, s, 0, hotel ? 1 : 0);
 }
 
-std::optional<Refusal> Engine::refuse_sell(int p, SpaceId s) const {
+std::optional<Refusal> Engine::refuse_sell(PlayerId p, SpaceId s) const {
   if (!active(p)) return refuse(RK::not_in_game, p);
   const SpaceState& ss = st.spaces[s];
   if (ss.owner != p) return refuse(RK::not_owner, p, s);
@@ -154,7 +155,7 @@ std::optional<Refusal> Engine::refuse_sell(int p, SpaceId s) const {
   return std::nullopt;
 }
 
-std::expected<SalePlan, std::string> Engine::sale_plan(int p, SpaceId s) const {
+std::expected<SalePlan, std::string> Engine::sale_plan(PlayerId p, SpaceId s) const {
   if (auto no = refuse_sell(p, s)) return Fail(explain(*no));
   const SpaceState& ss = st.spaces[s];
   const bool lot_goes = lot_goes_with_sale(s);
@@ -219,7 +220,7 @@ std::expected<SalePlan, std::string> Engine::sale_plan(int p, SpaceId s) const {
   return plan;
 }
 
-void Engine::sell(int p, SpaceId s) {
+void Engine::sell(PlayerId p, SpaceId s) {
   SalePlan plan = *sale_plan(p, s);
   bool group_sale =
       plan.lots.size() > 1 ||
@@ -229,7 +230,7 @@ void Engine::sell(int p, SpaceId s) {
     if (lot.lot_to_bank) {
       st.bank_houses += ls.houses;
       ls = SpaceState{};
-      post(kBank, p, lot.refund, Memo::sell_building, lot.space);
+      post(Account::bank(), p, lot.refund, Memo::sell_building, lot.space);
       event(Event::Kind::sold, p, -1, -1, lot.space, 0, 3);
       continue;
     }
@@ -241,7 +242,7 @@ void Engine::sell(int p, SpaceId s) {
       st.bank_houses += ls.houses - lot.houses_after;
     }
     ls.houses = lot.houses_after;
-    post(kBank, p, lot.refund, Memo::sell_building, lot.space);
+    post(Account::bank(), p, lot.refund, Memo::sell_building, lot.space);
     if (group_sale)
       event(Event::Kind::sold, p, lot.hotel_before ? 1 : 0, -1, lot.space, lot.houses_after, 2);
     else

@@ -46,7 +46,7 @@ std::expected<void, std::string> Engine::handle(const Roll& in) {
     g.steps_.pop_back();
     return throw_for(s, total, doubles);
   }
-  int p = st.current;
+  PlayerId p = st.current;
   g.turn_doubles_ = doubles;
   if (doubles) ++st.doubles_in_row;
   if (doubles && r.three_doubles_to_jail && st.doubles_in_row >= 3) {
@@ -60,7 +60,7 @@ std::expected<void, std::string> Engine::handle(const Roll& in) {
 }
 
 std::expected<void, std::string> Engine::jail_roll(const Roll& in) {
-  int p = st.current;
+  PlayerId p = st.current;
   std::erase_if(st.pending, [&](const Question& q) { return q.kind == QuestionKind::jail; });
   std::erase_if(g.steps_, [](const Step& s) {
     return s.kind == Step::Kind::need_roll && s.roll == Step::Roll::jail_attempt;
@@ -99,7 +99,7 @@ std::expected<void, std::string> Engine::jail_roll(const Roll& in) {
   int last_turn = r.leave_jail_next_turn ? 1 : r.jail_turns;
   if (pl.jail_attempts >= last_turn) {
     Step fine = make(Step::Kind::pay, p);
-    fine.to = kBank;
+    fine.to = Account::bank();
     // FINANCE (1932): "On the third turn he must come out whatever the number rolled": no fine.
     fine.amount = r.jail_last_turn_free ? 0 : r.jail_fine;
     fine.memo = Memo::jail_fine;
@@ -129,7 +129,7 @@ std::expected<void, std::string> Engine::throw_for(const Step& s, int total, boo
       return {};
     }
     case Step::Roll::sweepstakes:
-      for (int o = 0; o < static_cast<int>(st.players.size()); ++o)
+      for (PlayerId o : st.players.ids())
         if (o != s.player && active(o))
           pay(o, s.player, static_cast<Money>(total) * s.multiplier, Memo::sweepstakes, s.space);
       return {};
@@ -169,7 +169,7 @@ std::expected<void, std::string> Engine::handle(const Choose& in) {
   }
   const QuestionOption answer = *chosen;
   Question q = *it;
-  int p = in.player;
+  PlayerId p = in.player;
   switch (q.kind) {
     case QuestionKind::buy: {
       const SpaceId lot = *q.space;  // a buy question always names its lot
@@ -181,7 +181,7 @@ std::expected<void, std::string> Engine::handle(const Choose& in) {
           return Fail(
               fmt::format("{} already owns {} properties, the most allowed", name(p), r.max_properties));
         st.pending.erase(it);
-        post(p, kBank, q.amount, Memo::buy, lot);
+        post(p, Account::bank(), q.amount, Memo::buy, lot);
         give_lot(p, lot);
         event(Event::Kind::bought, p, -1, -1, lot, q.amount);
       } else {
@@ -194,7 +194,7 @@ std::expected<void, std::string> Engine::handle(const Choose& in) {
       st.pending.erase(it);
       // Worth is counted only now, after the choice, as the rule book says.
       Money due = answer.answer == Answer::pay_fixed ? q.amount : g.tax_worth(p) * q.percent / 100;
-      pay(p, kBank, due, Memo::tax, q.space);
+      pay(p, Account::bank(), due, Memo::tax, q.space);
       return {};
     }
     case QuestionKind::jail: {
@@ -214,7 +214,7 @@ std::expected<void, std::string> Engine::handle(const Choose& in) {
       }
       if (answer.answer == Answer::use_throw) return leave_jail_by_throw(p, static_cast<int>(q.amount));
       if (answer.answer == Answer::pay_fine) {
-        post(p, kBank, r.jail_fine, Memo::jail_fine, ed.jail_space);
+        post(p, Account::bank(), r.jail_fine, Memo::jail_fine, ed.jail_space);
       } else {
         use_jail_card(p);
       }
@@ -227,11 +227,11 @@ std::expected<void, std::string> Engine::handle(const Choose& in) {
       const SpaceId lot = *q.space;  // a mortgaged_transfer question always names its lot
       if (answer.answer == Answer::lift) {
         st.spaces[lot].mortgaged = false;
-        pay(p, kBank, ed.spaces[lot].mortgage, Memo::unmortgage, lot);
-        pay(p, kBank, interest(lot), Memo::interest, lot);
+        pay(p, Account::bank(), ed.spaces[lot].mortgage, Memo::unmortgage, lot);
+        pay(p, Account::bank(), interest(lot), Memo::interest, lot);
         event(Event::Kind::unmortgaged, p, -1, -1, lot);
       } else {
-        pay(p, kBank, interest(lot), Memo::interest, lot);
+        pay(p, Account::bank(), interest(lot), Memo::interest, lot);
       }
       return {};
     }
@@ -255,7 +255,7 @@ std::expected<void, std::string> Engine::handle(const Bid& in) {
   if (!st.auction) return Fail("there is no auction running");
   Auction& a = *st.auction;
   if (in.amount <= 0) return Fail("a bid must be more than 0");
-  if (a.high_bidder != kNobody && in.amount < a.high_bid + r.bid_increment)
+  if (a.high_bidder && in.amount < a.high_bid + r.bid_increment)
     return Fail(fmt::format("a bid must beat {} by at least {}", money(a.high_bid), money(r.bid_increment)));
   if (in.amount > st.players[in.player].cash)
     return Fail(fmt::format("{} has only {}: raise money before bidding {}", name(in.player),
@@ -274,24 +274,25 @@ std::expected<void, std::string> Engine::handle(const Bid& in) {
 std::expected<void, std::string> Engine::handle(const Close&) {
   if (!st.auction) return Fail("there is no auction running");
   Auction a = *st.auction;
-  if (a.high_bidder != kNobody && st.players[a.high_bidder].cash < a.high_bid)
-    return Fail(fmt::format("{} bid {} but now has {}: they must raise money before the auction closes",
-                            name(a.high_bidder), money(a.high_bid), money(st.players[a.high_bidder].cash)));
-  st.auction.reset();
-  if (a.high_bidder == kNobody) {
-    event(Event::Kind::auction_unsold, kNobody, -1, -1, a.space, 0, static_cast<int>(a.item));
+  if (!a.high_bidder) {
+    st.auction.reset();
+    event(Event::Kind::auction_unsold, std::nullopt, -1, -1, a.space, 0, static_cast<int>(a.item));
     return {};
   }
-  int p = a.high_bidder;
+  PlayerId p = *a.high_bidder;
+  if (st.players[p].cash < a.high_bid)
+    return Fail(fmt::format("{} bid {} but now has {}: they must raise money before the auction closes",
+                            name(p), money(a.high_bid), money(st.players[p].cash)));
+  st.auction.reset();
   if (a.item == Auction::Item::property) {
-    post(p, kBank, a.high_bid, Memo::auction, a.space);
+    post(p, Account::bank(), a.high_bid, Memo::auction, a.space);
     give_lot(p, *a.space);
   } else if (a.item == Auction::Item::house) {
-    post(p, kBank, a.high_bid, Memo::auction, std::nullopt);
+    post(p, Account::bank(), a.high_bid, Memo::auction, std::nullopt);
     --st.bank_houses;
     ++st.house_credits[p];
   } else {
-    post(p, kBank, a.high_bid, Memo::auction, std::nullopt);
+    post(p, Account::bank(), a.high_bid, Memo::auction, std::nullopt);
     --st.bank_hotels;
     ++st.hotel_credits[p];
   }
@@ -325,7 +326,7 @@ std::expected<void, std::string> Engine::handle(const Draw& in) {
   } else if (order.empty()) {
     return Fail(fmt::format("the {} deck is empty", deck.name));
   }
-  int p = it->player;
+  PlayerId p = it->player;
   st.pending.erase(it);
   int index = order[pos];
   order.erase(order.begin() + static_cast<std::ptrdiff_t>(pos));
@@ -371,7 +372,7 @@ std::expected<void, std::string> Engine::handle(const Sell& in) {
   return {};
 }
 
-std::optional<std::string> Engine::check_offer(int p, const Offer& o, int receiver) const {
+std::optional<std::string> Engine::check_offer(PlayerId p, const Offer& o, PlayerId receiver) const {
   if (o.cash < 0) return "a trade cannot give a negative amount";
   if (o.cash > st.players[p].cash)
     return fmt::format("{} offers {} but has {}", name(p), money(o.cash), money(st.players[p].cash));
@@ -410,7 +411,7 @@ std::expected<void, std::string> Engine::handle(const Trade& in) {
   if (st.ended) return Fail("the game has ended");
   if (in.from == in.to) return Fail("a player cannot trade with themselves");
   if (r.trade_needs_debts_settled)
-    for (int p : {in.from, in.to})
+    for (PlayerId p : {in.from, in.to})
       if (in_debt(p))
         return Fail(
             fmt::format("{} owes a debt: a player trades only when his debts are settled (mortgage or "
@@ -424,7 +425,7 @@ std::expected<void, std::string> Engine::handle(const Trade& in) {
     return Fail("no loans between players: a trade must hand over a property or a Get Out of Jail card");
   post(in.from, in.to, in.give.cash, Memo::trade, std::nullopt);
   post(in.to, in.from, in.get.cash, Memo::trade, std::nullopt);
-  auto hand_over = [&](int a, int b, const Offer& o) {
+  auto hand_over = [&](PlayerId a, PlayerId b, const Offer& o) {
     for (SpaceId s : o.spaces) {
       st.spaces[s].owner = b;
       if (st.spaces[s].mortgaged) ask_mortgaged_transfer(b, s);
@@ -444,7 +445,7 @@ std::expected<void, std::string> Engine::handle(const Trade& in) {
   };
   hand_over(in.from, in.to, in.give);
   hand_over(in.to, in.from, in.get);
-  event(Event::Kind::traded, in.from, -1, in.to);
+  event(Event::Kind::traded, in.from, -1, in.to.number());
   return {};
 }
 
@@ -453,7 +454,7 @@ std::expected<void, std::string> Engine::handle(const Bankrupt& in) {
   if (!in_debt(in.player))
     return Fail(
         fmt::format("{} owes nothing they cannot pay: bankruptcy is only for a debt", name(in.player)));
-  if (r.paupers && pending_of(in.player, QuestionKind::debt)->creditor == kBank)
+  if (r.paupers && pending_of(in.player, QuestionKind::debt)->creditor == Account::bank())
     return Fail(
         fmt::format("a player cannot be put out of the game by a debt to the Bank: {} mortgages "
                     "everything, and then a pauper's payments to the Bank are reversed",
@@ -490,8 +491,8 @@ std::expected<void, std::string> Engine::adopt(const Adopt& in) {
   for (const auto& a : in.spaces) {
     if (auto e = check_space(a.space)) return Fail(*e);
     if (!is_ownable(ed.spaces[a.space])) return Fail(fmt::format("{} cannot be owned", space_name(a.space)));
-    if (st.spaces[a.space].owner != kNobody && st.spaces[a.space].owner != in.player)
-      return Fail(fmt::format("{} belongs to {}", space_name(a.space), name(st.spaces[a.space].owner)));
+    if (auto owner = st.spaces[a.space].owner; owner && owner != in.player)
+      return Fail(fmt::format("{} belongs to {}", space_name(a.space), name(*owner)));
     if (a.houses < 0 || a.houses > r.max_houses)
       return Fail(fmt::format("{}: houses must be 0 to {}", space_name(a.space), r.max_houses));
     if ((a.houses > 0 || a.hotel) && ed.spaces[a.space].kind != Space::Kind::property)
@@ -523,8 +524,8 @@ std::expected<void, std::string> Engine::adopt(const Adopt& in) {
   }
   if (in.cash) {
     Money diff = *in.cash - pl.cash;
-    if (diff > 0) post(kBank, in.player, diff, Memo::adopt, std::nullopt);
-    if (diff < 0) post(in.player, kBank, -diff, Memo::adopt, std::nullopt);
+    if (diff > 0) post(Account::bank(), in.player, diff, Memo::adopt, std::nullopt);
+    if (diff < 0) post(in.player, Account::bank(), -diff, Memo::adopt, std::nullopt);
   }
   if (in.position) pl.position = *in.position;
   if (in.cards) {
@@ -543,7 +544,7 @@ std::expected<void, std::string> Engine::adopt(const Adopt& in) {
   return {};
 }
 
-void Engine::take_jail_card(int p) {
+void Engine::take_jail_card(PlayerId p) {
   for (std::size_t d = 0; d < ed.decks.size(); ++d) {
     auto& order = g.decks_[d].order;
     for (std::size_t i = 0; i < order.size(); ++i) {
@@ -575,17 +576,17 @@ std::expected<SpaceId, std::string> Engine::lease_to_sell_early() const {
 
 std::expected<void, std::string> Engine::handle(const HousePayment& in) {
   if (st.ended) return Fail("the game has ended");
-  for (int account : {in.from, in.to})
-    if (account != kBank)
-      if (auto e = check_player(account)) return Fail(*e);
+  for (Account account : {in.from, in.to})
+    if (auto player = account.player())
+      if (auto e = check_player(*player)) return Fail(*e);
   if (in.from == in.to) return Fail("a house-rule payment goes between two different accounts");
   if (in.amount <= 0) return Fail("a house-rule payment needs an amount above zero");
   if (in.reason.empty()) return Fail("a house-rule payment needs its reason (\"Free Parking jackpot\")");
-  if (in.from != kBank && st.players[in.from].cash < in.amount)
-    return Fail(fmt::format("{} holds only {}: a house-rule payment of {} cannot be owed", name(in.from),
-                            money(st.players[in.from].cash), money(in.amount)));
-  if (in.to != kBank && st.players[in.to].cash > kMaxMoney - in.amount)
-    return Fail(fmt::format("{} would hold more than {}, the most any account may hold", name(in.to),
+  if (auto payer = in.from.player(); payer && st.players[*payer].cash < in.amount)
+    return Fail(fmt::format("{} holds only {}: a house-rule payment of {} cannot be owed", name(*payer),
+                            money(st.players[*payer].cash), money(in.amount)));
+  if (auto payee = in.to.player(); payee && st.players[*payee].cash > kMaxMoney - in.amount)
+    return Fail(fmt::format("{} would hold more than {}, the most any account may hold", name(*payee),
                             money(kMaxMoney)));
   post(in.from, in.to, in.amount, Memo::house_rule, std::nullopt, in.reason);
   return {};
@@ -621,7 +622,8 @@ std::expected<void, std::string> Engine::handle(const Partner& in) {
     same->share_percent = in.share_percent;  // more leases handed over: the new agreement replaces the old
   else
     st.partnerships.push_back({in.holder, in.partner, in.group, in.share_percent});
-  event(Event::Kind::partnership, in.holder, in.group, in.partner, std::nullopt, 0, in.share_percent);
+  event(Event::Kind::partnership, in.holder, in.group, in.partner.number(), std::nullopt, 0,
+        in.share_percent);
   return {};
 }
 
@@ -631,10 +633,10 @@ std::expected<void, std::string> Engine::handle(const RegisterCard& in) {
         return std::isxdigit(static_cast<unsigned char>(c));
       }))
     return Fail(fmt::format("card \"{}\" is not a card number (up to 32 hex digits)", in.uid));
-  if (in.player != kNobody)
-    if (auto e = check_player(in.player)) return Fail(*e);
+  if (in.player)
+    if (auto e = check_player(*in.player)) return Fail(*e);
   if (!in.deck.empty()) {
-    if (in.player != kNobody) return Fail("a card is a player's or a deck's, not both");
+    if (in.player) return Fail("a card is a player's or a deck's, not both");
     const Deck* deck = ed.deck(in.deck);
     if (!deck) return Fail(fmt::format("there is no deck \"{}\" in this edition", in.deck));
     if (std::none_of(deck->cards.begin(), deck->cards.end(), [&](const Card& c) { return c.id == in.card; }))

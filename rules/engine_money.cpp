@@ -3,13 +3,13 @@
 
 namespace bb::rules {
 
-void Engine::post(int from, int to, Money amount, Memo memo, std::optional<SpaceId> space,
+void Engine::post(Account from, Account to, Money amount, Memo memo, std::optional<SpaceId> space,
                   const std::string& card) {
   if (amount <= 0 || from == to) return;
   if (!g.keep_journal_) {  // a playout: the same cash moves, and only the count of postings is kept
-    if (from >= 0) st.players[from].cash -= amount;
-    if (to >= 0) st.players[to].cash += amount;
-    assert(from < 0 || st.players[from].cash >= 0);
+    if (auto payer = from.player()) st.players[*payer].cash -= amount;
+    if (auto payee = to.player()) st.players[*payee].cash += amount;
+    assert(from.is_bank() || st.players[*from.player()].cash >= 0);
     ++g.forgotten_postings_;
     return;
   }
@@ -22,26 +22,28 @@ void Engine::post(int from, int to, Money amount, Memo memo, std::optional<Space
   p.space = space;
   p.input = g.input_index_;
   p.card = card;
-  if (from >= 0) st.players[from].cash -= amount;
-  if (to >= 0) st.players[to].cash += amount;
-  assert(from < 0 || st.players[from].cash >= 0);
+  if (auto payer = from.player()) st.players[*payer].cash -= amount;
+  if (auto payee = to.player()) st.players[*payee].cash += amount;
+  assert(from.is_bank() || st.players[*from.player()].cash >= 0);
   st.postings.push_back(std::move(p));
 }
 
-void Engine::pay(int from, int to, Money amount, Memo memo, std::optional<SpaceId> space, const Card* card) {
+void Engine::pay(Account from, Account to, Money amount, Memo memo, std::optional<SpaceId> space,
+                 const Card* card) {
   if (amount <= 0) return;
   std::string card_id = card ? card->id : std::string();
-  if (from >= 0 && to == kBank && (memo == Memo::card || memo == Memo::tax) && is_pauper(from)) {
+  const std::optional<PlayerId> payer = from.player();
+  if (payer && to.is_bank() && (memo == Memo::card || memo == Memo::tax) && is_pauper(*payer)) {
     // FINANCE (1932): a pauper's payments to the bank are reversed in his favour.
-    post(kBank, from, amount, memo, space, card_id);
+    post(Account::bank(), from, amount, memo, space, card_id);
     return;
   }
-  if (from == kBank || st.players[from].cash >= amount) {
+  if (!payer || st.players[*payer].cash >= amount) {
     post(from, to, amount, memo, space, card_id);
     return;
   }
   Question q;
-  q.player = from;
+  q.player = *payer;
   q.kind = QuestionKind::debt;
   q.amount = amount;
   q.creditor = to;
@@ -119,21 +121,23 @@ std::string Engine::memo_words(Memo memo, std::optional<SpaceId> space, const st
 Money Engine::rent_for(SpaceId s, int dice_total) const {
   const Space& sp = ed.spaces[s];
   const SpaceState& ss = st.spaces[s];
+  assert(ss.owner);  // rent is asked of an owned lot only
+  const PlayerId owner = *ss.owner;
   switch (sp.rent.kind) {
     case RentRule::Kind::table:
       if (ss.hotel) return sp.rent.amounts.back();
       if (ss.houses > 0) return sp.rent.amounts[ss.houses];
-      return sp.rent.amounts[0] * (doubles_rent(ss.owner, sp.group_index) ? 2 : 1);
+      return sp.rent.amounts[0] * (doubles_rent(owner, sp.group_index) ? 2 : 1);
     case RentRule::Kind::doubling: {
       if (ss.houses <= 1) return sp.rent.amounts[0];
       return sp.rent.amounts[0] << (ss.houses - 1);
     }
     case RentRule::Kind::by_count: {
-      int n = owned_in_group(ss.owner, sp.group_index);
+      int n = owned_in_group(owner, sp.group_index);
       return sp.rent.amounts[std::clamp(n, 1, static_cast<int>(sp.rent.amounts.size())) - 1];
     }
     case RentRule::Kind::dice: {
-      int n = owned_in_group(ss.owner, sp.group_index);
+      int n = owned_in_group(owner, sp.group_index);
       return sp.rent.amounts[std::clamp(n, 1, static_cast<int>(sp.rent.amounts.size())) - 1] * dice_total;
     }
     case RentRule::Kind::none:

@@ -12,14 +12,14 @@ void Engine::settle_debts() {
       post(paid.player, paid.creditor, paid.amount, paid.memo, paid.space, paid.card);
       continue;
     }
-    if (q.kind == QuestionKind::debt && q.creditor == kBank && r.paupers && nothing_to_raise(q.player)) {
+    if (q.kind == QuestionKind::debt && q.creditor.is_bank() && r.paupers && nothing_to_raise(q.player)) {
       // FINANCE (1932): "A player cannot be put out of the game by a debt to the Bank." With everything
       // mortgaged, a pauper's card or tax payment is reversed in his favour; any other debt to the Bank he
       // cannot meet is written off.
       Question owed = std::move(q);
       st.pending.erase(st.pending.begin() + static_cast<std::ptrdiff_t>(i));
       if ((owed.memo == Memo::card || owed.memo == Memo::tax) && is_pauper(owed.player))
-        post(kBank, owed.player, owed.amount, owed.memo, owed.space, owed.card);
+        post(Account::bank(), owed.player, owed.amount, owed.memo, owed.space, owed.card);
       continue;
     }
     ++i;
@@ -38,19 +38,20 @@ void Engine::exec(const Step& s) {
       return apply_effect(s.player, *s.effect, s.card);
     case Step::Kind::pay:
       // A partner's share is owed only while both are still in the game.
-      if (s.memo == Memo::partnership && (!active(s.player) || !active(s.to))) return;
+      if (s.memo == Memo::partnership && (!active(s.player) || !s.to.player() || !active(*s.to.player())))
+        return;
       return pay(s.player, s.to, s.amount, s.memo, s.space, s.card);
     case Step::Kind::end_roll:
       return end_roll(s.player);
     case Step::Kind::auction_lot:
-      if (st.spaces[*s.space].owner == kNobody) start_auction(Auction::Item::property, s.space);
+      if (!st.spaces[*s.space].owner) start_auction(Auction::Item::property, s.space);
       return;
     case Step::Kind::need_roll:
       return;
   }
 }
 
-void Engine::move_by(int p, int steps, bool salary) {
+void Engine::move_by(PlayerId p, int steps, bool salary) {
   auto& pl = st.players[p];
   int n = board_size();
   int from = pl.position.number();
@@ -66,7 +67,7 @@ void Engine::move_by(int p, int steps, bool salary) {
   event(Event::Kind::moved, p, from, pl.position.number());
 }
 
-void Engine::jail(int p) {
+void Engine::jail(PlayerId p) {
   auto& pl = st.players[p];
   int from = pl.position.number();
   pl.position = *ed.jail_space;  // the edition's checks refuse a board without a jail that sends there
@@ -80,15 +81,15 @@ void Engine::jail(int p) {
   event(Event::Kind::jailed, p, from, ed.jail_space->number());
 }
 
-void Engine::land(int p, int multiplier, int dice_multiplier) {
+void Engine::land(PlayerId p, int multiplier, int dice_multiplier) {
   SpaceId pos = st.players[p].position;
   const Space& sp = ed.spaces[pos];
   std::vector<Step> next;
   if (is_ownable(sp)) {
     const SpaceState& ss = st.spaces[pos];
-    if (ss.owner == kNobody && ss.withdrawn) {
+    if (!ss.owner && ss.withdrawn) {
       // FINANCE (1932): the lease left the game with a player put out; nobody buys it or pays rent.
-    } else if (ss.owner == kNobody) {
+    } else if (!ss.owner) {
       if (r.buy_at_price) {
         Question q;
         q.player = p;
@@ -100,27 +101,27 @@ void Engine::land(int p, int multiplier, int dice_multiplier) {
       } else {
         start_auction(Auction::Item::property, pos);
       }
-    } else if (ss.owner != p && !ss.mortgaged && active(ss.owner) &&
-               take_free_ride(p, ss.owner, sp.group_index)) {
-      event(Event::Kind::free_ride, p, -1, ss.owner, pos);
-    } else if (ss.owner != p && !ss.mortgaged && active(ss.owner)) {
+    } else if (const PlayerId owner = *ss.owner;
+               owner != p && !ss.mortgaged && active(owner) && take_free_ride(p, owner, sp.group_index)) {
+      event(Event::Kind::free_ride, p, -1, owner.number(), pos);
+    } else if (owner != p && !ss.mortgaged && active(owner)) {
       if (sp.rent.kind == RentRule::Kind::dice && dice_multiplier > 0) {
         Step roll = make(Step::Kind::need_roll, p);
         roll.roll = Step::Roll::rent_dice;
         roll.space = pos;
-        roll.to = ss.owner;
+        roll.to = owner;
         roll.multiplier = dice_multiplier;
         next.push_back(roll);
       } else {
         Step payment = make(Step::Kind::pay, p);
-        payment.to = ss.owner;
+        payment.to = owner;
         payment.amount = rent_for(pos, st.last_d1 + st.last_d2) * multiplier;
         payment.memo = Memo::rent;
         payment.space = pos;
         next.push_back(payment);
         partner_shares(next, p, pos, payment.amount);
       }
-    } else if (ss.owner != p && ss.mortgaged && active(ss.owner) && !st.partnerships.empty()) {
+    } else if (owner != p && ss.mortgaged && active(owner) && !st.partnerships.empty()) {
       // "The holding owner must guarantee his partner's income even if he mortgages his partner's leases."
       partner_shares(next, p, pos, rent_for(pos, st.last_d1 + st.last_d2) * multiplier);
     }
@@ -132,7 +133,7 @@ void Engine::land(int p, int multiplier, int dice_multiplier) {
     next.push_back(s);
   }
   if (r.forced_move_back > 0) {
-    for (int rival = 0; rival < static_cast<int>(st.players.size()); ++rival) {
+    for (PlayerId rival : st.players.ids()) {
       if (rival == p || !active(rival) || st.players[rival].position != pos || st.players[rival].in_jail)
         continue;
       next.push_back(move_by_step(rival, -r.forced_move_back, false));
@@ -142,16 +143,16 @@ void Engine::land(int p, int multiplier, int dice_multiplier) {
   push_front(next);
 }
 
-void Engine::apply_effect(int p, const Effect& e, const Card* card) {
+void Engine::apply_effect(PlayerId p, const Effect& e, const Card* card) {
   Memo memo = card ? Memo::card : Memo::space;
   SpaceId where = st.players[p].position;
   switch (e.kind) {
     case Effect::Kind::collect:
-      return pay(kBank, p, e.amount, memo, where, card);
+      return pay(Account::bank(), p, e.amount, memo, where, card);
     case Effect::Kind::pay:
-      return pay(p, kBank, e.amount, card ? Memo::card : Memo::tax, where, card);
+      return pay(p, Account::bank(), e.amount, card ? Memo::card : Memo::tax, where, card);
     case Effect::Kind::tax_choice: {
-      if (r.flat_income_tax) return pay(p, kBank, e.amount, Memo::tax, where, card);
+      if (r.flat_income_tax) return pay(p, Account::bank(), e.amount, Memo::tax, where, card);
       Question q;
       q.player = p;
       q.kind = QuestionKind::tax;
@@ -163,7 +164,7 @@ void Engine::apply_effect(int p, const Effect& e, const Card* card) {
       return;
     }
     case Effect::Kind::tax_percent_cash:
-      return pay(p, kBank, st.players[p].cash * e.percent / 100, Memo::tax, where, card);
+      return pay(p, Account::bank(), st.players[p].cash * e.percent / 100, Memo::tax, where, card);
     case Effect::Kind::draw: {
       Question q;
       q.player = p;
@@ -204,18 +205,18 @@ void Engine::apply_effect(int p, const Effect& e, const Card* card) {
       return push_front({land_step(p)});
     }
     case Effect::Kind::pay_each_player:
-      for (int o = 0; o < static_cast<int>(st.players.size()); ++o)
+      for (PlayerId o : st.players.ids())
         if (o != p && active(o)) pay(p, o, e.amount, memo, where, card);
       return;
     case Effect::Kind::collect_from_each:
-      for (int o = 0; o < static_cast<int>(st.players.size()); ++o)
+      for (PlayerId o : st.players.ids())
         if (o != p && active(o)) pay(o, p, e.amount, memo, where, card);
       return;
     case Effect::Kind::repairs: {
       Money total = 0;
       for (const auto& ss : st.spaces)
         if (ss.owner == p) total += ss.hotel ? e.per_hotel : ss.houses * e.per_house;
-      return pay(p, kBank, total, memo, where, card);
+      return pay(p, Account::bank(), total, memo, where, card);
     }
     case Effect::Kind::roll_move:
     case Effect::Kind::sweepstakes: {
@@ -227,7 +228,7 @@ void Engine::apply_effect(int p, const Effect& e, const Card* card) {
     }
     case Effect::Kind::fare: {
       Step payment = make(Step::Kind::pay, p);
-      payment.to = kBank;
+      payment.to = Account::bank();
       payment.amount = e.amount;
       payment.memo = Memo::fare;
       payment.space = where;
@@ -237,7 +238,7 @@ void Engine::apply_effect(int p, const Effect& e, const Card* card) {
     }
     case Effect::Kind::forced_move_back: {
       std::vector<Step> next;
-      for (int rival = 0; rival < static_cast<int>(st.players.size()); ++rival) {
+      for (PlayerId rival : st.players.ids()) {
         if (rival == p || !active(rival) || st.players[rival].position != where) continue;
         next.push_back(move_by_step(rival, -e.steps, false));
         next.push_back(land_step(rival));
@@ -245,7 +246,7 @@ void Engine::apply_effect(int p, const Effect& e, const Card* card) {
       return push_front(next);
     }
     case Effect::Kind::buy_seats:
-      return pay(p, kBank, e.amount * (active_count() - 1), Memo::seat, where, card);
+      return pay(p, Account::bank(), e.amount * (active_count() - 1), Memo::seat, where, card);
   }
 }
 
@@ -256,18 +257,18 @@ void Engine::next_turn() {
   g.extra_roll_blocked_ = false;
   auto& ending = st.players[st.current];
   ending.insured = ending.insured_card = false;
-  for (int q = 0; q < static_cast<int>(st.players.size()); ++q) {
+  for (PlayerId q : st.players.ids()) {
     if (st.players[q].unclaimed_salary > 0) {
       event(Event::Kind::salary_forfeit, q, -1, -1, std::nullopt, st.players[q].unclaimed_salary);
       st.players[q].unclaimed_salary = 0;  // a forgotten salary is forfeit once the turn is over
     }
   }
   ++st.turns;
-  int n = static_cast<int>(st.players.size());
-  for (int k = 1; k <= n; ++k) {
-    int c = (st.current + k) % n;
-    if (active(c)) {
-      st.current = c;
+  PlayerId next = st.current;
+  for (std::size_t k = 0; k < st.players.size(); ++k) {
+    next = next_seat(next);
+    if (active(next)) {
+      st.current = next;
       break;
     }
   }
@@ -283,7 +284,7 @@ void Engine::ask_draft() {
     for (std::size_t gi = 0; gi < ed.groups.size(); ++gi) {
       const auto& members = ed.members_of(static_cast<int>(gi));
       bool free = !members.empty() && std::all_of(members.begin(), members.end(), [&](SpaceId s) {
-        return is_ownable(ed.spaces[s]) && st.spaces[s].owner == kNobody;
+        return is_ownable(ed.spaces[s]) && !st.spaces[s].owner;
       });
       if (free) q.options.push_back({Answer::take_set, static_cast<int>(gi)});
     }
@@ -300,7 +301,7 @@ void Engine::ask_draft() {
   }
 }
 
-void Engine::ask_jail(int p) {
+void Engine::ask_jail(PlayerId p) {
   const auto& pl = st.players[p];
   Question q;
   q.player = p;

@@ -18,14 +18,13 @@ bool shares_income(const Edition& ed, int group) {
   });
 }
 
-bool owns_buildings(const GameState& st, int player) {
+bool owns_buildings(const GameState& st, PlayerId player) {
   return std::any_of(st.spaces.begin(), st.spaces.end(),
                      [&](const SpaceState& ss) { return ss.owner == player && (ss.houses > 0 || ss.hotel); });
 }
 
-bool valid_player(const GameState& st, int p) {
-  return p >= 0 && p < static_cast<int>(st.players.size()) &&
-         !st.players[static_cast<std::size_t>(p)].bankrupt;
+bool valid_player(const GameState& st, PlayerId p) {
+  return p.number() >= 0 && p.index() < st.players.size() && !st.players[p].bankrupt;
 }
 
 }  // namespace
@@ -35,7 +34,7 @@ std::vector<const GameState::Partnership*> partnerships_of_lease(const Edition& 
   std::vector<const GameState::Partnership*> found;
   if (space.number() < 0 || space.index() >= st.spaces.size()) return found;
   int group = ed.spaces[space].group_index;
-  int owner = st.spaces[space].owner;
+  const std::optional<PlayerId> owner = st.spaces[space].owner;
   for (const auto& p : st.partnerships)
     if (p.group == group && p.holder == owner) found.push_back(&p);
   return found;
@@ -58,12 +57,11 @@ std::optional<std::string> why_not_partner(const Edition& ed, const Rules& r, co
   if (in.share_percent < 1 || in.share_percent > 100)
     return fmt::format("the partner's share must be 1 to 100 percent of the income, not {}",
                        in.share_percent);
-  const std::string& holder = st.players[static_cast<std::size_t>(in.holder)].name;
-  const std::string& partner = st.players[static_cast<std::size_t>(in.partner)].name;
+  const std::string& holder = st.players[in.holder].name;
+  const std::string& partner = st.players[in.partner].name;
   for (const auto& q : st.pending)
     if (q.kind == QuestionKind::debt && (q.player == in.holder || q.player == in.partner))
-      return fmt::format("{} must settle their debt first",
-                         st.players[static_cast<std::size_t>(q.player)].name);
+      return fmt::format("{} must settle their debt first", st.players[q.player].name);
   const auto& members = ed.members_of(in.group);
   int held = 0, handed = 0;
   for (SpaceId s : members) {
@@ -87,7 +85,7 @@ std::optional<std::string> why_not_partner(const Edition& ed, const Rules& r, co
     if (p.group == in.group && p.holder != in.holder)
       return fmt::format(
           "{} already holds the {} of a partnership: one player must actually hold all the leases",
-          st.players[static_cast<std::size_t>(p.holder)].name, group);
+          st.players[p.holder].name, group);
   int shared = in.share_percent;
   for (const auto& p : st.partnerships)
     if (p.group == in.group && p.holder == in.holder && p.partner != in.partner) shared += p.share_percent;
@@ -97,8 +95,8 @@ std::optional<std::string> why_not_partner(const Edition& ed, const Rules& r, co
   return std::nullopt;
 }
 
-std::optional<std::string> why_not_acquire(const Edition& ed, const Rules& r, const GameState& st, int player,
-                                           SpaceId space) {
+std::optional<std::string> why_not_acquire(const Edition& ed, const Rules& r, const GameState& st,
+                                           PlayerId player, SpaceId space) {
   if (!r.house_owner_buys_in_series_only || !owns_buildings(st, player)) return std::nullopt;
   const Space& sp = ed.spaces[space];
   if (sp.group_index < 0) return std::nullopt;
@@ -108,11 +106,10 @@ std::optional<std::string> why_not_acquire(const Edition& ed, const Rules& r, co
   return fmt::format(
       "{} owns houses, and a house owner buys only property of a series he already owns a lot of "
       "({} is in {})",
-      st.players[static_cast<std::size_t>(player)].name, sp.name,
-      ed.groups[static_cast<std::size_t>(sp.group_index)].name);
+      st.players[player].name, sp.name, ed.groups[static_cast<std::size_t>(sp.group_index)].name);
 }
 
-Fate fate_of_lease(const Edition& ed, const Rules& r, const GameState& st, int bankrupt_player,
+Fate fate_of_lease(const Edition& ed, const Rules& r, const GameState& st, PlayerId bankrupt_player,
                    SpaceId space) {
   const Space& sp = ed.spaces[space];
   for (const auto& p : st.partnerships) {
@@ -135,7 +132,7 @@ std::optional<int> series_piece(const Edition& ed, const Rules& r, const GameSta
   int sold = 0;
   for (SpaceId s : ed.members_of(group)) {
     const SpaceState& ss = st.spaces[s];
-    if (s != space && (ss.owner != kNobody || ss.withdrawn)) ++sold;
+    if (s != space && (ss.owner || ss.withdrawn)) ++sold;
   }
   return sold + 1;
 }
@@ -155,7 +152,7 @@ std::vector<std::string> violations(const Edition& ed, const GameState& st) {
   std::vector<std::string> bad;
   for (std::size_t s = 0; s < st.spaces.size(); ++s) {
     const SpaceState& ss = st.spaces[s];
-    if (ss.withdrawn && (ss.owner != kNobody || ss.houses > 0 || ss.hotel || ss.mortgaged))
+    if (ss.withdrawn && (ss.owner || ss.houses > 0 || ss.hotel || ss.mortgaged))
       bad.push_back(fmt::format("{} left the game but is owned, built on or mortgaged", ed.spaces[s].name));
   }
   for (const auto& p : st.partnerships) {

@@ -25,11 +25,11 @@ std::optional<std::string> why_not_partner(const Edition& ed, const Rules& r, co
                                            const Partner& in);
 // Why `player` may not acquire `space` (by auction or trade) under "A house owner cannot buy or take in trade
 // property of which he does not already own at least one in the same series" (nullopt: allowed).
-std::optional<std::string> why_not_acquire(const Edition& ed, const Rules& r, const GameState& st, int player,
-                                           SpaceId space);
+std::optional<std::string> why_not_acquire(const Edition& ed, const Rules& r, const GameState& st,
+                                           PlayerId player, SpaceId space);
 // What happens to each lease of a player put out, where the edition withdraws them.
 enum class Fate { withdrawn, auctioned, to_holder };
-Fate fate_of_lease(const Edition& ed, const Rules& r, const GameState& st, int bankrupt_player,
+Fate fate_of_lease(const Edition& ed, const Rules& r, const GameState& st, PlayerId bankrupt_player,
                    SpaceId space);
 // "the Auctioneer must announce whether it is the 1st, 2nd or 3rd piece in that series to be auctioned": the
 // leases of the series of `space` already sold (or withdrawn), plus one; nullopt where the edition does not

@@ -98,32 +98,34 @@ std::expected<Game, std::string> Game::start(std::shared_ptr<const Edition> edit
     g.decks_.push_back(std::move(ds));
   }
   Engine e(g, nullptr);
-  for (int p = 0; p < static_cast<int>(st.players.size()); ++p)
-    e.post(kBank, p, g.rules_.start_cash, Memo::start_cash, std::nullopt);
+  for (PlayerId p : st.players.ids())
+    e.post(Account::bank(), p, g.rules_.start_cash, Memo::start_cash, std::nullopt);
   if (g.rules_.deal_deeds > 0) {
     std::vector<SpaceId> deeds;
     for (const auto& sp : ed.spaces)
       if (is_ownable(sp)) deeds.push_back(SpaceId{sp.index});
+    // The deeds the setup hands out leave the pile before the rest is shuffled and dealt.
+    std::vector<bool> dealt_by_setup(ed.spaces.size(), false);
     for (const auto& ps : setup.players)
       for (SpaceId s : ps.deeds) {
         if (s.number() < 0 || s.index() >= ed.spaces.size() || !is_ownable(ed.spaces[s]))
           return std::unexpected(
               fmt::format("{} was dealt space {}, which is not a title deed", ps.name, s.number()));
-        if (st.spaces[s].owner != kNobody)
+        if (dealt_by_setup[s.index()])
           return std::unexpected(fmt::format("{} was dealt twice", ed.spaces[s].name));
-        st.spaces[s].owner = -3;  // reserved while dealing
+        dealt_by_setup[s.index()] = true;
       }
-    std::erase_if(deeds, [&](SpaceId s) { return st.spaces[s].owner != kNobody; });
+    std::erase_if(deeds, [&](SpaceId s) { return dealt_by_setup[s.index()]; });
     shuffle(deeds, g.rng_);
-    for (int p = 0; p < static_cast<int>(st.players.size()); ++p) {
-      std::vector<SpaceId> mine = setup.players[p].deeds;
+    for (PlayerId p : st.players.ids()) {
+      std::vector<SpaceId> mine = setup.players[p.index()].deeds;
       while (static_cast<int>(mine.size()) < g.rules_.deal_deeds && !deeds.empty()) {
         mine.push_back(deeds.back());
         deeds.pop_back();
       }
       for (SpaceId s : mine) {
         st.spaces[s].owner = p;
-        if (g.rules_.deals_paid) e.post(p, kBank, ed.spaces[s].price, Memo::deal, s);
+        if (g.rules_.deals_paid) e.post(p, Account::bank(), ed.spaces[s].price, Memo::deal, s);
       }
     }
   }
@@ -131,10 +133,9 @@ std::expected<Game, std::string> Game::start(std::shared_ptr<const Edition> edit
     // Ships Short Game rule 1: "the highest score chooses the first set ... If there are four players or
     // less, they then choose a second set but in reverse order". The players are listed in the order of that
     // throw (the setup's turn order), so the draft runs in setup order, then back.
-    int n = static_cast<int>(st.players.size());
-    for (int p = 0; p < n; ++p) st.draft_picks.push_back(p);
-    if (n <= g.rules_.draft_second_round_max_players)
-      for (int p = n - 1; p >= 0; --p) st.draft_picks.push_back(p);
+    for (PlayerId p : st.players.ids()) st.draft_picks.push_back(p);
+    if (static_cast<int>(st.players.size()) <= g.rules_.draft_second_round_max_players)
+      st.draft_picks.insert(st.draft_picks.end(), st.draft_picks.rbegin(), st.draft_picks.rend());
     e.ask_draft();
   }
   return g;
@@ -173,7 +174,7 @@ std::expected<Outcome, std::string> Game::apply(const Input& input) {
     }
     state_.postings = std::move(journal);
     postings_by_input_ = std::move(ranges);
-    outcome.events.push_back(Event{Event::Kind::undone, kNobody, -1, -1, std::nullopt, 0, 0, nullptr});
+    outcome.events.push_back(Event{Event::Kind::undone, std::nullopt, -1, -1, std::nullopt, 0, 0, nullptr});
     return outcome;
   }
   outcome.events.reserve(8);  // a throw causes a few events: one allocation instead of one per doubling
@@ -233,7 +234,7 @@ Game& Game::operator=(const Game&) = default;
 Game& Game::operator=(Game&&) noexcept = default;
 Game::~Game() = default;
 
-Money Game::worth(int player) const {
+Money Game::worth(PlayerId player) const {
   Money w = state_.players[player].cash;
   for (SpaceId s : state_.spaces.ids()) {
     const SpaceState& ss = state_.spaces[s];
@@ -252,7 +253,7 @@ Money Game::lot_value(SpaceId space) const {
   return sp.price + sp.house_cost * houses;
 }
 
-Money Game::tax_worth(int player) const {
+Money Game::tax_worth(PlayerId player) const {
   Money w = state_.players[player].cash;
   for (std::size_t s = 0; s < state_.spaces.size(); ++s) {
     const SpaceState& ss = state_.spaces[s];
@@ -264,15 +265,15 @@ Money Game::tax_worth(int player) const {
   return w;
 }
 
-int Game::player_index(const std::string& player_name) const {
-  for (std::size_t i = 0; i < state_.players.size(); ++i)
-    if (state_.players[i].name == player_name) return static_cast<int>(i);
-  return -1;
+std::optional<PlayerId> Game::player_named(const std::string& player_name) const {
+  for (PlayerId p : state_.players.ids())
+    if (state_.players[p].name == player_name) return p;
+  return std::nullopt;
 }
 
-std::string Game::account_name(int account) const {
-  if (account == kBank) return "bank";
-  if (account >= 0 && account < static_cast<int>(state_.players.size())) return state_.players[account].name;
+std::string Game::account_name(Account account) const {
+  if (account.is_bank()) return "bank";
+  if (PlayerId p = *account.player(); p.index() < state_.players.size()) return state_.players[p].name;
   return "?";
 }
 
@@ -283,8 +284,10 @@ std::string Game::memo_text(const Posting& p) const {
 
 std::string Game::describe(const Event& e) const {
   const Edition& ed = *edition_;
-  auto who = [&](int p) { return account_name(p); };
-  // Event::from and Event::to of a move are space numbers; Event::space is a space or none.
+  auto who = [&](std::optional<PlayerId> p) { return p ? account_name(*p) : std::string("?"); };
+  // Event::from and Event::to of a move are space numbers, of a trade and a partnership the other player's
+  // seat; Event::space is a space or none.
+  auto other = [&](int seat) { return who(player_from_wire(seat)); };
   auto where = [&](std::optional<SpaceId> s) {
     return s && s->number() >= 0 && s->index() < ed.spaces.size() ? ed.spaces[*s].name : std::string("?");
   };
@@ -335,15 +338,15 @@ std::string Game::describe(const Event& e) const {
     case Event::Kind::unmortgaged:
       return fmt::format("{} lifts the mortgage on {}", who(e.player), where(e.space));
     case Event::Kind::traded:
-      return fmt::format("{} and {} trade", who(e.player), who(e.to));
+      return fmt::format("{} and {} trade", who(e.player), other(e.to));
     case Event::Kind::bankrupt:
       return fmt::format("{} is bankrupt; everything goes to {}", who(e.player),
-                         e.to == kBank ? "the bank" : who(e.to));
+                         Account::from_wire(e.to) == Account::bank() ? "the bank" : other(e.to));
     case Event::Kind::game_over: {
-      if (e.player == kNobody) return std::string("The game is over");
+      if (!e.player) return std::string("The game is over");
       if (e.detail <= 1) return fmt::format("The game is over: {} wins", who(e.player));
       std::string others;
-      for (int w : state_.winners)
+      for (PlayerId w : state_.winners)
         if (w != e.player) others += (others.empty() ? "" : " and ") + who(w);
       if (others.empty()) return fmt::format("The game is over: {} shares the win in a tie", who(e.player));
       return fmt::format("The game is over: a tie, {} shares the win with {}", who(e.player), others);
@@ -366,8 +369,8 @@ std::string Game::describe(const Event& e) const {
       return fmt::format("{} may claim a salary of {} this turn", who(e.player), ed.format_money(e.amount));
     case Event::Kind::partnership:
       return fmt::format("{} and {} share the {}: {} holds the leases and pays {} {}% of every income",
-                         who(e.player), who(e.to), edition_->groups[static_cast<std::size_t>(e.from)].name,
-                         who(e.player), who(e.to), e.detail);
+                         who(e.player), other(e.to), edition_->groups[static_cast<std::size_t>(e.from)].name,
+                         who(e.player), other(e.to), e.detail);
     case Event::Kind::withdrawn:
       return fmt::format("{} leaves the game with {}", where(e.space), who(e.player));
     case Event::Kind::salary_forfeit:
@@ -379,22 +382,22 @@ std::string Game::describe(const Event& e) const {
   return "?";
 }
 
-std::optional<Refusal> Game::refusal_to_build(int player, SpaceId space, bool hotel) const {
+std::optional<Refusal> Game::refusal_to_build(PlayerId player, SpaceId space, bool hotel) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   if (auto no = e.refuse_player_space(player, space)) return no;
   return e.refuse_build(player, space, hotel);
 }
-std::optional<Refusal> Game::refusal_to_sell(int player, SpaceId space) const {
+std::optional<Refusal> Game::refusal_to_sell(PlayerId player, SpaceId space) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   if (auto no = e.refuse_player_space(player, space)) return no;
   return e.refuse_sell(player, space);
 }
-std::optional<Refusal> Game::refusal_to_mortgage(int player, SpaceId space) const {
+std::optional<Refusal> Game::refusal_to_mortgage(PlayerId player, SpaceId space) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   if (auto no = e.refuse_player_space(player, space)) return no;
   return e.refuse_mortgage(player, space);
 }
-std::optional<Refusal> Game::refusal_to_unmortgage(int player, SpaceId space) const {
+std::optional<Refusal> Game::refusal_to_unmortgage(PlayerId player, SpaceId space) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   if (auto no = e.refuse_player_space(player, space)) return no;
   return e.refuse_unmortgage(player, space);
@@ -403,19 +406,19 @@ std::string Game::explain(const Refusal& refusal) const {
   return Engine(const_cast<Game&>(*this), nullptr).explain(refusal);
 }
 
-std::optional<std::string> Game::why_not_build(int player, SpaceId space) const {
+std::optional<std::string> Game::why_not_build(PlayerId player, SpaceId space) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   if (auto err = e.check_space(space)) return err;
   if (auto err = e.check_player(player)) return err;
   return e.why_not_build(player, space, false);
 }
-std::optional<std::string> Game::why_not_sell(int player, SpaceId space) const {
+std::optional<std::string> Game::why_not_sell(PlayerId player, SpaceId space) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   if (auto err = e.check_space(space)) return err;
   if (auto err = e.check_player(player)) return err;
   return e.why_not_sell(player, space);
 }
-std::expected<SalePlan, std::string> Game::sale_plan(int player, SpaceId space) const {
+std::expected<SalePlan, std::string> Game::sale_plan(PlayerId player, SpaceId space) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   if (auto err = e.check_space(space)) return std::unexpected(*err);
   if (auto err = e.check_player(player)) return std::unexpected(*err);
@@ -426,7 +429,7 @@ bool SalePlan::changes_other_lots() const {
   return std::any_of(lots.begin(), lots.end(), [&](const LotSale& lot) { return lot.space != space; });
 }
 
-std::optional<std::string> Game::why_not_mortgage(int player, SpaceId space) const {
+std::optional<std::string> Game::why_not_mortgage(PlayerId player, SpaceId space) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   if (auto err = e.check_space(space)) return err;
   if (auto err = e.check_player(player)) return err;
@@ -440,7 +443,7 @@ std::optional<int> Game::series_piece(SpaceId space) const {
   if (space.number() < 0 || space.index() >= state_.spaces.size()) return std::nullopt;
   return finance::series_piece(*edition_, rules_, state_, space);
 }
-std::optional<std::string> Game::why_not_insure(int player, bool against_card) const {
+std::optional<std::string> Game::why_not_insure(PlayerId player, bool against_card) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   return e.why_not_insure(Insure{player, against_card});
 }
@@ -450,7 +453,7 @@ std::optional<std::string> Game::why_not_partner(const Partner& partner) const {
   if (auto err = e.check_player(partner.partner)) return err;
   return finance::why_not_partner(*edition_, rules_, state_, partner);
 }
-std::optional<std::string> Game::why_not_unmortgage(int player, SpaceId space) const {
+std::optional<std::string> Game::why_not_unmortgage(PlayerId player, SpaceId space) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   if (auto err = e.check_space(space)) return err;
   if (auto err = e.check_player(player)) return err;

@@ -37,7 +37,7 @@ struct LotSale {
   bool lot_to_bank = false;  // the lot itself goes back to the bank with its last house (lots_sell_to_bank)
 };
 struct SalePlan {
-  int player = 0;
+  PlayerId player{0};
   SpaceId space{0};  // the lot the player chose
   std::vector<LotSale> lots;
   Money total = 0;
@@ -80,16 +80,16 @@ class Game {
   // move of the current player (FINANCE 1932: jail insurance is bought only then, "before throwing").
   bool between_moves() const;
   // Worth as the edition values it at the end of a short or time-limit game (mortgaged lots at half).
-  Money worth(int player) const;
+  Money worth(PlayerId player) const;
   // The printed value of a lot and the buildings on it: the price, plus the building cost of each house (the
   // first house is in the price where the lot comes with it) and of a hotel with the houses it replaced.
   Money lot_value(SpaceId space) const;
   // Total worth for a percentage tax: cash, printed prices of all property, cost of buildings.
-  Money tax_worth(int player) const;
-  int player_index(const std::string& name) const;  // -1 when unknown
-  std::string account_name(int account) const;      // player name or "bank"
-  std::string memo_text(const Posting& p) const;    // "rent Baltic Avenue"
-  std::string describe(const Event& e) const;       // "Ann buys Baltic Avenue for $60"
+  Money tax_worth(PlayerId player) const;
+  std::optional<PlayerId> player_named(const std::string& name) const;  // nullopt when unknown
+  std::string account_name(Account account) const;                      // player name or "bank"
+  std::string memo_text(const Posting& p) const;                        // "rent Baltic Avenue"
+  std::string describe(const Event& e) const;                           // "Ann buys Baltic Avenue for $60"
   // A question's option as the game-script spec spells it: the answer's name, or for a draft the set's
   // group id. parse_option finds the option a spelling names among the question's (nullopt: none);
   // option_names spells them all (the state dump, the snapshot).
@@ -99,23 +99,23 @@ class Game {
 
   // Legality as a value, for the bots and the playouts: nothing is worded (nullopt: allowed). The same checks
   // as the why_not_ functions below, which word the refusal for the screens; explain() words any of them.
-  std::optional<Refusal> refusal_to_build(int player, SpaceId space, bool hotel = false) const;
-  std::optional<Refusal> refusal_to_sell(int player, SpaceId space) const;
-  std::optional<Refusal> refusal_to_mortgage(int player, SpaceId space) const;
-  std::optional<Refusal> refusal_to_unmortgage(int player, SpaceId space) const;
+  std::optional<Refusal> refusal_to_build(PlayerId player, SpaceId space, bool hotel = false) const;
+  std::optional<Refusal> refusal_to_sell(PlayerId player, SpaceId space) const;
+  std::optional<Refusal> refusal_to_mortgage(PlayerId player, SpaceId space) const;
+  std::optional<Refusal> refusal_to_unmortgage(PlayerId player, SpaceId space) const;
   std::string explain(const Refusal& refusal) const;
 
   // Legality, for the screens: why a build/sell/mortgage/unmortgage would be refused (nullopt: allowed).
-  std::optional<std::string> why_not_build(int player, SpaceId space) const;
-  std::optional<std::string> why_not_sell(int player, SpaceId space) const;
+  std::optional<std::string> why_not_build(PlayerId player, SpaceId space) const;
+  std::optional<std::string> why_not_sell(PlayerId player, SpaceId space) const;
   // What a sell of that lot would do, lot by lot, or why it is refused. why_not_sell is nullopt for a sale
   // that changes other lots too, but that Sell must carry whole_group (plan.changes_other_lots()).
-  std::expected<SalePlan, std::string> sale_plan(int player, SpaceId space) const;
-  std::optional<std::string> why_not_mortgage(int player, SpaceId space) const;
-  std::optional<std::string> why_not_unmortgage(int player, SpaceId space) const;
+  std::expected<SalePlan, std::string> sale_plan(PlayerId player, SpaceId space) const;
+  std::optional<std::string> why_not_mortgage(PlayerId player, SpaceId space) const;
+  std::optional<std::string> why_not_unmortgage(PlayerId player, SpaceId space) const;
   // FINANCE (1932): why jail insurance (against the corner, or against a Chance card) or a partnership would
   // be refused now (nullopt: allowed), so the screens offer only what the rules accept.
-  std::optional<std::string> why_not_insure(int player, bool against_card) const;
+  std::optional<std::string> why_not_insure(PlayerId player, bool against_card) const;
   std::optional<std::string> why_not_partner(const Partner& partner) const;
   // FINANCE (1932): which piece of its series the lease `space` is to be auctioned ("the 1st, 2nd or 3rd
   // piece in that series"), where the edition announces it (nullopt otherwise).

@@ -12,6 +12,7 @@ std::vector<std::string> Game::invariant_violations() const {
   const GameState& st = state_;
   const Edition& ed = *edition_;
   int n = static_cast<int>(st.players.size());
+  auto seated = [&](PlayerId p) { return p.number() >= 0 && p.number() < n; };
   // A running draft asks its next chooser, and nothing else happens before it is over.
   if (!st.draft_picks.empty()) {
     bool asked = !st.pending.empty() && st.pending.front().kind == QuestionKind::draft &&
@@ -21,15 +22,16 @@ std::vector<std::string> Game::invariant_violations() const {
   }
   // The journal explains every balance, and all balances (the bank's included) sum to zero.
   std::vector<Money> balance(static_cast<std::size_t>(n) + 1, 0);  // last slot: the bank
-  auto slot = [&](int account) {
-    return account == kBank ? static_cast<std::size_t>(n) : static_cast<std::size_t>(account);
+  auto known = [&](Account account) { return account.is_bank() || seated(*account.player()); };
+  auto slot = [&](Account account) {
+    return account.is_bank() ? static_cast<std::size_t>(n) : account.player()->index();
   };
   for (std::size_t i = 0; i < st.postings.size(); ++i) {
     const Posting& p = st.postings[i];
     if (p.seq != static_cast<std::int64_t>(i) + 1)
       bad.push_back(fmt::format("posting {} has seq {}", i + 1, p.seq));
     if (p.amount <= 0) bad.push_back(fmt::format("posting {} moves {}", p.seq, p.amount));
-    if ((p.from != kBank && (p.from < 0 || p.from >= n)) || (p.to != kBank && (p.to < 0 || p.to >= n))) {
+    if (!known(p.from) || !known(p.to)) {
       bad.push_back(fmt::format("posting {} names an unknown account", p.seq));
       continue;
     }
@@ -39,11 +41,11 @@ std::vector<std::string> Game::invariant_violations() const {
   Money sum = 0;
   for (Money b : balance) sum += b;
   if (sum != 0) bad.push_back(fmt::format("balances sum to {}, not zero", sum));
-  for (int p = 0; p < n; ++p) {
+  for (PlayerId p : st.players.ids()) {
     // Without its journal (forget_journal: a playout), a game cannot say where its balances came from.
-    if (keep_journal_ && balance[static_cast<std::size_t>(p)] != st.players[p].cash)
+    if (keep_journal_ && balance[p.index()] != st.players[p].cash)
       bad.push_back(fmt::format("{} holds {} but the ledger says {}", st.players[p].name, st.players[p].cash,
-                                balance[static_cast<std::size_t>(p)]));
+                                balance[p.index()]));
     if (st.players[p].cash < 0) bad.push_back(fmt::format("{} has negative cash", st.players[p].name));
     if (st.players[p].bankrupt && (st.players[p].cash != 0 || st.players[p].cards() != 0))
       bad.push_back(fmt::format("bankrupt {} still holds cash or cards", st.players[p].name));
@@ -57,10 +59,10 @@ std::vector<std::string> Game::invariant_violations() const {
     const Space& sp = ed.spaces[s];
     houses += ss.houses;
     hotels += ss.hotel ? 1 : 0;
-    if (ss.owner != kNobody) {
-      if (ss.owner < 0 || ss.owner >= n)
+    if (ss.owner) {
+      if (!seated(*ss.owner))
         bad.push_back(fmt::format("{} has an unknown owner", sp.name));
-      else if (st.players[ss.owner].bankrupt)
+      else if (st.players[*ss.owner].bankrupt)
         bad.push_back(fmt::format("{} is owned by a bankrupt player", sp.name));
       if (!is_ownable(sp)) bad.push_back(fmt::format("{} cannot be owned", sp.name));
     } else if (ss.houses || ss.hotel || ss.mortgaged) {
@@ -82,7 +84,8 @@ std::vector<std::string> Game::invariant_violations() const {
     for (const auto& grp : ed.groups) {
       const auto& members = ed.members_of(static_cast<int>(&grp - ed.groups.data()));
       if (members.empty()) continue;
-      int lo = 1000, hi = -1, owner = st.spaces[members[0]].owner;
+      int lo = 1000, hi = -1;
+      const std::optional<PlayerId> owner = st.spaces[members[0]].owner;
       bool whole = true, any_mortgaged = false;
       for (SpaceId m : members) {
         int lvl = st.spaces[m].hotel ? rules_.max_houses + 1 : st.spaces[m].houses;
@@ -92,7 +95,7 @@ std::vector<std::string> Game::invariant_violations() const {
         whole = whole && st.spaces[m].owner == owner;
         any_mortgaged = any_mortgaged || st.spaces[m].mortgaged;
       }
-      if (hi > 0 && (!whole || owner == kNobody))
+      if (hi > 0 && (!whole || !owner))
         bad.push_back(fmt::format("buildings on the {} group without owning all of it", grp.name));
       if (hi > 0 && any_mortgaged)
         bad.push_back(fmt::format("buildings on the {} group while a lot is mortgaged", grp.name));
@@ -111,18 +114,18 @@ std::vector<std::string> Game::invariant_violations() const {
                                 decks_[d].order.size(), held, total));
   }
   for (const auto& f : st.free_rides)
-    if (f.rides <= 0 || f.holder < 0 || f.holder >= n || f.owner < 0 || f.owner >= n ||
-        st.players[f.holder].bankrupt || st.players[f.owner].bankrupt)
+    if (f.rides <= 0 || !seated(f.holder) || !seated(f.owner) || st.players[f.holder].bankrupt ||
+        st.players[f.owner].bankrupt)
       bad.push_back("a free ride is held by or owed from a player out of the game");
   for (auto& v : finance::violations(ed, st)) bad.push_back(std::move(v));
   for (const auto& q : st.pending)
-    if (q.player < 0 || q.player >= n || st.players[q.player].bankrupt)
+    if (!seated(q.player) || st.players[q.player].bankrupt)
       bad.push_back("a question is pending for a player out of the game");
-  for (int w : st.winners)
-    if (w < 0 || w >= n) bad.push_back("a winner is not a player of this game");
-  if (st.winner != (st.winners.size() == 1 ? st.winners.front() : kNobody))
+  for (PlayerId w : st.winners)
+    if (!seated(w)) bad.push_back("a winner is not a player of this game");
+  if (st.winner != (st.winners.size() == 1 ? std::optional<PlayerId>{st.winners.front()} : std::nullopt))
     bad.push_back("the winner and the list of winners disagree");
-  if (!st.ended && (st.current < 0 || st.current >= n || st.players[st.current].bankrupt))
+  if (!st.ended && (!seated(st.current) || st.players[st.current].bankrupt))
     bad.push_back("the current player is not in the game");
   return bad;
 }
@@ -144,32 +147,33 @@ std::uint64_t Game::signature() const {
     mix(p.bankrupt);
   }
   for (const auto& s : st.spaces) {
-    mix(s.owner);
+    mix(player_wire(s.owner));
     mix(s.houses);
     mix(s.hotel);
     mix(s.mortgaged);
     if (s.withdrawn) mix(0x57);  // FINANCE (1932) only, so the other editions' signatures stay as pinned
   }
   for (const auto& f : st.partnerships) {
-    mix(f.holder);
-    mix(f.partner);
+    mix(f.holder.number());
+    mix(f.partner.number());
     mix(f.group);
     mix(f.share_percent);
   }
   mix(st.bank_houses);
   mix(st.bank_hotels);
-  mix(st.current);
+  mix(st.current.number());
   mix(st.turns);
   mix(st.ended);
-  mix(st.winner);
+  mix(player_wire(st.winner));
   if (st.winners.size() > 1)
-    for (int w : st.winners) mix(w);    // a shared win; a single winner is already in `winner`
-  for (int p : st.draft_picks) mix(p);  // only during a draft: other games' signatures are unchanged
+    for (PlayerId w : st.winners) mix(w.number());  // a shared win; a single winner is already in `winner`
+  for (PlayerId p : st.draft_picks)
+    mix(p.number());  // only during a draft: other games' signatures are unchanged
   if (st.early_sale_turn >= 0) mix(st.early_sale_turn);  // only once a lease was sold early (FINANCE 1932)
   mix(static_cast<std::int64_t>(posting_count()));
   for (const auto& p : st.postings) {
-    mix(p.from);
-    mix(p.to);
+    mix(p.from.wire());
+    mix(p.to.wire());
     mix(p.amount);
     mix(static_cast<int>(p.memo));
   }

@@ -52,15 +52,42 @@ PlayerState player_from(const json& j) {
   return p;
 }
 
+// Players and accounts as the snapshot spells them (rules/ids.h): a seat number, -2 for nobody, -1 for the
+// bank. Read back checked against the table, so a damaged snapshot never names a player who is not there.
+PlayerId seat_from(const json& j, std::size_t players) {
+  const int number = j.get<int>();
+  if (number < 0 || static_cast<std::size_t>(number) >= players)
+    throw std::out_of_range(fmt::format("player {} is not at this table of {}", number, players));
+  return PlayerId{number};
+}
+std::optional<PlayerId> nobody_or_seat_from(const json& j, std::size_t players) {
+  if (j.get<int>() == player_wire(std::nullopt)) return std::nullopt;
+  return seat_from(j, players);
+}
+Account account_from(const json& j, std::size_t players) {
+  if (Account::from_wire(j.get<int>()) == Account::bank()) return Account::bank();
+  return seat_from(j, players);
+}
+std::vector<PlayerId> seats_from(const json& j, std::size_t players) {
+  std::vector<PlayerId> seats;
+  for (const auto& seat : j) seats.push_back(seat_from(seat, players));
+  return seats;
+}
+std::vector<int> seat_numbers(const std::vector<PlayerId>& seats) {
+  std::vector<int> numbers;
+  for (PlayerId p : seats) numbers.push_back(p.number());
+  return numbers;
+}
+
 // Options are stored as the spec spells them (the format of kSnapshotFormat 1) and parsed back on restore.
 json question_json(const Game& g, const Question& q) {
-  return json{{"player", q.player},
+  return json{{"player", q.player.number()},
               {"kind", static_cast<int>(q.kind)},
               {"options", g.option_names(q)},
               {"space", space_wire(q.space)},
               {"amount", q.amount},
               {"percent", q.percent},
-              {"creditor", q.creditor},
+              {"creditor", q.creditor.wire()},
               {"deck", q.deck},
               {"reason", q.reason},
               {"memo", static_cast<int>(q.memo)},
@@ -74,9 +101,9 @@ Enum enum_from(const json& j, Enum last, const char* what) {
   return static_cast<Enum>(v);
 }
 
-Question question_from(const Edition& ed, const json& j) {
+Question question_from(const Edition& ed, const json& j, std::size_t players) {
   Question q;
-  q.player = j.at("player").get<int>();
+  q.player = seat_from(j.at("player"), players);
   q.kind = enum_from(j.at("kind"), QuestionKind::draft, "question kind");
   for (const auto& name : j.at("options").get<std::vector<std::string>>()) {
     if (q.kind == QuestionKind::draft) {
@@ -92,7 +119,7 @@ Question question_from(const Edition& ed, const json& j) {
   q.space = space_from_wire(j.at("space").get<int>());
   q.amount = j.at("amount").get<Money>();
   q.percent = j.at("percent").get<int>();
-  q.creditor = j.at("creditor").get<int>();
+  q.creditor = account_from(j.at("creditor"), players);
   q.deck = j.at("deck").get<std::string>();
   q.reason = j.at("reason").get<std::string>();
   q.memo = enum_from(j.at("memo"), Memo::partnership, "memo");
@@ -128,18 +155,18 @@ const T& element(const std::vector<T>& v, const json& index, const char* what) {
 }
 
 json step_json(const Edition& ed, const Step& s) {
-  return json::array({static_cast<int>(s.kind), static_cast<int>(s.roll), s.player, s.to, space_wire(s.space),
-                      s.steps, s.multiplier, s.dice_multiplier, s.salary, s.from_dice, s.amount,
-                      static_cast<int>(s.memo), effect_ref(ed, s)});
+  return json::array({static_cast<int>(s.kind), static_cast<int>(s.roll), s.player.number(), s.to.wire(),
+                      space_wire(s.space), s.steps, s.multiplier, s.dice_multiplier, s.salary, s.from_dice,
+                      s.amount, static_cast<int>(s.memo), effect_ref(ed, s)});
 }
 
-Step step_from(const Edition& ed, const json& j) {
+Step step_from(const Edition& ed, const json& j, std::size_t players) {
   if (!j.is_array() || j.size() != 13) throw std::out_of_range("a pending step has the wrong shape");
   Step s;
   s.kind = enum_from(j[0], Step::Kind::auction_lot, "step kind");
   s.roll = enum_from(j[1], Step::Roll::jail_attempt, "step roll");
-  s.player = j[2].get<int>();
-  s.to = j[3].get<int>();
+  s.player = seat_from(j[2], players);
+  s.to = account_from(j[3], players);
   s.space = space_from_wire(j[4].get<int>());
   s.steps = j[5].get<int>();
   s.multiplier = j[6].get<int>();
@@ -207,19 +234,19 @@ std::string Game::snapshot() const {
   for (const auto& p : st.players) state["players"].push_back(player_json(p));
   state["spaces"] = json::array();
   for (const auto& s : st.spaces) {
-    json space = json::array({s.owner, s.houses, s.hotel, s.mortgaged});
+    json space = json::array({player_wire(s.owner), s.houses, s.hotel, s.mortgaged});
     if (s.withdrawn) space.push_back(true);  // FINANCE (1932): a fifth field only where a lease left the game
     state["spaces"].push_back(std::move(space));
   }
   state["bank_houses"] = st.bank_houses;
   state["bank_hotels"] = st.bank_hotels;
-  state["current"] = st.current;
+  state["current"] = st.current.number();
   state["pending"] = json::array();
   for (const auto& q : st.pending) state["pending"].push_back(question_json(*this, q));
   if (st.auction) {
     const Auction& a = *st.auction;
-    state["auction"] =
-        json::array({static_cast<int>(a.item), space_wire(a.space), a.high_bidder, a.high_bid, a.timer_s});
+    state["auction"] = json::array(
+        {static_cast<int>(a.item), space_wire(a.space), player_wire(a.high_bidder), a.high_bid, a.timer_s});
   } else {
     state["auction"] = nullptr;
   }
@@ -228,25 +255,26 @@ std::string Game::snapshot() const {
   state["bankruptcies"] = st.bankruptcies;
   state["turns"] = st.turns;
   state["ended"] = st.ended;
-  state["winner"] = st.winner;
-  state["winners"] = st.winners;
+  state["winner"] = player_wire(st.winner);
+  state["winners"] = seat_numbers(st.winners);
   state["free_rides"] = json::array();
   for (const auto& r : st.free_rides)
-    state["free_rides"].push_back(json::array({r.holder, r.owner, r.group, r.rides}));
+    state["free_rides"].push_back(json::array({r.holder.number(), r.owner.number(), r.group, r.rides}));
   if (st.early_sale_turn >= 0) state["early_sale_turn"] = st.early_sale_turn;
   if (!st.partnerships.empty()) {
     state["partnerships"] = json::array();
     for (const auto& f : st.partnerships)
-      state["partnerships"].push_back(json::array({f.holder, f.partner, f.group, f.share_percent}));
+      state["partnerships"].push_back(
+          json::array({f.holder.number(), f.partner.number(), f.group, f.share_percent}));
   }
   if (!st.table_cards.empty()) {
     state["table_cards"] = json::array();
     for (const auto& c : st.table_cards)
-      state["table_cards"].push_back(json::array({c.uid, c.player, c.deck, c.card}));
+      state["table_cards"].push_back(json::array({c.uid, player_wire(c.player), c.deck, c.card}));
   }
   if (!st.confirmed_postings.empty()) state["confirmed_postings"] = st.confirmed_postings;
   state["house_credits"] = st.house_credits;
-  state["draft_picks"] = st.draft_picks;
+  state["draft_picks"] = seat_numbers(st.draft_picks);
   state["hotel_credits"] = st.hotel_credits;
 
   json decks = json::array();
@@ -298,6 +326,7 @@ std::expected<Game, std::string> Game::restore(std::shared_ptr<const Edition> ed
                                          input_count, history->size()));
     }
     const json& sj = j.at("state");
+    const std::size_t seats = setup.players.size();
     GameState st;
     for (const auto& p : sj.at("players")) st.players.push_back(player_from(p));
     if (st.players.size() != setup.players.size())
@@ -307,19 +336,20 @@ std::expected<Game, std::string> Game::restore(std::shared_ptr<const Edition> ed
         return std::unexpected(fmt::format("the snapshot's player {} is '{}', the setup's '{}'", i,
                                            st.players[i].name, setup.players[i].name));
     for (const auto& s : sj.at("spaces")) {
-      st.spaces.push_back(SpaceState{s.at(0).get<int>(), s.at(1).get<int>(), s.at(2).get<bool>(),
-                                     s.at(3).get<bool>(), s.size() > 4 && s.at(4).get<bool>()});
+      st.spaces.push_back(SpaceState{nobody_or_seat_from(s.at(0), seats), s.at(1).get<int>(),
+                                     s.at(2).get<bool>(), s.at(3).get<bool>(),
+                                     s.size() > 4 && s.at(4).get<bool>()});
     }
     if (st.spaces.size() != ed.spaces.size())
       return std::unexpected("the snapshot's board is not the edition's board");
     st.bank_houses = sj.at("bank_houses").get<int>();
     st.bank_hotels = sj.at("bank_hotels").get<int>();
-    st.current = sj.at("current").get<int>();
-    for (const auto& q : sj.at("pending")) st.pending.push_back(question_from(ed, q));
+    st.current = seat_from(sj.at("current"), seats);
+    for (const auto& q : sj.at("pending")) st.pending.push_back(question_from(ed, q, seats));
     if (const json& a = sj.at("auction"); !a.is_null()) {
       st.auction = Auction{enum_from(a.at(0), Auction::Item::hotel, "auction item"),
-                           space_from_wire(a.at(1).get<int>()), a.at(2).get<int>(), a.at(3).get<Money>(),
-                           a.at(4).get<int>()};
+                           space_from_wire(a.at(1).get<int>()), nobody_or_seat_from(a.at(2), seats),
+                           a.at(3).get<Money>(), a.at(4).get<int>()};
     }
     st.last_d1 = sj.at("dice").at(0).get<int>();
     st.last_d2 = sj.at("dice").at(1).get<int>();
@@ -327,30 +357,35 @@ std::expected<Game, std::string> Game::restore(std::shared_ptr<const Edition> ed
     st.bankruptcies = sj.at("bankruptcies").get<int>();
     st.turns = sj.at("turns").get<int>();
     st.ended = sj.at("ended").get<bool>();
-    st.winner = sj.at("winner").get<int>();
+    st.winner = nobody_or_seat_from(sj.at("winner"), seats);
     // Snapshots written before shared wins existed name the one winner only.
     if (sj.contains("winners"))
-      st.winners = sj.at("winners").get<std::vector<int>>();
-    else if (st.winner != kNobody)
-      st.winners = {st.winner};
+      st.winners = seats_from(sj.at("winners"), seats);
+    else if (st.winner)
+      st.winners = {*st.winner};
     for (const auto& r : sj.at("free_rides")) {
-      st.free_rides.push_back(GameState::FreeRide{r.at(0).get<int>(), r.at(1).get<int>(), r.at(2).get<int>(),
-                                                  r.at(3).get<int>()});
+      st.free_rides.push_back(GameState::FreeRide{seat_from(r.at(0), seats), seat_from(r.at(1), seats),
+                                                  r.at(2).get<int>(), r.at(3).get<int>()});
     }
     if (sj.contains("early_sale_turn")) st.early_sale_turn = sj.at("early_sale_turn").get<int>();
     if (sj.contains("partnerships"))
       for (const auto& f : sj.at("partnerships"))
-        st.partnerships.push_back(GameState::Partnership{f.at(0).get<int>(), f.at(1).get<int>(),
+        st.partnerships.push_back(GameState::Partnership{seat_from(f.at(0), seats), seat_from(f.at(1), seats),
                                                          f.at(2).get<int>(), f.at(3).get<int>()});
     if (sj.contains("table_cards"))
       for (const auto& c : sj.at("table_cards"))
-        st.table_cards.push_back({c.at(0).get<std::string>(), c.at(1).get<int>(), c.at(2).get<std::string>(),
-                                  c.at(3).get<std::string>()});
+        st.table_cards.push_back({c.at(0).get<std::string>(), nobody_or_seat_from(c.at(1), seats),
+                                  c.at(2).get<std::string>(), c.at(3).get<std::string>()});
     if (sj.contains("confirmed_postings"))
       st.confirmed_postings = sj.at("confirmed_postings").get<std::vector<std::int64_t>>();
-    st.house_credits = sj.at("house_credits").get<std::vector<int>>();
-    if (sj.contains("draft_picks")) st.draft_picks = sj.at("draft_picks").get<std::vector<int>>();
-    st.hotel_credits = sj.at("hotel_credits").get<std::vector<int>>();
+    auto credits = [&](const char* key) {
+      auto counts = sj.at(key).get<std::vector<int>>();
+      if (counts.size() != seats) throw std::out_of_range(fmt::format("{} are not one per player", key));
+      return ById<PlayerId, int>(counts.begin(), counts.end());
+    };
+    st.house_credits = credits("house_credits");
+    if (sj.contains("draft_picks")) st.draft_picks = seats_from(sj.at("draft_picks"), seats);
+    st.hotel_credits = credits("hotel_credits");
     st.postings = std::move(journal);
 
     std::vector<DeckState> decks;
@@ -362,7 +397,7 @@ std::expected<Game, std::string> Game::restore(std::shared_ptr<const Edition> ed
           return std::unexpected(
               fmt::format("the snapshot's deck {} holds card {}, not in the edition", d, c));
     std::vector<Step> steps;
-    for (const auto& s : j.at("steps")) steps.push_back(step_from(ed, s));
+    for (const auto& s : j.at("steps")) steps.push_back(step_from(ed, s, seats));
     std::vector<std::pair<std::size_t, std::size_t>> ranges;
     if (history) {
       auto found = postings_by_input(st.postings, input_count);

@@ -30,6 +30,59 @@ constexpr std::optional<SpaceId> space_from_wire(int number) {
   return number < 0 ? std::nullopt : std::optional<SpaceId>{SpaceId{number}};
 }
 
+// A player, by seat: 0 is the first to play, then in turn order. One int like SpaceId, and for the same
+// reason: a player is never mixed up with a space, a group, a count or an account. Constructed explicitly
+// from a number range-checked where it came in (a script's player name, a screen, a snapshot); index()
+// indexes GameState::players. "Nobody" (an unowned lot, no bid yet, a shared win) is
+// std::optional<PlayerId>, never a negative number. number() is the spelling on the wire (the state dump,
+// the snapshot, the ledger's columns). Plain data: any thread.
+class PlayerId {
+ public:
+  constexpr explicit PlayerId(int number) : number_(number) {}
+  constexpr int number() const { return number_; }
+  constexpr std::size_t index() const { return static_cast<std::size_t>(number_); }
+  constexpr auto operator<=>(const PlayerId&) const = default;
+
+ private:
+  int number_;
+};
+
+// The wire's spelling of "nobody" (the state dump's and the snapshot's owner, high bidder, winner and card
+// holder) is -2; these two are the only places that know it.
+constexpr int player_wire(std::optional<PlayerId> player) { return player ? player->number() : -2; }
+constexpr std::optional<PlayerId> player_from_wire(int number) {
+  return number < 0 ? std::nullopt : std::optional<PlayerId>{PlayerId{number}};
+}
+
+// One side of a payment: the bank, or a player. Every posting moves money from one account to another, so
+// a payment to "nobody" cannot be written. A PlayerId converts to its account implicitly (a player is an
+// account); the bank is Account::bank(). Only wire() and from_wire() know the wire's spelling of the bank
+// (-1, in the snapshot and the ledger's columns). Plain data: any thread.
+class Account {
+ public:
+  static constexpr Account bank() { return Account{kBankWire}; }
+  constexpr Account(PlayerId player) : number_(player.number()) {}  // NOLINT: a player is an account
+  constexpr bool is_bank() const { return number_ == kBankWire; }
+  // The player whose account this is; nullopt for the bank.
+  constexpr std::optional<PlayerId> player() const {
+    return is_bank() ? std::nullopt : std::optional<PlayerId>{PlayerId{number_}};
+  }
+  constexpr bool is(PlayerId player) const { return number_ == player.number(); }
+  constexpr int wire() const { return number_; }
+  // nullopt for a number that is neither the bank's -1 nor a seat (the caller checks the seat's range).
+  static constexpr std::optional<Account> from_wire(int number) {
+    if (number == kBankWire) return bank();
+    if (number < 0) return std::nullopt;
+    return Account{PlayerId{number}};
+  }
+  constexpr bool operator==(const Account&) const = default;
+
+ private:
+  static constexpr int kBankWire = -1;
+  constexpr explicit Account(int number) : number_(number) {}
+  int number_;
+};
+
 // The ids 0..count-1 in order, for a loop over every space or player: `for (SpaceId s : st.spaces.ids())`.
 template <typename Id>
 class IdRange {

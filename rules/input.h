@@ -11,16 +11,16 @@
 
 namespace bb::rules {
 
-// One decided input, as the game-script spec names them. Players are indices in turn order.
+// One decided input, as the game-script spec names them. Players by seat (PlayerId, in turn order).
 struct Roll {
   int d1 = 0, d2 = 0;
 };
 struct Choose {
-  int player = 0;
+  PlayerId player{0};
   std::string option;
 };
 struct Bid {
-  int player = 0;
+  PlayerId player{0};
   Money amount = 0;
 };
 struct Close {};
@@ -29,12 +29,12 @@ struct Draw {
   std::optional<std::string> card;
 };
 struct Build {
-  int player = 0;
+  PlayerId player{0};
   SpaceId space{0};
   bool hotel = false;
 };  // hotel: ask for the hotel where a house could also go
 struct Sell {
-  int player = 0;
+  PlayerId player{0};
   SpaceId space{0};
   // Confirms a sale that changes other lots of the group too (a hotel sold when the bank lacks the houses to
   // replace it: Game::sale_plan lists every lot). Without it such a sale is refused, so one tap never
@@ -42,11 +42,11 @@ struct Sell {
   bool whole_group = false;
 };
 struct Mortgage {
-  int player = 0;
+  PlayerId player{0};
   SpaceId space{0};
 };
 struct Unmortgage {
-  int player = 0;
+  PlayerId player{0};
   SpaceId space{0};
 };
 struct FreeRideGrant {
@@ -60,13 +60,13 @@ struct Offer {
   std::vector<FreeRideGrant> free_rides;  // FINANCE (1932): rent-free stops granted to the other side
 };
 struct Trade {
-  int from = 0;
-  int to = 0;
+  PlayerId from{0};
+  PlayerId to{0};
   Offer give;
   Offer get;
 };
 struct Bankrupt {
-  int player = 0;
+  PlayerId player{0};
 };
 struct AdoptSpace {
   SpaceId space{0};
@@ -75,7 +75,7 @@ struct AdoptSpace {
   bool mortgaged = false;
 };
 struct Adopt {
-  int player = 0;
+  PlayerId player{0};
   std::optional<Money> cash;
   std::optional<SpaceId> position;
   std::optional<bool> in_jail;
@@ -93,11 +93,11 @@ struct AuctionBuilding {
 struct AuctionLease {};
 // Extension (FINANCE 1932): claim the salary earned this turn, where the edition makes players claim it.
 struct Claim {
-  int player = 0;
+  PlayerId player{0};
 };
 // Extension (FINANCE 1932): jail insurance bought before throwing, against the corner or against a card.
 struct Insure {
-  int player = 0;
+  PlayerId player{0};
   bool against_card = false;
 };
 
@@ -105,8 +105,8 @@ struct Insure {
 // The partner hands every lease of the group he owns to the holder, who pays him `share_percent` of every
 // income the group earns from then on, mortgaged or not; the leases never change hands again.
 struct Partner {
-  int holder = 0;
-  int partner = 0;
+  PlayerId holder{0};
+  PlayerId partner{0};
   int group = -1;  // group index
   int share_percent = 0;
 };
@@ -114,19 +114,19 @@ struct Partner {
 // Extension: a payment outside the rules that the table agreed on (the Free Parking jackpot and the like),
 // between a player and the bank or two players. The reason is kept with its posting.
 struct HousePayment {
-  int from = kBank;  // a player index or kBank
-  int to = kBank;
+  Account from = Account::bank();
+  Account to = Account::bank();
   Money amount = 0;
   std::string reason;
 };
 
 // Extension (the table's bookkeeping; no money moves): a card registered at the table during a game (a
 // player's second card, the banker's card, a Chance or Community Chest card with an NFC sticker). Kept in the
-// game's state, so a resumed game knows the card again. The banker's: `player` kNobody and no `deck`; a
-// sticker: `deck` and `card` (the card id) set, `player` kNobody.
+// game's state, so a resumed game knows the card again. The banker's: `player` nobody and no `deck`; a
+// sticker: `deck` and `card` (the card id) set, `player` nobody.
 struct RegisterCard {
   std::string uid;  // upper-case hex, as the readers send it
-  int player = kNobody;
+  std::optional<PlayerId> player{};
   std::string deck;
   std::string card;
 };

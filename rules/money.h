@@ -11,8 +11,4 @@ using Money = std::int64_t;
 // below the overflow of Money, so sums and products of such amounts in a game stay exact. A value beyond it
 // is refused where it is read (rules/input_limits.h), never clamped.
 inline constexpr Money kMaxMoney = 1'000'000'000'000;
-
-// Account numbers in postings: players are 0..n-1; the bank is kBank.
-inline constexpr int kBank = -1;
-inline constexpr int kNobody = -2;
 }  // namespace bb::rules

@@ -12,7 +12,7 @@ namespace bb::rules {
 // shows it (Game::explain turns it into the sentence a family reads). Plain data: any thread.
 struct Refusal {
   enum class Kind : std::uint8_t {
-    no_such_player,          // player: the index given
+    no_such_player,          // player: the seat given, beyond the table
     no_such_space,           // space: the index given
     not_in_game,             // player
     bankrupt,                // player: out of the game
@@ -41,7 +41,7 @@ struct Refusal {
     cash_short_to_lift        // player, space
   };
   Kind kind = Kind::not_in_game;
-  int player = -1;
+  std::optional<PlayerId> player{};  // the player it concerns, where the kind names one
   std::optional<SpaceId> space{};
   std::optional<SpaceId> other{};  // a lot of the group the refusal names
   bool operator==(const Refusal&) const = default;

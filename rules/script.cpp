@@ -22,14 +22,14 @@ std::expected<json, std::string> parse_json(std::string_view line) {
   return json_input::parse_object_line(line);
 }
 
-std::expected<int, std::string> player_field(const json& j, const char* key,
-                                             const std::vector<std::string>& names) {
+std::expected<PlayerId, std::string> player_field(const json& j, const char* key,
+                                                  const std::vector<std::string>& names) {
   auto it = j.find(key);
   if (it == j.end()) return Fail(fmt::format("missing field '{}' (a player's name)", key));
   if (!it->is_string()) return Fail(fmt::format("field '{}' must be a player's name in quotes", key));
   std::string wanted = it->get<std::string>();
   for (std::size_t i = 0; i < names.size(); ++i)
-    if (names[i] == wanted) return static_cast<int>(i);
+    if (names[i] == wanted) return PlayerId{static_cast<int>(i)};
   std::string known;
   for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
   return Fail(fmt::format("no player is named '{}' (players: {})", wanted, known));
@@ -357,8 +357,9 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     return Insure{*p, against == "card"};
   }
   if (t == "house") {
-    auto account = [&](const char* key) -> std::expected<int, std::string> {
-      if (j.contains(key) && j[key].is_string() && j[key].get<std::string>() == "bank") return kBank;
+    auto account = [&](const char* key) -> std::expected<Account, std::string> {
+      if (j.contains(key) && j[key].is_string() && j[key].get<std::string>() == "bank")
+        return Account::bank();
       return player_field(j, key, names);
     };
     auto from = account("from");
@@ -392,7 +393,7 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     auto uid = json_input::optional_string(j, "uid", "");
     if (!uid) return Fail(uid.error());
     if (uid->empty()) return Fail("card needs \"uid\": the card's number in hex");
-    RegisterCard c{*uid, kNobody, {}, {}};
+    RegisterCard c{*uid, std::nullopt, {}, {}};
     if (j.contains("player")) {
       auto p = player();
       if (!p) return Fail(p.error());
@@ -448,7 +449,9 @@ std::string setup_to_json(const Setup& setup) {
 std::string input_to_json(const Input& input, const std::vector<std::string>& names, const Edition* edition) {
   static const Edition kNoEdition;
   const Edition& ed = edition ? *edition : kNoEdition;
-  auto nm = [&](int p) { return p >= 0 && p < static_cast<int>(names.size()) ? names[p] : std::string("?"); };
+  auto nm = [&](PlayerId p) {
+    return p.number() >= 0 && p.index() < names.size() ? names[p.index()] : std::string("?");
+  };
   json j = std::visit(
       [&](const auto& in) -> json {
         using T = std::decay_t<decltype(in)>;
@@ -518,7 +521,7 @@ std::string input_to_json(const Input& input, const std::vector<std::string>& na
                   {"share", in.share_percent}};
         if constexpr (std::is_same_v<T, RegisterCard>) {
           json c = {{"t", "card"}, {"uid", in.uid}};
-          if (in.player != kNobody) c["player"] = nm(in.player);
+          if (in.player) c["player"] = nm(*in.player);
           if (!in.deck.empty()) c["deck"] = in.deck;
           if (!in.card.empty()) c["card"] = in.card;
           return c;
@@ -526,8 +529,8 @@ std::string input_to_json(const Input& input, const std::vector<std::string>& na
         if constexpr (std::is_same_v<T, ConfirmPayment>) return {{"t", "confirm"}, {"posting", in.posting}};
         if constexpr (std::is_same_v<T, HousePayment>)
           return {{"t", "house"},
-                  {"from", in.from == kBank ? std::string("bank") : nm(in.from)},
-                  {"to", in.to == kBank ? std::string("bank") : nm(in.to)},
+                  {"from", in.from.is_bank() ? std::string("bank") : nm(*in.from.player())},
+                  {"to", in.to.is_bank() ? std::string("bank") : nm(*in.to.player())},
                   {"amount", in.amount},
                   {"reason", in.reason}};
         return json::object();
@@ -540,16 +543,17 @@ namespace {
 json state_json(const Game& game) {
   const GameState& st = game.state();
   const Edition& ed = game.edition();
-  auto account = [&](int a) -> json {
-    if (a == kNobody) return nullptr;
-    return game.account_name(a);
+  auto account = [&](Account a) -> json { return game.account_name(a); };
+  auto nobody_or_name = [&](std::optional<PlayerId> p) -> json {
+    if (!p) return nullptr;
+    return game.account_name(*p);
   };
   json j;
   j["edition"] = ed.id;
   j["ended"] = st.ended;
-  j["winner"] = st.winner == kNobody ? json(nullptr) : json(st.players[st.winner].name);
+  j["winner"] = st.winner ? json(st.players[*st.winner].name) : json(nullptr);
   json winners = json::array();
-  for (int w : st.winners) winners.push_back(st.players[w].name);
+  for (PlayerId w : st.winners) winners.push_back(st.players[w].name);
   j["winners"] = winners;
   j["current"] = st.ended ? json(nullptr) : json(st.players[st.current].name);
   json pending = json::array();
@@ -570,7 +574,7 @@ json state_json(const Game& game) {
   j["pending"] = pending;
   if (!st.draft_picks.empty()) {
     json draft = json::array();  // who chooses a set of title deeds, in order (the first is asked now)
-    for (int p : st.draft_picks) draft.push_back(st.players[p].name);
+    for (PlayerId p : st.draft_picks) draft.push_back(st.players[p].name);
     j["draft"] = draft;
   }
   if (st.auction) {
@@ -579,7 +583,7 @@ json state_json(const Game& game) {
                         : a.item == Auction::Item::house  ? "house"
                                                           : "hotel"},
                {"high_bid", a.high_bid},
-               {"high_bidder", account(a.high_bidder)}};
+               {"high_bidder", nobody_or_name(a.high_bidder)}};
     if (a.space) aj["space"] = *a.space;
     if (a.timer_s > 0) aj["timer_s"] = a.timer_s;
     j["auction"] = aj;
@@ -587,7 +591,7 @@ json state_json(const Game& game) {
     j["auction"] = nullptr;
   }
   json players = json::array();
-  for (int p = 0; p < static_cast<int>(st.players.size()); ++p) {
+  for (PlayerId p : st.players.ids()) {
     const auto& pl = st.players[p];
     players.push_back({{"name", pl.name},
                        {"cash", pl.cash},
@@ -608,7 +612,7 @@ json state_json(const Game& game) {
     const SpaceState& ss = st.spaces[s];
     spaces.push_back({{"index", s},
                       {"name", sp.name},
-                      {"owner", account(ss.owner)},
+                      {"owner", nobody_or_name(ss.owner)},
                       {"houses", ss.houses},
                       {"hotel", ss.hotel},
                       {"mortgaged", ss.mortgaged}});
@@ -654,10 +658,11 @@ std::string state_summary(const Game& game) {
   std::string out;
   out += fmt::format("{}: {} inputs, {} postings, {} turns{}\n", ed.name, game.input_count(),
                      st.postings.size(), st.turns, st.ended ? ", ended" : "");
-  std::vector<int> order(st.players.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return game.worth(a) > game.worth(b); });
-  for (int p : order) {
+  std::vector<PlayerId> order;
+  for (PlayerId p : st.players.ids()) order.push_back(p);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](PlayerId a, PlayerId b) { return game.worth(a) > game.worth(b); });
+  for (PlayerId p : order) {
     const auto& pl = st.players[p];
     int owned = 0;
     for (const auto& ss : st.spaces) owned += ss.owner == p ? 1 : 0;
@@ -670,8 +675,8 @@ std::string state_summary(const Game& game) {
   }
   Money bank = 0;
   for (const auto& p : st.postings) {
-    if (p.from == kBank) bank -= p.amount;
-    if (p.to == kBank) bank += p.amount;
+    if (p.from.is_bank()) bank -= p.amount;
+    if (p.to.is_bank()) bank += p.amount;
   }
   out += fmt::format(
       "  bank balance {} (the bank issues money, so it runs negative); houses {}, hotels {} in the bank\n",

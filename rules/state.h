@@ -30,7 +30,7 @@ struct PlayerState {
 };
 
 struct SpaceState {
-  int owner = kNobody;  // a player index, or kNobody while the bank holds it
+  std::optional<PlayerId> owner{};  // nobody while the bank holds it
   int houses = 0;
   bool hotel = false;
   bool mortgaged = false;
@@ -71,33 +71,33 @@ enum class QuestionKind { buy, tax, jail, mortgaged_transfer, debt, draw, roll, 
 std::string_view question_name(QuestionKind kind);
 
 struct Question {
-  int player = 0;
+  PlayerId player{0};  // who answers
   QuestionKind kind = QuestionKind::buy;
   std::vector<QuestionOption> options;  // in the order the screens offer them (Game::option_name spells each)
   std::optional<SpaceId> space{};       // buy, mortgaged_transfer: the property
-  Money amount = 0;      // buy: price; tax: the fixed amount; debt: what is owed; jail: the fine
-  int percent = 0;       // tax: the percentage
-  int creditor = kBank;  // debt: who is owed
-  std::string deck;      // draw: which deck
-  std::string reason;    // debt and mortgaged_transfer: what it is for ("rent Baltic Avenue"); the other
-                         // questions carry their facts in the fields above
-  Memo memo{};           // debt: what the payment is for, posted once the debt is paid
-  std::string card;      // debt: the card that caused it, if any
+  Money amount = 0;  // buy: price; tax: the fixed amount; debt: what is owed; jail: the fine
+  int percent = 0;   // tax: the percentage
+  Account creditor = Account::bank();  // debt: who is owed
+  std::string deck;                    // draw: which deck
+  std::string reason;  // debt and mortgaged_transfer: what it is for ("rent Baltic Avenue"); the other
+                       // questions carry their facts in the fields above
+  Memo memo{};         // debt: what the payment is for, posted once the debt is paid
+  std::string card;    // debt: the card that caused it, if any
 };
 
 struct Auction {
   enum class Item { property, house, hotel };
   Item item = Item::property;
-  std::optional<SpaceId> space{};  // the lot, for a property auction
-  int high_bidder = kNobody;
+  std::optional<SpaceId> space{};         // the lot, for a property auction
+  std::optional<PlayerId> high_bidder{};  // nobody until the first bid
   Money high_bid = 0;
   int timer_s = 0;  // the edition's random deal timer, 0 when it has none
 };
 
 struct Posting {
   std::int64_t seq = 0;
-  int from = kBank;
-  int to = kBank;
+  Account from = Account::bank();
+  Account to = Account::bank();
   Money amount = 0;
   Memo memo = Memo::salary;
   std::optional<SpaceId> space{};  // the space it concerns, if any
@@ -140,7 +140,7 @@ struct Event {
     withdrawn     // FINANCE (1932): `space` left the game with `player`, who was put out
   };
   Kind kind = Kind::turn;
-  int player = kNobody;
+  std::optional<PlayerId> player{};  // who it happened to; nobody for the auctions' and the end's events
   int from = -1;  // moved, jailed: where the token was; sold (group sale): 1 when the lot had a hotel
   int to = -1;    // moved, jailed: where it is now; bankrupt: the creditor account; traded: the other player
   std::optional<SpaceId> space{};  // the property concerned
@@ -158,11 +158,11 @@ struct Event {
 namespace bb::rules {
 // The public picture of a game at one moment: what the screens draw and the dump prints.
 struct GameState {
-  std::vector<PlayerState> players;
-  ById<SpaceId, SpaceState> spaces;  // one per board space, in board order
+  ById<PlayerId, PlayerState> players;  // in turn order
+  ById<SpaceId, SpaceState> spaces;     // one per board space, in board order
   int bank_houses = 0;
   int bank_hotels = 0;
-  int current = 0;  // whose turn it is
+  PlayerId current{0};  // whose turn it is
   std::vector<Question> pending;
   std::optional<Auction> auction;
   std::vector<Posting> postings;  // the journal, append-only
@@ -171,23 +171,24 @@ struct GameState {
   int bankruptcies = 0;
   int turns = 0;  // completed turns
   bool ended = false;
-  int winner = kNobody;      // the one winner; kNobody while playing, and when the win is shared (a tie)
-  std::vector<int> winners;  // everyone who won, in turn order: one player, or several who tie on worth
+  std::optional<PlayerId>
+      winner{};                   // the one winner; nobody while playing, and when the win is shared (a tie)
+  std::vector<PlayerId> winners;  // everyone who won, in turn order: one player, or several who tie on worth
   struct FreeRide {
-    int holder = 0;  // who stops for free
-    int owner = 0;   // on whose properties
-    int group = 0;   // of which group
-    int rides = 0;   // how many are left
+    PlayerId holder{0};  // who stops for free
+    PlayerId owner{0};   // on whose properties
+    int group = 0;       // of which group
+    int rides = 0;       // how many are left
   };
   std::vector<FreeRide> free_rides;
   // The title-deed draft still to come (Rules::draft_sets): who chooses, in order; the first has the pending
   // `draft` question. Empty once the draft is over, and in editions without one.
-  std::vector<int> draft_picks;
+  std::vector<PlayerId> draft_picks;
   // FINANCE (1932): players sharing the income of the railroads or the power companies. The holder holds
   // every lease of the group that is in the partnership; they never change hands again.
   struct Partnership {
-    int holder = 0;
-    int partner = 0;
+    PlayerId holder{0};
+    PlayerId partner{0};
     int group = 0;          // the group index (railroads or utilities)
     int share_percent = 0;  // the partner's share of each income, 1 to 100
   };
@@ -198,14 +199,14 @@ struct GameState {
   // (RegisterCard) and the postings their payers confirmed (ConfirmPayment), in order.
   struct TableCard {
     std::string uid;
-    int player = kNobody;  // a player's card; kNobody: the banker's, or a deck sticker
-    std::string deck;      // a sticker: its deck and card id
+    std::optional<PlayerId> player{};  // a player's card; nobody: the banker's, or a deck sticker
+    std::string deck;                  // a sticker: its deck and card id
     std::string card;
     bool operator==(const TableCard&) const = default;
   };
   std::vector<TableCard> table_cards;
   std::vector<std::int64_t> confirmed_postings;
-  std::vector<int> house_credits;  // houses won at a shortage auction, still to be placed
-  std::vector<int> hotel_credits;
+  ById<PlayerId, int> house_credits;  // by player: houses won at a shortage auction, still to be placed
+  ById<PlayerId, int> hotel_credits;
 };
 }  // namespace bb::rules

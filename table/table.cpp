@@ -18,10 +18,15 @@ Table::State::State(GameStore& s, TableSettings t) : store(s), settings(std::mov
     if (c.role.kind != CardRole::Kind::player) (void)registry.add(c.uid, c.role, "");
 }
 
-std::string Table::State::name(int account) const {
-  if (account == rules::kBank) return "the bank";
+std::string Table::State::name(rules::Account account) const {
+  if (account.is_bank()) return "the bank";
   const auto* g = game();
-  return g ? g->account_name(account) : fmt::format("player {}", account + 1);
+  return g ? g->account_name(account) : fmt::format("player {}", account.player()->number() + 1);
+}
+
+std::string Table::State::name(int seat) const {
+  const auto account = rules::Account::from_wire(seat);
+  return account ? name(*account) : std::string("?");
 }
 
 std::string Table::State::space_name(std::optional<rules::SpaceId> space) const {
@@ -68,12 +73,12 @@ void Table::State::seat_players() {
   // them again.
   for (const auto& c : g->state().table_cards) {
     if (registry.find(c.uid)) continue;
-    if (c.player >= 0 && static_cast<std::size_t>(c.player) < n) {
-      const auto& owner = g->setup().players[static_cast<std::size_t>(c.player)].name;
-      (void)registry.add(c.uid, {CardRole::Kind::player, c.player, {}, {}}, owner);
+    if (c.player && c.player->index() < n) {
+      const auto& owner = g->setup().players[c.player->index()].name;
+      (void)registry.add(c.uid, {CardRole::Kind::player, c.player->number(), {}, {}}, owner);
       if (std::none_of(settings.cards.begin(), settings.cards.end(),
                        [&](const RegisteredCard& k) { return k.uid == c.uid; }))
-        settings.cards.push_back({c.uid, {CardRole::Kind::player, c.player, {}, {}}, owner});
+        settings.cards.push_back({c.uid, {CardRole::Kind::player, c.player->number(), {}, {}}, owner});
     } else {
       const CardRole role = c.deck.empty() ? CardRole{CardRole::Kind::banker, -1, {}, {}}
                                            : CardRole{CardRole::Kind::deck_card, -1, c.deck, c.card};
@@ -147,9 +152,9 @@ void Table::State::after_recorded(Reaction& r, const ledger::Recorded& rec, cons
   const auto* g = game();
   if (!g) return;
   for (const auto& ev : rec.events) {
-    if ((ev.kind == rules::Event::Kind::moved || ev.kind == rules::Event::Kind::jailed) && ev.player >= 0 &&
-        static_cast<std::size_t>(ev.player) < expected.size())
-      expected[static_cast<std::size_t>(ev.player)] = ev.to;
+    if ((ev.kind == rules::Event::Kind::moved || ev.kind == rules::Event::Kind::jailed) && ev.player &&
+        ev.player->index() < expected.size())
+      expected[ev.player->index()] = ev.to;
     if (ev.kind == rules::Event::Kind::undone) std::fill(expected.begin(), expected.end(), -1);
   }
   // A token the camera already sees where it must go needs nothing more.
@@ -238,11 +243,9 @@ Reaction Table::State::apply(const display::ApplyInput& a, const std::string& id
   }
   if (const auto* bid = std::get_if<rules::Bid>(&a.input)) {
     const auto& players = g->state().players;
-    if (bid->player >= 0 && static_cast<std::size_t>(bid->player) < players.size() &&
-        bid->amount > players[static_cast<std::size_t>(bid->player)].cash) {
+    if (bid->player.index() < players.size() && bid->amount > players[bid->player].cash) {
       r.messages.push_back(fmt::format("{} holds only {}: bid at most that, or raise money first",
-                                       name(bid->player),
-                                       money(players[static_cast<std::size_t>(bid->player)].cash)));
+                                       name(bid->player), money(players[bid->player].cash)));
       r.cues.push_back(display::Cue::refused);
       return r;
     }
@@ -436,11 +439,11 @@ void Table::State::refresh() {
     if (q.paid) v.unconfirmed.push_back(*q.paid);
   if (g) {
     const auto& st = g->state();
-    for (int p = 0; p < static_cast<int>(st.players.size()); ++p) {
-      const auto& ps = st.players[static_cast<std::size_t>(p)];
+    for (rules::PlayerId p : st.players.ids()) {
+      const auto& ps = st.players[p];
       // Several winners share a tie (rules: the richest share the win).
       const bool won = st.ended && std::ranges::find(st.winners, p) != st.winners.end();
-      v.standings.push_back({p, ps.name, ps.cash, g->worth(p), ps.bankrupt, won});
+      v.standings.push_back({p.number(), ps.name, ps.cash, g->worth(p), ps.bankrupt, won});
     }
     std::stable_sort(v.standings.begin(), v.standings.end(), [](const Standing& x, const Standing& y) {
       if (x.bankrupt != y.bankrupt) return !x.bankrupt;
@@ -456,7 +459,7 @@ void Table::State::refresh() {
   } else if (!g) {
     a = {K::setup, -1, std::nullopt, "start a game on the setup screen"};
   } else if (g->state().ended) {
-    a = {K::game_over, g->state().winner, std::nullopt, "the game is over"};
+    a = {K::game_over, seat_or_none(g->state().winner), std::nullopt, "the game is over"};
   } else if (!questions.empty()) {
     const auto& q = questions.front().shown;
     using QK = display::TableQuestion::Kind;
@@ -470,9 +473,10 @@ void Table::State::refresh() {
     a = {K::bids, -1, g->state().auction->space, "bids by card tap or keypad"};
   } else if (!g->state().pending.empty() && g->state().pending.front().kind != rules::QuestionKind::roll) {
     const auto& q = g->state().pending.front();
-    a = {K::rules_question, q.player, q.space, std::string(rules::question_name(q.kind))};
+    a = {K::rules_question, q.player.number(), q.space, std::string(rules::question_name(q.kind))};
   } else {
-    a = {K::throw_dice, g->state().pending.empty() ? g->state().current : g->state().pending.front().player,
+    a = {K::throw_dice,
+         (g->state().pending.empty() ? g->state().current : g->state().pending.front().player).number(),
          std::nullopt, "throw the dice"};
     if (camera)
       for (std::size_t p = 0; p < expected.size(); ++p)

@@ -117,8 +117,8 @@ struct Awaiting {
 
 // A payment the rules made that the payer has not confirmed with their card yet.
 struct UnconfirmedPayment {
-  int from = rules::kBank;
-  int to = rules::kBank;
+  rules::Account from = rules::Account::bank();
+  rules::Account to = rules::Account::bank();
   rules::Money amount = 0;
   std::string memo;  // "rent Baltic Avenue"
   std::int64_t posting =

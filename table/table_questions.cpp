@@ -76,20 +76,20 @@ void Table::State::payments_to_confirm(Reaction& r, const std::vector<rules::Pos
   const auto& confirmed = g->state().confirmed_postings;
   for (const auto& p : postings) {
     if (std::find(confirmed.begin(), confirmed.end(), p.seq) != confirmed.end()) continue;
-    int payer = -1;
-    if (p.from >= 0 && settings.payer_confirms_payments)
-      payer = p.from;
-    else if (p.from == rules::kBank && p.to >= 0 && !settings.automatic_bank_payments)
-      payer = p.to;  // money from the bank: its receiver acknowledges it
-    if (payer < 0) continue;
+    std::optional<rules::PlayerId> payer;
+    if (p.from.player() && settings.payer_confirms_payments)
+      payer = p.from.player();
+    else if (p.from.is_bank() && p.to.player() && !settings.automatic_bank_payments)
+      payer = p.to.player();  // money from the bank: its receiver acknowledges it
+    if (!payer) continue;
     OpenQuestion q;
     q.paid = UnconfirmedPayment{p.from, p.to, p.amount, g->memo_text(p), p.seq};
     q.shown.kind = QK::confirm_payment;
-    q.shown.player = payer;
+    q.shown.player = payer->number();
     q.shown.amount = p.amount;
-    q.shown.title = p.from == rules::kBank ? "Money from the bank" : "A payment to confirm";
+    q.shown.title = p.from.is_bank() ? "Money from the bank" : "A payment to confirm";
     q.shown.text =
-        p.from == rules::kBank
+        p.from.is_bank()
             ? fmt::format("The bank pays {} {} ({})", name(p.to), money(p.amount), g->memo_text(p))
             : fmt::format("{} pays {} {} ({})", name(p.from), name(p.to), money(p.amount), g->memo_text(p));
     ask(r, std::move(q));
@@ -135,7 +135,7 @@ void Table::State::confirm_payment(Reaction& r, OpenQuestion& q, const std::stri
     return;
   }
   const auto payment = *q.payment;  // house_payment
-  if (payment.from == rules::kBank && authorised_by.empty()) {
+  if (payment.from.is_bank() && authorised_by.empty()) {
     refuse(r, "A payment from the bank needs the banker's card or PIN");
     return;
   }
@@ -156,8 +156,8 @@ Reaction Table::State::house_payment(const display::RequestHousePayment& p) {
     refuse(r, "No game is running: start one on the setup screen");
     return r;
   }
-  const int n = static_cast<int>(g->state().players.size());
-  auto valid = [n](int a) { return a == rules::kBank || (a >= 0 && a < n); };
+  const std::size_t n = g->state().players.size();
+  auto valid = [n](rules::Account a) { return a.is_bank() || a.player()->index() < n; };
   if (!valid(p.from) || !valid(p.to) || p.from == p.to) {
     refuse(r, "A house-rule payment goes between two different players, or a player and the bank");
     return r;
@@ -173,13 +173,12 @@ Reaction Table::State::house_payment(const display::RequestHousePayment& p) {
   OpenQuestion q;
   q.payment = rules::HousePayment{p.from, p.to, p.amount, p.reason};
   q.shown.kind = QK::house_payment;
-  q.shown.player = p.from >= 0 ? p.from : -1;
-  q.shown.banker = p.from == rules::kBank;
+  q.shown.player = p.from.player() ? p.from.player()->number() : -1;
+  q.shown.banker = p.from.is_bank();
   q.shown.amount = p.amount;
   q.shown.title = fmt::format("House rule: {}", p.reason);
-  q.shown.text =
-      fmt::format("{} pays {} {} ({})", p.from == rules::kBank ? std::string("The bank") : name(p.from),
-                  name(p.to), money(p.amount), p.reason);
+  q.shown.text = fmt::format("{} pays {} {} ({})", p.from.is_bank() ? std::string("The bank") : name(p.from),
+                             name(p.to), money(p.amount), p.reason);
   ask(r, std::move(q));
   return r;
 }
@@ -279,8 +278,8 @@ Reaction Table::State::answer(const display::AnswerQuestion& a, const std::strin
           refuse(r, fmt::format("Card {} is registered already", q.uid));
           return r;
         }
-        if (!record(r, rules::RegisterCard{q.uid, rules::kNobody, role.deck, role.card},
-                    {id, "touch", {}, {}}, false))
+        if (!record(r, rules::RegisterCard{q.uid, std::nullopt, role.deck, role.card}, {id, "touch", {}, {}},
+                    false))
           return r;
         if (auto ok = registry.add(q.uid, role, {}); !ok) {
           refuse(r, ok.error());
@@ -303,8 +302,12 @@ Reaction Table::State::answer(const display::AnswerQuestion& a, const std::strin
         }
         // Stored with the game, so a resumed game knows the card again.
         if (!record(r,
-                    rules::RegisterCard{
-                        q.uid, role.kind == CardRole::Kind::player ? role.player : rules::kNobody, {}, {}},
+                    rules::RegisterCard{q.uid,
+                                        role.kind == CardRole::Kind::player
+                                            ? std::optional<rules::PlayerId>{rules::PlayerId{role.player}}
+                                            : std::nullopt,
+                                        {},
+                                        {}},
                     {id, "touch", {}, {}}, false))
           return r;
         if (auto ok = registry.add(q.uid, role, owner); !ok) {

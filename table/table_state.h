@@ -11,6 +11,10 @@
 
 namespace bb::table {
 
+// The table's own records (Awaiting, Standing, CardRole, TableQuestion) still spell a player as a seat number
+// with -1 for none; this turns the rules' typed "nobody" into that.
+inline int seat_or_none(std::optional<rules::PlayerId> player) { return player ? player->number() : -1; }
+
 // A question of the table's own, with what answering it does.
 struct OpenQuestion {
   display::TableQuestion shown;
@@ -118,7 +122,10 @@ struct Table::State {
   void pick_card_question(Reaction& r);
 
   // words
-  std::string name(int account) const;
+  std::string name(rules::Account account) const;  // a player's name, or "the bank"
+  // The same for a seat as the table's own records spell it (TableQuestion::player, Awaiting::player: the
+  // wire's number, rules/ids.h), "?" for none.
+  std::string name(int seat) const;
   std::string space_name(std::optional<rules::SpaceId> space) const;
   // A space number from the camera (-1: none).
   std::string space_name(int space_number) const { return space_name(rules::space_from_wire(space_number)); }

@@ -101,7 +101,7 @@ std::pair<double, double> first_and_full_answer(const Game& game, int threads, i
 std::string describe(const Game& g) {
   int owned = 0, houses = 0;
   for (const auto& s : g.state().spaces) {
-    owned += s.owner >= 0 ? 1 : 0;
+    owned += s.owner ? 1 : 0;
     houses += s.houses;
   }
   return fmt::format("turn {}, {} lots owned, {} houses, {} hotels", g.state().turns, owned, houses,
@@ -116,7 +116,7 @@ int main() {
   const Game mid = played_until([](const Game& g) {
     int owned = 0, buildings = 0;
     for (const auto& s : g.state().spaces) {
-      owned += s.owner >= 0 ? 1 : 0;
+      owned += s.owner ? 1 : 0;
       buildings += s.houses + (s.hotel ? 1 : 0);
     }
     return owned >= 20 && buildings == 0;

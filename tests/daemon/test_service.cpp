@@ -606,7 +606,7 @@ TEST(Service, AnUnpluggedDiceUnitIsShownAndTheScreensDiceCarryTheGameOn) {
     } else if (stage == 2 && view.game->state().players[0].position == rules::SpaceId{3}) {
       // Ann declines Baltic Avenue's purchase on the screen: the game goes on to its auction.
       display::ApplyInput decline;
-      decline.input = rules::Choose{0, "auction"};
+      decline.input = rules::Choose{rules::PlayerId{0}, "auction"};
       c.touch(decline);
       stage = 3;
     } else if (stage == 3 && view.awaiting.kind == K::bids) {
@@ -669,7 +669,7 @@ TEST(Service, AnUnpluggedCardReaderIsShownTheScreenConfirmsAndItsReturnIsNoticed
       stage = 1;
     } else if (stage == 1 && view.awaiting.kind == K::rules_question) {
       display::ApplyInput buy;  // bought on the screen (confirmed by her card there)
-      buy.input = rules::Choose{0, "buy"};
+      buy.input = rules::Choose{rules::PlayerId{0}, "buy"};
       c.touch(buy);
       stage = 2;
     } else if (stage == 2 && view.awaiting.kind == K::throw_dice && view.awaiting.player == 1) {
@@ -862,12 +862,12 @@ TEST(Service, TheSnapshotCarriesEachPlayersChanceAndTheTradeAdvisersAnswer) {
   int playouts = 0;
   std::string refused, advice;
   rules::Trade loan;  // cash alone: the rules refuse it
-  loan.from = 0;
-  loan.to = 1;
+  loan.from = rules::PlayerId{0};
+  loan.to = rules::PlayerId{1};
   loan.give.cash = 500;
   rules::Trade sale;  // Ann sells Bob Baltic Avenue for $100
-  sale.from = 0;
-  sale.to = 1;
+  sale.from = rules::PlayerId{0};
+  sale.to = rules::PlayerId{1};
   sale.give.spaces = {rules::SpaceId{3}};
   sale.get.cash = 100;
   watcher->done = [&](ParticipantContext& c) {
@@ -886,7 +886,7 @@ TEST(Service, TheSnapshotCarriesEachPlayersChanceAndTheTradeAdvisersAnswer) {
       case Step::adopt: {
         if (!game) return false;
         rules::Adopt ann;
-        ann.player = 0;
+        ann.player = rules::PlayerId{0};
         rules::AdoptSpace baltic;
         baltic.space = rules::SpaceId{3};
         ann.spaces = {baltic};
@@ -895,7 +895,8 @@ TEST(Service, TheSnapshotCarriesEachPlayersChanceAndTheTradeAdvisersAnswer) {
         return false;
       }
       case Step::chances:
-        if (!game || game->state().spaces[3].owner != 0 || !shown || !shown->chances) return false;
+        if (!game || game->state().spaces[3].owner != rules::PlayerId{0} || !shown || !shown->chances)
+          return false;
         if (shown->chances->now.size() != 2 || shown->chances->refining) return false;
         sum = shown->chances->now[0].estimate + shown->chances->now[1].estimate;
         playouts = shown->chances->playouts;

@@ -139,8 +139,8 @@ TEST(ChancesScreens, TheTradeScreenAsksForTheTradeToBeWeighedAndShowsBothSidesCh
 
 TEST(ChancesView, ATradeIsTheSameWhateverTheOrderOfItsLots) {
   rules::Trade a;
-  a.from = 0;
-  a.to = 1;
+  a.from = rules::PlayerId{0};
+  a.to = rules::PlayerId{1};
   a.give.spaces = {rules::SpaceId{1}, rules::SpaceId{3}};
   rules::Trade b = a;
   b.give.spaces = {rules::SpaceId{3}, rules::SpaceId{1}};

@@ -23,7 +23,7 @@ SampleTable finance_table(const std::vector<rules::Input>& inputs = {}) {
 
 rules::Adopt owns(int player, std::vector<rules::AdoptSpace> spaces) {
   rules::Adopt a;
-  a.player = player;
+  a.player = rules::PlayerId{player};
   a.spaces = std::move(spaces);
   return a;
 }
@@ -79,10 +79,10 @@ TEST(FinanceScreens, APartnershipWithItsSplitAndBothCards) {
   h.card(0);
   const auto& st = h.table().game().state();
   ASSERT_EQ(st.partnerships.size(), 1u);
-  EXPECT_EQ(st.partnerships[0].holder, 1);
-  EXPECT_EQ(st.partnerships[0].partner, 0);
+  EXPECT_EQ(st.partnerships[0].holder, rules::PlayerId{1});
+  EXPECT_EQ(st.partnerships[0].partner, rules::PlayerId{0});
   EXPECT_EQ(st.partnerships[0].share_percent, 30);
-  EXPECT_EQ(st.spaces[5].owner, 1) << "the holder holds all the leases";
+  EXPECT_EQ(st.spaces[5].owner, rules::PlayerId{1}) << "the holder holds all the leases";
   EXPECT_TRUE(h.refusals.empty()) << h.refusals.front();
 }
 
@@ -168,10 +168,10 @@ TEST(ShipsScreens, TheDraftIsTakenByTheChoosersCard) {
   EXPECT_TRUE(h.frame().shows("That is Bob's card"));
   const auto& ed = h.table().game().edition();
   const rules::SpaceId set_lot = ed.group_members(first).front();
-  EXPECT_EQ(h.table().game().state().spaces[set_lot].owner, rules::kNobody);
+  EXPECT_EQ(h.table().game().state().spaces[set_lot].owner, std::nullopt);
   h.card(0);
-  EXPECT_EQ(h.table().game().state().spaces[set_lot].owner, 0);
-  EXPECT_EQ(h.table().game().state().pending.front().player, 1) << "Bob chooses next";
+  EXPECT_EQ(h.table().game().state().spaces[set_lot].owner, rules::PlayerId{0});
+  EXPECT_EQ(h.table().game().state().pending.front().player, rules::PlayerId{1}) << "Bob chooses next";
 }
 
 }  // namespace

@@ -184,7 +184,7 @@ TEST(Rotation, ABuyOnATurnedPanelReachesTheGame) {
     h.tap("home.option.buy");
     ASSERT_TRUE(h.can_see("confirm.ok")) << name(r);
     h.tap("confirm.ok");
-    EXPECT_EQ(h.table().game().state().spaces[3].owner, 0) << name(r);
+    EXPECT_EQ(h.table().game().state().spaces[3].owner, rules::PlayerId{0}) << name(r);
     EXPECT_TRUE(h.refusals.empty()) << name(r);
   }
 }

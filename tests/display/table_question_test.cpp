@@ -126,8 +126,8 @@ TEST(HousePayment, AskedOnThePropertyScreenGoesToTheTableAsARequest) {
   for (const auto& i : h.intents)
     if (const auto* r = std::get_if<RequestHousePayment>(&i)) asked.push_back(*r);
   ASSERT_EQ(asked.size(), 1u);
-  EXPECT_EQ(asked[0].from, rules::kBank);
-  EXPECT_EQ(asked[0].to, 1);
+  EXPECT_EQ(asked[0].from, rules::Account::bank());
+  EXPECT_EQ(asked[0].to, rules::PlayerId{1});
   EXPECT_EQ(asked[0].amount, 120);
   EXPECT_EQ(asked[0].reason, "Free Parking jackpot");
   EXPECT_EQ(h.applied, 0) << "nothing is paid before the banker's card";

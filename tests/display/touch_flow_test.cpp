@@ -43,10 +43,10 @@ TEST(TouchFlow, BuyAPropertyConfirmedByTheBuyersCard) {
   EXPECT_TRUE(h.frame().shows("Ann, tap your card to confirm"));
   EXPECT_EQ(h.frame().find("confirm.ok"), nullptr) << "with a working reader only the card confirms";
   h.card(1);  // Bob's card: not his purchase
-  EXPECT_EQ(h.table().game().state().spaces[3].owner, rules::kNobody);
+  EXPECT_EQ(h.table().game().state().spaces[3].owner, std::nullopt);
   EXPECT_TRUE(h.frame().shows("That is Bob's card"));
   h.card(0);
-  EXPECT_EQ(h.table().game().state().spaces[3].owner, 0);
+  EXPECT_EQ(h.table().game().state().spaces[3].owner, rules::PlayerId{0});
   EXPECT_EQ(h.table().game().state().players[0].cash, 1440);
   EXPECT_TRUE(h.frame().shows("Ann bought Baltic Avenue for $60"));
   EXPECT_TRUE(h.refusals.empty());
@@ -61,7 +61,7 @@ TEST(TouchFlow, WithoutACardReaderTheScreenConfirms) {
   h.tap("home.option.buy");
   ASSERT_TRUE(h.can_see("confirm.ok"));
   h.tap("confirm.ok");
-  EXPECT_EQ(h.table().game().state().spaces[3].owner, 0);
+  EXPECT_EQ(h.table().game().state().spaces[3].owner, rules::PlayerId{0});
 }
 
 // The service names its readers after their configuration ("Card reader (door)", "Card reader (RC522)"):
@@ -81,7 +81,10 @@ TEST(TouchFlow, ANamedReaderConfirmsByCardWhileAnyReaderWorks) {
 
 TEST(TouchFlow, PayRentByTap) {
   auto t = new_table();
-  adopt(t, rules::Adopt{1, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{rules::SpaceId{3}}}});
+  adopt(
+      t,
+      rules::Adopt{
+          rules::PlayerId{1}, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{rules::SpaceId{3}}}});
   Harness h(std::move(t));
   roll(h, 1, 2);  // Ann lands on Bob's Baltic Avenue
   EXPECT_EQ(h.table().game().state().players[0].cash, 1496);
@@ -91,15 +94,18 @@ TEST(TouchFlow, PayRentByTap) {
 
 TEST(TouchFlow, RentAnnCannotPayIsRaisedByMortgagingOnScreen) {
   auto t = new_table();
-  adopt(t, rules::Adopt{1,
+  adopt(t, rules::Adopt{rules::PlayerId{1},
                         std::nullopt,
                         std::nullopt,
                         std::nullopt,
                         std::nullopt,
                         {{rules::SpaceId{1}, 0, true}, {rules::SpaceId{3}, 0, true}}});
-  adopt(t,
-        rules::Adopt{
-            0, 100, std::nullopt, std::nullopt, std::nullopt, {{rules::SpaceId{37}}, {rules::SpaceId{39}}}});
+  adopt(t, rules::Adopt{rules::PlayerId{0},
+                        100,
+                        std::nullopt,
+                        std::nullopt,
+                        std::nullopt,
+                        {{rules::SpaceId{37}}, {rules::SpaceId{39}}}});
   Harness h(std::move(t));
   roll(h, 1, 2);  // $450 rent for a hotel on Baltic: more than Ann holds
   ASSERT_FALSE(h.table().game().state().pending.empty());
@@ -117,7 +123,7 @@ TEST(TouchFlow, RentAnnCannotPayIsRaisedByMortgagingOnScreen) {
 
 TEST(TouchFlow, BuildThreeHousesEvenly) {
   auto t = new_table();
-  adopt(t, rules::Adopt{0,
+  adopt(t, rules::Adopt{rules::PlayerId{0},
                         std::nullopt,
                         std::nullopt,
                         std::nullopt,
@@ -149,7 +155,10 @@ TEST(TouchFlow, BuildThreeHousesEvenly) {
 
 TEST(TouchFlow, MortgageAndLift) {
   auto t = new_table();
-  adopt(t, rules::Adopt{0, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{rules::SpaceId{3}}}});
+  adopt(
+      t,
+      rules::Adopt{
+          rules::PlayerId{0}, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{rules::SpaceId{3}}}});
   Harness h(std::move(t));
   h.tap("home.player.0");  // a player's card on home opens their property
   h.tap("props.space.3");
@@ -194,7 +203,7 @@ TEST(TouchFlow, AHotelSaleWithNoHousesInTheBankListsEveryLotBeforeItIsPosted) {
 // A hotel sold for its houses is still one lot: the question says what it comes down to.
 TEST(TouchFlow, AHotelSaleWithHousesInTheBankSaysWhatItComesDownTo) {
   auto t = new_table();
-  adopt(t, rules::Adopt{0,
+  adopt(t, rules::Adopt{rules::PlayerId{0},
                         std::nullopt,
                         std::nullopt,
                         std::nullopt,
@@ -221,27 +230,30 @@ TEST(TouchFlow, RunAnAuctionByTapsCardsAndKeypad) {
   h.tap("auction.raise.1");  // Bob: $10
   EXPECT_EQ(h.table().game().state().auction->high_bid, 10);
   h.card(2);  // Cleo taps her card: ten over
-  EXPECT_EQ(h.table().game().state().auction->high_bidder, 2);
+  EXPECT_EQ(h.table().game().state().auction->high_bidder, rules::PlayerId{2});
   EXPECT_EQ(h.table().game().state().auction->high_bid, 20);
   h.tap("auction.bidder.1");
   h.tap("auction.keypad");
   h.tap("keypad.4");
   h.tap("keypad.5");
   h.tap("keypad.ok");
-  EXPECT_EQ(h.table().game().state().auction->high_bidder, 1);
+  EXPECT_EQ(h.table().game().state().auction->high_bidder, rules::PlayerId{1});
   EXPECT_EQ(h.table().game().state().auction->high_bid, 45);
   EXPECT_TRUE(h.frame().shows("Bob is highest"));
   h.tap("auction.close");
   h.card(1);
   EXPECT_FALSE(h.table().game().state().auction.has_value());
-  EXPECT_EQ(h.table().game().state().spaces[3].owner, 1);
+  EXPECT_EQ(h.table().game().state().spaces[3].owner, rules::PlayerId{1});
   EXPECT_EQ(h.table().game().state().players[1].cash, 1455);
   EXPECT_EQ(h.screen().ui().screen(), ScreenId::home) << "the table goes home when the auction closes";
 }
 
 TEST(TouchFlow, MakeATradeBothConfirm) {
   auto t = new_table();
-  adopt(t, rules::Adopt{0, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{rules::SpaceId{3}}}});
+  adopt(
+      t,
+      rules::Adopt{
+          rules::PlayerId{0}, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{rules::SpaceId{3}}}});
   Harness h(std::move(t));
   h.tap("nav.trade");
   h.tap("trade.0.space.3");
@@ -252,9 +264,9 @@ TEST(TouchFlow, MakeATradeBothConfirm) {
   h.tap("keypad.ok");
   EXPECT_TRUE(h.frame().shows("Cash $120"));
   h.tap("trade.0.agree");
-  EXPECT_EQ(h.table().game().state().spaces[3].owner, 0) << "one agreement is not a trade";
+  EXPECT_EQ(h.table().game().state().spaces[3].owner, rules::PlayerId{0}) << "one agreement is not a trade";
   h.card(1);  // Bob agrees with his card
-  EXPECT_EQ(h.table().game().state().spaces[3].owner, 1);
+  EXPECT_EQ(h.table().game().state().spaces[3].owner, rules::PlayerId{1});
   EXPECT_EQ(h.table().game().state().players[0].cash, 1620);
   EXPECT_EQ(h.table().game().state().players[1].cash, 1380);
   EXPECT_TRUE(h.refusals.empty()) << h.refusals.front();
@@ -314,18 +326,18 @@ TEST(TouchFlow, UndoNeedsTheBankersPinAndAReason) {
   roll(h, 1, 2);
   h.tap("home.option.buy");
   h.card(0);
-  ASSERT_EQ(h.table().game().state().spaces[3].owner, 0);
+  ASSERT_EQ(h.table().game().state().spaces[3].owner, rules::PlayerId{0});
   const auto postings = h.table().game().state().postings.size();
   h.tap("nav.ledger");
   h.tap("ledger.undo");
   for (const char* k : {"keypad.1", "keypad.2", "keypad.3", "keypad.4", "keypad.ok"}) h.tap(k);
   EXPECT_TRUE(h.frame().shows("Wrong PIN"));
-  EXPECT_EQ(h.table().game().state().spaces[3].owner, 0);
+  EXPECT_EQ(h.table().game().state().spaces[3].owner, rules::PlayerId{0});
   for (const char* k : {"keypad.2", "keypad.4", "keypad.6", "keypad.8", "keypad.ok"}) h.tap(k);
   ASSERT_TRUE(h.can_see("choice.1"));
   h.tap("choice.1");
   const auto& st = h.table().game().state();
-  EXPECT_EQ(st.spaces[3].owner, rules::kNobody);
+  EXPECT_EQ(st.spaces[3].owner, std::nullopt);
   EXPECT_EQ(st.players[0].cash, 1500);
   EXPECT_GT(st.postings.size(), postings) << "an undo is a new entry, never a deletion";
   EXPECT_EQ(st.postings.back().memo, rules::Memo::undo);
@@ -396,7 +408,10 @@ namespace {
 
 TEST(TouchFlow, LedgerFiltersByPlayerAndByProperty) {
   auto t = new_table();
-  adopt(t, rules::Adopt{1, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{rules::SpaceId{3}}}});
+  adopt(
+      t,
+      rules::Adopt{
+          rules::PlayerId{1}, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {{rules::SpaceId{3}}}});
   Harness h(std::move(t));
   roll(h, 1, 2);  // Ann pays Bob rent for Baltic Avenue
   h.tap("nav.ledger");
@@ -425,7 +440,7 @@ TEST(TouchFlow, LedgerFiltersByPlayerAndByProperty) {
 TEST(TouchFlow, TheAuctionCountdownTicksAndStopsAtZero) {
   auto t = new_table();
   ASSERT_TRUE(t.apply(rules::Roll{1, 2}).has_value());
-  ASSERT_TRUE(t.apply(rules::Choose{0, "auction"}).has_value());
+  ASSERT_TRUE(t.apply(rules::Choose{rules::PlayerId{0}, "auction"}).has_value());
   auto fonts = FontSet::open();
   ASSERT_TRUE(fonts.has_value());
   Ui ui(UiSettings{true, "1234", "", 30});

@@ -29,7 +29,8 @@ rules::Input RandomDriver::propose(const rules::Game& game, int attempt) {
       if (!bidders.empty()) {
         int who = bidders[rng_() % bidders.size()];
         rules::Money step = std::max<rules::Money>(1, game.rules().bid_increment);
-        return rules::Bid{who, st.auction->high_bid + step * static_cast<rules::Money>(1 + rng_() % 20)};
+        return rules::Bid{rules::PlayerId{who},
+                          st.auction->high_bid + step * static_cast<rules::Money>(1 + rng_() % 20)};
       }
     }
     return rules::Close{};
@@ -67,7 +68,7 @@ rules::Input RandomDriver::propose(const rules::Game& game, int attempt) {
                              q.options[(pick + static_cast<std::size_t>(attempt)) % q.options.size()]))};
   }
   if (attempt == 0) {
-    int player = st.current;
+    const rules::PlayerId player = st.current;
     if (allow_undo_ && st.turns > 0 && chance(2)) return rules::Undo{};
     if (chance(15)) {
       std::vector<rules::Input> moves;

@@ -253,7 +253,7 @@ TEST_F(Adversarial, AnAmountBeyondWhatABalanceHoldsIsRefusedNotAnAbort) {
   auto game = ledger->start_game(RandomDriver::setup(1, 2));
   ASSERT_TRUE(game.has_value());
   rules::Adopt adopt;
-  adopt.player = 0;
+  adopt.player = rules::PlayerId{0};
   adopt.cash = std::numeric_limits<rules::Money>::max();
   auto recorded = ledger->record(*game, adopt, {"touch:big", "touch", "pin", "a test at the edge"});
   // The rules may refuse it themselves; either way nothing is stored and the ledger stays whole.

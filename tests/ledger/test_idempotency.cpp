@@ -107,7 +107,8 @@ TEST_F(Idempotency, AnInputNeedsAnId) {
 }
 
 TEST_F(Idempotency, ARefusedInputIsNotStoredAndItsIdStaysFree) {
-  auto bid = ledger_->record(game_, rules::Bid{0, 100}, InputMeta{"touch:1", "touch", "", ""});
+  auto bid =
+      ledger_->record(game_, rules::Bid{rules::PlayerId{0}, 100}, InputMeta{"touch:1", "touch", "", ""});
   ASSERT_FALSE(bid.has_value());
   EXPECT_EQ(bid.error().kind, LedgerError::Kind::refused);
   EXPECT_EQ(stored_inputs(), 0);

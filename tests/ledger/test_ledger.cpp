@@ -53,7 +53,7 @@ TEST_F(LedgerTest, ANewGameHoldsTheStartingCash) {
     if (b.account >= 0) {
       EXPECT_EQ(b.balance, ledger.game(*game)->state().players[b.account].cash) << b.name;
     }
-    if (b.account == rules::kBank) {
+    if (b.account == rules::Account::bank().wire()) {
       EXPECT_EQ(b.name, "bank");
     }
   }

@@ -174,7 +174,7 @@ TEST_F(Constraints, APostingMovesAPositiveAmountBetweenTwoKnownAccounts) {
   EXPECT_THROW(posting(2, -1, 0, -5), SqlError);
   EXPECT_THROW(posting(3, 0, 0, 5), SqlError);
   EXPECT_THROW(posting(4, -1, 7, 5), SqlError);  // no such account
-  EXPECT_THROW(posting(5, -2, 0, 5), SqlError);  // kNobody holds no money
+  EXPECT_THROW(posting(5, -2, 0, 5), SqlError);  // -2, "nobody" on the wire, holds no money
   EXPECT_EQ(db_->query_int64("SELECT count(*) FROM postings"), 0);
 }
 

@@ -52,9 +52,9 @@ TEST(Chances, APlayerWhoOwnsEverythingAgainstPlayersWithOneDollarWinsAtLeast99Pe
   std::vector<rules::SpaceId> everything;
   for (const auto& sp : game.edition().spaces)
     if (sp.price > 0) everything.push_back(rules::SpaceId{sp.index});
-  apply(game, testing::holding(0, 5000, everything));
-  apply(game, testing::holding(1, 1));
-  apply(game, testing::holding(2, 1));
+  apply(game, testing::holding(rules::PlayerId{0}, 5000, everything));
+  apply(game, testing::holding(rules::PlayerId{1}, 1));
+  apply(game, testing::holding(rules::PlayerId{2}, 1));
   const Chances c = estimate_chances(game, {.playouts = 300, .seed = 9, .turn_cap = 400});
   EXPECT_GE(c.players[0].estimate(), 0.99) << format_chance(c.players[0]);
   EXPECT_EQ(format_chance(c.players[0]), ">99%");
@@ -87,16 +87,16 @@ rules::Game oranges_split() {
   const auto red = testing::group("red");
   EXPECT_EQ(orange.size(), 3u);
   EXPECT_EQ(red.size(), 3u);
-  apply(game, testing::holding(0, 900, {orange[0], orange[1], red[0]}));
-  apply(game, testing::holding(1, 900, {orange[2], red[1], red[2]}));
+  apply(game, testing::holding(rules::PlayerId{0}, 900, {orange[0], orange[1], red[0]}));
+  apply(game, testing::holding(rules::PlayerId{1}, 900, {orange[2], red[1], red[2]}));
   return game;
 }
 
 TEST(TradeChances, ATradeThatHandsAFullGroupToOnePlayerRaisesThatPlayersChance) {
   const rules::Game game = oranges_split();
   rules::Trade trade;
-  trade.from = 1;
-  trade.to = 0;
+  trade.from = rules::PlayerId{1};
+  trade.to = rules::PlayerId{0};
   trade.give.spaces = {testing::group("orange")[2]};  // Bob gives Ann the third orange for nothing
   auto advice = estimate_trade(game, trade, {.playouts = 300, .seed = 4, .turn_cap = 400});
   ASSERT_TRUE(advice) << advice.error();
@@ -111,8 +111,8 @@ TEST(TradeChances, ATradeThatHandsAFullGroupToOnePlayerRaisesThatPlayersChance) 
 TEST(TradeChances, AnIllegalTradeIsRefusedWithTheRulesReason) {
   const rules::Game game = oranges_split();
   rules::Trade trade;
-  trade.from = 1;
-  trade.to = 0;
+  trade.from = rules::PlayerId{1};
+  trade.to = rules::PlayerId{0};
   trade.give.spaces = {testing::group("orange")[0]};  // Ann's own lot: Bob cannot give it
   auto advice = estimate_trade(game, trade, {.playouts = 10, .seed = 4, .turn_cap = 100});
   ASSERT_FALSE(advice);

@@ -38,7 +38,8 @@ inline void apply(rules::Game& game, const rules::Input& input) {
 }
 
 // A player's cash and lots (unbuilt, unmortgaged), set with the engine's Adopt input.
-inline rules::Adopt holding(int player, rules::Money cash, const std::vector<rules::SpaceId>& lots = {}) {
+inline rules::Adopt holding(rules::PlayerId player, rules::Money cash,
+                            const std::vector<rules::SpaceId>& lots = {}) {
   rules::Adopt adopt;
   adopt.player = player;
   adopt.cash = cash;

@@ -81,11 +81,11 @@ TEST(OddsWorker, ANewJobCancelsTheOldOneAndCancelStopsIt) {
 TEST(OddsWorker, WeighsATradeWithTheSameDiceAndRefusesAnIllegalOne) {
   rules::Game game = start(2, 13);
   const auto orange = testing::group("orange");
-  testing::apply(game, testing::holding(0, 900, {orange[0], orange[1]}));
-  testing::apply(game, testing::holding(1, 900, {orange[2]}));
+  testing::apply(game, testing::holding(rules::PlayerId{0}, 900, {orange[0], orange[1]}));
+  testing::apply(game, testing::holding(rules::PlayerId{1}, 900, {orange[2]}));
   rules::Trade trade;
-  trade.from = 1;
-  trade.to = 0;
+  trade.from = rules::PlayerId{1};
+  trade.to = rules::PlayerId{0};
   trade.give.spaces = {orange[2]};
   const PlayoutSettings settings{.playouts = 48, .seed = 4, .turn_cap = 300};
   Reports reports;

@@ -450,7 +450,7 @@ TEST(Buildings, HotelSoldWhenTheBankHasTooFewHousesIsAConfirmedGroupSale) {
   g.ok(
       R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 37, "hotel": true}, {"space": 39, "hotel": true}]})");
   EXPECT_EQ(g.dump()["bank"]["houses"], 2);
-  auto plan = g.game().sale_plan(0, SpaceId{39});
+  auto plan = g.game().sale_plan(rules::PlayerId{0}, SpaceId{39});
   ASSERT_TRUE(plan) << plan.error();
   ASSERT_EQ(plan->lots.size(), 2u);
   EXPECT_TRUE(plan->changes_other_lots());
@@ -465,7 +465,7 @@ TEST(Buildings, HotelSoldWhenTheBankHasTooFewHousesIsAConfirmedGroupSale) {
   // One tap on Boardwalk must not change Park Place unseen.
   std::string why = g.send(R"({"t": "sell", "player": "Ann", "space": 39})");
   EXPECT_NE(why.find("changes Park Place too ($800 in all)"), std::string::npos) << why;
-  auto out = g.game().apply(Sell{0, SpaceId{39}, true});
+  auto out = g.game().apply(Sell{rules::PlayerId{0}, SpaceId{39}, true});
   ASSERT_TRUE(out) << out.error();
   EXPECT_FALSE(g.space(39)["hotel"]);
   EXPECT_FALSE(g.space(37)["hotel"]);
@@ -484,7 +484,7 @@ TEST(Buildings, AHotelSoldWithHousesInTheBankTouchesOnlyItsLot) {
   ScriptedGame g(kTwoPlayers);
   g.ok(
       R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 37, "hotel": true}, {"space": 39, "hotel": true}]})");
-  auto plan = g.game().sale_plan(0, SpaceId{39});
+  auto plan = g.game().sale_plan(rules::PlayerId{0}, SpaceId{39});
   ASSERT_TRUE(plan);
   ASSERT_EQ(plan->lots.size(), 1u);
   EXPECT_FALSE(plan->changes_other_lots());
@@ -502,7 +502,7 @@ TEST(Buildings, StrictHotelSaleWaitsForTheBanksHouses) {
           {"space": 21, "houses": 2}, {"space": 23, "houses": 2}, {"space": 24, "houses": 2}]})");
   g.ok(
       R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 37, "hotel": true}, {"space": 39, "hotel": true}]})");
-  auto why = g.game().why_not_sell(0, SpaceId{39});
+  auto why = g.game().why_not_sell(rules::PlayerId{0}, SpaceId{39});
   ASSERT_TRUE(why);
   EXPECT_NE(why->find("the bank has 2 houses"), std::string::npos) << *why;
   EXPECT_NE(g.send(R"({"t": "sell", "player": "Ann", "space": 39, "group": true})"), "");
@@ -670,27 +670,27 @@ TEST(TimeLimit, EqualRichestPlayersShareTheWin) {
   ScriptedGame g(
       R"({"setup": {"edition": "classic", "players": ["Ann", "Bob", "Cleo"], "options": {"time_limit": true}, "seed": 9}})");
   g.ok(R"({"t": "adopt", "player": "Ann", "cash": 4000, "spaces": []})");
-  Money ann = g.game().worth(0);
-  Money bob_cash = ann - (g.game().worth(1) - g.cash("Bob"));
+  Money ann = g.game().worth(rules::PlayerId{0});
+  Money bob_cash = ann - (g.game().worth(rules::PlayerId{1}) - g.cash("Bob"));
   g.ok(fmt::format(R"({{"t": "adopt", "player": "Bob", "cash": {}}})", bob_cash));
-  ASSERT_EQ(g.game().worth(1), ann);
+  ASSERT_EQ(g.game().worth(rules::PlayerId{1}), ann);
   auto out = g.game().apply(End{});
   ASSERT_TRUE(out);
   EXPECT_EQ(g.dump()["winner"], nullptr);
   EXPECT_EQ(g.dump()["winners"], nlohmann::json::array({"Ann", "Bob"}));
   ASSERT_EQ(out->events.size(), 2u);
   EXPECT_EQ(out->events[0].kind, Event::Kind::game_over);
-  EXPECT_EQ(out->events[0].player, 0);
+  EXPECT_EQ(out->events[0].player, PlayerId{0});
   EXPECT_EQ(out->events[0].detail, 2);
   EXPECT_EQ(out->events[0].amount, ann);
-  EXPECT_EQ(out->events[1].player, 1);
+  EXPECT_EQ(out->events[1].player, PlayerId{1});
   EXPECT_EQ(g.game().describe(out->events[0]), "The game is over: a tie, Ann shares the win with Bob");
   EXPECT_NE(state_summary(g.game()).find("WINNER (tie)"), std::string::npos);
   // A snapshot keeps the shared win.
   auto restored =
       Game::restore(g.game().edition_ptr(), g.game().setup(), g.game().snapshot(), g.game().state().postings);
   ASSERT_TRUE(restored) << restored.error();
-  EXPECT_EQ(restored->state().winners, (std::vector<int>{0, 1}));
+  EXPECT_EQ(restored->state().winners, (std::vector<PlayerId>{PlayerId{0}, PlayerId{1}}));
   EXPECT_EQ(restored->signature(), g.game().signature());
 }
 

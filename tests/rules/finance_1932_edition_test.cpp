@@ -158,15 +158,16 @@ TEST(Finance1932, TheScreensAskWhetherInsuranceIsAllowed) {
   auto ed = std::make_shared<const Edition>(load_finance());
   auto game = play_lines(ed, {});
   ASSERT_TRUE(game);
-  EXPECT_EQ(game->why_not_insure(0, false), std::nullopt);
-  EXPECT_EQ(game->why_not_insure(0, true), std::nullopt);
-  EXPECT_NE(game->why_not_insure(1, false), std::nullopt) << "only the player about to throw";
+  EXPECT_EQ(game->why_not_insure(PlayerId{0}, false), std::nullopt);
+  EXPECT_EQ(game->why_not_insure(PlayerId{0}, true), std::nullopt);
+  EXPECT_NE(game->why_not_insure(PlayerId{1}, false), std::nullopt) << "only the player about to throw";
   auto owner = play_lines(
       ed, {R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 1, "houses": 1}, {"space": 3}]})"});
   ASSERT_TRUE(owner);
-  EXPECT_EQ(owner->why_not_insure(0, false).value_or(""),
+  EXPECT_EQ(owner->why_not_insure(PlayerId{0}, false).value_or(""),
             "Ann owns houses, and a house owner cannot insure against jail");
-  EXPECT_NE(owner->why_not_partner(Partner{0, 1, ed->spaces[5].group_index, 50}), std::nullopt);
+  EXPECT_NE(owner->why_not_partner(Partner{PlayerId{0}, PlayerId{1}, ed->spaces[5].group_index, 50}),
+            std::nullopt);
 }
 
 // A game holding a partnership and a withdrawn lease comes back from its snapshot as it was, and its dump
@@ -200,7 +201,7 @@ TEST(Finance1932, PartnershipsAndWithdrawnLeasesSurviveASnapshot) {
   // Ann's leases left the game with her; Cleo's Southern Pacific is held by Bob.
   EXPECT_TRUE(game->state().spaces[39].withdrawn);
   EXPECT_TRUE(game->state().spaces[5].withdrawn);
-  EXPECT_EQ(game->state().spaces[25].owner, 1);
+  EXPECT_EQ(game->state().spaces[25].owner, PlayerId{1});
   ASSERT_EQ(game->state().partnerships.size(), 1u);
   auto restored = Game::restore(ed, setup, game->snapshot(), game->state().postings, game->inputs());
   ASSERT_TRUE(restored) << restored.error();

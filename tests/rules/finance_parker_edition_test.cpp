@@ -145,7 +145,7 @@ TEST(FinanceParker, TheBankBuysHousesAndTheHouseAndLotBackAtHalfThePrintedPrice)
   g.ok(R"({"t": "sell", "player": "Bob", "space": 39})");  // one extra house: $150
   EXPECT_EQ(g.cash("Bob"), 1925 + 150);
   EXPECT_EQ(g.space(39)["houses"], 1);
-  auto plan = g.game().sale_plan(1, SpaceId{39});
+  auto plan = g.game().sale_plan(PlayerId{1}, SpaceId{39});
   ASSERT_TRUE(plan);
   ASSERT_EQ(plan->lots.size(), 1u);
   EXPECT_TRUE(plan->lots[0].lot_to_bank);

@@ -18,7 +18,7 @@ TEST(HousePayment, MovesMoneyWithItsReasonBetweenAPlayerAndTheBankOrTwoPlayers) 
   EXPECT_EQ(last.memo, Memo::house_rule);
   EXPECT_EQ(g.game().memo_text(last), "house rule: lost a bet");
   // Not a turn: Ann still throws first.
-  EXPECT_EQ(g.game().state().current, 0);
+  EXPECT_EQ(g.game().state().current, PlayerId{0});
 }
 
 TEST(HousePayment, RefusalsSayWhatIsMissing) {
@@ -41,14 +41,14 @@ TEST(HousePayment, RefusalsSayWhatIsMissing) {
 TEST(HousePayment, ItsScriptLineReadsBackTheSame) {
   ScriptedGame g(kTwoPlayers);
   const std::vector<std::string> names{"Ann", "Bob"};
-  const HousePayment paid{kBank, 1, 120, "Free Parking jackpot"};
+  const HousePayment paid{Account::bank(), PlayerId{1}, 120, "Free Parking jackpot"};
   const auto line = input_to_json(paid, names, &g.game().edition());
   const auto back = parse_input(line, names, g.game().edition());
   ASSERT_TRUE(back) << back.error();
   const auto* h = std::get_if<HousePayment>(&*back);
   ASSERT_NE(h, nullptr) << line;
-  EXPECT_EQ(h->from, kBank);
-  EXPECT_EQ(h->to, 1);
+  EXPECT_EQ(h->from, Account::bank());
+  EXPECT_EQ(h->to, Account{PlayerId{1}});
   EXPECT_EQ(h->amount, 120);
   EXPECT_EQ(h->reason, "Free Parking jackpot");
 }

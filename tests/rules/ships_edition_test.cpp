@@ -78,12 +78,12 @@ TEST(Ships, TheScreensSayFirstClassDecksSuitesAndTheGravingDock) {
   ScriptedGame g(R"({"setup": {"edition": "ships", "players": ["Ann", "Bob"], "seed": 1}})");
   g.ok(
       R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 37, "houses": 4}, {"space": 39, "houses": 4}]})");
-  auto out = g.game().apply(Build{0, SpaceId{39}, true});
+  auto out = g.game().apply(Build{PlayerId{0}, SpaceId{39}, true});
   ASSERT_TRUE(out) << out.error();
   ASSERT_FALSE(out->events.empty());
   EXPECT_EQ(g.game().describe(out->events.back()), "Ann builds a suite on Queen Mary");
   EXPECT_EQ(g.game().edition().words.count_houses(3), "3 first class decks");
-  EXPECT_EQ(g.game().describe(Event{Event::Kind::jailed, 1}), "Bob goes to Graving Dock");
+  EXPECT_EQ(g.game().describe(Event{Event::Kind::jailed, PlayerId{1}}), "Bob goes to Graving Dock");
 }
 
 // "Unimproved vessels can be mortgaged ...In order to lift the mortgage, the owner must pay the Bank the
@@ -192,7 +192,7 @@ TEST(ShipsShortGame, ASuiteTurnsInForOneDeckLess) {
   EXPECT_FALSE(g.space(39)["hotel"]);
   // The full turn-in: the game's worth of a suite is four decks at cost ($800), half of it $400.
   // Ann drafted the orange set and the tugs (free, worth their printed prices: $560 and $300).
-  EXPECT_EQ(g.game().worth(0), g.cash("Ann") + 350 + 400 + 4 * 200 + 3 * 200 + 560 + 300);
+  EXPECT_EQ(g.game().worth(PlayerId{0}), g.cash("Ann") + 350 + 400 + 4 * 200 + 3 * 200 + 560 + 300);
 }
 
 // Short Game rule 4 against the full game: the full game asks (Harbour Duties scripts), the Short Game never

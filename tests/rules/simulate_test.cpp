@@ -82,7 +82,7 @@ TEST(Simulate, PlayGivesTheSameGameAsApply) {
     }
     EXPECT_EQ(applied->state().postings.size(), played->state().postings.size());
     EXPECT_EQ(applied->input_count(), played->input_count());
-    const Input refused = Build{0, SpaceId{0}};  // the start space cannot be built on
+    const Input refused = Build{PlayerId{0}, SpaceId{0}};  // the start space cannot be built on
     auto by_apply = applied->apply(refused);
     auto by_play = played->play(refused);
     ASSERT_FALSE(by_apply);

@@ -63,11 +63,11 @@ TEST(Sliders, TheNamesTheTextGives) {
 TEST(Sliders, TheScreensSayQuinnsHousesAndTheSlidecage) {
   ScriptedGame g(R"({"setup": {"edition": "sliders", "players": ["Ann", "Bob"], "seed": 1}})");
   g.ok(R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 6}, {"space": 8}, {"space": 9}]})");
-  auto out = g.game().apply(Build{0, SpaceId{6}});
+  auto out = g.game().apply(Build{PlayerId{0}, SpaceId{6}});
   ASSERT_TRUE(out) << out.error();
   ASSERT_FALSE(out->events.empty());
   EXPECT_EQ(g.game().describe(out->events.back()), "Ann builds a Quinn's house on Ice World");
-  EXPECT_EQ(g.game().describe(Event{Event::Kind::jailed, 1}), "Bob goes to Slidecage");
+  EXPECT_EQ(g.game().describe(Event{Event::Kind::jailed, PlayerId{1}}), "Bob goes to Slidecage");
 }
 
 // "A player gets out of the Slidecage by ... (4.) paying a fine of $50 before he rolls the dice on either of

@@ -15,11 +15,11 @@ TEST(TableBookkeeping, ACardRegisteredMidGameIsKeptAndMovesNothing) {
   g.ok(R"({"t": "card", "uid": "DEC0DE02", "deck": "chance", "card": "bank_dividend"})");
   const auto& cards = g.game().state().table_cards;
   ASSERT_EQ(cards.size(), 3u);
-  EXPECT_EQ(cards[0].player, 1);
-  EXPECT_EQ(cards[1].player, kNobody);
+  EXPECT_EQ(cards[0].player, PlayerId{1});
+  EXPECT_EQ(cards[1].player, std::nullopt);
   EXPECT_EQ(cards[2].card, "bank_dividend");
   EXPECT_EQ(g.cash("Ann"), 1500);
-  EXPECT_EQ(g.game().state().current, 0);
+  EXPECT_EQ(g.game().state().current, PlayerId{0});
   EXPECT_EQ(g.game().signature(), before);  // the game itself is as it was
 }
 
@@ -55,9 +55,9 @@ TEST(TableBookkeeping, AConfirmationIsKeptOnceAndSurvivesASnapshot) {
 TEST(TableBookkeeping, TheirScriptLinesReadBackTheSame) {
   ScriptedGame g(kTwoPlayers);
   const std::vector<std::string> names{"Ann", "Bob"};
-  for (const Input& in :
-       std::vector<Input>{RegisterCard{"0DDC0FFE", 1, {}, {}}, RegisterCard{"BA0BA0BB", kNobody, {}, {}},
-                          RegisterCard{"DEC0DE02", kNobody, "chance", "bank_dividend"}, ConfirmPayment{7}}) {
+  for (const Input& in : std::vector<Input>{
+           RegisterCard{"0DDC0FFE", PlayerId{1}, {}, {}}, RegisterCard{"BA0BA0BB", std::nullopt, {}, {}},
+           RegisterCard{"DEC0DE02", std::nullopt, "chance", "bank_dividend"}, ConfirmPayment{7}}) {
     const auto line = input_to_json(in, names, &g.game().edition());
     const auto back = parse_input(line, names, g.game().edition());
     ASSERT_TRUE(back) << back.error();

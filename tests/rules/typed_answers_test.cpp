@@ -51,27 +51,27 @@ TEST(Refusals, TheValueAndTheSentenceSayTheSame) {
   g.ok(R"({"t": "choose", "player": "Ann", "option": "buy"})");
   const Game& game = g.game();
   // Ann owns Baltic Avenue (3) but not Mediterranean Avenue (1): no building; Bob owns neither.
-  auto no_group = game.refusal_to_build(0, SpaceId{3});
+  auto no_group = game.refusal_to_build(PlayerId{0}, SpaceId{3});
   ASSERT_TRUE(no_group);
   EXPECT_EQ(no_group->kind, Refusal::Kind::needs_whole_group);
-  EXPECT_EQ(game.explain(*no_group), *game.why_not_build(0, SpaceId{3}));
-  auto not_owner = game.refusal_to_mortgage(1, SpaceId{3});
+  EXPECT_EQ(game.explain(*no_group), *game.why_not_build(PlayerId{0}, SpaceId{3}));
+  auto not_owner = game.refusal_to_mortgage(PlayerId{1}, SpaceId{3});
   ASSERT_TRUE(not_owner);
   EXPECT_EQ(not_owner->kind, Refusal::Kind::not_owner);
-  EXPECT_EQ(game.explain(*not_owner), *game.why_not_mortgage(1, SpaceId{3}));
-  auto nothing = game.refusal_to_sell(0, SpaceId{3});
+  EXPECT_EQ(game.explain(*not_owner), *game.why_not_mortgage(PlayerId{1}, SpaceId{3}));
+  auto nothing = game.refusal_to_sell(PlayerId{0}, SpaceId{3});
   ASSERT_TRUE(nothing);
   EXPECT_EQ(nothing->kind, Refusal::Kind::nothing_to_sell);
-  EXPECT_EQ(game.explain(*nothing), *game.why_not_sell(0, SpaceId{3}));
-  auto not_mortgaged = game.refusal_to_unmortgage(0, SpaceId{3});
+  EXPECT_EQ(game.explain(*nothing), *game.why_not_sell(PlayerId{0}, SpaceId{3}));
+  auto not_mortgaged = game.refusal_to_unmortgage(PlayerId{0}, SpaceId{3});
   ASSERT_TRUE(not_mortgaged);
   EXPECT_EQ(not_mortgaged->kind, Refusal::Kind::not_mortgaged);
-  auto off_board = game.refusal_to_build(0, SpaceId{400});
+  auto off_board = game.refusal_to_build(PlayerId{0}, SpaceId{400});
   ASSERT_TRUE(off_board);
   EXPECT_EQ(off_board->kind, Refusal::Kind::no_such_space);
-  EXPECT_EQ(game.explain(*off_board), *game.why_not_build(0, SpaceId{400}));
-  EXPECT_FALSE(game.refusal_to_mortgage(0, SpaceId{3}));
-  EXPECT_FALSE(game.why_not_mortgage(0, SpaceId{3}));
+  EXPECT_EQ(game.explain(*off_board), *game.why_not_build(PlayerId{0}, SpaceId{400}));
+  EXPECT_FALSE(game.refusal_to_mortgage(PlayerId{0}, SpaceId{3}));
+  EXPECT_FALSE(game.why_not_mortgage(PlayerId{0}, SpaceId{3}));
 }
 
 TEST(History, AGameThatForgetsItsHistoryPlaysOnButRefusesUndo) {
@@ -82,7 +82,7 @@ TEST(History, AGameThatForgetsItsHistoryPlaysOnButRefusesUndo) {
   EXPECT_FALSE(copy.has_history());
   EXPECT_TRUE(copy.inputs().empty());
   EXPECT_EQ(copy.input_count(), 1u);
-  ASSERT_TRUE(copy.apply(Choose{0, "buy"}));
+  ASSERT_TRUE(copy.apply(Choose{PlayerId{0}, "buy"}));
   EXPECT_EQ(copy.input_count(), 2u);
   EXPECT_TRUE(copy.inputs().empty());
   EXPECT_EQ(copy.state().players[0].cash, 1440);

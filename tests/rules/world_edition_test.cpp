@@ -64,8 +64,9 @@ TEST(World, FourAirportsAndTwoServiceProvidersWithoutHouses) {
   EXPECT_EQ(ed.group("utility")->name, "Service providers");
   g.ok(
       R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 5}, {"space": 15}, {"space": 25}, {"space": 35}]})");
-  ASSERT_TRUE(g.game().why_not_build(0, SpaceId{5}));
-  EXPECT_NE(g.game().why_not_build(0, SpaceId{5})->find("cannot have buildings"), std::string::npos);
+  ASSERT_TRUE(g.game().why_not_build(PlayerId{0}, SpaceId{5}));
+  EXPECT_NE(g.game().why_not_build(PlayerId{0}, SpaceId{5})->find("cannot have buildings"),
+            std::string::npos);
 }
 
 // "Also, properties with no houses or hotels may be mortgaged for half of the property price."

@@ -20,7 +20,7 @@ TEST_F(TableTest, Finance1932JailInsuranceIsStoredAndSurvivesARestart) {
   auto r = tap(kAnnCard);
   ASSERT_EQ(r.cards.size(), 1u);
   EXPECT_EQ(r.cards[0].player, 0);
-  r = touch(by_card(rules::Insure{0, false}, 0));
+  r = touch(by_card(rules::Insure{rules::PlayerId{0}, false}, 0));
   ASSERT_EQ(r.recorded.size(), 1u);
   EXPECT_TRUE(game().state().players[0].insured);
   EXPECT_EQ(cash(0), 975);
@@ -34,23 +34,23 @@ TEST_F(TableTest, Finance1932JailInsuranceIsStoredAndSurvivesARestart) {
 TEST_F(TableTest, Finance1932PartnershipIsStoredAndSurvivesARestart) {
   start({"Ann", "Bob"}, {kAnnCard, kBobCard}, "finance-1932");
   rules::Adopt ann;
-  ann.player = 0;
+  ann.player = rules::PlayerId{0};
   ann.spaces = {{rules::SpaceId{5}}};
   rules::Adopt bob;
-  bob.player = 1;
+  bob.player = rules::PlayerId{1};
   bob.spaces = {{rules::SpaceId{15}}};
   for (auto& a : {ann, bob}) {
     auto r = touch(display::ApplyInput{a, "leases bought before boardbank was started", -1, "pin"});
     ASSERT_EQ(r.recorded.size(), 1u) << (r.messages.empty() ? "" : r.messages.front());
   }
   const int railroads = game().edition().spaces[5].group_index;
-  auto r = touch(by_card(rules::Partner{1, 0, railroads, 30}, -1));
+  auto r = touch(by_card(rules::Partner{rules::PlayerId{1}, rules::PlayerId{0}, railroads, 30}, -1));
   ASSERT_EQ(r.recorded.size(), 1u) << (r.messages.empty() ? "" : r.messages.front());
   ASSERT_EQ(game().state().partnerships.size(), 1u);
   restart();
   ASSERT_EQ(game().state().partnerships.size(), 1u);
   EXPECT_EQ(game().state().partnerships[0].share_percent, 30);
-  EXPECT_EQ(game().state().spaces[5].owner, 1);
+  EXPECT_EQ(game().state().spaces[5].owner, rules::PlayerId{1});
 }
 
 // "He gets choice of three throws of the dice": with the electronic dice, a throw while Ann is asked to use
@@ -58,7 +58,7 @@ TEST_F(TableTest, Finance1932PartnershipIsStoredAndSurvivesARestart) {
 TEST_F(TableTest, Finance1932AHouseOwnersThrowsOutOfJailComeFromTheDice) {
   start({"Ann", "Bob"}, {kAnnCard, kBobCard}, "finance-1932");
   rules::Adopt jailed;
-  jailed.player = 0;
+  jailed.player = rules::PlayerId{0};
   jailed.position = rules::SpaceId{20};
   jailed.in_jail = true;
   jailed.spaces = {{rules::SpaceId{1}, 3}, {rules::SpaceId{3}, 2}};
@@ -93,13 +93,13 @@ TEST_F(TableTest, ShipsShortGameDraftIsTakenByTheChoosersCard) {
   ASSERT_EQ(r.cards.size(), 1u);
   EXPECT_EQ(r.cards[0].player, 0);
   const std::string set(game().option_name(game().state().pending.front().options.front()));
-  r = touch(by_card(rules::Choose{0, set}, 0));
+  r = touch(by_card(rules::Choose{rules::PlayerId{0}, set}, 0));
   ASSERT_EQ(r.recorded.size(), 1u);
-  EXPECT_EQ(game().state().pending.front().player, 1);
+  EXPECT_EQ(game().state().pending.front().player, rules::PlayerId{1});
   restart();
-  EXPECT_EQ(game().state().pending.front().player, 1);
+  EXPECT_EQ(game().state().pending.front().player, rules::PlayerId{1});
   const rules::SpaceId lot = game().edition().group_members(set).front();
-  EXPECT_EQ(game().state().spaces[lot].owner, 0);
+  EXPECT_EQ(game().state().spaces[lot].owner, rules::PlayerId{0});
 }
 
 }  // namespace

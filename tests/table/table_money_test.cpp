@@ -10,7 +10,8 @@ using QK = display::TableQuestion::Kind;
 
 TEST_F(TableTest, AHouseRulePaymentWaitsForThePayersTapAndKeepsItsReason) {
   start();
-  auto r = touch(display::RequestHousePayment{0, rules::kBank, 50, "Free Parking jackpot"});
+  auto r = touch(
+      display::RequestHousePayment{rules::PlayerId{0}, rules::Account::bank(), 50, "Free Parking jackpot"});
   ASSERT_TRUE(r.question);
   EXPECT_EQ(r.question->kind, QK::house_payment);
   EXPECT_EQ(r.question->player, 0);
@@ -39,7 +40,8 @@ TEST_F(TableTest, AHouseRulePaymentWaitsForThePayersTapAndKeepsItsReason) {
 
 TEST_F(TableTest, APayoutFromTheBankNeedsTheBanker) {
   start();
-  touch(display::RequestHousePayment{rules::kBank, 1, 120, "Free Parking jackpot"});
+  touch(
+      display::RequestHousePayment{rules::Account::bank(), rules::PlayerId{1}, 120, "Free Parking jackpot"});
   ASSERT_TRUE(question());
   EXPECT_TRUE(question()->banker);
   const auto before = cash(1);
@@ -53,7 +55,8 @@ TEST_F(TableTest, APayoutFromTheBankNeedsTheBanker) {
   EXPECT_EQ(cash(1), before + 120);
   // The ledger itself refuses a payout nobody authorised.
   const auto refused =
-      store->record(rules::HousePayment{rules::kBank, 0, 10, "sneaky"}, {"x:1", "touch", {}, {}});
+      store->record(rules::HousePayment{rules::Account::bank(), rules::PlayerId{0}, 10, "sneaky"},
+                    {"x:1", "touch", {}, {}});
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().kind, ledger::LedgerError::Kind::unauthorised);
 }
@@ -62,7 +65,7 @@ TEST_F(TableTest, WithoutAWorkingReaderTheScreenConfirms) {
   start();
   event(DeviceHealth{{display::DeviceStatus::Kind::card_reader, "Card reader",
                       display::DeviceStatus::State::missing, "no answer", "check the reader"}});
-  touch(display::RequestHousePayment{0, 1, 30, "lost a bet"});
+  touch(display::RequestHousePayment{rules::PlayerId{0}, rules::PlayerId{1}, 30, "lost a bet"});
   ASSERT_TRUE(question());
   ASSERT_FALSE(question()->options.empty());
   EXPECT_EQ(question()->options.front().key, "confirm");
@@ -80,7 +83,7 @@ TEST_F(TableTest, TheServicesNamedReadersDecideWhetherTheScreenConfirms) {
       DeviceHealth{{display::DeviceStatus::Kind::card_reader, "Card reader (door)", State::ok, "ready", ""}});
   event(DeviceHealth{{display::DeviceStatus::Kind::card_reader, "Card reader (RC522)", State::missing,
                       "no answer", "check the reader"}});
-  touch(display::RequestHousePayment{0, 1, 30, "lost a bet"});
+  touch(display::RequestHousePayment{rules::PlayerId{0}, rules::PlayerId{1}, 30, "lost a bet"});
   ASSERT_TRUE(question());
   auto has_confirm = [&] {
     for (const auto& o : question()->options)
@@ -101,13 +104,13 @@ TEST_F(TableTest, TheServicesNamedReadersDecideWhetherTheScreenConfirms) {
 TEST_F(TableTest, ABidAboveTheBiddersCashIsRefused) {
   start();
   dice(1, 2);
-  touch(display::ApplyInput{rules::Choose{0, "auction"}, {}, 0, {}});
+  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "auction"}, {}, 0, {}});
   ASSERT_TRUE(game().state().auction);
   EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::bids);
-  auto r = touch(display::ApplyInput{rules::Bid{1, cash(1) + 1}, {}, 1, {}});
+  auto r = touch(display::ApplyInput{rules::Bid{rules::PlayerId{1}, cash(1) + 1}, {}, 1, {}});
   EXPECT_TRUE(contains(r.messages, "Bob holds only"));
   EXPECT_TRUE(r.recorded.empty());
-  r = touch(display::ApplyInput{rules::Bid{1, 40}, {}, 1, {}});
+  r = touch(display::ApplyInput{rules::Bid{rules::PlayerId{1}, 40}, {}, 1, {}});
   ASSERT_EQ(r.recorded.size(), 1u);
   EXPECT_TRUE(r.timers.empty());  // the classic edition has no deal timer
 }
@@ -116,18 +119,18 @@ TEST_F(TableTest, TheDealTimerClosesTheAuctionOnce) {
   write_timed_edition(20);
   start({"Ann", "Bob"}, {kAnnCard, kBobCard}, "timed");
   dice(1, 2);
-  auto r = touch(display::ApplyInput{rules::Choose{0, "auction"}, {}, 0, {}});
+  auto r = touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "auction"}, {}, 0, {}});
   ASSERT_EQ(r.timers.size(), 1u);
   EXPECT_EQ(r.timers[0].action, TimerRequest::Action::arm);
   EXPECT_EQ(r.timers[0].after_ms, 20000u);
   const auto timer_id = r.timers[0].id;
-  touch(display::ApplyInput{rules::Bid{1, 40}, {}, 1, {}});
+  touch(display::ApplyInput{rules::Bid{rules::PlayerId{1}, 40}, {}, 1, {}});
   r = event(TimerFired{TimerId::deal, 123456, "timer:deal:999"});  // a stale timer does nothing
   EXPECT_TRUE(r.recorded.empty());
   r = event(TimerFired{TimerId::deal, 123456, timer_id});
   ASSERT_EQ(r.recorded.size(), 1u);
   EXPECT_FALSE(game().state().auction);
-  EXPECT_EQ(game().state().spaces[3].owner, 1);
+  EXPECT_EQ(game().state().spaces[3].owner, rules::PlayerId{1});
   const auto count = inputs();
   r = event(TimerFired{TimerId::deal, 123457, timer_id});  // fired twice: closes once
   EXPECT_TRUE(r.recorded.empty());

@@ -84,8 +84,8 @@ TEST_F(TableTest, ATapDeliveredAgainAfterACrashIsNeverPostedTwice) {
 TEST_F(TableTest, RentWaitsForThePayersTapAndTheWrongCardIsRefusedWithTheReason) {
   start();
   dice(1, 2);  // Ann on Baltic Avenue
-  touch(display::ApplyInput{rules::Choose{0, "buy"}, {}, 0, {}});
-  ASSERT_EQ(game().state().spaces[3].owner, 0);
+  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, 0, {}});
+  ASSERT_EQ(game().state().spaces[3].owner, rules::PlayerId{0});
   EXPECT_FALSE(question());  // a purchase was confirmed on the screen by Ann's card already
   dice(1, 2);                // Bob on Baltic Avenue: rent to Ann
   ASSERT_TRUE(question());
@@ -179,7 +179,7 @@ TEST_F(TableTest, ACardWithNothingToConfirmIsRefused) {
 TEST_F(TableTest, GamesEndWithStandingsAndStayBrowsable) {
   start();
   dice(1, 2);
-  touch(display::ApplyInput{rules::Choose{0, "buy"}, {}, 0, {}});
+  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, 0, {}});
   auto r = touch(display::ApplyInput{rules::End{}, {}, -1, {}});
   ASSERT_EQ(r.recorded.size(), 1u);
   EXPECT_TRUE(game().state().ended);

@@ -19,8 +19,8 @@ CardTapped wiegand_tap(const std::string& uid, std::int64_t at_ms, bool reader_r
 
 TEST_F(TableTest, AQuickSecondTapConfirmsTheSecondPaymentInARow) {
   start();
-  touch(display::RequestHousePayment{0, rules::kBank, 50, "Free Parking jackpot"});
-  touch(display::RequestHousePayment{0, rules::kBank, 20, "Lost a bet"});
+  touch(display::RequestHousePayment{rules::PlayerId{0}, rules::Account::bank(), 50, "Free Parking jackpot"});
+  touch(display::RequestHousePayment{rules::PlayerId{0}, rules::Account::bank(), 20, "Lost a bet"});
   ASSERT_TRUE(question());
   EXPECT_EQ(question()->kind, QK::house_payment);
   const auto before = cash(0);
@@ -66,8 +66,8 @@ TEST_F(TableTest, ACardLyingOnARepeatingReaderIsOneTapForTheScreen) {
 
 TEST_F(TableTest, TheSameFrameDeliveredAgainChangesNothingEvenWithAPaymentWaiting) {
   start();
-  touch(display::RequestHousePayment{0, rules::kBank, 50, "Free Parking jackpot"});
-  touch(display::RequestHousePayment{0, rules::kBank, 20, "Lost a bet"});
+  touch(display::RequestHousePayment{rules::PlayerId{0}, rules::Account::bank(), 50, "Free Parking jackpot"});
+  touch(display::RequestHousePayment{rules::PlayerId{0}, rules::Account::bank(), 20, "Lost a bet"});
   const auto before = cash(0);
   auto tap_once = wiegand_tap(kAnnCard, 5'000, false);
   ASSERT_EQ(event(tap_once).recorded.size(), 1u);
@@ -82,8 +82,9 @@ TEST_F(TableTest, TheSameFrameDeliveredAgainChangesNothingEvenWithAPaymentWaitin
 
 TEST_F(TableTest, TheBankersQuickSecondTapAuthorisesASecondPayout) {
   start();
-  touch(display::RequestHousePayment{rules::kBank, 1, 100, "Free Parking jackpot"});
-  touch(display::RequestHousePayment{rules::kBank, 1, 30, "Beauty contest"});
+  touch(
+      display::RequestHousePayment{rules::Account::bank(), rules::PlayerId{1}, 100, "Free Parking jackpot"});
+  touch(display::RequestHousePayment{rules::Account::bank(), rules::PlayerId{1}, 30, "Beauty contest"});
   const auto before = cash(1);
   ASSERT_EQ(event(wiegand_tap(kBankerCard, 9'000, false)).recorded.size(), 1u);
   ASSERT_EQ(event(wiegand_tap(kBankerCard, 9'800, true)).recorded.size(), 1u);
