@@ -363,7 +363,8 @@ TEST(Learning, GreyAndBlackTokensAreNotLookedForWhenTheColouredOnesAreAllTheTabl
 // In a soft view the metal grey token's foreground is the part of its rim the light shows: learned on GO
 // beside the others its outline is a sliver, elsewhere a ring. Grey and black are one colour group, told
 // apart by brightness: the grey one's blob is its own by brightness wherever it stands, so each of its
-// moves is reported (it was said hidden, then lost). A question stays a question (the black one, whose blurred rim brightens its blob, is sometimes asked about).
+// moves is reported (it was said hidden, then lost). A question stays a question (the black one, whose
+// blurred rim brightens its blob, is sometimes asked about).
 TEST(Learning, GreyAndBlackInABlurredViewAreReportedOrAskedAboutNeverSaidHidden) {
   const auto& r = hard_renderer();
   const auto seed = static_cast<uint64_t>(90 + static_cast<int>(Condition::blur));
@@ -572,6 +573,30 @@ TEST(Learning, TheSameFramesOnGoLearnTheSameTokens) {
   }
   EXPECT_EQ(learned[0], learned[1]);
   EXPECT_EQ(learned[0], learned[2]);
+}
+
+TEST(Learning, AWhiteTokenTheCameraCannotSeeIsLeftToTheDiceAndTheOthersAreStillWatched) {
+  // Red, blue, white (no cap) and black put down one at a time: the white one on the pale paper is not
+  // seen, the tracker says so, and the family goes on without it (the table's "go on without": the next
+  // token is asked for). The evaluator models that choice: the white token's moves are left to the dice,
+  // counted apart, and every other token is learned and its moves reported, none wrong, no false move.
+  const auto h = hard_token_looks();
+  static const TableRenderer r(classic_layout(), SpaceMap(classic_layout().spaces_per_side),
+                               {h[0], h[1], h[4], h[3]}, test_width, test_height);
+  TokenTracker::Settings settings;
+  settings.learning = TokenTracker::Settings::Learning::one_at_a_time;
+  settings.expected_tokens = 4;
+  const std::vector<TableMove> moves{{0, 5}, {2, 8}, {1, 11}, {3, 14}, {2, 16}};
+  std::mt19937_64 rng(71);
+  const auto score = evaluate_game(r, scene_for(Condition::clean, r, rng), 4, moves, 71, settings);
+  EXPECT_TRUE(score.learned) << score.summary();
+  EXPECT_EQ(score.tokens_learned, 3) << score.summary();
+  EXPECT_EQ(score.tokens_unwatched, 1) << score.summary();
+  EXPECT_EQ(score.moves_unwatched, 2) << score.summary();
+  EXPECT_EQ(score.moves_correct, 3) << score.summary();
+  EXPECT_EQ(score.moves_wrong, 0) << score.summary();
+  EXPECT_EQ(score.false_moves, 0) << score.summary();
+  EXPECT_DOUBLE_EQ(score.watched_accuracy(), 1.0);
 }
 
 }  // namespace
