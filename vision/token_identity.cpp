@@ -64,6 +64,19 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
   // In shape_distance's units; the size of a blob against the learned area counts too (a token's area
   // varies by 3-10% between frames).
   constexpr double absent_cost = 6.0, pair_cost = 3.0, margin = 3.0, size_scale = 0.12, stay_bonus = 2.0;
+  // Grey and black tokens in one group (alike in colour) are told apart by brightness first: a blob whose
+  // median brightness is clearly nearer one member's learned brightness than every other member's (by a
+  // factor of 1.5 more) is that member's look. A metal token's soft outline in blur or dim light is the
+  // part of its rim the light shows, which changes with where it stands; its brightness does not.
+  auto told_by_brightness = [&](size_t m, const Tally& b) {
+    if (b.brightness <= 0) return false;
+    const double own = std::abs(std::log(b.brightness / std::max(0.01, tokens[m].mean[2])));
+    for (size_t other : members)
+      if (other != m &&
+          std::abs(std::log(b.brightness / std::max(0.01, tokens[other].mean[2]))) - own < std::log(1.5))
+        return false;
+    return true;
+  };
   auto cost = [&](size_t m, const Tally& b) {
     const double count = static_cast<double>(b.pixels.size());
     const double size = std::abs(std::log(count / tokens[m].area_px)) / size_scale;
@@ -81,7 +94,8 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
     const double prior = stayed ? -stay_bonus : 0.0;
     if (!tokens[m].shape.known()) return prior;  // an old set-up without outlines: only where it stood
     // A rough outline (cut where tokens touched at setup) says half as much.
-    const double outline_weight = tokens[m].outline_cut ? 0.5 : 1.0;
+    // A token told by brightness: its outline says half as much (the brightness term below says the rest).
+    const double outline_weight = tokens[m].outline_cut || told_by_brightness(m, b) ? 0.5 : 1.0;
     // Grey and black tokens alike in colour: how far the blob's brightness is from the token's, a factor
     // of two costing as much as the margin (in a shadow or dim light both blobs change alike, so which
     // is the brighter still tells them apart; JPEG and blur soften the outlines, not that).
@@ -147,7 +161,13 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
       out[t].by_elimination = true;
       continue;
     }
-    if (best_with[k * (found.size() + 1) + found.size()] < best + margin ||
+    // Of a token told by brightness, a blob of about its size is its own: no other member could be it,
+    // and nothing else on the board looks like it and is of its size (the look-alike the question below
+    // guards against is another member).
+    const double size = static_cast<double>(mine.pixels.size()) / tokens[t].area_px;
+    const bool own_by_brightness =
+        !near && !shared && told_by_brightness(members[k], mine) && size > 0.6 && size < 1.5;
+    if ((best_with[k * (found.size() + 1) + found.size()] < best + margin && !own_by_brightness) ||
         (!near && (unknown_outline || too_many) && !stayed)) {
       // The blob might as well be another of the same look, this token being covered or elsewhere.
       out[t].confidence = std::min(out[t].confidence, 0.5);
@@ -184,14 +204,17 @@ size_t TokenLocator::Impl::by_elimination(const std::vector<size_t>& members,
   std::vector<int> used(found.size(), 0);
   for (size_t k = 0; k < n; ++k)
     if (best_choice[k] >= 0) ++used[static_cast<size_t>(best_choice[k])];
+  // Blobs under half its size are not it (a coloured token's rim or shadow matching the look, speckle):
+  // they neither count as the one left nor stand in its way.
+  const double area = tokens[members[absent]].area_px;
   size_t left = found.size();
   for (size_t b = 0; b < found.size(); ++b)
-    if (!used[b]) {
+    if (!used[b] && static_cast<double>(found[b]->pixels.size()) >= 0.5 * area) {
       if (left != found.size()) return none;
       left = b;
     }
   if (left == found.size()) return none;
-  const double size = static_cast<double>(found[left]->pixels.size()) / tokens[members[absent]].area_px;
+  const double size = static_cast<double>(found[left]->pixels.size()) / area;
   if (size < 0.7 || size > 1.4) return none;
   for (size_t k = 0; k < n; ++k) {
     if (k == absent) continue;

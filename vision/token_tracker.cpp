@@ -143,9 +143,20 @@ void TokenTracker::learn_at_start(const cv::Mat& top, int64_t frame_index,
   dirty_ = false;
 }
 
-bool TokenTracker::learn_new_token(const cv::Mat& top, int64_t frame_index,
-                                   std::vector<TrackerEvent>& events) {
+bool TokenTracker::learn_new_token(const cv::Mat& top, const std::vector<TokenObservation>& seen,
+                                   int64_t frame_index, std::vector<TrackerEvent>& events) {
   auto found = locator_.find_new_token(top);
+  if (found) {
+    // A learned token lifted and put down elsewhere is new since the board was last settled, and would be
+    // learned a second time (a red token moved while the tracker waits for a white one that was left to
+    // the dice): where a learned token is now seen, sure, off its own space, it is that token's move.
+    for (size_t t = 0; t < seen.size(); ++t)
+      if (seen[t].visible && seen[t].confidence >= settings_.locator.unsure_below &&
+          seen[t].space != positions_[t] && seen[t].space == found->space) {
+        new_sightings_.clear();
+        return false;
+      }
+  }
   if (!found) {
     new_sightings_.clear();
     if (moved_while_waiting_ && !said_unseen_ && ++nothing_new_frames_ >= settings_.settle_limit_frames) {
@@ -310,7 +321,7 @@ std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t fr
   }
 
   auto seen = locator_.locate(top, tokens_, positions_);
-  if (awaiting_new_token_ && learn_new_token(top, frame_index, events)) return events;
+  if (awaiting_new_token_ && learn_new_token(top, seen, frame_index, events)) return events;
   if (!dirty_) return events;
   std::vector<std::string> signatures;
   for (const auto& o : seen) signatures.push_back(signature(o));

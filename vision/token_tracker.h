@@ -98,7 +98,11 @@ class TokenTracker {
   void unsettle();  // something moved: every token is to be decided again once the scene is still
   void learn_at_start(const cv::Mat& top, int64_t frame_index, std::vector<TrackerEvent>& events);
   // A token put down alone: learned once the same new thing is seen over `agree_frames` still frames.
-  bool learn_new_token(const cv::Mat& top, int64_t frame_index, std::vector<TrackerEvent>& events);
+  // `seen` is this frame's look at the learned tokens: a "new" thing where a learned token now stands, sure,
+  // off its own space, is that token moved (the table went on without a token it could not see, and the
+  // tracker still waits for one), never a new token.
+  bool learn_new_token(const cv::Mat& top, const std::vector<TokenObservation>& seen, int64_t frame_index,
+                       std::vector<TrackerEvent>& events);
   void adopt_tokens(std::vector<TokenAppearance> tokens, std::vector<int> positions);
   std::string next_token_name() const;
   void count_unseen(size_t moved_token, int64_t frame_index, std::vector<TrackerEvent>& events);

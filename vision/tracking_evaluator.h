@@ -22,6 +22,11 @@ struct TrackingScore {
   // reported one still period late (after a question, or after its look kept changing), not counted as
   // false. A false move puts a token where it is not.
   int late_answers = 0;
+  // Moves of a token the family left to the dice: put down alone, the camera said it cannot see it
+  // (learn_incomplete naming it), and the family chose the table's "go on without it" (the tracker is
+  // then asked for the next token). Not right, not missed: the table moves that token by the dice.
+  int moves_unwatched = 0;
+  int tokens_unwatched = 0;  // such tokens
   int spaces_checked = 0;
   int spaces_correct = 0;  // per-space occupancy agreeing with the truth after each move settled
   int frames = 0;
@@ -34,13 +39,19 @@ struct TrackingScore {
 
   void add(const TrackingScore& other);
   double move_accuracy() const { return moves ? double(moves_correct) / moves : 0; }
+  // Over the moves of the tokens the camera watches (all but the ones left to the dice).
+  double watched_accuracy() const {
+    return moves > moves_unwatched ? double(moves_correct) / (moves - moves_unwatched) : 0;
+  }
   double occupancy_accuracy() const { return spaces_checked ? double(spaces_correct) / spaces_checked : 0; }
   std::string summary() const;
 };
 
 // Plays `moves` on a rendered table through a fresh tracker, frame by frame, and scores it. With
 // Learning::one_at_a_time the tokens start beside the board (unless the script settings place them) and
-// are put down on their start places one at a time, each named T<k> through learn_next_token. `on_frame`
+// are put down on their start places one at a time, each named T<k> through learn_next_token; a token the
+// tracker does not learn is left still until the tracker says it cannot see it, and then left to the dice
+// as the table's "go on without it" does (counted apart: moves_unwatched). `on_frame`
 // (optional) sees each rendered frame and the events, for the command line and for debugging.
 TrackingScore evaluate_game(const TableRenderer& renderer, const TableScene& base, int token_count,
                             const std::vector<TableMove>& moves, uint64_t seed,

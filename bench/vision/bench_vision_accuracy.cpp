@@ -7,7 +7,8 @@
 //   six      6 tokens crowded on GO (issue 12)
 //   hard     red, blue, a metal-like grey and a black token learned on GO (issue 12)
 //   hard1    the same tokens learned one at a time by difference from the empty board (issue 12)
-//   white1   red, blue, white and black tokens learned one at a time (issue 12: is a white token seen?)
+//   white1   red, blue, white and black tokens learned one at a time (issue 12: is a white token seen?); a
+//            token not learned is left to the dice once the tracker says so, as the table offers
 //   capped1  red, blue, a white token with a green cap and a metal grey one with a magenta cap, one at a
 //            time (the cap docs/vision.md recommends for white and metal tokens, measured)
 //   pairs    two red and two blue tokens told apart by shape (issue 5)
@@ -153,5 +154,12 @@ int main(int argc, char** argv) {
       total.tokens_learned, total.tokens_expected, total.incomplete_said, 100 * total.move_accuracy(),
       100 * with_pairs.move_accuracy(), 100 * total.occupancy_accuracy(), total.false_moves,
       with_pairs.false_moves, with_pairs.frames, seconds);
+  // A token the camera said it cannot see, left to the dice by the family (the table's "go on without"):
+  // its moves count above as not right; here, the moves of the tokens the camera watches.
+  if (with_pairs.moves_unwatched > 0)
+    std::printf(
+        "left to the dice after the camera said it cannot see them: %d tokens, %d moves; moves of the "
+        "watched tokens reported correctly: %.2f%% with pairs\n",
+        with_pairs.tokens_unwatched, with_pairs.moves_unwatched, 100 * with_pairs.watched_accuracy());
   return 0;
 }
