@@ -18,7 +18,14 @@ out=$(unshare --mount --map-root-user sh -c 'mount -t tmpfs none /proc && exec "
 status=$?
 echo "$out"
 fail() { echo "FAIL: $1 (exit status $status)"; exit 1; }
-[ "$status" -eq 2 ] || fail "expected exit status 2"
+# A sanitizer build's LeakSanitizer needs /proc at exit (and reads ASAN_OPTIONS from /proc/self/environ, so it
+# cannot be switched off here): it then ends the program with its own fatal error after the message. Leaks are
+# looked for by every other test; here the message is what is checked.
+if echo "$out" | grep -q "LeakSanitizer has encountered a fatal error"; then
+  echo "(sanitizer build: LeakSanitizer could not run without /proc; exit status $status not checked)"
+else
+  [ "$status" -eq 2 ] || fail "expected exit status 2"
+fi
 echo "$out" | grep -q "cannot tell where it is installed, as /proc/self/exe cannot be read" ||
   fail "the error does not say that the program cannot tell where it lives"
 echo "$out" | grep -q "mount /proc" || fail "the error does not say to mount /proc"
