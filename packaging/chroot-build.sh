@@ -189,9 +189,24 @@ if [ "$what" = cross-arm64 ]; then register_qemu_aarch64 "$root/usr/bin/qemu-aar
 ccache="CCACHE_DIR=/var/cache/ccache CCACHE_BASEDIR=/src CCACHE_MAXSIZE=5G"
 launchers="-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
 
-# The tree as it is now (tracked and new files, not build directories), copied fresh each run.
-rm -rf "$root/src" && mkdir -p "$root/src"
-(cd "$src" && git ls-files -co --exclude-standard -z | tar --null -T - -cf -) | tar -xf - -C "$root/src"
+# The tree as it is now (tracked and new files, not build directories), copied fresh each run. Ninja rebuilds
+# what is newer than its output, so the copy must not keep the files' own times: a file changed in the source
+# tree before the last build finished (but after that build's copy) would look older than the object built from
+# its old content, and the build would link that stale object. So every file is copied with the time of the
+# copy (tar -m), and one whose content is the same as in the last copy keeps that copy's time (only what changed
+# is rebuilt). A copy made before this rule (no marker) cannot be trusted: everything is rebuilt once (ccache
+# makes that cheap).
+fresh=$root/src.fresh
+rm -rf "$fresh" && mkdir -p "$fresh"
+(cd "$src" && git ls-files -co --exclude-standard -z | tar --null -T - -cf -) | tar -xmf - -C "$fresh"
+copied_marker=.boardbank-copied-with-copy-times
+if [ -e "$root/src/$copied_marker" ]; then
+  (cd "$fresh" && find . -type f -print0) | while IFS= read -r -d '' file; do
+    if cmp -s "$fresh/$file" "$root/src/$file"; then touch -r "$root/src/$file" "$fresh/$file"; fi
+  done
+fi
+touch "$fresh/$copied_marker"
+rm -rf "$root/src" && mv "$fresh" "$root/src"
 
 # A part's targets: the folder's own, and the boardbank command when the folder's tests run it (tests/daemon,
 # tests/systemd), as ninja's folder target does not build what a test only names on its command line.

@@ -14,10 +14,17 @@ namespace {
 
 constexpr const char* kEnvironment = "BOARDBANK_CAPTURE_MODULE";
 
-std::filesystem::path running_program() {
+constexpr const char* kRunningProgramLink = "/proc/self/exe";
+// Where the Debian package puts the program (CPACK_PACKAGING_INSTALL_PREFIX /usr, cmake/packaging.cmake): the
+// module's place in the package, named when the running program's own place cannot be told.
+constexpr const char* kPackagedProgramFolder = "/usr/bin";
+
+// Where this program's file is (the module is found beside it), or why that cannot be told.
+std::expected<std::filesystem::path, std::string> running_program() {
   std::error_code ec;
-  auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::filesystem::path{} : path;
+  auto path = std::filesystem::read_symlink(kRunningProgramLink, ec);
+  if (ec) return std::unexpected(ec.message());
+  return path;
 }
 
 // True when `path` lies under `folder` (both absolute and normal).
@@ -32,6 +39,19 @@ bool inside(const std::filesystem::path& path, const std::filesystem::path& fold
 
 std::expected<const capture_module::Module*, std::string> load() {
   const auto candidates = capture_module_candidates();
+  if (const auto program = running_program(); candidates.empty() && !program) {
+    // No BOARDBANK_CAPTURE_MODULE and no program location: there is no file to try, and a bare "missing"
+    // would send the user to reinstall a package that is fine.
+    return std::unexpected(fmt::format(
+        "the camera module boardbank_capture.so (cameras and video files) cannot be found: this program "
+        "cannot tell where it is installed, as {} cannot be read ({}); mount /proc "
+        "(mount -t proc proc /proc; in a chroot, before running boardbank there), or name the module "
+        "with {}={} (where the package puts it)",
+        kRunningProgramLink, program.error(), kEnvironment,
+        (std::filesystem::path(kPackagedProgramFolder) / BOARDBANK_CAPTURE_MODULE_FROM_BINARY)
+            .lexically_normal()
+            .string()));
+  }
   std::string tried;
   for (const auto& file : candidates) {
     std::error_code ec;
@@ -70,10 +90,11 @@ std::vector<std::string> capture_module_candidates() {
   if (const char* named = std::getenv(kEnvironment); named != nullptr && *named != '\0') return {named};
   std::vector<std::string> out;
   const auto program = running_program();
-  if (!program.empty()) {
-    out.push_back((program.parent_path() / BOARDBANK_CAPTURE_MODULE_FROM_BINARY).lexically_normal().string());
+  if (program) {
+    out.push_back(
+        (program->parent_path() / BOARDBANK_CAPTURE_MODULE_FROM_BINARY).lexically_normal().string());
     const std::filesystem::path build_tree(BOARDBANK_BUILD_TREE);
-    if (inside(program, build_tree))
+    if (inside(*program, build_tree))
       out.push_back((build_tree / "modules" / BOARDBANK_CAPTURE_MODULE_FILE).string());
   }
   return out;

@@ -8,8 +8,10 @@
 //      (/usr/bin/boardbank -> /usr/lib/<multiarch>/boardbank/boardbank_capture.so in the package);
 //   3. a program inside the build tree it was built in: that build's modules/ folder.
 // A module that is missing, unloadable or from another build is an error naming each file tried and what
-// to do; the caller (the camera thread, `track`, `render-table`) reports it like a camera that is gone.
-// Any thread may call it; the first call loads, the others wait for it and share its answer.
+// to do (when /proc/self/exe cannot be read, say in a chroot without /proc, there is no file to try: the
+// error says the program cannot tell where it lives, to mount /proc or to set BOARDBANK_CAPTURE_MODULE); the
+// caller (the camera thread, `track`, `render-table`) reports it like a camera that is gone. Any thread may
+// call it; the first call loads, the others wait for it and share its answer.
 
 #include <expected>
 #include <string>

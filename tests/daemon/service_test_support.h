@@ -16,15 +16,16 @@
 
 namespace bb::daemon::service_test {
 
-// How many times longer than natively a test may wait before it gives up: BOARDBANK_TEST_TIME_FACTOR, which
-// the build sets for these tests (20 under an emulator such as qemu-user, 1 natively, where nothing changes).
+// How many times longer than natively a test may wait before it gives up: BOARDBANK_TEST_TIME_FACTOR from the
+// environment when set, else the build's (compiled in: 20 under an emulator such as qemu-user, 1 natively,
+// where nothing changes).
 // A limit counted in wakes of a participant (a wake every 5 ms) is there to end a test that failed rather
 // than hang, not to judge speed: under the emulator the same wakes come while the service does a twentieth of
 // the work. Only limits and the camera's silence grow with it; what a test checks stays the same.
 inline int test_time_factor() {
   static const int factor = [] {
     const char* text = std::getenv("BOARDBANK_TEST_TIME_FACTOR");
-    if (text == nullptr || *text == '\0') return 1;
+    if (text == nullptr || *text == '\0') return BOARDBANK_BUILD_TEST_TIME_FACTOR;
     char* end = nullptr;
     const long value = std::strtol(text, &end, 10);
     if (*end != '\0' || value < 1 || value > 100) {
