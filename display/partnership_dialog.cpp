@@ -104,23 +104,22 @@ void PartnershipDialog::build(FrameBuilder& fb, UiContext& ui) {
   }
   y += row_h + l.s(8);
 
-  // The players: one button each, in their colours' stripe.
+  // The players: one button each, their colour down its edge and the name beside it.
   auto player_row = [&](const char* id, const std::string& label, int& chosen, int& other) {
     row_label(label);
     const int pw = (choices_w - (n - 1) * l.s(6)) / std::max(1, n);
     for (int i = 0; i < n; ++i) {
       const Rect r{choices_x + i * (pw + l.s(6)), y, pw, row_h};
       const bool out = st.players[static_cast<std::size_t>(i)].bankrupt;
-      fb.button(
-          fmt::format("partner.{}.{}", id, i), r, st.players[static_cast<std::size_t>(i)].name,
-          i == chosen ? Palette::primary : Palette::panel_light,
+      fb.swatch_button(
+          fmt::format("partner.{}.{}", id, i), r, Widgets::player_colour(ui.snapshot(), i),
+          st.players[static_cast<std::size_t>(i)].name, i == chosen ? Palette::primary : Palette::panel_light,
           [this, i, &chosen, &other] {
             if (i == other) other = chosen;  // choosing the other side's player swaps the two
             chosen = i;
             changed();
           },
           !out, "That player is out of the game");
-      fb.fill({r.x, r.y, l.s(8), r.h}, Widgets::player_colour(ui.snapshot(), i));
     }
     y += row_h + l.s(8);
   };
