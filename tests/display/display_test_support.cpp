@@ -4,24 +4,12 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <stdexcept>
 
 #include "display/canvas.h"
 #include "display/font_set.h"
 
 namespace bb::display::testing {
-
-namespace {
-// Offscreen and silent whatever runs the binary: gtest_discover_tests hands ctest only the first variable of
-// a list-valued ENVIRONMENT (CMake 3.25 flattens PROPERTIES), so SDL_AUDIODRIVER=dummy never reached these
-// tests through ctest. Set before main(), never overriding what the caller set.
-const bool kOffscreenAndSilent = [] {
-  setenv("SDL_VIDEODRIVER", "dummy", 0);
-  setenv("SDL_AUDIODRIVER", "dummy", 0);
-  return true;
-}();
-}  // namespace
 
 FontSet& fonts() {
   static std::unique_ptr<FontSet> f = [] {
