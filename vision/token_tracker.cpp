@@ -52,6 +52,17 @@ void TokenTracker::learn_next_token(std::string name) {
   said_unseen_ = false;
 }
 
+void TokenTracker::leave_token_to_dice(const std::string& name) {
+  if (settings_.expected_tokens > static_cast<int>(tokens_.size())) --settings_.expected_tokens;
+  if (!awaiting_new_token_ || next_token_name() != name) return;
+  awaiting_new_token_ = false;
+  next_name_.clear();
+  new_sightings_.clear();
+  moved_while_waiting_ = false;
+  nothing_new_frames_ = 0;
+  said_unseen_ = false;
+}
+
 std::string TokenTracker::next_token_name() const {
   if (!next_name_.empty()) return next_name_;
   for (size_t n = tokens_.size() + 1;; ++n) {

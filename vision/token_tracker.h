@@ -67,6 +67,11 @@ class TokenTracker {
   // Learning::one_at_a_time, each token in turn (the table prompts "Ann: put your car on the board").
   // Needs the empty board: after the start was learned, or in one_at_a_time mode at any time.
   void learn_next_token(std::string name = {});
+  // The family goes on without token `name` (the camera cannot see it; the table's "go on without it": the
+  // dice move it). One token fewer is expected, and the tracker stops waiting for it when it was the one
+  // awaited: with every other expected token learned it waits for none, so nothing put down later in the
+  // game (a house, a stray piece) is ever learned as that token.
+  void leave_token_to_dice(const std::string& name);
   // True while the tracker waits for a token to be put down (ready_for_token was said).
   bool waiting_for_token() const { return awaiting_new_token_; }
 

@@ -148,7 +148,10 @@ TrackingScore evaluate_game(const TableRenderer& renderer, const TableScene& bas
         return e.kind == TrackerEvent::Kind::learn_incomplete && e.token == name;
       });
       opening_events.insert(opening_events.end(), waited.begin(), waited.end());
-      if (said && !known(name)) unwatched[static_cast<size_t>(t)] = true;
+      if (said && !known(name)) {
+        unwatched[static_cast<size_t>(t)] = true;
+        tracker.leave_token_to_dice(name);  // as the table tells the tracker when the family goes on
+      }
     }
   const int left_to_dice = static_cast<int>(std::count(unwatched.begin(), unwatched.end(), true));
   score.tokens_expected = token_count;

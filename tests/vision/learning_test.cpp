@@ -599,4 +599,47 @@ TEST(Learning, AWhiteTokenTheCameraCannotSeeIsLeftToTheDiceAndTheOthersAreStillW
   EXPECT_DOUBLE_EQ(score.watched_accuracy(), 1.0);
 }
 
+TEST(Learning, ATokenLeftToTheDiceIsNoLongerWaitedForAndNothingPutDownLaterIsLearnedAsIt) {
+  // Red, blue, white (no cap) and black put down one at a time; the white one is not seen and the family
+  // goes on without it. Once black is learned the tracker waits for nothing more: it must not ask for a
+  // fifth token, and the white token put down later in the game is not learned as a token.
+  const auto h = hard_token_looks();
+  static const TableRenderer r(classic_layout(), SpaceMap(classic_layout().spaces_per_side),
+                               {h[0], h[1], h[4], h[3]}, test_width, test_height);
+  TokenTracker::Settings settings;
+  settings.learning = TokenTracker::Settings::Learning::one_at_a_time;
+  settings.expected_tokens = 4;
+  TableScript::Settings script_settings;
+  for (int t = 0; t < 4; ++t) script_settings.start_positions.push_back({1.25, 0.2 + 0.1 * t});
+  std::mt19937_64 rng(71);
+  TableScript script(r, scene_for(Condition::clean, r, rng), 4, 71, script_settings);
+  TokenTracker tracker(r.space_map(), settings);
+  Feeder feed(r, tracker);
+  feed.run(script.opening());
+  const std::vector<int> spaces{3, 9, 14, 21};
+  std::vector<TrackerEvent> after_black;
+  for (int t = 0; t < 4; ++t) {
+    const std::string name = fmt::format("T{}", t + 1);
+    tracker.learn_next_token(name);
+    auto events = feed.run(script.place(t, r.slot_position(spaces[static_cast<size_t>(t)], 0), -1));
+    if (t == 2) {
+      auto waited = feed.run(
+          script.still(settings.still_frames + settings.agree_frames + settings.settle_limit_frames + 4, -1));
+      events.insert(events.end(), waited.begin(), waited.end());
+      ASSERT_EQ(count(events, TrackerEvent::Kind::learn_incomplete), 1) << "the white token is said unseen";
+      tracker.leave_token_to_dice(name);
+      EXPECT_FALSE(tracker.waiting_for_token());
+    }
+    if (t == 3) after_black = events;
+  }
+  ASSERT_EQ(tracker.tokens().size(), 3u);
+  EXPECT_EQ(count(after_black, TrackerEvent::Kind::learned), 1);
+  EXPECT_EQ(count(after_black, TrackerEvent::Kind::ready_for_token), 0) << "no fifth token is asked for";
+  EXPECT_FALSE(tracker.waiting_for_token());
+  // Later in the game the red token moves: reported as its move, and nothing new is learned.
+  auto later = feed.run(script.play({0, 5}, 0));
+  EXPECT_EQ(count(later, TrackerEvent::Kind::learned), 0);
+  EXPECT_EQ(tracker.tokens().size(), 3u);
+}
+
 }  // namespace
