@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <opencv2/core.hpp>
+#include <set>
 
 #include "daemon/service_impl.h"
 #include "vision/source_opener.h"
@@ -205,6 +206,19 @@ void Service::Impl::camera_main(
   int learning_tokens = 0;      // > 0: learning asked for this many tokens, not all learned yet
   bool one_at_a_time = false;   // the tracker learns the tokens one at a time (made for it)
   std::size_t kept_tokens = 0;  // tokens in the set-up as last kept (or read back)
+  // Players whose tokens the tracker, learning them one at a time, was told are left to the dice (the table's
+  // "go on without it"): it waits for them no more, so a token put down later in play is never learned as
+  // one of them.
+  std::set<int> told_unwatched;
+  auto tell_unwatched = [&] {
+    std::vector<int> unwatched;
+    {
+      std::lock_guard lock(camera_keep_mutex);
+      unwatched = camera_keep.unwatched;
+    }
+    for (const int player : unwatched)
+      if (told_unwatched.insert(player).second) tracker->leave_token_to_dice(fmt::format("T{}", player + 1));
+  };
   const TokenSetupStore kept_store(stored_setup);
   std::optional<KeptSetup> kept;
   std::string problem;
@@ -272,6 +286,7 @@ void Service::Impl::camera_main(
       learning_tokens = 0;
       one_at_a_time = false;
       kept_tokens = 0;
+      told_unwatched.clear();
       if (asked > 0) {
         vision::TokenTracker::Settings settings;
         settings.expected_tokens = asked;
@@ -290,6 +305,7 @@ void Service::Impl::camera_main(
         learning_tokens = settings.expected_tokens;
         one_at_a_time = true;
         kept_tokens = 0;
+        told_unwatched.clear();
       }
       tracker->learn_next_token(fmt::format("T{}", one));
     }
@@ -303,6 +319,7 @@ void Service::Impl::camera_main(
                                                               display::DeviceStatus::State::ok, "back", ""}});
         }
         if (tracker) {
+          if (one_at_a_time) tell_unwatched();  // tokens are named T<seat + 1> only in that mode
           for (const auto& e : tracker->process(frame, index))
             if (auto r = report_of(e)) hand_over(*r);
           // Kept for a restart, each token as it is learned: after a power cut the family does not put

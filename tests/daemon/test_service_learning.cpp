@@ -54,6 +54,11 @@ class PuttingDownCamera final : public vision::FrameSource {
     for (auto& f : script_->place(token, renderer_.slot_position(space, 1), ++moves_))
       pending_.push_back(std::move(f.scene));
   }
+  // Every frame scripted so far has been shown.
+  bool caught_up() {
+    std::lock_guard lock(mutex_);
+    return pending_.empty();
+  }
   Grab grab(cv::Mat& frame) override {
     std::this_thread::sleep_for(5ms);  // a camera's pace, shortened
     vision::TableScene scene;
@@ -85,6 +90,7 @@ class PuttingDownCamera final : public vision::FrameSource {
 struct Seen {
   std::vector<std::string> prompts;  // the questions' titles, in order
   bool done = false;                 // the learning ended and play waits for the dice
+  int dog_seen_on = -1;              // where the table last had the camera see the dog, when it stopped
 };
 
 // A family at the table in these tests: it wakes every 5 ms, gives up after 30 s of wakes (the test failed;
@@ -110,17 +116,27 @@ struct Family final : TestFamily {
   std::shared_ptr<PuttingDownCamera> camera;
   std::shared_ptr<Seen> seen = std::make_shared<Seen>();
   bool skip_second = false;
+  // Once play starts, the token left to the dice is put on the board after all (it stands there in play), and
+  // the camera is given the time to learn it if it were still waiting for it.
+  bool put_skipped_later = false;
   bool chose = false;
   std::vector<bool> put;
+  int wakes_after_put = -1;
   void on_table(ParticipantContext& c) override {
     const auto& view = c.table().view();
     if (!view.game) return;
     const auto& q = view.question;
     if (view.awaiting.kind != table::Awaiting::Kind::learn_tokens) {
-      if (chose) {
-        seen->done = true;
-        c.stop(0);
+      if (!chose) return;
+      if (put_skipped_later && wakes_after_put < 0) {
+        camera->put_down(1, 25);
+        wakes_after_put = 0;
       }
+      // 100 wakes (0.5 s natively) after the last frame is shown: longer than learning a token takes.
+      if (wakes_after_put >= 0 && (!camera->caught_up() || ++wakes_after_put < wake_limit(100))) return;
+      if (view.seen_positions.size() > 1) seen->dog_seen_on = view.seen_positions[1];
+      seen->done = true;
+      c.stop(0);
       return;
     }
     if (!q || q->kind != display::TableQuestion::Kind::learn_tokens) return;
@@ -177,7 +193,8 @@ ServiceSetup learning_setup(const Config& config, std::vector<std::string>& line
   return setup;
 }
 
-Seen run_learning(bool skip_second, std::vector<std::string>& lines, int& exit_code) {
+Seen run_learning(bool skip_second, std::vector<std::string>& lines, int& exit_code,
+                  bool put_skipped_later = false) {
   TempFolder dir;
   ServiceSetup setup = learning_setup(test_config(dir), lines);
   auto camera = std::make_shared<PuttingDownCamera>(2);
@@ -185,6 +202,7 @@ Seen run_learning(bool skip_second, std::vector<std::string>& lines, int& exit_c
   auto family = std::make_unique<Family>();
   family->camera = camera;
   family->skip_second = skip_second;
+  family->put_skipped_later = put_skipped_later;
   const auto seen = family->seen;
   setup.participants.push_back(std::move(family));
   auto service = Service::create(std::move(setup));
@@ -226,6 +244,19 @@ TEST(ServiceLearning, ATokenLeftToTheDiceIsSaidAndPlayGoesOn) {
   ASSERT_TRUE(seen.done) << ::testing::PrintToString(lines);
   EXPECT_TRUE(said(lines, "The camera will not watch the dog: the dice alone move it"));
   EXPECT_TRUE(said(lines, "the dice alone move the dog")) << ::testing::PrintToString(lines);
+}
+
+TEST(ServiceLearning, ATokenLeftToTheDiceIsNotLearnedWhenItIsPutDownInPlay) {
+  // The camera was waiting for the dog when the family went on without it: the service tells the tracker,
+  // so the dog standing on the board in play is not learned (the dice move it, as the family chose).
+  std::vector<std::string> lines;
+  int exit_code = -1;
+  const Seen seen = run_learning(true, lines, exit_code, true);
+  ASSERT_EQ(exit_code, 0) << ::testing::PrintToString(lines);
+  ASSERT_TRUE(seen.done) << ::testing::PrintToString(lines);
+  EXPECT_TRUE(said(lines, "The car learned")) << ::testing::PrintToString(lines);
+  EXPECT_FALSE(said(lines, "The dog learned")) << ::testing::PrintToString(lines);
+  EXPECT_EQ(seen.dog_seen_on, -1) << "the camera took the dog put down in play for the token it waited for";
 }
 
 // First run: the family chooses one at a time and puts Ann's car down; once the camera has kept it, the
