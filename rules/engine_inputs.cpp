@@ -168,7 +168,14 @@ std::expected<void, std::string> Engine::handle(const Choose& in) {
                             name(in.player), question_name(it->kind), opts));
   }
   const QuestionOption answer = *chosen;
-  Question q = *it;
+  // The question's facts the answer needs, kept past its erase below (a copy of the whole Question copied
+  // its options and strings: an allocation per answer).
+  struct Facts {
+    QuestionKind kind;
+    std::optional<SpaceId> space;
+    Money amount;
+    int percent;
+  } const q{it->kind, it->space, it->amount, it->percent};
   PlayerId p = in.player;
   switch (q.kind) {
     case QuestionKind::buy: {
