@@ -36,11 +36,17 @@ bool ownable(const Space& sp) {
 // Something a player in debt can turn into cash: a building first, then a mortgage.
 std::optional<Input> raise_money(const Game& g, PlayerId p) {
   const auto& st = g.state();
+  // Only a lot with a building can be sold, unless the lot itself goes back to the bank with its last house
+  // (FINANCE, Parker): the cheap test first, so the game's checks see only lots they might allow.
+  const bool bare_lots_sell = g.rules().lots_sell_to_bank;
   for (int i = static_cast<int>(st.spaces.size()) - 1; i >= 0; --i)
-    if (SpaceId s{i}; st.spaces[s].owner == p && !g.refusal_to_sell(p, s))
-      return Sell{p, s, true};  // bots accept group sales
-  for (SpaceId s : st.spaces.ids())
-    if (st.spaces[s].owner == p && !g.refusal_to_mortgage(p, s)) return Mortgage{p, s};
+    if (SpaceId s{i}; st.spaces[s].owner == p &&
+                      (bare_lots_sell || st.spaces[s].houses > 0 || st.spaces[s].hotel) &&
+                      !g.refusal_to_sell(p, s))
+      return Sell{p, s, true};       // bots accept group sales
+  for (SpaceId s : st.spaces.ids())  // a mortgaged lot cannot be mortgaged again: the cheap test first
+    if (st.spaces[s].owner == p && !st.spaces[s].mortgaged && !g.refusal_to_mortgage(p, s))
+      return Mortgage{p, s};
   return std::nullopt;
 }
 }  // namespace

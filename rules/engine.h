@@ -141,6 +141,21 @@ class Engine {
   void push_front(const std::vector<Step>& steps) {
     for (auto it = steps.rbegin(); it != steps.rend(); ++it) g.steps_.push_back(*it);
   }
+  // Steps put in front of the queue one by one, the first added next, without a vector of their own (a local
+  // vector was a malloc and a free per landing and per card): they go on the queue's end as they come, and
+  // done() turns them round, since the queue keeps its next step last. Nothing else may take from or put on
+  // the queue between the first push_back and done().
+  class FrontSteps {
+   public:
+    explicit FrontSteps(std::vector<Step>& queue) : queue_(queue), first_(queue.size()) {}
+    void push_back(const Step& step) { queue_.push_back(step); }
+    void done() { std::reverse(queue_.begin() + static_cast<std::ptrdiff_t>(first_), queue_.end()); }
+
+   private:
+    std::vector<Step>& queue_;
+    std::size_t first_;
+  };
+  FrontSteps front_steps() { return FrontSteps{g.steps_}; }
   static Step make(Step::Kind kind, PlayerId player) {
     Step s;
     s.kind = kind;
@@ -253,7 +268,7 @@ class Engine {
   void land(PlayerId p, int multiplier, int dice_multiplier);
 
   // FINANCE (1932): the holder of a partnership's leases pays each partner his share of an income.
-  void partner_shares(std::vector<Step>& next, PlayerId lander, SpaceId space, Money income) {
+  void partner_shares(FrontSteps& next, PlayerId lander, SpaceId space, Money income) {
     for (const auto* partnership : finance::partnerships_of_lease(ed, st, space)) {
       if (lander == partnership->holder) continue;
       Step share = make(Step::Kind::pay, partnership->holder);

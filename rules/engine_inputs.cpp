@@ -123,9 +123,9 @@ std::expected<void, std::string> Engine::throw_for(const Step& s, int total, boo
     case Step::Roll::rent_dice: {
       Money rent = static_cast<Money>(total) * s.multiplier;
       pay(s.player, s.to, rent, Memo::rent, s.space);
-      std::vector<Step> shares;
+      FrontSteps shares = front_steps();
       partner_shares(shares, s.player, *s.space, rent);
-      push_front(shares);
+      shares.done();
       return {};
     }
     case Step::Roll::sweepstakes:
@@ -168,7 +168,14 @@ std::expected<void, std::string> Engine::handle(const Choose& in) {
                             name(in.player), question_name(it->kind), opts));
   }
   const QuestionOption answer = *chosen;
-  Question q = *it;
+  // The question's facts the answer needs, kept past its erase below (a copy of the whole Question copied
+  // its options and strings: an allocation per answer).
+  struct Facts {
+    QuestionKind kind;
+    std::optional<SpaceId> space;
+    Money amount;
+    int percent;
+  } const q{it->kind, it->space, it->amount, it->percent};
   PlayerId p = in.player;
   switch (q.kind) {
     case QuestionKind::buy: {
@@ -338,14 +345,14 @@ std::expected<void, std::string> Engine::handle(const Draw& in) {
     order.push_back(index);  // returned face down to the bottom
   }
   event(Event::Kind::card_drawn, p, -1, -1, std::nullopt, 0, 0, &card);
-  std::vector<Step> next;
+  FrontSteps next = front_steps();
   for (const Effect& e : card.effects) {
     Step s = make(Step::Kind::effect, p);
     s.effect = &e;
     s.card = &card;
     next.push_back(s);
   }
-  push_front(next);
+  next.done();
   return {};
 }
 

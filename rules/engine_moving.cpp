@@ -84,7 +84,7 @@ void Engine::jail(PlayerId p) {
 void Engine::land(PlayerId p, int multiplier, int dice_multiplier) {
   SpaceId pos = st.players[p].position;
   const Space& sp = ed.spaces[pos];
-  std::vector<Step> next;
+  FrontSteps next = front_steps();
   if (is_ownable(sp)) {
     const SpaceState& ss = st.spaces[pos];
     if (!ss.owner && ss.withdrawn) {
@@ -140,7 +140,7 @@ void Engine::land(PlayerId p, int multiplier, int dice_multiplier) {
       next.push_back(land_step(rival));
     }
   }
-  push_front(next);
+  next.done();
 }
 
 void Engine::apply_effect(PlayerId p, const Effect& e, const Card* card) {
@@ -237,13 +237,13 @@ void Engine::apply_effect(PlayerId p, const Effect& e, const Card* card) {
       return push_front({payment, roll});
     }
     case Effect::Kind::forced_move_back: {
-      std::vector<Step> next;
+      FrontSteps next = front_steps();
       for (PlayerId rival : st.players.ids()) {
         if (rival == p || !active(rival) || st.players[rival].position != where) continue;
         next.push_back(move_by_step(rival, -e.steps, false));
         next.push_back(land_step(rival));
       }
-      return push_front(next);
+      return next.done();
     }
     case Effect::Kind::buy_seats:
       return pay(p, Account::bank(), e.amount * (active_count() - 1), Memo::seat, where, card);

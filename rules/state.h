@@ -30,7 +30,7 @@ struct PlayerState {
 };
 
 struct SpaceState {
-  std::optional<PlayerId> owner{};  // nobody while the bank holds it
+  PlayerOrNobody owner{};  // nobody while the bank holds it
   int houses = 0;
   bool hotel = false;
   bool mortgaged = false;

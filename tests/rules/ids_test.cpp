@@ -31,6 +31,44 @@ TEST(PlayerIdTest, NobodyIsSpelledMinusTwoOnTheWireOnly) {
   EXPECT_EQ(player_from_wire(0), PlayerId{0});
 }
 
+TEST(PlayerOrNobodyTest, SaysWhatAnOptionalPlayerIdSaysInOneInt) {
+  static_assert(sizeof(PlayerOrNobody) == sizeof(int));
+  PlayerOrNobody nobody, also_nobody = std::nullopt, bob = PlayerId{1};
+  EXPECT_FALSE(nobody.has_value());
+  EXPECT_FALSE(static_cast<bool>(also_nobody));
+  EXPECT_TRUE(nobody == std::nullopt);
+  EXPECT_TRUE(nobody == also_nobody);
+  EXPECT_TRUE(bob.has_value());
+  EXPECT_EQ(*bob, PlayerId{1});
+  EXPECT_EQ(bob->number(), 1);
+  EXPECT_EQ(bob.value(), PlayerId{1});
+  EXPECT_THROW((void)nobody.value(), std::bad_optional_access);
+  EXPECT_EQ(nobody.value_or(PlayerId{3}), PlayerId{3});
+  EXPECT_EQ(bob.value_or(PlayerId{3}), PlayerId{1});
+  // Nobody equals no player, whichever seat: the comparison a board scan makes.
+  for (int seat = 0; seat < 8; ++seat) {
+    EXPECT_FALSE(nobody == PlayerId{seat});
+    EXPECT_EQ(bob == PlayerId{seat}, seat == 1);
+  }
+  bob.reset();
+  EXPECT_EQ(bob, std::nullopt);
+}
+
+TEST(PlayerOrNobodyTest, ConvertsBothWaysWithStdOptional) {
+  const std::optional<PlayerId> ann = PlayerId{0}, none;
+  PlayerOrNobody from_ann = ann, from_none = none;
+  EXPECT_EQ(from_ann, PlayerId{0});
+  EXPECT_EQ(from_none, std::nullopt);
+  EXPECT_TRUE(from_ann == ann);
+  EXPECT_FALSE(from_none == ann);
+  EXPECT_TRUE(from_none == none);
+  const std::optional<PlayerId> back = from_ann, back_none = from_none;
+  EXPECT_EQ(back, PlayerId{0});
+  EXPECT_EQ(back_none, std::nullopt);
+  EXPECT_EQ(player_wire(from_ann), 0);
+  EXPECT_EQ(player_wire(from_none), -2);
+}
+
 TEST(AccountTest, IsTheBankOrAPlayer) {
   Account bank = Account::bank();
   Account ann = PlayerId{0};
