@@ -103,9 +103,9 @@ void BoardScreen::draw_board(FrameBuilder& fb, const Snapshot& snap, const Board
     fb.circle(tok.inset(-1), Palette::background);
     fb.circle(tok, Widgets::player_colour(snap, p));
     if (static_cast<std::size_t>(p) < snap.seen_positions.size()) {
-      const int seen = snap.seen_positions[static_cast<std::size_t>(p)];
-      if (seen >= 0 && seen < n && seen != at) {
-        const Rect sr = geo.cell(seen);
+      const auto seen = snap.seen_positions[rules::PlayerId{p}];
+      if (seen && seen->number() < n && seen->number() != at) {
+        const Rect sr = geo.cell(seen->number());
         fb.outline({sr.cx() - d / 2, sr.cy() - d / 2, d, d}, Widgets::player_colour(snap, p), 3);
       }
     }
@@ -148,11 +148,10 @@ void BoardScreen::build(FrameBuilder& fb, UiContext& ui) {
     std::string where = ps.bankrupt ? "bankrupt" : Wording::space_name(game, ps.position);
     if (ps.in_jail) where += " (in jail)";
     // The table waits for this token to be moved there (after a throw or a card).
-    if (p < snap.expected_positions.size() && snap.expected_positions[p] >= 0 && !ps.bankrupt)
-      where = "move to " + Wording::space_name(game, rules::space_from_wire(snap.expected_positions[p]));
-    if (p < snap.seen_positions.size() && snap.seen_positions[p] >= 0 &&
-        snap.seen_positions[p] != ps.position.number())
-      where += ", camera: " + Wording::space_name(game, rules::space_from_wire(snap.seen_positions[p]));
+    if (p < snap.expected_positions.size() && snap.expected_positions[p] && !ps.bankrupt)
+      where = "move to " + Wording::space_name(game, snap.expected_positions[p]);
+    if (p < snap.seen_positions.size() && snap.seen_positions[p] && snap.seen_positions[p] != ps.position)
+      where += ", camera: " + Wording::space_name(game, snap.seen_positions[p]);
     fb.text({x + l.s(40), y, col_w - l.s(48), l.s(20)}, ps.name, FontFace::bold, l.font_small, Palette::text);
     fb.text({x + l.s(40), y + l.s(20), col_w - l.s(48), l.s(20)}, where, FontFace::regular, l.font_small,
             Palette::muted, Align::left, l.s(12));

@@ -36,7 +36,7 @@ void TableQuestionDialog::choose(UiContext& ui, const TableQuestion& question,
   if (option.needs_dice) {
     const TableQuestion q = question;
     const bool pin = option.needs_pin;
-    const int player = question.player >= 0 ? question.player : 0;
+    const int player = question.player ? question.player->number() : 0;
     ui.open_dialog(std::make_unique<DiceDialog>(player, [&ui, q, key, pin](int d1, int d2) {
       const std::string dice = fmt::format("{},{}", d1, d2);
       if (pin)
@@ -65,14 +65,14 @@ void TableQuestionDialog::build(FrameBuilder& fb, UiContext& ui) {
                l.font_body, Palette::text);
   int y = p.y + pad + l.s(132);
   // Who answers by card, where a card answers it.
-  const bool by_card = ui.cards_confirm() && (question_.player >= 0 || question_.banker);
+  const bool by_card = ui.cards_confirm() && (question_.player || question_.banker);
   if (by_card) {
     const auto* game = ui.snapshot().game;
     const std::string who = question_.banker ? std::string("Banker")
-                            : game           ? game->account_name(rules::PlayerId{question_.player})
+                            : game           ? game->account_name(*question_.player)
                                              : std::string("Player");
-    const Colour bg =
-        question_.banker ? Palette::panel_light : Widgets::player_colour(ui.snapshot(), question_.player);
+    const Colour bg = question_.banker ? Palette::panel_light
+                                       : Widgets::player_colour(ui.snapshot(), question_.player->number());
     const Rect hint{p.x + pad, y, p.w - 2 * pad, l.s(40)};
     fb.fill(hint, bg);
     fb.text(hint.inset(l.s(4)), fmt::format("{}, tap your card", who), FontFace::bold, l.font_body,

@@ -672,7 +672,8 @@ TEST(Service, AnUnpluggedCardReaderIsShownTheScreenConfirmsAndItsReturnIsNoticed
       buy.input = rules::Choose{rules::PlayerId{0}, "buy"};
       c.touch(buy);
       stage = 2;
-    } else if (stage == 2 && view.awaiting.kind == K::throw_dice && view.awaiting.player == 1) {
+    } else if (stage == 2 && view.awaiting.kind == K::throw_dice &&
+               view.awaiting.player == rules::PlayerId{1}) {
       p->roll(1, 2);  // Bob to Baltic Avenue: rent to Ann
       stage = 3;
     } else if (stage == 3 && view.awaiting.kind == K::tap_card) {

@@ -19,7 +19,7 @@ TEST_F(TableTest, Finance1932JailInsuranceIsStoredAndSurvivesARestart) {
   // Ann's tap while the table waits for her throw goes to the screen (the insurance's confirmation).
   auto r = tap(kAnnCard);
   ASSERT_EQ(r.cards.size(), 1u);
-  EXPECT_EQ(r.cards[0].player, 0);
+  EXPECT_EQ(r.cards[0].player, rules::PlayerId{0});
   r = touch(by_card(rules::Insure{rules::PlayerId{0}, false}, 0));
   ASSERT_EQ(r.recorded.size(), 1u);
   EXPECT_TRUE(game().state().players[0].insured);
@@ -88,10 +88,10 @@ TEST_F(TableTest, ShipsShortGameDraftIsTakenByTheChoosersCard) {
   ASSERT_FALSE(game().state().pending.empty());
   ASSERT_EQ(game().state().pending.front().kind, rules::QuestionKind::draft);
   EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::rules_question);
-  EXPECT_EQ(table->view().awaiting.player, 0);
+  EXPECT_EQ(table->view().awaiting.player, rules::PlayerId{0});
   auto r = tap(kAnnCard);
   ASSERT_EQ(r.cards.size(), 1u);
-  EXPECT_EQ(r.cards[0].player, 0);
+  EXPECT_EQ(r.cards[0].player, rules::PlayerId{0});
   const std::string set(game().option_name(game().state().pending.front().options.front()));
   r = touch(by_card(rules::Choose{rules::PlayerId{0}, set}, 0));
   ASSERT_EQ(r.recorded.size(), 1u);

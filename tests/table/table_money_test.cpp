@@ -14,7 +14,7 @@ TEST_F(TableTest, AHouseRulePaymentWaitsForThePayersTapAndKeepsItsReason) {
       display::RequestHousePayment{rules::PlayerId{0}, rules::Account::bank(), 50, "Free Parking jackpot"});
   ASSERT_TRUE(r.question);
   EXPECT_EQ(r.question->kind, QK::house_payment);
-  EXPECT_EQ(r.question->player, 0);
+  EXPECT_EQ(r.question->player, rules::PlayerId{0});
   const auto before = cash(0);
   r = tap(kBobCard);
   EXPECT_TRUE(contains(r.messages, "Ann must tap"));
@@ -153,7 +153,7 @@ TEST_F(TableTest, ACardPickedOnTheScreenIsTheCardDrawn) {
   EXPECT_EQ(question()->kind, QK::pick_card);
   answer("card:advance_to_go");
   EXPECT_EQ(game().state().players[0].position, rules::SpaceId{0});
-  EXPECT_EQ(table->view().expected_positions[0], 0);
+  EXPECT_EQ(table->view().expected_positions[rules::PlayerId{0}], rules::SpaceId{0});
 }
 
 TEST_F(TableTest, AnUnknownStickeredDeckCardIsRegisteredThenDrawsItself) {
@@ -179,7 +179,7 @@ TEST_F(TableTest, AnUnknownStickeredDeckCardIsRegisteredThenDrawsItself) {
 
 TEST_F(TableTest, AStickerFromTheOtherDeckIsRefused) {
   settings.draw_mode = DrawMode::stickers;
-  settings.cards.push_back({"C0FFEE01", {CardRole::Kind::deck_card, -1, "chest", "bank_error"}});
+  settings.cards.push_back({"C0FFEE01", {CardRole::Kind::deck_card, std::nullopt, "chest", "bank_error"}});
   open(settings);
   start();
   dice(3, 4);  // Chance

@@ -34,7 +34,7 @@ TEST_F(RestartTest, ACardRegisteredDuringAGameIsStoredWithItAndKnownAfterARestar
   ASSERT_TRUE(table->cards().find("BA0BA0BB"));
   kill_and_restart();
   ASSERT_TRUE(table->cards().find("0DDC0FFE"));
-  EXPECT_EQ(table->cards().find("0DDC0FFE")->player, 1);
+  EXPECT_EQ(table->cards().find("0DDC0FFE")->player, rules::PlayerId{1});
   ASSERT_TRUE(table->cards().find("BA0BA0BB"));
   EXPECT_EQ(table->cards().find("BA0BA0BB")->kind, CardRole::Kind::banker);
   EXPECT_TRUE(table->invariant_violations().empty());
@@ -101,7 +101,7 @@ TEST_F(RestartTest, APaymentNotConfirmedBeforeACrashIsAskedAgainOnce) {
   kill_and_restart();
   ASSERT_TRUE(question());
   EXPECT_EQ(question()->kind, QK::confirm_payment);
-  EXPECT_EQ(question()->player, 1);
+  EXPECT_EQ(question()->player, rules::PlayerId{1});
   EXPECT_EQ(question()->text, text);
   EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::tap_card);
   auto r = dice(2, 3);
@@ -125,7 +125,7 @@ TEST_F(RestartTest, APaymentNotConfirmedIsAskedAgainWhenTheGameResumesFromASnaps
   kill_and_restart();
   ASSERT_TRUE(question());
   EXPECT_EQ(question()->kind, QK::confirm_payment);
-  EXPECT_EQ(question()->player, 1);
+  EXPECT_EQ(question()->player, rules::PlayerId{1});
   tap(kBobCard);
   EXPECT_FALSE(question());
   kill_and_restart();
