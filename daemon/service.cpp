@@ -136,8 +136,7 @@ void Service::Impl::react(const table::Reaction& r) {
   follow_history(r);
   if (r.snapshot_changed || !r.recorded.empty() || r.question) picture_changed();
   for (const auto& card : r.cards) {
-    for (const auto& intent : screen->card(card.uid, card.player ? card.player->number() : -1))
-      on_intent(intent);
+    for (const auto& intent : screen->card(card.uid, card.player)) on_intent(intent);
   }
   follow_learning();
 }

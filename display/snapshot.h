@@ -93,10 +93,9 @@ struct Snapshot {
   const ChancesView* chances = nullptr;
   std::uint64_t version = 0;  // the caller bumps it whenever anything above changed
 
-  int colour_of(int player) const {
-    return player >= 0 && static_cast<std::size_t>(player) < colours.size()
-               ? colours[static_cast<std::size_t>(player)]
-               : player;
+  // The palette index of a player's colour (their seat's when none was chosen).
+  int colour_of(rules::PlayerId player) const {
+    return player.index() < colours.size() ? colours[player.index()] : player.number();
   }
 };
 

@@ -204,8 +204,7 @@ class BotTable final : public ParticipantContext {
     }
     show();
     for (const auto& card : reaction.cards)
-      for (const auto& intent : screen_->card(card.uid, card.player ? card.player->number() : -1))
-        touch(intent);
+      for (const auto& intent : screen_->card(card.uid, card.player)) touch(intent);
   }
   void show() {
     const auto version = snapshot_.version;

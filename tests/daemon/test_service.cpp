@@ -891,7 +891,7 @@ TEST(Service, TheSnapshotCarriesEachPlayersChanceAndTheTradeAdvisersAnswer) {
         rules::AdoptSpace baltic;
         baltic.space = rules::SpaceId{3};
         ann.spaces = {baltic};
-        c.touch(display::ApplyInput{ann, "a position for the odds test", -1, "pin"});
+        c.touch(display::ApplyInput{ann, "a position for the odds test", std::nullopt, "pin"});
         step = Step::chances;
         return false;
       }

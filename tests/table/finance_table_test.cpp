@@ -9,7 +9,7 @@ namespace bb::table::testing {
 namespace {
 
 display::ApplyInput by_card(rules::Input in, int player) {
-  return display::ApplyInput{std::move(in), {}, player, {}};
+  return display::ApplyInput{std::move(in), {}, rules::PlayerId{player}, {}};
 }
 
 // "The $25 must be paid before throwing the dice": the insurance Ann confirmed with her card is stored, and a
@@ -40,7 +40,7 @@ TEST_F(TableTest, Finance1932PartnershipIsStoredAndSurvivesARestart) {
   bob.player = rules::PlayerId{1};
   bob.spaces = {{rules::SpaceId{15}}};
   for (auto& a : {ann, bob}) {
-    auto r = touch(display::ApplyInput{a, "leases bought before boardbank was started", -1, "pin"});
+    auto r = touch(display::ApplyInput{a, "leases bought before boardbank was started", std::nullopt, "pin"});
     ASSERT_EQ(r.recorded.size(), 1u) << (r.messages.empty() ? "" : r.messages.front());
   }
   const int railroads = game().edition().spaces[5].group_index;
@@ -62,8 +62,9 @@ TEST_F(TableTest, Finance1932AHouseOwnersThrowsOutOfJailComeFromTheDice) {
   jailed.position = rules::SpaceId{20};
   jailed.in_jail = true;
   jailed.spaces = {{rules::SpaceId{1}, 3}, {rules::SpaceId{3}, 2}};
-  ASSERT_EQ(touch(display::ApplyInput{jailed, "a game carried on from paper", -1, "pin"}).recorded.size(),
-            1u);
+  ASSERT_EQ(
+      touch(display::ApplyInput{jailed, "a game carried on from paper", std::nullopt, "pin"}).recorded.size(),
+      1u);
   dice(1, 2);
   ASSERT_FALSE(game().state().pending.empty());
   EXPECT_EQ(game().option_names(game().state().pending.front()),

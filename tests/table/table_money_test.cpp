@@ -104,13 +104,14 @@ TEST_F(TableTest, TheServicesNamedReadersDecideWhetherTheScreenConfirms) {
 TEST_F(TableTest, ABidAboveTheBiddersCashIsRefused) {
   start();
   dice(1, 2);
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "auction"}, {}, 0, {}});
+  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "auction"}, {}, rules::PlayerId{0}, {}});
   ASSERT_TRUE(game().state().auction);
   EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::bids);
-  auto r = touch(display::ApplyInput{rules::Bid{rules::PlayerId{1}, cash(1) + 1}, {}, 1, {}});
+  auto r =
+      touch(display::ApplyInput{rules::Bid{rules::PlayerId{1}, cash(1) + 1}, {}, rules::PlayerId{1}, {}});
   EXPECT_TRUE(contains(r.messages, "Bob holds only"));
   EXPECT_TRUE(r.recorded.empty());
-  r = touch(display::ApplyInput{rules::Bid{rules::PlayerId{1}, 40}, {}, 1, {}});
+  r = touch(display::ApplyInput{rules::Bid{rules::PlayerId{1}, 40}, {}, rules::PlayerId{1}, {}});
   ASSERT_EQ(r.recorded.size(), 1u);
   EXPECT_TRUE(r.timers.empty());  // the classic edition has no deal timer
 }
@@ -119,12 +120,13 @@ TEST_F(TableTest, TheDealTimerClosesTheAuctionOnce) {
   write_timed_edition(20);
   start({"Ann", "Bob"}, {kAnnCard, kBobCard}, "timed");
   dice(1, 2);
-  auto r = touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "auction"}, {}, 0, {}});
+  auto r =
+      touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "auction"}, {}, rules::PlayerId{0}, {}});
   ASSERT_EQ(r.timers.size(), 1u);
   EXPECT_EQ(r.timers[0].action, TimerRequest::Action::arm);
   EXPECT_EQ(r.timers[0].after_ms, 20000u);
   const auto timer_id = r.timers[0].id;
-  touch(display::ApplyInput{rules::Bid{rules::PlayerId{1}, 40}, {}, 1, {}});
+  touch(display::ApplyInput{rules::Bid{rules::PlayerId{1}, 40}, {}, rules::PlayerId{1}, {}});
   r = event(TimerFired{TimerId::deal, 123456, "timer:deal:999"});  // a stale timer does nothing
   EXPECT_TRUE(r.recorded.empty());
   r = event(TimerFired{TimerId::deal, 123456, timer_id});

@@ -85,7 +85,7 @@ TEST_F(TableTest, ATapDeliveredAgainAfterACrashIsNeverPostedTwice) {
 TEST_F(TableTest, RentWaitsForThePayersTapAndTheWrongCardIsRefusedWithTheReason) {
   start();
   dice(1, 2);  // Ann on Baltic Avenue
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, 0, {}});
+  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
   ASSERT_EQ(game().state().spaces[3].owner, rules::PlayerId{0});
   EXPECT_FALSE(question());  // a purchase was confirmed on the screen by Ann's card already
   dice(1, 2);                // Bob on Baltic Avenue: rent to Ann
@@ -145,7 +145,7 @@ TEST_F(TableTest, AnUnknownCardIsOfferedForRegistration) {
   ASSERT_TRUE(table->cards().find("0DDC0FFE"));
   EXPECT_EQ(table->cards().find("0DDC0FFE")->player, rules::PlayerId{1});
   // And in the next game it is Bob's wherever he sits, never the card of whoever takes his old seat.
-  touch(display::ApplyInput{rules::End{}, {}, -1, {}});
+  touch(display::ApplyInput{rules::End{}, {}, std::nullopt, {}});
   start({"Bob", "Cy"}, {kBobCard, kCyCard});
   ASSERT_TRUE(table->cards().find("0DDC0FFE"));
   EXPECT_EQ(table->cards().find("0DDC0FFE")->player, rules::PlayerId{0});
@@ -181,8 +181,8 @@ TEST_F(TableTest, ACardWithNothingToConfirmIsRefused) {
 TEST_F(TableTest, GamesEndWithStandingsAndStayBrowsable) {
   start();
   dice(1, 2);
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, 0, {}});
-  auto r = touch(display::ApplyInput{rules::End{}, {}, -1, {}});
+  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
+  auto r = touch(display::ApplyInput{rules::End{}, {}, std::nullopt, {}});
   ASSERT_EQ(r.recorded.size(), 1u);
   EXPECT_TRUE(game().state().ended);
   EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::game_over);
@@ -222,12 +222,12 @@ TEST_F(TableTest, UndoNeedsTheBankerAndAReason) {
   start();
   dice(1, 2);
   const auto count = inputs();
-  auto r = touch(display::ApplyInput{rules::Undo{}, "Wrong dice entered", -1, {}});
+  auto r = touch(display::ApplyInput{rules::Undo{}, "Wrong dice entered", std::nullopt, {}});
   EXPECT_TRUE(contains(r.messages, "banker's card or PIN"));
   EXPECT_EQ(inputs(), count);
-  r = touch(display::ApplyInput{rules::Undo{}, {}, -1, "pin"});
+  r = touch(display::ApplyInput{rules::Undo{}, {}, std::nullopt, "pin"});
   EXPECT_TRUE(contains(r.messages, "Say why"));
-  r = touch(display::ApplyInput{rules::Undo{}, "Wrong dice entered", -1, kBankerCard});
+  r = touch(display::ApplyInput{rules::Undo{}, "Wrong dice entered", std::nullopt, kBankerCard});
   ASSERT_EQ(r.recorded.size(), 1u);
   EXPECT_EQ(game().state().players[0].position, rules::SpaceId{0});
   EXPECT_TRUE(contains(stored_authorisations(db), "BA0BA0BA|Wrong dice entered"));
