@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "daemon/token_setup_store.h"
 #include "service_test_support.h"
@@ -89,6 +90,26 @@ TEST(TokenSetupStore, ASetUpKeptBeforeProgressWasReadsAsALearningOfNoGame) {
   EXPECT_FALSE(kept->learning.game.has_value());
   EXPECT_EQ(kept->learned, (std::vector<rules::PlayerId>{rules::PlayerId{0}, rules::PlayerId{1}}));
   EXPECT_EQ(kept->tokens, 2);
+}
+
+// The file spells players by number: a number that is no seat (a hand-edited or damaged file) is dropped
+// where the file is read, never handed on as a player.
+TEST(TokenSetupStore, NumbersThatAreNoSeatAreDroppedWhereTheFileIsRead) {
+  TempFolder dir;
+  const TokenSetupStore store(dir.file("tokens.json"));
+  KeptLearning learning;
+  learning.game = 4;
+  learning.players = 3;
+  learning.unwatched = {rules::PlayerId{2}};
+  ASSERT_TRUE(store.keep(writer({"T0", "T2", "X"}, "board"), learning).has_value());
+  auto json = nlohmann::json::parse(read_file(store.path()));
+  json["learning"]["unwatched"] = {-1, 2};
+  write_file(store.path(), json.dump(2));
+  const auto kept = store.read();
+  ASSERT_TRUE(kept.has_value()) << kept.error();
+  EXPECT_EQ(kept->tokens, 3);
+  EXPECT_EQ(kept->learned, std::vector<rules::PlayerId>{rules::PlayerId{1}}) << "T0 and X are no player's";
+  EXPECT_EQ(kept->learning.unwatched, std::vector<rules::PlayerId>{rules::PlayerId{2}});
 }
 
 TEST(TokenSetupStore, AFailedWriteLeavesWhatWasKeptAndAnUnreadableFileIsSaid) {
