@@ -57,9 +57,8 @@ std::optional<std::string> not_a_demo_ledger(const std::string& path,
   if (!game) return std::nullopt;  // the service reports what is wrong with it
   DemoFamily family;
   family.players = static_cast<int>(game->state().players.size());
-  for (int p = 0; p < family.players; ++p)
-    if (p >= DemoFamily::kMaxPlayers ||
-        game->state().players[static_cast<std::size_t>(p)].card != family.card(p))
+  for (rules::PlayerId p : family.seats())
+    if (p.number() >= DemoFamily::kMaxPlayers || game->state().players[p].card != family.card(p))
       return fmt::format(
           "{} holds an unfinished game that is not a demo game (game {}); give the demo its own file with "
           "--db",

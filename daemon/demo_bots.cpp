@@ -82,6 +82,14 @@ bool a_game_is_played(Kind kind) { return kind != Kind::setup && kind != Kind::l
 
 std::string money(rules::Money amount) { return fmt::format("${}", amount); }
 
+// Whom or where the table waits for, in the bots' situation key and their messages.
+std::string who(std::optional<rules::PlayerId> player) {
+  return player ? fmt::format("player {}", player->number()) : std::string("nobody");
+}
+std::string where(std::optional<rules::SpaceId> space) {
+  return space ? fmt::format("space {}", space->number()) : std::string("nowhere");
+}
+
 // The option of a table question a bot answers with, by key, in order of preference.
 std::string pick_option(const display::TableQuestion& q, std::initializer_list<const char*> preferred) {
   for (const char* key : preferred)
@@ -93,11 +101,11 @@ std::string pick_option(const display::TableQuestion& q, std::initializer_list<c
 }
 }  // namespace
 
-std::string DemoFamily::name(int player) const {
-  return player >= 0 && player < kMaxPlayers ? kNames[static_cast<std::size_t>(player)] : "?";
+std::string DemoFamily::name(rules::PlayerId player) const {
+  return player.number() >= 0 && player.number() < kMaxPlayers ? kNames[player.index()] : "?";
 }
-std::string DemoFamily::token(int player) const {
-  return player >= 0 && player < kMaxPlayers ? kTokens[static_cast<std::size_t>(player)] : "?";
+std::string DemoFamily::token(rules::PlayerId player) const {
+  return player.number() >= 0 && player.number() < kMaxPlayers ? kTokens[player.index()] : "?";
 }
 std::string DemoFamily::banker_card() { return "04BA0C4D"; }
 
@@ -106,7 +114,7 @@ rules::Setup DemoFamily::setup(std::uint64_t seed, int turns) const {
   s.edition = "classic";
   s.seed = seed;
   if (turns > 0) s.options["time_limit"] = true;
-  for (int p = 0; p < players; ++p) s.players.push_back({name(p), token(p), card(p), {}});
+  for (rules::PlayerId p : seats()) s.players.push_back({name(p), token(p), card(p), {}});
   return s;
 }
 
@@ -149,9 +157,9 @@ Participant::Wake DemoBots::wake() const {
 // takes the same decisions at any speed).
 std::string DemoBots::situation(const table::TableView& view) const {
   const auto& a = view.awaiting;
-  return fmt::format("{}|{}|{}|{}|{}|{}|{}", kind_name(a.kind), a.player, rules::space_wire(a.space),
-                     a.detail, view.question ? view.question->id : "",
-                     view.game ? view.game->input_count() : 0, view.unconfirmed.size());
+  return fmt::format("{}|{}|{}|{}|{}|{}|{}", kind_name(a.kind), who(a.player), where(a.space), a.detail,
+                     view.question ? view.question->id : "", view.game ? view.game->input_count() : 0,
+                     view.unconfirmed.size());
 }
 
 void DemoBots::on_wake(ParticipantContext& context) {
@@ -174,9 +182,9 @@ void DemoBots::on_wake(ParticipantContext& context) {
       }
     }
     if (!acts_.front().target.empty()) {
-      if (Act& press = acts_.front(); press.trade_side >= 0) {
-        press.target = fmt::format("trade.{}.{}", screen_side(press.trade_side), press.target);
-        press.trade_side = -1;
+      if (Act& press = acts_.front(); press.trade_side) {
+        press.target = fmt::format("trade.{}.{}", screen_side(*press.trade_side), press.target);
+        press.trade_side.reset();
       }
       if (acts_.front().first_try.count() >= 0 && situation(view) != acted_on_) {
         // The button did not show and the table has moved on since the plan: the family looks again rather
@@ -218,8 +226,9 @@ void DemoBots::on_wake(ParticipantContext& context) {
     ++tally_.replans;
     if (settings_.print && now_situation != stuck_reported_) {
       stuck_reported_ = now_situation;  // said once per situation
-      settings_.print(fmt::format("the bots try again: the table still waits for {} (player {}): {}",
-                                  kind_name(view.awaiting.kind), view.awaiting.player, view.awaiting.detail));
+      settings_.print(fmt::format("the bots try again: the table still waits for {} ({}): {}",
+                                  kind_name(view.awaiting.kind), who(view.awaiting.player),
+                                  view.awaiting.detail));
     }
   }
   acted_on_ = now_situation;
@@ -228,10 +237,10 @@ void DemoBots::on_wake(ParticipantContext& context) {
   if (!acts_.empty()) next_act_ = now + scaled(acts_.front().after);
 }
 
-bool DemoBots::owns(const table::TableView& view, int player, int space) {
+bool DemoBots::owns(const table::TableView& view, rules::PlayerId player, rules::SpaceId space) {
   const rules::Game* game = view.game;
-  if (!game || space < 0 || static_cast<std::size_t>(space) >= game->state().spaces.size()) return false;
-  return game->state().spaces[static_cast<std::size_t>(space)].owner == rules::PlayerId{player};
+  if (!game || space.index() >= game->state().spaces.size()) return false;
+  return game->state().spaces[space].owner == player;
 }
 
 bool DemoBots::wait_for_reading(ParticipantContext& context, milliseconds now) {
@@ -290,16 +299,18 @@ void DemoBots::say(const std::string& line) const {
 
 // The player whose token stands on `seen` while the game has it on `expected` (the token a question is
 // about).
-int DemoBots::whose_token(const table::TableView& view, int seen, int expected) const {
-  if (!view.game) return -1;
+std::optional<rules::PlayerId> DemoBots::whose_token(const table::TableView& view,
+                                                     std::optional<rules::SpaceId> seen,
+                                                     std::optional<rules::SpaceId> expected) const {
+  if (!view.game) return std::nullopt;
   const auto truth = camera_->truth();
   const auto& players = view.game->state().players;
-  for (std::size_t p = 0; p < players.size() && p < truth.size(); ++p)
-    if (truth[p] == seen && players[p].position.number() == expected) return static_cast<int>(p);
-  for (std::size_t p = 0; p < players.size() && p < truth.size(); ++p)
-    if (truth[p] != players[p].position.number() && players[p].position.number() == expected)
-      return static_cast<int>(p);
-  return -1;
+  for (rules::PlayerId p : players.ids())
+    if (p.index() < truth.size() && truth[p] == seen && players[p].position == expected) return p;
+  for (rules::PlayerId p : players.ids())
+    if (p.index() < truth.size() && truth[p] != players[p].position && players[p].position == expected)
+      return p;
+  return std::nullopt;
 }
 
 milliseconds DemoBots::card_ready_at(const std::string& card) const {
@@ -384,14 +395,14 @@ bool DemoBots::try_press(Act& act, ParticipantContext& c) {
   return true;
 }
 
-void DemoBots::plan_tap(int player, std::deque<Act>& acts, bool may_slip) {
-  const bool banker = player < 0;
-  const Reader reader = banker ? Reader::rc522 : settings_.family.reader(player);
-  const std::string uid = banker ? DemoFamily::banker_card() : settings_.family.card(player);
+void DemoBots::plan_tap(std::optional<rules::PlayerId> player, std::deque<Act>& acts, bool may_slip) {
+  const bool banker = !player;
+  const Reader reader = banker ? Reader::rc522 : settings_.family.reader(*player);
+  const std::string uid = banker ? DemoFamily::banker_card() : settings_.family.card(*player);
   const bool slipped = may_slip && !banker && settings_.family.players > 1 && slips_.taps_wrong_card();
   if (slipped) {
     // The neighbour's card, held to the neighbour's reader: the table refuses it and says whose it is.
-    const int other = (player + 1) % settings_.family.players;
+    const rules::PlayerId other{(player->number() + 1) % settings_.family.players};
     Act wrong{[this, other](ParticipantContext&) {
                 ++tally_.wrong_taps;
                 ++tally_.taps;
@@ -424,14 +435,14 @@ void DemoBots::plan_setup(ParticipantContext& context, std::deque<Act>& acts) {
              acts, kRead);
   // The switch may be on a later page of the house rules.
   if (settings_.turns > 0) plan_paged_press("setup.option.time_limit", "setup.options.page.next", acts);
-  for (int p = 0; p < settings_.family.players; ++p) {
+  for (rules::PlayerId p : settings_.family.seats()) {
     plan_tap(p, acts, false);
     for (const char letter : settings_.family.name(p))
       plan_press(
           fmt::format("name.key.{}", static_cast<char>(std::toupper(static_cast<unsigned char>(letter)))),
           acts, kKey);
     plan_press("name.next", acts, kKey);
-    plan_press(fmt::format("player.colour.{}", p), acts, kKey);
+    plan_press(fmt::format("player.colour.{}", p.number()), acts, kKey);
     plan_press("player.token." + settings_.family.token(p), acts, kKey);
     plan_press("player.done", acts, kKey);
   }
@@ -461,7 +472,7 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView& vie
       acts.push_back(
           {[this, option = choose->option](ParticipantContext& c) { screenshot(c, "confirm-" + option); },
            milliseconds(0)});
-      plan_tap(choose->player.number(), acts, false);
+      plan_tap(choose->player, acts, false);
     }
     return;
   }
@@ -480,7 +491,7 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView& vie
     const std::optional<rules::PlayerId> buyer =
         view.game && view.game->state().auction ? view.game->state().auction->high_bidder : std::nullopt;
     if (buyer)
-      plan_tap(buyer->number(), acts, false);
+      plan_tap(*buyer, acts, false);
     else
       plan_press("confirm.ok", acts, kKey);
     return;
@@ -488,28 +499,25 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView& vie
   // Building, selling, mortgaging, lifting: the owner's deeds on the Property screen, the lot, the action,
   // and the owner's card to confirm it.
   struct LotAction {
-    int player = -1, space = -1;
-    const char* button = nullptr;
+    rules::PlayerId player{0};
+    rules::SpaceId space{0};
+    const char* button = nullptr;  // none: not a lot action
   };
   const LotAction lot = std::visit(
       [](const auto& in) -> LotAction {
         using T = std::decay_t<decltype(in)>;
-        if constexpr (std::is_same_v<T, rules::Build>)
-          return {in.player.number(), in.space.number(), "props.build"};
-        if constexpr (std::is_same_v<T, rules::Sell>)
-          return {in.player.number(), in.space.number(), "props.sell"};
-        if constexpr (std::is_same_v<T, rules::Mortgage>)
-          return {in.player.number(), in.space.number(), "props.mortgage"};
-        if constexpr (std::is_same_v<T, rules::Unmortgage>)
-          return {in.player.number(), in.space.number(), "props.lift"};
+        if constexpr (std::is_same_v<T, rules::Build>) return {in.player, in.space, "props.build"};
+        if constexpr (std::is_same_v<T, rules::Sell>) return {in.player, in.space, "props.sell"};
+        if constexpr (std::is_same_v<T, rules::Mortgage>) return {in.player, in.space, "props.mortgage"};
+        if constexpr (std::is_same_v<T, rules::Unmortgage>) return {in.player, in.space, "props.lift"};
         return {};
       },
       input);
   if (lot.button) {
     plan_press("nav.properties", acts, kRead);
     const std::size_t first = acts.size();
-    plan_press(fmt::format("props.player.{}", lot.player), acts, kKey);
-    plan_paged_press(fmt::format("props.space.{}", lot.space), "props.page.next", acts);
+    plan_press(fmt::format("props.player.{}", lot.player.number()), acts, kKey);
+    plan_paged_press(fmt::format("props.space.{}", lot.space.number()), "props.page.next", acts);
     plan_press(lot.button, acts, kKey);
     plan_tap(lot.player, acts, false);
     // The lot must still be the owner's as each step comes (a plan older than the game would press for a
@@ -538,7 +546,7 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView& vie
     // The debt's "Go bankrupt" on the home screen, confirmed by the player's own card.
     plan_press("home.debt.bankrupt", acts, kRead);
     acts.push_back({[this](ParticipantContext& c) { screenshot(c, "bankrupt"); }, milliseconds(0)});
-    plan_tap(bankrupt->player.number(), acts, false);
+    plan_tap(bankrupt->player, acts, false);
     return;
   }
   // What no screen offers the bots yet (FINANCE's free rides in a trade, its claims, insurance and
@@ -563,10 +571,9 @@ void DemoBots::plan_trade(const rules::Trade& trade, std::deque<Act>& acts) {
                   },
                   milliseconds(0)});
   plan_press("nav.trade", acts, kRead);
-  acts.push_back({[this, from = trade.from.number(), to = trade.to.number()](ParticipantContext& c) {
-                    choose_traders(c, from, to);
-                  },
-                  kKey});
+  acts.push_back(
+      {[this, from = trade.from, to = trade.to](ParticipantContext& c) { choose_traders(c, from, to); },
+       kKey});
   const std::array<const rules::Offer*, 2> offers{&trade.give, &trade.get};
   for (int side = 0; side < 2; ++side) {
     const rules::Offer& offer = *offers[static_cast<std::size_t>(side)];
@@ -580,17 +587,18 @@ void DemoBots::plan_trade(const rules::Trade& trade, std::deque<Act>& acts) {
     // The screen lists a player's properties in board order, page after page: ticked in that order.
     std::vector<rules::SpaceId> spaces = offer.spaces;
     std::sort(spaces.begin(), spaces.end());
-    for (const int space : spaces | std::views::transform(&rules::SpaceId::number))
-      acts.push_back({[this, side, space, owner = (side == 0 ? trade.from : trade.to).number()](
-                          ParticipantContext& c) { tick_trade_space(c, side, space, owner); },
+    for (const rules::SpaceId space : spaces)
+      acts.push_back({[this, side, space, owner = side == 0 ? trade.from : trade.to](ParticipantContext& c) {
+                        tick_trade_space(c, side, space, owner);
+                      },
                       kKey});
   }
   acts.push_back({[this](ParticipantContext& c) { screenshot(c, "trade"); }, milliseconds(0)});
   // Both players agree with their cards, only to the trade as the bot decided it: a trade screen the bots
   // could not fill in is left (said and counted as a miss), never agreed to as it stands.
   const std::size_t taps_from = acts.size();
-  plan_tap(trade.from.number(), acts, false);
-  plan_tap(trade.to.number(), acts, false);
+  plan_tap(trade.from, acts, false);
+  plan_tap(trade.to, acts, false);
   for (std::size_t i = taps_from; i < acts.size(); ++i)
     acts[i].wanted = [this](const table::TableView&) { return trade_filled_; };
   // A trade left unagreed is cleared (turning a side's player button empties its offer), so no half-made
@@ -614,13 +622,13 @@ void DemoBots::plan_trade_press(int side, const std::string& what, std::deque<Ac
   acts.push_back(std::move(press));
 }
 
-void DemoBots::tick_trade_space(ParticipantContext& c, int trade_side, int space, int owner) {
+void DemoBots::tick_trade_space(ParticipantContext& c, int trade_side, rules::SpaceId space,
+                                rules::PlayerId owner) {
   if (!trade_filled_) return;
   const int side = screen_side(trade_side);
-  const std::string target = fmt::format("trade.{}.space.{}", side, space);
+  const std::string target = fmt::format("trade.{}.space.{}", side, space.number());
   const auto* game = c.table().view().game;
-  if (!game || space < 0 || static_cast<std::size_t>(space) >= game->state().spaces.size() ||
-      game->state().spaces[static_cast<std::size_t>(space)].owner != rules::PlayerId{owner}) {
+  if (!game || space.index() >= game->state().spaces.size() || game->state().spaces[space].owner != owner) {
     // The plan is older than the game (the same trade went through already): nothing to agree to.
     trade_filled_ = false;
     return;
@@ -654,14 +662,14 @@ void DemoBots::tick_trade_space(ParticipantContext& c, int trade_side, int space
     fmt::print(stderr, "{}\n", line);
 }
 
-void DemoBots::choose_traders(ParticipantContext& c, int from, int to) {
+void DemoBots::choose_traders(ParticipantContext& c, rules::PlayerId from, rules::PlayerId to) {
   const auto* game = c.table().view().game;
   if (!game) return;
   const auto& players = game->state().players;
   const int n = static_cast<int>(players.size());
-  auto shows = [&](int side, int player) {
+  auto shows = [&](int side, rules::PlayerId player) {
     const auto label = c.shown_label(fmt::format("trade.{}.player", side));
-    return label && label->rfind(players[static_cast<std::size_t>(player)].name + " gives", 0) == 0;
+    return label && label->rfind(players[player].name + " gives", 0) == 0;
   };
   // Each side's button turns to the next player who is not on the other side: the giver's side first (the
   // other side moved out of the way when it holds the giver), then the other side.
@@ -681,9 +689,8 @@ void DemoBots::choose_traders(ParticipantContext& c, int from, int to) {
   if (either_way()) return;
   trade_filled_ = false;
   ++tally_.missed_presses;
-  const std::string line =
-      fmt::format("the bots could not set the trade screen to {} and {}",
-                  players[static_cast<std::size_t>(from)].name, players[static_cast<std::size_t>(to)].name);
+  const std::string line = fmt::format("the bots could not set the trade screen to {} and {}",
+                                       players[from].name, players[to].name);
   if (settings_.print)
     settings_.print(line);
   else
@@ -703,7 +710,7 @@ bool DemoBots::plan_one_at_a_time(const table::TableView& view, std::deque<Act>&
     return true;
   }
   const auto& players = view.game->state().players;
-  for (std::size_t p = 0; p < players.size(); ++p) {
+  for (rules::PlayerId p : players.ids()) {
     if (q.title.rfind(players[p].name + ": put", 0) != 0) continue;
     if (offers("retry")) {
       // The camera could not see it: the family plays on, the dice moving that token (said on the screen).
@@ -711,10 +718,9 @@ bool DemoBots::plan_one_at_a_time(const table::TableView& view, std::deque<Act>&
       acted_on_.clear();
       return true;
     }
-    if (put_down_.contains(static_cast<int>(p))) return true;  // put down: the camera looks at it
-    put_down_.insert(static_cast<int>(p));
-    acts.push_back({[this, player = static_cast<int>(p),
-                     start = view.game->edition().start_space.number()](ParticipantContext& c) {
+    if (put_down_.contains(p)) return true;  // put down: the camera looks at it
+    put_down_.insert(p);
+    acts.push_back({[this, player = p, start = view.game->edition().start_space](ParticipantContext& c) {
                       ++tally_.token_moves;
                       camera_->move_token(player, start);
                       screenshot(c, "learn-one-at-a-time");
@@ -739,16 +745,17 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
     const auto truth = camera_->truth();
     const auto& players = view.game->state().players;
     const int spaces = static_cast<int>(view.game->state().spaces.size());
-    slipped_.resize(players.size(), -1);
-    for (std::size_t p = 0; p < players.size() && p < truth.size(); ++p) {
-      const int target = players[p].position.number();
+    slipped_.resize(players.size(), std::nullopt);
+    for (rules::PlayerId p : players.ids()) {
+      if (p.index() >= truth.size()) break;
+      const rules::SpaceId target = players[p].position;
       if (players[p].bankrupt || truth[p] == target) {
-        slipped_[p] = -1;
+        slipped_[p].reset();
         continue;
       }
       if (slipped_[p] == target) continue;  // waiting for the table's question
-      const int player = static_cast<int>(p);
-      const int carried = slips_.carried_to(target, spaces);
+      const rules::PlayerId player = p;
+      const rules::SpaceId carried = slips_.carried_to(target, spaces);
       if (carried != target) slipped_[p] = target;
       acts.push_back({[this, player, target, carried](ParticipantContext&) {
                         ++tally_.token_moves;
@@ -813,11 +820,12 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
       // spaces once learned) and the camera learns them. If it does not, after waiting they play on without
       // the cross-check.
       if (view.game) {
-        const int start = view.game->edition().start_space.number();
+        const rules::SpaceId start = view.game->edition().start_space;
         const auto truth = camera_->truth();
-        for (std::size_t p = 0; p < truth.size() && p < view.game->state().players.size(); ++p) {
+        for (rules::PlayerId p : truth.ids()) {
+          if (p.index() >= view.game->state().players.size()) break;
           if (truth[p] == start) continue;
-          acts.push_back({[this, player = static_cast<int>(p), start](ParticipantContext&) {
+          acts.push_back({[this, player = p, start](ParticipantContext&) {
                             ++tally_.token_moves;
                             camera_->move_token(player, start);
                           },
@@ -845,8 +853,8 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
     case Kind::move_token:
       // The token stands where the dice say but the table has not seen it there: after waiting a while, the
       // player straightens it on its space so the camera looks again.
-      if (replanning_ && a.player >= 0)
-        acts.push_back({[this, player = a.player, space = rules::space_wire(a.space)](ParticipantContext&) {
+      if (replanning_ && a.player && a.space)
+        acts.push_back({[this, player = *a.player, space = *a.space](ParticipantContext&) {
                           ++tally_.token_moves;
                           camera_->move_token(player, space);
                         },
@@ -864,14 +872,14 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
       const display::TableQuestion& q = *view.question;
       ++tally_.questions;
       using QK = display::TableQuestion::Kind;
-      const int token_player = q.player >= 0 ? q.player : whose_token(view, q.space, q.expected);
-      if ((q.kind == QK::camera_mismatch || q.kind == QK::token_moved) && q.expected >= 0 &&
-          token_player >= 0) {
+      const std::optional<rules::PlayerId> token_player =
+          q.player ? q.player : whose_token(view, q.space, q.expected);
+      if ((q.kind == QK::camera_mismatch || q.kind == QK::token_moved) && q.expected && token_player) {
         // The player counted wrong: they press "Move it" and put the token where the dice say, and the
         // camera sees it there.
-        const int player = token_player, to = q.expected;
-        if (static_cast<std::size_t>(player) < slipped_.size())
-          slipped_[static_cast<std::size_t>(player)] = -1;
+        const rules::PlayerId player = *token_player;
+        const rules::SpaceId to = *q.expected;
+        if (player.index() < slipped_.size()) slipped_[player].reset();
         if (const std::string option = pick_option(q, {"move_token"}); option == "move_token")
           plan_press("question." + option, acts, kRead);
         acts.push_back({[this, player, to](ParticipantContext&) {
@@ -882,7 +890,7 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
         break;
       }
       if (q.kind == QK::confirm_payment || q.kind == QK::house_payment) {
-        plan_tap(q.banker ? -1 : q.player, acts, true);
+        plan_tap(q.banker ? std::nullopt : q.player, acts, true);
         break;
       }
       const std::string option = pick_option(q, {"move_token", "camera_wrong", "confirm", "ok"});
@@ -930,20 +938,20 @@ void DemoBots::watch_camera(const table::TableView& view) {
   if (view.question && view.question->id != last_question_ &&
       (view.question->kind == QK::camera_mismatch || view.question->kind == QK::token_moved)) {
     const auto& q = *view.question;
-    const int player = q.player >= 0 ? q.player : whose_token(view, q.space, q.expected);
+    const auto player = q.player ? q.player : whose_token(view, q.space, q.expected);
     ++tally_.camera_questions;
-    if (player >= 0 && static_cast<std::size_t>(player) < asked_.size())
-      asked_[static_cast<std::size_t>(player)] = true;
+    if (player && player->index() < asked_.size()) asked_[player->index()] = true;
   }
   last_question_ = view.question ? view.question->id : std::string();
-  for (std::size_t p = 0; p < expected.size() && p < previous_expected_.size(); ++p) {
-    const int before = previous_expected_[p];
-    if (before < 0 || expected[p] == before) continue;
-    if (asked_[p])
+  for (rules::PlayerId p : expected.ids()) {
+    if (p.index() >= previous_expected_.size()) break;
+    const std::optional<rules::SpaceId> before = previous_expected_[p];
+    if (!before || expected[p] == before) continue;
+    if (asked_[p.index()])
       ++tally_.camera_questioned_moves;
-    else if (p < view.seen_positions.size() && view.seen_positions[p] == before)
+    else if (p.index() < view.seen_positions.size() && view.seen_positions[p] == before)
       ++tally_.camera_agreed;
-    asked_[p] = false;
+    asked_[p.index()] = false;
   }
   previous_expected_ = expected;
 }
@@ -970,29 +978,29 @@ void DemoBots::report_turns(const table::TableView& view) {
     // Whose turn runs now: the player asked to throw, or, resumed mid-turn (a question, a payment, a token
     // to move), the current player, who threw. Left unknown, the first line named whoever the finished turn
     // handed the dice to.
-    thrower_ = view.awaiting.kind == Kind::throw_dice && view.awaiting.player >= 0 ? view.awaiting.player
-                                                                                   : st.current.number();
+    thrower_ =
+        view.awaiting.kind == Kind::throw_dice && view.awaiting.player ? *view.awaiting.player : st.current;
     return;
   }
   // The player who threw last: the table asks the next player to throw only once the turn is complete.
-  const int asked = view.awaiting.kind == Kind::throw_dice ? view.awaiting.player : -1;
+  const std::optional<rules::PlayerId> asked =
+      view.awaiting.kind == Kind::throw_dice ? view.awaiting.player : std::nullopt;
   if (st.turns == reported_turns_ && (!st.ended || reported_end_)) {
-    if (asked >= 0) thrower_ = asked;
+    if (asked) thrower_ = asked;
     return;
   }
   reported_end_ = st.ended;
   if (st.turns == reported_turns_) return;  // the game ended between turns: no turn to report
   // One line per completed turn: who threw, the throw, where the token stands, everyone's cash.
-  const int player =
-      thrower_ >= 0 && thrower_ < static_cast<int>(st.players.size()) ? thrower_ : st.current.number();
+  const rules::PlayerId player = thrower_ && thrower_->index() < st.players.size() ? *thrower_ : st.current;
   std::string cash;
   for (const auto& p : st.players) cash += fmt::format("  {} {}", p.name, p.bankrupt ? "out" : money(p.cash));
-  const auto& pl = st.players[static_cast<std::size_t>(player)];
+  const auto& pl = st.players[player];
   settings_.print(fmt::format("turn {:>3}  {:<5} threw {}+{}  on {:<22}{}", st.turns, pl.name, st.last_d1,
                               st.last_d2, g.edition().spaces[pl.position].name, cash));
   reported_turns_ = st.turns;
   reported_inputs_ = g.input_count();
-  if (asked >= 0) thrower_ = asked;
+  if (asked) thrower_ = asked;
 }
 
 }  // namespace bb::daemon

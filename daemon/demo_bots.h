@@ -32,11 +32,18 @@ namespace bb::daemon {
 struct DemoFamily {
   int players = 4;
   static constexpr int kMaxPlayers = 6;
-  std::string name(int player) const;
-  std::string token(int player) const;
+  // Every seat of the family, in turn order.
+  rules::IdRange<rules::PlayerId> seats() const {
+    return rules::IdRange<rules::PlayerId>{static_cast<std::size_t>(players)};
+  }
+  // "?" for a seat past kMaxPlayers.
+  std::string name(rules::PlayerId player) const;
+  std::string token(rules::PlayerId player) const;
   // Even players hold their card to the Wiegand reader, odd ones to the RC522.
-  Reader reader(int player) const { return player % 2 == 0 ? Reader::wiegand : Reader::rc522; }
-  std::string card(int player) const { return demo_card(player, reader(player)); }
+  Reader reader(rules::PlayerId player) const {
+    return player.number() % 2 == 0 ? Reader::wiegand : Reader::rc522;
+  }
+  std::string card(rules::PlayerId player) const { return demo_card(player, reader(player)); }
   // The banker keeps their card on the RC522.
   static std::string banker_card();
   // The new game the family starts: the classic edition, every player with their card; `turns` > 0 plays
@@ -111,7 +118,7 @@ class DemoBots final : public Participant {
     std::function<bool(const table::TableView&)> wanted;
     // A press on one side of the trade screen: `target` names the side as the trade has it (0: who gives
     // first); the screen may show the two traders the other way round (trade_swapped_).
-    int trade_side = -1;
+    std::optional<int> trade_side;
     // A press: the button `target`. Tried again on the next wakes while the screen does not show it yet (a
     // dialog that a card tap opens comes up once the reader's frame is decoded), for kPressPatience.
     std::string target;
@@ -139,7 +146,7 @@ class DemoBots final : public Participant {
   bool wrong_card_in_hand_ = false;  // the last act was a wrong card tapped on purpose
   void say(const std::string& line) const;
   // Whether `player` holds `space` in the game as the table has it.
-  static bool owns(const table::TableView& view, int player, int space);
+  static bool owns(const table::TableView& view, rules::PlayerId player, rules::SpaceId space);
   std::string situation(const table::TableView& view) const;
   std::deque<Act> plan(const table::TableView& view, ParticipantContext& context);
   void plan_input(const rules::Input& input, const table::TableView& view, std::deque<Act>& acts);
@@ -147,12 +154,13 @@ class DemoBots final : public Participant {
   void plan_trade(const rules::Trade& trade, std::deque<Act>& acts);
   // Learning one at a time (Settings::learn_one_at_a_time): true when it planned (or waits for the camera).
   bool plan_one_at_a_time(const table::TableView& view, std::deque<Act>& acts);
-  std::set<int> put_down_;  // players whose token was put down to be learned alone
+  std::set<rules::PlayerId> put_down_;  // players whose token was put down to be learned alone
   // Turns the trade screen's two player buttons until they read `from` gives / `to` gives.
-  void choose_traders(ParticipantContext& context, int from, int to);
+  void choose_traders(ParticipantContext& context, rules::PlayerId from, rules::PlayerId to);
   // Ticks `space` on `side` of the trade screen, turning its pages; a miss leaves the trade unagreed.
   // `owner`: who must hold it; a plan older than the game (the space changed hands) leaves the trade quietly.
-  void tick_trade_space(ParticipantContext& context, int trade_side, int space, int owner);
+  void tick_trade_space(ParticipantContext& context, int trade_side, rules::SpaceId space,
+                        rules::PlayerId owner);
   bool trade_filled_ = true;  // the trade screen shows the trade the bot decided (else the cards stay away)
   // The screen shows the trade's receiver on its left (two players: its buttons cannot swap them): each
   // side's offer is filled in on the other side, the same exchange.
@@ -160,9 +168,12 @@ class DemoBots final : public Participant {
   int screen_side(int side) const { return trade_swapped_ ? 1 - side : side; }
   void plan_trade_press(int side, const std::string& what, std::deque<Act>& acts);
   void plan_paged_press(const std::string& target, const std::string& next_page, std::deque<Act>& acts);
-  void plan_tap(int player, std::deque<Act>& acts, bool may_slip);
+  // A tap of `player`'s card (nobody: the banker's).
+  void plan_tap(std::optional<rules::PlayerId> player, std::deque<Act>& acts, bool may_slip);
   void plan_press(const std::string& target, std::deque<Act>& acts, std::chrono::milliseconds after);
-  int whose_token(const table::TableView& view, int seen, int expected) const;
+  // The player whose token the camera sees on `seen` while the game has it on `expected` (nobody: none).
+  std::optional<rules::PlayerId> whose_token(const table::TableView& view, std::optional<rules::SpaceId> seen,
+                                             std::optional<rules::SpaceId> expected) const;
   void report_turns(const table::TableView& view);
   void watch_camera(const table::TableView& view);
   bool time_is_up(const table::TableView& view) const;
@@ -184,15 +195,17 @@ class DemoBots final : public Participant {
   std::chrono::milliseconds last_act_at_{0};  // the last act done (or plan made): patience counts from it
   std::map<std::string, std::chrono::milliseconds> last_tap_;  // per card uid: when it last touched a reader
   int reported_turns_ = -1;
-  int thrower_ = -1;  // the player who threw last
+  std::optional<rules::PlayerId> thrower_;  // the player who threw last
   bool reported_end_ = false;
-  std::vector<int> slipped_;    // per player: the space their token missed (-1: none), until the table asks
+  // Per player: the space their token missed (nothing: none), until the table asks.
+  rules::ById<rules::PlayerId, std::optional<rules::SpaceId>> slipped_;
   bool replanning_ = false;     // the table did not answer the last plan within the patience
   std::string stuck_reported_;  // the last situation the bots said they are trying again
   std::size_t reported_inputs_ = 0;
   Tally tally_;
-  std::vector<int> previous_expected_;  // the view's expected positions at the last wake
-  std::vector<bool> asked_;             // per player: the camera asked about their token's move
+  // The view's expected positions at the last wake.
+  rules::ById<rules::PlayerId, std::optional<rules::SpaceId>> previous_expected_;
+  std::vector<bool> asked_;  // per player: the camera asked about their token's move
   std::string last_question_;
   std::function<void(const rules::Game&)> on_game_over_;
 };

@@ -124,11 +124,14 @@ void Service::Impl::react(const table::Reaction& r) {
     camera_relearn.store(static_cast<int>(session->view().game->state().players.size()));
     log("the camera looks at the start space again");
   }
-  if (r.camera_learning && r.camera_learning->mode == table::CameraLearning::Mode::one_at_a_time) {
+  if (r.camera_learning && r.camera_learning->mode == table::CameraLearning::Mode::one_at_a_time &&
+      r.camera_learning->player) {
     const rules::Game* g = session->view().game;
     camera_learn_players.store(g ? static_cast<int>(g->state().players.size()) : 0);
-    camera_learn_one.store(r.camera_learning->player + 1);
-    log(fmt::format("the camera learns token T{} alone", r.camera_learning->player + 1));
+    // The tracker names the player's token T<number + 1>.
+    const int token = r.camera_learning->player->number() + 1;
+    camera_learn_one.store(token);
+    log(fmt::format("the camera learns token T{} alone", token));
   }
   follow_history(r);
   if (r.snapshot_changed || !r.recorded.empty() || r.question) picture_changed();

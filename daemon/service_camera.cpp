@@ -15,18 +15,28 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// The token names the tracker gives ("T1", "T2", ...) are the players in order.
-int player_of_token(const std::string& token) {
+// The token names the tracker gives ("T1", "T2", ...) are the players in order; nullopt for a name that is
+// no player's.
+std::optional<rules::PlayerId> player_of_token(const std::string& token) {
   if (token.size() >= 2 && token[0] == 'T') {
     try {
-      return std::stoi(token.substr(1)) - 1;
+      return rules::player_from_wire(std::stoi(token.substr(1)) - 1);
     } catch (const std::exception&) {
     }
   }
-  return -1;
+  return std::nullopt;
 }
 
-std::optional<table::TokenReport> report_of(const vision::TrackerEvent& e) {
+// A space number the tracker reports, checked against its board (spaces 0..count-1); nullopt for none (-1)
+// or one off the board.
+std::optional<rules::SpaceId> space_of(int number, int count) {
+  if (number < 0 || number >= count) return std::nullopt;
+  return rules::SpaceId{number};
+}
+
+// What the tracker saw, as the table hears it: the token's name becomes its player and every space number is
+// checked against the board's `spaces` here, where it comes in.
+std::optional<table::TokenReport> report_of(const vision::TrackerEvent& e, int spaces) {
   using K = vision::TrackerEvent::Kind;
   using R = table::TokenReport::Kind;
   table::TokenReport r;
@@ -50,11 +60,11 @@ std::optional<table::TokenReport> report_of(const vision::TrackerEvent& e) {
       return r;
     case K::learn_incomplete:
       // A token put down alone that cannot be seen (one at a time: `token` is the one awaited, `to` -1).
-      if (e.to < 0 && player_of_token(e.token) >= 0) {
+      if (e.to < 0 && player_of_token(e.token)) {
         r.kind = R::learn_incomplete;
         r.player = player_of_token(e.token);
         r.detail = e.detail;
-        r.id = fmt::format("camera:{}:{}", e.frame, r.player);
+        r.id = fmt::format("camera:{}:{}", e.frame, r.player->number());
         return r;
       }
       // Fewer tokens than expected (none at all included): the whole learning, not one player's token.
@@ -73,12 +83,13 @@ std::optional<table::TokenReport> report_of(const vision::TrackerEvent& e) {
       return std::nullopt;
   }
   r.player = player_of_token(e.token);
-  if (r.player < 0) return std::nullopt;
-  r.from = e.from;
-  r.to = e.to;
-  r.candidates = e.candidates;
+  if (!r.player) return std::nullopt;
+  r.from = space_of(e.from, spaces);
+  r.to = space_of(e.to, spaces);
+  for (const int c : e.candidates)
+    if (const auto space = space_of(c, spaces)) r.candidates.push_back(*space);
   r.detail = e.detail;
-  r.id = fmt::format("camera:{}:{}", e.frame, r.player);
+  r.id = fmt::format("camera:{}:{}", e.frame, r.player->number());
   return r;
 }
 
@@ -172,7 +183,7 @@ void Service::Impl::camera_setup_known(const std::optional<KeptSetup>& kept, con
       if (g && !g->state().ended && kept) {
         // The screen says what came back (a set-up kept before progress was: every token, in player order).
         table::TokenLearning all;
-        for (int p = 0; p < players; ++p) all.learned.push_back(p);
+        for (int p = 0; p < players; ++p) all.learned.push_back(rules::PlayerId{p});
         react(session->restore_learning(all));
       }
     }
@@ -321,7 +332,7 @@ void Service::Impl::camera_main(
         if (tracker) {
           if (one_at_a_time) tell_unwatched();  // tokens are named T<seat + 1> only in that mode
           for (const auto& e : tracker->process(frame, index))
-            if (auto r = report_of(e)) hand_over(*r);
+            if (auto r = report_of(e, map.space_count())) hand_over(*r);
           // Kept for a restart, each token as it is learned: after a power cut the family does not put
           // every token on GO again, nor put down again the tokens learned one at a time.
           const auto count = tracker->tokens().size();

@@ -72,14 +72,22 @@ std::expected<void, std::string> write_synced(const std::string& path, const std
   return {};
 }
 
-int player_of_token(const std::string& name) {
-  if (name.size() < 2 || name[0] != 'T') return -1;
+// "T3" -> the third player; nullopt for a name that is no player's.
+std::optional<rules::PlayerId> player_of_token(const std::string& name) {
+  if (name.size() < 2 || name[0] != 'T') return std::nullopt;
   int n = 0;
   for (std::size_t i = 1; i < name.size(); ++i) {
-    if (name[i] < '0' || name[i] > '9' || n > 1000) return -1;
+    if (name[i] < '0' || name[i] > '9' || n > 1000) return std::nullopt;
     n = n * 10 + (name[i] - '0');
   }
-  return n - 1;
+  return rules::player_from_wire(n - 1);
+}
+
+// The file spells players by seat number.
+std::vector<int> seat_numbers(const std::vector<rules::PlayerId>& players) {
+  std::vector<int> out;
+  for (const rules::PlayerId p : players) out.push_back(p.number());
+  return out;
 }
 
 }  // namespace
@@ -102,7 +110,7 @@ std::expected<void, std::string> TokenSetupStore::keep(const SetupWriter& write,
   if (learning.game) kept["game"] = *learning.game;
   kept["players"] = learning.players;
   kept["one_at_a_time"] = learning.one_at_a_time;
-  kept["unwatched"] = learning.unwatched;
+  kept["unwatched"] = seat_numbers(learning.unwatched);
   kept["reference_bytes"] = picture->size();
   kept["reference_fnv1a"] = fmt::format("{:016x}", fnv1a(*picture));
   j["learning"] = kept;
@@ -126,8 +134,8 @@ std::expected<KeptSetup, std::string> TokenSetupStore::read() const {
     if (j.contains("tokens"))
       for (const auto& t : j.at("tokens")) {
         ++out.tokens;
-        const int p = t.contains("name") ? player_of_token(t.at("name").get<std::string>()) : -1;
-        if (p >= 0) out.learned.push_back(p);
+        const auto p = t.contains("name") ? player_of_token(t.at("name").get<std::string>()) : std::nullopt;
+        if (p) out.learned.push_back(*p);
       }
     std::sort(out.learned.begin(), out.learned.end());
     out.learned.erase(std::unique(out.learned.begin(), out.learned.end()), out.learned.end());
@@ -136,7 +144,9 @@ std::expected<KeptSetup, std::string> TokenSetupStore::read() const {
     if (kept.contains("game")) out.learning.game = kept.at("game").get<std::int64_t>();
     out.learning.players = kept.value("players", 0);
     out.learning.one_at_a_time = kept.value("one_at_a_time", false);
-    out.learning.unwatched = kept.value("unwatched", std::vector<int>{});
+    // A number that is no seat is dropped (the table also ignores players it has not seated).
+    for (const int p : kept.value("unwatched", std::vector<int>{}))
+      if (const auto player = rules::player_from_wire(p)) out.learning.unwatched.push_back(*player);
     // The picture beside it must be the one written with it (a cut between the two renames leaves the
     // new picture beside the old JSON).
     auto picture = read_whole(picture_of(path_));

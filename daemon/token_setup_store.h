@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "rules/ids.h"
+
 namespace bb::daemon {
 
 // How far the learning of the tokens had come when the camera's set-up was kept: for which game, how, and
@@ -16,15 +18,15 @@ struct KeptLearning {
       game;                    // the ledger's game they were learned for (none: a file kept before this)
   int players = 0;             // that game's players
   bool one_at_a_time = false;  // learned one at a time: the learned tokens stand where they were put
-  std::vector<int> unwatched;  // players the family chose to leave to the dice
+  std::vector<rules::PlayerId> unwatched;  // players the family chose to leave to the dice
   bool operator==(const KeptLearning&) const = default;
 };
 
 // What a kept set-up says when read back.
 struct KeptSetup {
   KeptLearning learning;
-  std::vector<int> learned;  // players whose tokens it holds, in order (from the tokens' names)
-  int tokens = 0;            // tokens it holds (some may carry names that are no player's)
+  std::vector<rules::PlayerId> learned;  // players whose tokens it holds, in order (from the tokens' names)
+  int tokens = 0;                        // tokens it holds (some may carry names that are no player's)
 };
 
 // Keeps the camera's learned set-up (vision::TokenTracker::save_setup: the JSON at `path`, the empty-board

@@ -43,10 +43,10 @@ bool is_hex(const std::string& text) {
 
 const char* reader_name(Reader reader) { return reader == Reader::wiegand ? "wiegand" : "rc522"; }
 
-std::string demo_card(int player, Reader reader) {
-  // Wiegand 26: facility code 0xD0 and card number 0x1000 + player; RC522: a 4-byte NFC uid.
-  return reader == Reader::wiegand ? fmt::format("D0{:04X}", 0x1000 + player)
-                                   : fmt::format("04D0{:04X}", 0xA000 + player);
+std::string demo_card(rules::PlayerId player, Reader reader) {
+  // Wiegand 26: facility code 0xD0 and card number 0x1000 + seat; RC522: a 4-byte NFC uid.
+  return reader == Reader::wiegand ? fmt::format("D0{:04X}", 0x1000 + player.number())
+                                   : fmt::format("04D0{:04X}", 0xA000 + player.number());
 }
 
 // --- devices ---------------------------------------------------------------------------------------------
@@ -186,18 +186,20 @@ vision::FrameSource::Grab VirtualCamera::grab(cv::Mat& frame) {
   return {};
 }
 
-void VirtualCamera::set_aside(int player) {
+void VirtualCamera::set_aside(rules::PlayerId player) {
   std::lock_guard lock(mutex_);
-  if (player < 0 || player >= settings_.players) return;
-  const int token = token_of_player_[static_cast<std::size_t>(player)];
+  if (player.number() < 0 || player.number() >= settings_.players) return;
+  const int token = token_of_player_[player.index()];
   for (auto& f : script_->place(token, beside_board(token), moves_++)) pending_.push_back(std::move(f.scene));
 }
 
-void VirtualCamera::move_token(int player, int space) {
+void VirtualCamera::move_token(rules::PlayerId player, rules::SpaceId space) {
   std::lock_guard lock(mutex_);
   const int spaces = renderer_->space_map().space_count();
-  if (player < 0 || player >= settings_.players || space < 0 || space >= spaces) return;
-  for (auto& f : script_->play({token_of_player_[static_cast<std::size_t>(player)], space}, moves_++))
+  if (player.number() < 0 || player.number() >= settings_.players || space.number() < 0 ||
+      space.number() >= spaces)
+    return;
+  for (auto& f : script_->play({token_of_player_[player.index()], space.number()}, moves_++))
     pending_.push_back(std::move(f.scene));
 }
 
@@ -206,16 +208,18 @@ bool VirtualCamera::moving() const {
   return !pending_.empty();
 }
 
-std::vector<int> VirtualCamera::truth() const {
+rules::ById<rules::PlayerId, std::optional<rules::SpaceId>> VirtualCamera::truth() const {
   std::lock_guard lock(mutex_);
-  std::vector<int> by_player;
-  for (int token : token_of_player_) by_player.push_back(script_->truth()[static_cast<std::size_t>(token)]);
+  rules::ById<rules::PlayerId, std::optional<rules::SpaceId>> by_player;
+  // The script spells a token in a hand (or beside the board) as -1.
+  for (int token : token_of_player_)
+    by_player.push_back(rules::space_from_wire(script_->truth()[static_cast<std::size_t>(token)]));
   return by_player;
 }
 
-std::string VirtualCamera::token_name(int player) const {
-  return player >= 0 && player < static_cast<int>(token_of_player_.size())
-             ? names_[static_cast<std::size_t>(token_of_player_[static_cast<std::size_t>(player)])]
+std::string VirtualCamera::token_name(rules::PlayerId player) const {
+  return player.number() >= 0 && player.index() < token_of_player_.size()
+             ? names_[static_cast<std::size_t>(token_of_player_[player.index()])]
              : std::string();
 }
 
@@ -226,10 +230,10 @@ std::int64_t VirtualCamera::frames_grabbed() const {
 
 // --- slips -----------------------------------------------------------------------------------------------
 
-int Slips::carried_to(int to, int spaces) {
+rules::SpaceId Slips::carried_to(rules::SpaceId to, int spaces) {
   if (std::uniform_real_distribution<double>(0, 1)(rng_) >= settings_.miscount) return to;
   const int off = std::uniform_int_distribution<int>(0, 1)(rng_) == 0 ? -1 : 1;
-  return ((to + off) % spaces + spaces) % spaces;
+  return rules::SpaceId{((to.number() + off) % spaces + spaces) % spaces};
 }
 
 bool Slips::taps_wrong_card() {

@@ -11,12 +11,14 @@
 #include <expected>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "display/frame.h"
 #include "peripherals/device_factory.h"
+#include "rules/ids.h"
 #include "vision/frame_source.h"
 #include "vision/table_scene.h"
 
@@ -93,16 +95,18 @@ class VirtualCamera final : public vision::FrameSource {
   std::string describe() const override;
 
   // The hand carries `player`'s token to `space` (queued behind any move still under way).
-  void move_token(int player, int space);
+  // A player or space not on this table is ignored.
+  void move_token(rules::PlayerId player, rules::SpaceId space);
   // The hand takes `player`'s token off the board and sets it down beside it (learning one at a time).
-  void set_aside(int player);
+  void set_aside(rules::PlayerId player);
   // True while a move's frames have not all been handed out.
   bool moving() const;
-  // Where each player's token truly stands (after the queued moves).
-  std::vector<int> truth() const;
+  // Where each player's token truly stands (after the queued moves); nothing while it is in a hand or
+  // beside the board.
+  rules::ById<rules::PlayerId, std::optional<rules::SpaceId>> truth() const;
   // The name the tracker gives `player`'s token when it learns them all standing on GO (T1 nearest the
   // corner): what the family tells the setup screen when it says which token is whose.
-  std::string token_name(int player) const;
+  std::string token_name(rules::PlayerId player) const;
   const vision::TableRenderer& renderer() const { return *renderer_; }
   std::int64_t frames_grabbed() const;
 
@@ -133,7 +137,7 @@ class Slips {
   };
   explicit Slips(Settings settings) : settings_(settings), rng_(settings.seed * 7919 + 17) {}
   // Where the token ends when the bot means `to` on a board of `spaces` spaces.
-  int carried_to(int to, int spaces);
+  rules::SpaceId carried_to(rules::SpaceId to, int spaces);
   bool taps_wrong_card();
 
  private:
@@ -147,6 +151,6 @@ class Slips {
 std::expected<void, std::string> press_target(const display::Frame& frame, const std::string& id);
 
 // The card uid of `player` on `reader` in the demo (each player has one card per reader).
-std::string demo_card(int player, Reader reader);
+std::string demo_card(rules::PlayerId player, Reader reader);
 
 }  // namespace bb::daemon

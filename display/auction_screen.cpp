@@ -24,27 +24,28 @@ void AuctionScreen::track(UiContext& ui) {
     key_ = key;
     started_ms_ = ui.now_ms();
     bids_.clear();
-    bidder_ = -1;
+    bidder_.reset();
   }
   if (a.high_bidder && (bids_.empty() || bids_.back() != std::make_pair(*a.high_bidder, a.high_bid)))
     bids_.emplace_back(*a.high_bidder, a.high_bid);
 }
 
-void AuctionScreen::bid(UiContext& ui, int player, rules::Money amount) {
-  ui.emit(ApplyInput{rules::Bid{rules::PlayerId{player}, amount}, {}, -1, {}});
+void AuctionScreen::bid(UiContext& ui, rules::PlayerId player, rules::Money amount) {
+  ui.emit(ApplyInput{rules::Bid{player, amount}, {}, std::nullopt, {}});
 }
 
-bool AuctionScreen::on_card(const std::string& /*uid*/, int player, UiContext& ui) {
+bool AuctionScreen::on_card(const std::string& /*uid*/, std::optional<rules::PlayerId> player,
+                            UiContext& ui) {
   const auto* game = ui.snapshot().game;
   if (!game || !game->state().auction) return false;
-  if (player < 0) {
+  if (!player) {
     ui.say("That card belongs to nobody in this game");
     return true;
   }
   // A card tap is the quickest bid: ten steps over the highest.
   const auto& a = *game->state().auction;
-  bid(ui, player, a.high_bid + 10 * std::max<rules::Money>(1, game->rules().bid_increment));
-  bidder_ = player;
+  bid(ui, *player, a.high_bid + 10 * std::max<rules::Money>(1, game->rules().bid_increment));
+  bidder_ = *player;
   return true;
 }
 
@@ -132,17 +133,18 @@ void AuctionScreen::build(FrameBuilder& fb, UiContext& ui) {
   const int bw = (right.w - (cols - 1) * l.pad) / cols;
   const int bh = l.button_h;
   int row_y = right.y + l.s(32);
-  if (bidder_ >= 0 && (bidder_ >= n || st.players[static_cast<std::size_t>(bidder_)].bankrupt)) bidder_ = -1;
-  for (int i = 0; i < n; ++i) {
-    const auto& p = st.players[static_cast<std::size_t>(i)];
+  if (bidder_ && (bidder_->number() >= n || st.players[*bidder_].bankrupt)) bidder_.reset();
+  for (rules::PlayerId seat : st.players.ids()) {
+    const int i = seat.number();
+    const auto& p = st.players[seat];
     const Rect r{right.x + (i % cols) * (bw + l.pad), row_y + (i / cols) * (bh + l.pad), bw, bh};
     fb.button(
-        fmt::format("auction.bidder.{}", i), r, p.name, Widgets::player_colour(snap, i),
-        [this, i] { bidder_ = i; }, !p.bankrupt, "Bankrupt players cannot bid");
-    if (bidder_ == i) fb.outline(r.inset(-3), Palette::text, l.s(4));
+        fmt::format("auction.bidder.{}", i), r, p.name, Widgets::player_colour(snap, seat),
+        [this, seat] { bidder_ = seat; }, !p.bankrupt, "Bankrupt players cannot bid");
+    if (bidder_ == seat) fb.outline(r.inset(-3), Palette::text, l.s(4));
   }
   row_y += ((n + cols - 1) / cols) * (bh + l.pad) + l.s(4);
-  const bool chosen = bidder_ >= 0;
+  const bool chosen = bidder_.has_value();
   const rules::Money steps[3] = {step, 10 * step, 50 * step};
   // Three raises and "Other" in a row where their labels fit, else two rows of two (a portrait screen).
   std::array<std::string, 4> labels{"", "", "", "Other"};
@@ -160,15 +162,20 @@ void AuctionScreen::build(FrameBuilder& fb, UiContext& ui) {
     const rules::Money amount = a.high_bid + steps[k];
     fb.button(
         fmt::format("auction.raise.{}", k), place(k), Wording::money(*game, amount), Palette::primary,
-        [this, &ui, amount] { bid(ui, bidder_, amount); }, chosen, "First tap who bids");
+        [this, &ui, amount] {
+          if (bidder_) bid(ui, *bidder_, amount);
+        },
+        chosen, "First tap who bids");
   }
-  const int who = bidder_;
+  const std::optional<rules::PlayerId> bidder = bidder_;
   fb.button(
       "auction.keypad", place(3), "Other", Palette::primary,
-      [&ui, this, who] {
+      [&ui, this, bidder] {
+        if (!bidder) return;  // greyed until a bidder is chosen
+        const rules::PlayerId who = *bidder;
         KeypadDialog::Request req;
         req.mode = KeypadDialog::Mode::amount;
-        req.title = fmt::format("{} bids", ui.snapshot().game->account_name(rules::PlayerId{who}));
+        req.title = fmt::format("{} bids", ui.snapshot().game->account_name(who));
         req.on_amount = [this, &ui, who](rules::Money m) { bid(ui, who, m); };
         ui.open_dialog(std::make_unique<KeypadDialog>(std::move(req)));
       },
@@ -180,12 +187,12 @@ void AuctionScreen::build(FrameBuilder& fb, UiContext& ui) {
                                    ? fmt::format("Sold to {} for {}?", game->account_name(*a.high_bidder),
                                                  Wording::money(*game, a.high_bid))
                                    : std::string("Close with no sale? The bank keeps it.");
-  const int payer = a.high_bidder ? a.high_bidder->number() : -1;
-  fb.button("auction.close", close, a.high_bidder ? "Close: sold!" : "Close: no sale", Palette::danger,
-            [&ui, question, payer] {
-              ui.confirm({question, "Close", payer >= 0 ? payer : -1, ApplyInput{rules::Close{}, {}, -1, {}},
-                          nullptr});
-            });
+  const std::optional<rules::PlayerId> payer = a.high_bidder;
+  fb.button(
+      "auction.close", close, a.high_bidder ? "Close: sold!" : "Close: no sale", Palette::danger,
+      [&ui, question, payer] {
+        ui.confirm({question, "Close", payer, ApplyInput{rules::Close{}, {}, std::nullopt, {}}, nullptr});
+      });
 }
 
 }  // namespace bb::display

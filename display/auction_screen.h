@@ -15,14 +15,14 @@ namespace bb::display {
 class AuctionScreen : public View {
  public:
   void build(FrameBuilder& fb, UiContext& ui) override;
-  bool on_card(const std::string& uid, int player, UiContext& ui) override;
+  bool on_card(const std::string& uid, std::optional<rules::PlayerId> player, UiContext& ui) override;
 
  private:
   void track(UiContext& ui);
-  void bid(UiContext& ui, int player, rules::Money amount);
+  void bid(UiContext& ui, rules::PlayerId player, rules::Money amount);
   std::string key_;
   std::uint64_t started_ms_ = 0;
-  int bidder_ = -1;
+  std::optional<rules::PlayerId> bidder_;  // the bidder chosen on the screen (nobody yet)
   std::vector<std::pair<rules::PlayerId, rules::Money>> bids_;  // as seen, newest last
 };
 

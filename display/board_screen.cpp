@@ -90,9 +90,9 @@ void BoardScreen::draw_board(FrameBuilder& fb, const Snapshot& snap, const Board
   }
   if (heat) return;
   // Tokens: where the rules put them, with a ring where the camera sees them when that differs.
-  const int np = static_cast<int>(st.players.size());
-  for (int p = 0; p < np; ++p) {
-    const auto& ps = st.players[static_cast<std::size_t>(p)];
+  for (rules::PlayerId seat : st.players.ids()) {
+    const int p = seat.number();
+    const auto& ps = st.players[seat];
     const int at = ps.position.number();
     if (ps.bankrupt || at < 0 || at >= n) continue;
     const Rect r = geo.cell(at);
@@ -101,12 +101,12 @@ void BoardScreen::draw_board(FrameBuilder& fb, const Snapshot& snap, const Board
     const int cy = r.y + ((p / 3) % 2 == 0 ? r.h / 2 - d : r.h / 2);
     const Rect tok{std::clamp(cx, r.x, r.right() - d), std::clamp(cy, r.y, r.bottom() - d), d, d};
     fb.circle(tok.inset(-1), Palette::background);
-    fb.circle(tok, Widgets::player_colour(snap, p));
-    if (static_cast<std::size_t>(p) < snap.seen_positions.size()) {
-      const int seen = snap.seen_positions[static_cast<std::size_t>(p)];
-      if (seen >= 0 && seen < n && seen != at) {
-        const Rect sr = geo.cell(seen);
-        fb.outline({sr.cx() - d / 2, sr.cy() - d / 2, d, d}, Widgets::player_colour(snap, p), 3);
+    fb.circle(tok, Widgets::player_colour(snap, seat));
+    if (seat.index() < snap.seen_positions.size()) {
+      const auto seen = snap.seen_positions[seat];
+      if (seen && seen->number() < n && seen->number() != at) {
+        const Rect sr = geo.cell(seen->number());
+        fb.outline({sr.cx() - d / 2, sr.cy() - d / 2, d, d}, Widgets::player_colour(snap, seat), 3);
       }
     }
   }
@@ -139,20 +139,20 @@ void BoardScreen::build(FrameBuilder& fb, UiContext& ui) {
   const int cols = legend_below ? 2 : 1;
   const int col_w = legend.w / cols;
   const int rows = (static_cast<int>(st.players.size()) + cols - 1) / cols;
-  for (std::size_t p = 0; p < st.players.size(); ++p) {
+  for (rules::PlayerId p : st.players.ids()) {
     const auto& ps = st.players[p];
-    const int pi = static_cast<int>(p);
+    const int pi = p.number();
     const int x = legend.x + (pi / rows) * col_w;
     const int y = legend.y + l.s(6) + (pi % rows) * line;
-    Widgets::player_badge(fb, {x + l.s(8), y + l.s(6), l.s(24), l.s(24)}, snap, pi);
+    Widgets::player_badge(fb, {x + l.s(8), y + l.s(6), l.s(24), l.s(24)}, snap, p);
     std::string where = ps.bankrupt ? "bankrupt" : Wording::space_name(game, ps.position);
     if (ps.in_jail) where += " (in jail)";
     // The table waits for this token to be moved there (after a throw or a card).
-    if (p < snap.expected_positions.size() && snap.expected_positions[p] >= 0 && !ps.bankrupt)
-      where = "move to " + Wording::space_name(game, rules::space_from_wire(snap.expected_positions[p]));
-    if (p < snap.seen_positions.size() && snap.seen_positions[p] >= 0 &&
-        snap.seen_positions[p] != ps.position.number())
-      where += ", camera: " + Wording::space_name(game, rules::space_from_wire(snap.seen_positions[p]));
+    if (p.index() < snap.expected_positions.size() && snap.expected_positions[p] && !ps.bankrupt)
+      where = "move to " + Wording::space_name(game, snap.expected_positions[p]);
+    if (p.index() < snap.seen_positions.size() && snap.seen_positions[p] &&
+        snap.seen_positions[p] != ps.position)
+      where += ", camera: " + Wording::space_name(game, snap.seen_positions[p]);
     fb.text({x + l.s(40), y, col_w - l.s(48), l.s(20)}, ps.name, FontFace::bold, l.font_small, Palette::text);
     fb.text({x + l.s(40), y + l.s(20), col_w - l.s(48), l.s(20)}, where, FontFace::regular, l.font_small,
             Palette::muted, Align::left, l.s(12));

@@ -100,7 +100,7 @@ void ChartsScreen::build_worth(FrameBuilder& fb, UiContext& ui, Rect area) {
   // Long games are thinned to about one point per two pixels: the line looks the same and draws faster.
   const int stride = std::max(1, samples / std::max(1, chart.w / 2));
   for (int p = 0; p < n; ++p) {
-    const Colour c = Widgets::player_colour(snap, p);
+    const Colour c = Widgets::player_colour(snap, rules::PlayerId{p});
     int prev = 0;
     for (int i = stride; i < samples; i += stride) {
       const auto& a = series[static_cast<std::size_t>(prev)];
@@ -130,7 +130,7 @@ void ChartsScreen::build_worth(FrameBuilder& fb, UiContext& ui, Rect area) {
   for (int k = 0; k < n; ++k) {
     const int p = order[static_cast<std::size_t>(k)];
     const int y = legend.y + k * row;
-    fb.fill({legend.x, y + l.s(4), l.s(8), row - l.s(8)}, Widgets::player_colour(snap, p));
+    fb.fill({legend.x, y + l.s(4), l.s(8), row - l.s(8)}, Widgets::player_colour(snap, rules::PlayerId{p}));
     fb.text({legend.x + l.s(14), y, legend.w - l.s(14), row / 2},
             st.players[static_cast<std::size_t>(p)].name, FontFace::bold, l.font_small, Palette::text,
             Align::left, l.s(12));
@@ -193,7 +193,7 @@ void ChartsScreen::build_chances(FrameBuilder& fb, UiContext& ui, Rect area) {
   const std::size_t stride = std::max<std::size_t>(1, points.size() / std::max(1, chart.w / 3));
   for (int p = 0; p < n; ++p) {
     const auto pi = static_cast<std::size_t>(p);
-    const Colour c = Widgets::player_colour(snap, p);
+    const Colour c = Widgets::player_colour(snap, rules::PlayerId{p});
     std::size_t prev = 0;
     for (std::size_t i = 1; i < points.size(); ++i) {
       if (i % stride != 0 && i + 1 != points.size()) continue;
@@ -224,7 +224,7 @@ void ChartsScreen::build_chances(FrameBuilder& fb, UiContext& ui, Rect area) {
     const int p = order[static_cast<std::size_t>(k)];
     const auto pi = static_cast<std::size_t>(p);
     const int y = legend.y + k * row;
-    fb.fill({legend.x, y + l.s(4), l.s(8), row - l.s(8)}, Widgets::player_colour(snap, p));
+    fb.fill({legend.x, y + l.s(4), l.s(8), row - l.s(8)}, Widgets::player_colour(snap, rules::PlayerId{p}));
     fb.text({legend.x + l.s(14), y, legend.w - l.s(14), row / 2}, st.players[pi].name, FontFace::bold,
             l.font_small, Palette::text, Align::left, l.s(12));
     const std::string chance = st.players[pi].bankrupt ? std::string("out")
@@ -258,7 +258,8 @@ void ChartsScreen::build_heat(FrameBuilder& fb, UiContext& ui, Rect area) {
     const int s = order[k];
     if (counts[static_cast<std::size_t>(s)] == 0) break;
     fb.text({side_panel.x + l.s(8), y, side_panel.w - l.s(16), l.s(28)},
-            fmt::format("{}  {}", counts[static_cast<std::size_t>(s)], Wording::space_name(*snap.game, s)),
+            fmt::format("{}  {}", counts[static_cast<std::size_t>(s)],
+                        Wording::space_name(*snap.game, rules::SpaceId{s})),
             FontFace::regular, l.font_small, Palette::text, Align::left, l.s(12));
     y += l.s(28);
   }

@@ -27,19 +27,19 @@ void ConfirmDialog::build(FrameBuilder& fb, UiContext& ui) {
               request_.details[i], FontFace::regular, l.font_body, Palette::text, Align::left, l.font_small);
     below += lines_h + l.s(8);
   }
-  const bool by_card = ui.cards_confirm() && request_.payer >= 0;
+  const bool by_card = ui.cards_confirm() && request_.payer;
   if (by_card) {
     const auto* game = ui.snapshot().game;
-    const std::string who = game ? game->account_name(rules::PlayerId{request_.payer}) : "Player";
+    const std::string who = game ? game->account_name(*request_.payer) : "Player";
     const Rect hint{p.x + pad, below + l.s(8), p.w - 2 * pad, l.s(40)};
-    fb.fill(hint, Widgets::player_colour(ui.snapshot(), request_.payer));
+    fb.fill(hint, Widgets::player_colour(ui.snapshot(), *request_.payer));
     fb.text(hint.inset(l.s(4)), fmt::format("{}, tap your card to confirm", who), FontFace::bold, l.font_body,
-            Palette::text_on(Widgets::player_colour(ui.snapshot(), request_.payer)), Align::centre);
+            Palette::text_on(Widgets::player_colour(ui.snapshot(), *request_.payer)), Align::centre);
   }
   if (!ui.message().empty())
     fb.text({p.x + pad, below + l.s(52), p.w - 2 * pad, l.s(30)}, ui.message(), FontFace::bold, l.font_small,
             Palette::highlight, Align::centre);
-  const bool by_card_only = ui.cards_confirm() && request_.payer >= 0;
+  const bool by_card_only = ui.cards_confirm() && request_.payer;
   const int bw = (p.w - 3 * pad) / 2;
   const Rect cancel{by_card_only ? p.x + (p.w - bw) / 2 : p.x + pad, p.bottom() - pad - l.button_h, bw,
                     l.button_h};
@@ -50,17 +50,18 @@ void ConfirmDialog::build(FrameBuilder& fb, UiContext& ui) {
   if (!by_card) {
     const Rect ok{cancel.right() + pad, cancel.y, bw, l.button_h};
     fb.button("confirm.ok", ok, request_.confirm_label.empty() ? "Confirm" : request_.confirm_label,
-              Palette::accept, [this, &ui] { accept(ui, -1); });
+              Palette::accept, [this, &ui] { accept(ui, std::nullopt); });
   }
 }
 
-bool ConfirmDialog::on_card(const std::string& /*uid*/, int player, UiContext& ui) {
-  if (request_.payer < 0) return false;
+bool ConfirmDialog::on_card(const std::string& /*uid*/, std::optional<rules::PlayerId> player,
+                            UiContext& ui) {
+  if (!request_.payer) return false;
   if (player != request_.payer) {
     const auto* game = ui.snapshot().game;
-    if (game && player >= 0)
-      ui.say(fmt::format("That is {}'s card: {} must tap", game->account_name(rules::PlayerId{player}),
-                         game->account_name(rules::PlayerId{request_.payer})));
+    if (game && player)
+      ui.say(fmt::format("That is {}'s card: {} must tap", game->account_name(*player),
+                         game->account_name(*request_.payer)));
     else
       ui.say("That card belongs to nobody in this game");
     ui.cue(Cue::refused);
@@ -70,7 +71,7 @@ bool ConfirmDialog::on_card(const std::string& /*uid*/, int player, UiContext& u
   return true;
 }
 
-void ConfirmDialog::accept(UiContext& ui, int confirmed_by) {
+void ConfirmDialog::accept(UiContext& ui, std::optional<rules::PlayerId> confirmed_by) {
   ApplyInput action = request_.action;
   action.confirmed_by = confirmed_by;
   auto after = request_.after;

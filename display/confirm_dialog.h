@@ -10,10 +10,11 @@ class ConfirmDialog : public View {
  public:
   explicit ConfirmDialog(Confirmation request) : request_(std::move(request)) {}
   void build(FrameBuilder& fb, UiContext& ui) override;
-  bool on_card(const std::string& uid, int player, UiContext& ui) override;
+  bool on_card(const std::string& uid, std::optional<rules::PlayerId> player, UiContext& ui) override;
 
  private:
-  void accept(UiContext& ui, int confirmed_by);
+  // Confirmed by that player's card (nobody: on the screen).
+  void accept(UiContext& ui, std::optional<rules::PlayerId> confirmed_by);
   Confirmation request_;
 };
 

@@ -14,7 +14,7 @@ void DiceDialog::build(FrameBuilder& fb, UiContext& ui) {
   const Rect p = Widgets::dialog(fb, l.s(640), l.s(330));
   const int pad = l.s(12);
   const auto* game = ui.snapshot().game;
-  const std::string who = game ? game->account_name(rules::PlayerId{player_}) : "";
+  const std::string who = game ? game->account_name(player_) : "";
   fb.text({p.x + pad, p.y + pad, p.w - 2 * pad, l.s(36)}, fmt::format("{}: what did the dice show?", who),
           FontFace::bold, l.font_large, Palette::text);
   const int label_w = l.s(120);
@@ -45,7 +45,7 @@ void DiceDialog::build(FrameBuilder& fb, UiContext& ui) {
         if (on_dice_)
           on_dice_(d1_, d2_);
         else
-          ui.emit(ApplyInput{rules::Roll{d1_, d2_}, {}, -1, {}});
+          ui.emit(ApplyInput{rules::Roll{d1_, d2_}, {}, std::nullopt, {}});
       },
       ready, "Tap the number on each die first");
 }

@@ -41,10 +41,10 @@ void draw_die(FrameBuilder& fb, Rect r, int value) {
 
 // FINANCE (1932), before the throw: jail insurance, a partnership, the Auctioneer's early sale; each offered
 // only where the rules would accept it now.
-void add_finance_choices(const rules::Game& game, UiContext& ui, int player,
+void add_finance_choices(const rules::Game& game, UiContext& ui, rules::PlayerId player,
                          std::vector<QuestionChoice>& choices) {
   const auto& r = game.rules();
-  const std::string name = game.account_name(rules::PlayerId{player});
+  const std::string name = game.account_name(player);
   const std::string& jail = game.edition().words.jail;
   if (r.jail_insurance > 0 || r.jail_insurance_card > 0) {
     // "Players may insure against going to Jail by paying $25 to the Bank on approaching the "Go to Jail"
@@ -55,7 +55,7 @@ void add_finance_choices(const rules::Game& game, UiContext& ui, int player,
     std::vector<std::string> questions;
     for (bool card : {false, true}) {
       const rules::Money cost = card ? r.jail_insurance_card : r.jail_insurance;
-      if (cost == 0 || game.why_not_insure(rules::PlayerId{player}, card)) continue;
+      if (cost == 0 || game.why_not_insure(player, card)) continue;
       kinds.push_back({card
                            ? fmt::format("Against a Go to {} card: {}", jail, Wording::money(game, cost))
                            : fmt::format("Against the Go to {} corner: {}", jail, Wording::money(game, cost)),
@@ -73,10 +73,9 @@ void add_finance_choices(const rules::Game& game, UiContext& ui, int player,
                  fmt::format("Insure against {} for this throw", jail), kinds,
                  [&ui, against_card, questions, player](int i) {
                    const auto at = static_cast<std::size_t>(i);
-                   ui.confirm(
-                       {questions[at], "Insure", player,
-                        ApplyInput{rules::Insure{rules::PlayerId{player}, against_card[at]}, {}, -1, {}},
-                        nullptr});
+                   ui.confirm({questions[at], "Insure", player,
+                               ApplyInput{rules::Insure{player, against_card[at]}, {}, std::nullopt, {}},
+                               nullptr});
                  }));
            }});
   }
@@ -91,8 +90,8 @@ void add_finance_choices(const rules::Game& game, UiContext& ui, int player,
       const std::string lot = Wording::space_name(game, *lease);
       choices.push_back({"home.sell_lease", "Sell a lease early", Palette::primary, [&ui, lot] {
                            ui.confirm({fmt::format("Auction {} now, the lowest lease unsold?", lot),
-                                       "Auction it", -1, ApplyInput{rules::AuctionLease{}, {}, -1, {}},
-                                       nullptr});
+                                       "Auction it", std::nullopt,
+                                       ApplyInput{rules::AuctionLease{}, {}, std::nullopt, {}}, nullptr});
                          }});
     }
 }
@@ -147,12 +146,13 @@ int HomeScreen::build_players(FrameBuilder& fb, UiContext& ui) {
   const int per_row = (n + rows - 1) / rows;
   const int card_h = rows == 1 ? l.s(100) : l.s(72);
   const int card_w = (l.width - (per_row + 1) * l.pad) / std::max(1, per_row);
-  for (int i = 0; i < n; ++i) {
-    const auto& p = st.players[static_cast<std::size_t>(i)];
+  for (rules::PlayerId seat : st.players.ids()) {
+    const int i = seat.number();
+    const auto& p = st.players[seat];
     const Rect r{l.pad + (i % per_row) * (card_w + l.pad), l.pad + (i / per_row) * (card_h + l.pad), card_w,
                  card_h};
-    const bool turn = i == st.current.number() && !st.ended;
-    const Colour c = Widgets::player_colour(snap, i);
+    const bool turn = seat == st.current && !st.ended;
+    const Colour c = Widgets::player_colour(snap, seat);
     fb.fill(r, p.bankrupt ? Palette::disabled : Palette::panel);
     const int stripe = l.s(10);
     fb.fill({r.x, r.y, stripe, r.h}, c);
@@ -161,9 +161,9 @@ int HomeScreen::build_players(FrameBuilder& fb, UiContext& ui) {
     const int inner_w = r.right() - inner_x - l.s(8);
     const int badge = rows == 1 ? l.s(30) : l.s(26);
     const int name_h = rows == 1 ? l.s(34) : l.s(28);
-    Widgets::player_badge(fb, {inner_x, r.y + l.s(6) + (name_h - badge) / 2, badge, badge}, snap, i);
+    Widgets::player_badge(fb, {inner_x, r.y + l.s(6) + (name_h - badge) / 2, badge, badge}, snap, seat);
     std::string tag;
-    const std::string standing = st.ended ? Wording::standing(game, i) : std::string();
+    const std::string standing = st.ended ? Wording::standing(game, seat) : std::string();
     if (!standing.empty())
       tag = standing;  // "winner", "tie" or "bankrupt" once the game is over
     else if (p.bankrupt)
@@ -184,8 +184,8 @@ int HomeScreen::build_players(FrameBuilder& fb, UiContext& ui) {
     fb.text({inner_x, money_top, inner_w, r.bottom() - money_top - l.s(4)}, Wording::money(game, p.cash),
             FontFace::bold, rows == 1 ? l.font_huge + l.s(6) : l.font_huge,
             p.bankrupt ? Palette::muted : Palette::text, Align::left, l.font_body);
-    fb.area(fmt::format("home.player.{}", i), r, [&ui, i] {
-      ui.focus_player(i);
+    fb.area(fmt::format("home.player.{}", i), r, [&ui, seat] {
+      ui.focus_player(seat);
       ui.go(ScreenId::properties);
     });
   }
@@ -240,16 +240,16 @@ void HomeScreen::build_standings(FrameBuilder& fb, UiContext& ui, Rect panel, in
   const auto& l = fb.layout();
   const auto& game = *ui.snapshot().game;
   const auto& st = game.state();
-  std::vector<int> order;
-  for (int p = 0; p < static_cast<int>(st.players.size()); ++p) order.push_back(p);
+  std::vector<rules::PlayerId> order;
+  for (rules::PlayerId p : st.players.ids()) order.push_back(p);
   // Winners first, then the others still in the game by worth, the bankrupt last.
-  auto rank = [&](int p) {
+  auto rank = [&](rules::PlayerId p) {
     const std::string s = Wording::standing(game, p);
     return s == "winner" || s == "tie" ? 0 : s == "bankrupt" ? 2 : 1;
   };
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+  std::stable_sort(order.begin(), order.end(), [&](rules::PlayerId a, rules::PlayerId b) {
     if (rank(a) != rank(b)) return rank(a) < rank(b);
-    return game.worth(rules::PlayerId{a}) > game.worth(rules::PlayerId{b});
+    return game.worth(a) > game.worth(b);
   });
   int y = panel.y + l.s(4);
   fb.text({panel.x + l.s(10), y, panel.w - l.s(20), line_h},
@@ -259,8 +259,8 @@ void HomeScreen::build_standings(FrameBuilder& fb, UiContext& ui, Rect panel, in
   const int money_w = l.s(130), tag_w = l.s(110);
   int place = 0;
   for (std::size_t k = 0; k < order.size() && y + line_h <= panel.bottom(); ++k) {
-    const int p = order[k];
-    const auto& pl = st.players[static_cast<std::size_t>(p)];
+    const rules::PlayerId p = order[k];
+    const auto& pl = st.players[p];
     // Equal winners share first place.
     if (k == 0 || rank(p) != 0) place = static_cast<int>(k) + 1;
     const std::string standing = Wording::standing(game, p);
@@ -273,8 +273,8 @@ void HomeScreen::build_standings(FrameBuilder& fb, UiContext& ui, Rect panel, in
     fb.text({x + l.s(50), y, panel.w - l.s(80) - money_w - tag_w, line_h}, pl.name, FontFace::bold,
             l.font_body, colour, Align::left, l.s(12));
     fb.text({panel.right() - l.s(10) - tag_w - money_w, y, money_w, line_h},
-            pl.bankrupt ? std::string() : Wording::money(game, game.worth(rules::PlayerId{p})),
-            FontFace::regular, l.font_body, colour, Align::right);
+            pl.bankrupt ? std::string() : Wording::money(game, game.worth(p)), FontFace::regular, l.font_body,
+            colour, Align::right);
     fb.text({panel.right() - l.s(10) - tag_w, y, tag_w, line_h}, standing, FontFace::bold, l.font_small,
             colour, Align::right);
     y += line_h;
@@ -293,8 +293,8 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
 
   std::vector<QuestionChoice> choices;
   std::string text;
-  bool payment = false;  // an option moves money: say how it will be confirmed
-  int who = st.current.number();
+  bool payment = false;              // an option moves money: say how it will be confirmed
+  rules::PlayerId who = st.current;  // whose colour marks the question
 
   if (st.ended) {
     text = Wording::game_over(game);
@@ -312,9 +312,9 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
         {"home.auction", "Open the auction", Palette::primary, [&ui] { ui.go(ScreenId::auction); }});
   } else if (!st.pending.empty()) {
     const auto& q = st.pending.front();
-    who = q.player.number();
+    who = q.player;
     text = Wording::question(game, q);
-    const int player = q.player.number();
+    const rules::PlayerId player = q.player;
     const auto kind = q.kind;
     if (kind == rules::QuestionKind::draft) {
       // The draft page: every set still free, with its deeds and colour, one tap to choose it.
@@ -329,15 +329,15 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
       // Taking a set is the chooser's decision: confirmed by their card, like a purchase.
       std::vector<std::string> questions;
       for (const auto& opt : q.options)
-        questions.push_back(fmt::format("{} takes {}?", game.account_name(rules::PlayerId{player}),
-                                        Wording::option(game, q, opt)));
+        questions.push_back(
+            fmt::format("{} takes {}?", game.account_name(player), Wording::option(game, q, opt)));
       choices.push_back(
           {"home.draft", fmt::format("Choose a set ({} left)", ids.size()), Palette::primary,
            [&ui, sets, ids, title, questions, player] {
              ui.open_dialog(std::make_unique<ChoiceDialog>(title, sets, [&ui, ids, questions, player](int i) {
                const auto at = static_cast<std::size_t>(i);
                ui.confirm({questions[at], "Take this set", player,
-                           ApplyInput{rules::Choose{rules::PlayerId{player}, ids[at]}, {}, -1, {}}, nullptr});
+                           ApplyInput{rules::Choose{player, ids[at]}, {}, std::nullopt, {}}, nullptr});
              }));
            }});
     }
@@ -345,7 +345,7 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
          kind == rules::QuestionKind::draft ? std::vector<rules::QuestionOption>{} : q.options) {
       using rules::Answer;
       const std::string opt(game.option_name(option));
-      rules::Choose choose{rules::PlayerId{player}, opt};
+      rules::Choose choose{player, opt};
       const std::string label = Wording::option(game, q, option);
       const bool pays = rules::moves_money(option.answer);
       payment = payment || pays;
@@ -353,7 +353,7 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
         choices.push_back({"home.option.roll", label, Palette::primary,
                            [&ui, player] { ui.open_dialog(std::make_unique<DiceDialog>(player)); }});
       } else if (pays) {
-        const std::string name = game.account_name(rules::PlayerId{player});
+        const std::string name = game.account_name(player);
         std::string question = fmt::format("{}: {}?", name, label);
         if (option.answer == Answer::buy)
           question = fmt::format("{} buys {} for {}?", name, Wording::space_name(game, q.space),
@@ -369,11 +369,11 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
                                  Wording::space_name(game, q.space));
         choices.push_back(
             {"home.option." + opt, label, Palette::accept, [&ui, choose, label, question, player] {
-               ui.confirm({question, label, player, ApplyInput{choose, {}, -1, {}}, nullptr});
+               ui.confirm({question, label, player, ApplyInput{choose, {}, std::nullopt, {}}, nullptr});
              }});
       } else {
         choices.push_back({"home.option." + opt, label, Palette::primary, [&ui, choose] {
-                             ui.emit(ApplyInput{choose, {}, -1, {}});
+                             ui.emit(ApplyInput{choose, {}, std::nullopt, {}});
                            }});
       }
     }
@@ -386,16 +386,16 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
                            ui.focus_player(player);
                            ui.go(ScreenId::trade);
                          }});
-      const std::string name = game.account_name(rules::PlayerId{player});
+      const std::string name = game.account_name(player);
       choices.push_back({"home.debt.bankrupt", "Go bankrupt", Palette::danger, [&ui, player, name] {
-                           ui.confirm(
-                               {fmt::format("{} gives up and goes bankrupt?", name), "Bankrupt", player,
-                                ApplyInput{rules::Bankrupt{rules::PlayerId{player}}, {}, -1, {}}, nullptr});
+                           ui.confirm({fmt::format("{} gives up and goes bankrupt?", name), "Bankrupt",
+                                       player, ApplyInput{rules::Bankrupt{player}, {}, std::nullopt, {}},
+                                       nullptr});
                          }});
     } else if (kind == rules::QuestionKind::draw) {
       const std::string deck = q.deck;
       choices.push_back({"home.draw", "Draw the card", Palette::primary, [&ui, deck] {
-                           ui.emit(ApplyInput{rules::Draw{deck, std::nullopt}, {}, -1, {}});
+                           ui.emit(ApplyInput{rules::Draw{deck, std::nullopt}, {}, std::nullopt, {}});
                          }});
     } else if (kind == rules::QuestionKind::roll) {
       choices.push_back({"home.roll", "Enter the dice", Palette::primary,
@@ -403,12 +403,12 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
     }
   } else {
     text = fmt::format("{}: throw the dice", game.account_name(st.current));
-    const int player = st.current.number();
+    const rules::PlayerId player = st.current;
     choices.push_back({"home.roll", "Enter the dice by hand", Palette::panel,
                        [&ui, player] { ui.open_dialog(std::make_unique<DiceDialog>(player)); }});
     add_finance_choices(game, ui, player, choices);
   }
-  if (who >= 0) fb.fill({panel.x, panel.y, l.s(8), panel.h}, Widgets::player_colour(ui.snapshot(), who));
+  fb.fill({panel.x, panel.y, l.s(8), panel.h}, Widgets::player_colour(ui.snapshot(), who));
   // One line in large type where it fits; a long question (a debt and its reason) takes two smaller lines.
   const bool one_line = fb.measure().measure(text, FontFace::bold, l.font_large).w <= text_box.w;
   fb.paragraph(text_box, text, FontFace::bold, one_line ? l.font_large : l.font_body, Palette::text);
@@ -454,7 +454,7 @@ int HomeScreen::build_nav(FrameBuilder& fb, UiContext& ui) {
     const int row = i / per_row, col = i % per_row;
     fb.button(it.id, {gap + col * (w + gap), top + row * l.nav_h + l.s(2), w, h}, it.label, Palette::panel,
               [&ui, s] {
-                if (s == ScreenId::properties) ui.focus_player(ui.snapshot().game->state().current.number());
+                if (s == ScreenId::properties) ui.focus_player(ui.snapshot().game->state().current);
                 ui.go(s);
               });
   }

@@ -34,10 +34,10 @@ void ask_amount(UiContext& ui, rules::Account from, rules::Account to) {
 }
 }  // namespace
 
-void start_house_payment(UiContext& ui, int player) {
+void start_house_payment(UiContext& ui, rules::PlayerId player) {
   const auto* game = ui.snapshot().game;
   if (!game) return;
-  const rules::PlayerId payer{player};
+  const rules::PlayerId payer = player;
   std::vector<ChoiceDialog::Choice> choices;
   std::vector<std::pair<rules::Account, rules::Account>> payments;  // from, to
   const std::string who = game->account_name(payer);

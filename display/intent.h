@@ -1,5 +1,6 @@
 #pragma once
 #include <array>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -14,8 +15,9 @@ namespace bb::display {
 // rules and shows the result.
 struct ApplyInput {
   rules::Input input;
-  std::string reason;     // for corrections (undo): why, as the banker gave it; stored in the ledger
-  int confirmed_by = -1;  // the player whose card tap confirmed it, -1 when confirmed on the screen
+  std::string reason;  // for corrections (undo): why, as the banker gave it; stored in the ledger
+  // The player whose card tap confirmed it; nobody when confirmed on the screen.
+  std::optional<rules::PlayerId> confirmed_by;
   // Corrections: who allowed it, "pin" after the banker's PIN or the banker's card UID; empty otherwise.
   std::string authorised_by = {};
 };

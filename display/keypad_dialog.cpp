@@ -85,7 +85,7 @@ void KeypadDialog::ok(UiContext& ui) {
   if (done) done(*amount);
 }
 
-bool KeypadDialog::on_card(const std::string& uid, int /*player*/, UiContext& ui) {
+bool KeypadDialog::on_card(const std::string& uid, std::optional<rules::PlayerId> /*player*/, UiContext& ui) {
   if (request_.mode != Mode::pin) return false;
   // The banker's card counts as the PIN.
   if (!ui.settings().banker_card.empty() && uid == ui.settings().banker_card) {

@@ -20,7 +20,7 @@ class KeypadDialog : public View {
   };
   explicit KeypadDialog(Request request) : request_(std::move(request)) {}
   void build(FrameBuilder& fb, UiContext& ui) override;
-  bool on_card(const std::string& uid, int player, UiContext& ui) override;
+  bool on_card(const std::string& uid, std::optional<rules::PlayerId> player, UiContext& ui) override;
 
   // The amount typed so far in the edition's money, or why it is not one.
   static std::expected<rules::Money, std::string> parse(const std::string& typed,

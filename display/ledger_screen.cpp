@@ -27,7 +27,7 @@ void LedgerScreen::start_correction(UiContext& ui) {
     for (const auto& r : reasons) choices.push_back({r, {0, 0, 0, 0}});
     ui.open_dialog(
         std::make_unique<ChoiceDialog>("Why undo the last input?", std::move(choices), [&ui](int i) {
-          ui.emit(ApplyInput{rules::Undo{}, reasons[static_cast<std::size_t>(i)], -1, "pin"});
+          ui.emit(ApplyInput{rules::Undo{}, reasons[static_cast<std::size_t>(i)], std::nullopt, "pin"});
           ui.cue(Cue::payment);
           ui.say("Undone: " + reasons[static_cast<std::size_t>(i)]);
         }));
@@ -44,40 +44,41 @@ void LedgerScreen::build(FrameBuilder& fb, UiContext& ui) {
   if (!game) return;
   const auto& st = game->state();
   const int n = static_cast<int>(st.players.size());
-  if (player_ >= n) player_ = -1;
+  if (player_ && player_->number() >= n) player_.reset();
 
   // Filters and the correction.
   const int fy = body.y + l.pad;
   const int fw = (l.width - 5 * l.pad) / 4;
   fb.button(
       "ledger.who", {l.pad, fy, fw, l.button_h},
-      player_ < 0 ? std::string("Who: everyone \u25BE")
-                  : "Who: " + game->account_name(rules::PlayerId{player_}) + " \u25BE",
-      player_ < 0 ? Palette::panel_light : Widgets::player_colour(ui.snapshot(), player_), [this, &ui, n] {
+      !player_ ? std::string("Who: everyone \u25BE") : "Who: " + game->account_name(*player_) + " \u25BE",
+      !player_ ? Palette::panel_light : Widgets::player_colour(ui.snapshot(), *player_), [this, &ui, n] {
         std::vector<ChoiceDialog::Choice> c{{"Everyone", {0, 0, 0, 0}}};
-        for (int i = 0; i < n; ++i)
-          c.push_back({ui.snapshot().game->account_name(rules::PlayerId{i}),
-                       Widgets::player_colour(ui.snapshot(), i)});
-        ui.open_dialog(std::make_unique<ChoiceDialog>("Show the postings of", std::move(c), [this](int k) {
-          player_ = k - 1;
+        for (rules::PlayerId seat : ui.snapshot().game->state().players.ids())
+          c.push_back({ui.snapshot().game->account_name(seat), Widgets::player_colour(ui.snapshot(), seat)});
+        // The choice's place in the list: 0 is everyone, then the players in turn order.
+        ui.open_dialog(std::make_unique<ChoiceDialog>("Show the postings of", std::move(c), [this, n](int k) {
+          player_ = k >= 1 && k <= n ? std::optional<rules::PlayerId>{rules::PlayerId{k - 1}} : std::nullopt;
           page_ = 0;
         }));
       });
   fb.button(
       "ledger.where", {2 * l.pad + fw, fy, fw, l.button_h},
-      space_ < 0 ? std::string("Where: anywhere \u25BE") : Wording::space_name(*game, space_) + " \u25BE",
+      !space_ ? std::string("Where: anywhere \u25BE") : Wording::space_name(*game, space_) + " \u25BE",
       Palette::panel_light, [this, &ui] {
         const auto& ed = ui.snapshot().game->edition();
         std::vector<ChoiceDialog::Choice> c{{"Anywhere", {0, 0, 0, 0}}};
-        std::vector<int> index{-1};
+        // The choice's place in the list: 0 is anywhere, then the spaces listed.
+        std::vector<std::optional<rules::SpaceId>> index{std::nullopt};
         for (const auto& sp : ed.spaces) {
           if (sp.price <= 0 && sp.on_land.empty()) continue;
           const auto* g = ed.group(sp.group);
           c.push_back({sp.name, g ? Palette::parse_hex(g->colour) : Colour{0, 0, 0, 0}});
-          index.push_back(sp.index);
+          index.push_back(rules::SpaceId{sp.index});
         }
         ui.open_dialog(std::make_unique<ChoiceDialog>("Postings about", std::move(c), [this, index](int k) {
-          space_ = index[static_cast<std::size_t>(k)];
+          space_ = k >= 0 && static_cast<std::size_t>(k) < index.size() ? index[static_cast<std::size_t>(k)]
+                                                                        : std::nullopt;
           page_ = 0;
         }));
       });
@@ -89,17 +90,17 @@ void LedgerScreen::build(FrameBuilder& fb, UiContext& ui) {
   fb.button(
       "ledger.end", {4 * l.pad + 3 * fw, fy, fw, l.button_h}, "End the game\u2026", Palette::danger,
       [&ui] {
-        ui.confirm({"End the game now? Every player's worth is counted and the richest wins.", "End it", -1,
-                    ApplyInput{rules::End{}, {}, -1, {}}, [&ui] { ui.go(ScreenId::home); }});
+        ui.confirm({"End the game now? Every player's worth is counted and the richest wins.", "End it",
+                    std::nullopt, ApplyInput{rules::End{}, {}, std::nullopt, {}},
+                    [&ui] { ui.go(ScreenId::home); }});
       },
       !st.ended, "The game is over");
 
   // The postings, newest first.
   std::vector<const rules::Posting*> shown;
   for (auto it = st.postings.rbegin(); it != st.postings.rend(); ++it) {
-    if (player_ >= 0 && !it->from.is(rules::PlayerId{player_}) && !it->to.is(rules::PlayerId{player_}))
-      continue;
-    if (space_ >= 0 && it->space != rules::space_from_wire(space_)) continue;
+    if (player_ && !it->from.is(*player_) && !it->to.is(*player_)) continue;
+    if (space_ && it->space != space_) continue;
     shown.push_back(&*it);
   }
   const int top = fy + l.button_h + l.pad;

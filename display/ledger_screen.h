@@ -10,8 +10,8 @@ class LedgerScreen : public View {
 
  private:
   void start_correction(UiContext& ui);
-  int player_ = -1;  // filter, -1: everyone
-  int space_ = -1;   // filter, -1: anywhere
+  std::optional<rules::PlayerId> player_;  // filter (nobody: everyone)
+  std::optional<rules::SpaceId> space_;    // filter (none: anywhere)
   int page_ = 0;
 };
 

@@ -33,7 +33,8 @@ std::vector<int> shareable_groups(const rules::Edition& ed) {
 void PartnershipDialog::agree(UiContext& ui, int side) {
   const auto* game = ui.snapshot().game;
   if (!game) return;
-  const rules::Partner deal{rules::PlayerId{holder_}, rules::PlayerId{partner_}, group_, share_};
+  if (!holder_ || !partner_) return;  // build() chooses both before any button or card can agree
+  const rules::Partner deal{*holder_, *partner_, group_, share_};
   if (auto why = game->why_not_partner(deal)) {
     ui.say(*why);
     ui.cue(Cue::refused);
@@ -41,16 +42,17 @@ void PartnershipDialog::agree(UiContext& ui, int side) {
   }
   agreed_[side] = true;
   if (!(agreed_[0] && agreed_[1])) return;
-  ui.emit(ApplyInput{deal, {}, -1, {}});
+  ui.emit(ApplyInput{deal, {}, std::nullopt, {}});
   ui.cue(Cue::payment);
   ui.say("");
   ui.close_dialog();
 }
 
-bool PartnershipDialog::on_card(const std::string& /*uid*/, int player, UiContext& ui) {
-  if (player >= 0 && player == holder_) {
+bool PartnershipDialog::on_card(const std::string& /*uid*/, std::optional<rules::PlayerId> player,
+                                UiContext& ui) {
+  if (player && player == holder_) {
     agree(ui, 0);
-  } else if (player >= 0 && player == partner_) {
+  } else if (player && player == partner_) {
     agree(ui, 1);
   } else {
     ui.say("Only the holder's and the partner's cards agree to this partnership");
@@ -69,8 +71,9 @@ void PartnershipDialog::build(FrameBuilder& fb, UiContext& ui) {
   const std::vector<int> groups = shareable_groups(ed);
   if (groups.empty()) return;
   if (std::find(groups.begin(), groups.end(), group_) == groups.end()) group_ = groups.front();
-  if (holder_ < 0 || holder_ >= n) holder_ = st.current.number();
-  if (partner_ < 0 || partner_ >= n || partner_ == holder_) partner_ = (holder_ + 1) % n;
+  if (!holder_ || holder_->number() >= n) holder_ = st.current;
+  if (!partner_ || partner_->number() >= n || partner_ == holder_)
+    partner_ = rules::PlayerId{(holder_->number() + 1) % n};
 
   const Rect p = Widgets::dialog(fb, l.width - 2 * l.s(20), l.height - 2 * l.s(10));
   const int pad = l.s(12);
@@ -105,18 +108,20 @@ void PartnershipDialog::build(FrameBuilder& fb, UiContext& ui) {
   y += row_h + l.s(8);
 
   // The players: one button each, their colour down its edge and the name beside it.
-  auto player_row = [&](const char* id, const std::string& label, int& chosen, int& other) {
+  auto player_row = [&](const char* id, const std::string& label, std::optional<rules::PlayerId>& chosen,
+                        std::optional<rules::PlayerId>& other) {
     row_label(label);
     const int pw = (choices_w - (n - 1) * l.s(6)) / std::max(1, n);
-    for (int i = 0; i < n; ++i) {
+    for (rules::PlayerId seat : st.players.ids()) {
+      const int i = seat.number();
       const Rect r{choices_x + i * (pw + l.s(6)), y, pw, row_h};
-      const bool out = st.players[static_cast<std::size_t>(i)].bankrupt;
+      const bool out = st.players[seat].bankrupt;
       fb.swatch_button(
-          fmt::format("partner.{}.{}", id, i), r, Widgets::player_colour(ui.snapshot(), i),
-          st.players[static_cast<std::size_t>(i)].name, i == chosen ? Palette::primary : Palette::panel_light,
-          [this, i, &chosen, &other] {
-            if (i == other) other = chosen;  // choosing the other side's player swaps the two
-            chosen = i;
+          fmt::format("partner.{}.{}", id, i), r, Widgets::player_colour(ui.snapshot(), seat),
+          st.players[seat].name, seat == chosen ? Palette::primary : Palette::panel_light,
+          [this, seat, &chosen, &other] {
+            if (seat == other) other = chosen;  // choosing the other side's player swaps the two
+            chosen = seat;
             changed();
           },
           !out, "That player is out of the game");
@@ -137,8 +142,8 @@ void PartnershipDialog::build(FrameBuilder& fb, UiContext& ui) {
           changed();
         },
         share_ > kShareStep, "The partner's share is at least 5%");
-    const std::string holder = st.players[static_cast<std::size_t>(holder_)].name;
-    const std::string partner = st.players[static_cast<std::size_t>(partner_)].name;
+    const std::string holder = st.players[*holder_].name;
+    const std::string partner = st.players[*partner_].name;
     fb.text({choices_x + bw + l.s(8), y, choices_w - 2 * bw - l.s(16), row_h},
             fmt::format("{} {}% \u00B7 {} {}%", holder, 100 - share_, partner, share_), FontFace::bold,
             l.font_large, Palette::text, Align::centre, l.font_small);
@@ -153,10 +158,10 @@ void PartnershipDialog::build(FrameBuilder& fb, UiContext& ui) {
   y += row_h + l.s(4);
 
   // What the deal means, in the text's words, or why the rules refuse it.
-  const rules::Partner deal{rules::PlayerId{holder_}, rules::PlayerId{partner_}, group_, share_};
+  const rules::Partner deal{*holder_, *partner_, group_, share_};
   const auto why = game->why_not_partner(deal);
-  const std::string holder = st.players[static_cast<std::size_t>(holder_)].name;
-  const std::string partner = st.players[static_cast<std::size_t>(partner_)].name;
+  const std::string holder = st.players[*holder_].name;
+  const std::string partner = st.players[*partner_].name;
   const std::string note =
       why ? *why
           : fmt::format(
@@ -176,9 +181,9 @@ void PartnershipDialog::build(FrameBuilder& fb, UiContext& ui) {
               ui.close_dialog();
             });
   const int aw = (p.w - 3 * pad - cancel_w - l.s(8)) / 2;
-  const int sides[2] = {holder_, partner_};
+  const rules::PlayerId sides[2] = {*holder_, *partner_};
   for (int side = 0; side < 2; ++side) {
-    const std::string who = st.players[static_cast<std::size_t>(sides[side])].name;
+    const std::string who = st.players[sides[side]].name;
     const Rect r{p.x + 2 * pad + cancel_w + side * (aw + l.s(8)), agree_top, aw, l.button_h};
     if (agreed_[side]) {
       fb.fill(r, Palette::accept);

@@ -16,7 +16,7 @@ namespace bb::display {
 class PartnershipDialog : public View {
  public:
   void build(FrameBuilder& fb, UiContext& ui) override;
-  bool on_card(const std::string& uid, int player, UiContext& ui) override;
+  bool on_card(const std::string& uid, std::optional<rules::PlayerId> player, UiContext& ui) override;
 
   static constexpr int kShareStep = 5;  // percent per tap of - or +
 
@@ -24,9 +24,10 @@ class PartnershipDialog : public View {
   void changed() { agreed_[0] = agreed_[1] = false; }
   void agree(UiContext& ui, int side);  // side 0: the holder, 1: the partner
 
-  int group_ = -1;
-  int holder_ = -1;
-  int partner_ = -1;
+  int group_ = -1;  // an index into the edition's groups; none chosen yet
+  // Nobody chosen yet: build() starts with the current player and the next.
+  std::optional<rules::PlayerId> holder_;
+  std::optional<rules::PlayerId> partner_;
   int share_ = 50;
   bool agreed_[2] = {false, false};
 };

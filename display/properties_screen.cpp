@@ -16,8 +16,8 @@ namespace bb::display {
 namespace {
 
 // Group order as the edition lists its groups, then board order within a group.
-std::vector<int> owned_by_group(const rules::Game& game, int player) {
-  std::vector<int> out;
+std::vector<rules::SpaceId> owned_by_group(const rules::Game& game, rules::PlayerId player) {
+  std::vector<rules::SpaceId> out;
   const auto& ed = game.edition();
   const auto& st = game.state();
   auto group_rank = [&ed](const std::string& g) {
@@ -25,11 +25,10 @@ std::vector<int> owned_by_group(const rules::Game& game, int player) {
       if (ed.groups[i].id == g) return static_cast<int>(i);
     return static_cast<int>(ed.groups.size());
   };
-  for (std::size_t s = 0; s < st.spaces.size() && s < ed.spaces.size(); ++s)
-    if (st.spaces[s].owner == rules::PlayerId{player}) out.push_back(static_cast<int>(s));
-  std::stable_sort(out.begin(), out.end(), [&](int a, int b) {
-    return group_rank(ed.spaces[static_cast<std::size_t>(a)].group) <
-           group_rank(ed.spaces[static_cast<std::size_t>(b)].group);
+  for (rules::SpaceId s : st.spaces.ids())
+    if (s.index() < ed.spaces.size() && st.spaces[s].owner == player) out.push_back(s);
+  std::stable_sort(out.begin(), out.end(), [&](rules::SpaceId a, rules::SpaceId b) {
+    return group_rank(ed.spaces[a].group) < group_rank(ed.spaces[b].group);
   });
   return out;
 }
@@ -51,31 +50,34 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
   const auto& st = game->state();
   const auto& snap = ui.snapshot();
   const int n = static_cast<int>(st.players.size());
-  if (ui.focused_player() >= 0) {
-    if (ui.focused_player() != player_) selected_ = -1, page_ = 0, refusal_.clear();
-    player_ = ui.focused_player();
-    ui.focus_player(-1);
+  if (const auto focused = ui.focused_player()) {
+    if (focused != player_) selected_.reset(), page_ = 0, refusal_.clear();
+    player_ = focused;
+    ui.focus_player(std::nullopt);
   }
-  if (player_ < 0 || player_ >= n) player_ = std::clamp(st.current.number(), 0, std::max(0, n - 1));
+  if (!player_ || player_->number() >= n)
+    player_ = rules::PlayerId{std::clamp(st.current.number(), 0, std::max(0, n - 1))};
 
   // Player tabs.
   const int tab_h = l.button_h;
   const int tab_w = (l.width - (n + 1) * l.pad) / std::max(1, n);
-  for (int i = 0; i < n; ++i) {
+  for (rules::PlayerId seat : st.players.ids()) {
+    const int i = seat.number();
     const Rect r{l.pad + i * (tab_w + l.pad), body.y + l.pad, tab_w, tab_h};
-    const bool on = i == player_;
-    fb.button(fmt::format("props.player.{}", i), r, st.players[static_cast<std::size_t>(i)].name,
-              on ? Widgets::player_colour(snap, i) : Palette::panel, [this, i] {
-                player_ = i;
-                selected_ = -1;
+    const bool on = seat == player_;
+    fb.button(fmt::format("props.player.{}", i), r, st.players[seat].name,
+              on ? Widgets::player_colour(snap, seat) : Palette::panel, [this, seat] {
+                player_ = seat;
+                selected_.reset();
                 page_ = 0;
                 refusal_.clear();
               });
     if (on) fb.outline(r.inset(-3), Palette::text, l.s(3));
   }
   const int top = body.y + l.pad + tab_h + l.pad;
-  const auto owned = owned_by_group(*game, player_);
-  if (selected_ >= 0 && std::find(owned.begin(), owned.end(), selected_) == owned.end()) selected_ = -1;
+  const rules::PlayerId player = *player_;
+  const auto owned = owned_by_group(*game, player);
+  if (selected_ && std::find(owned.begin(), owned.end(), *selected_) == owned.end()) selected_.reset();
 
   // The list.
   const int list_w = l.width * 55 / 100;
@@ -86,15 +88,14 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
   page_ = std::clamp(page_, 0, std::max(0, pages - 1));
   const auto& ed = game->edition();
   if (owned.empty())
-    fb.text({l.pad, top, list_w, l.s(40)},
-            fmt::format("{} owns no property", st.players[static_cast<std::size_t>(player_)].name),
+    fb.text({l.pad, top, list_w, l.s(40)}, fmt::format("{} owns no property", st.players[player].name),
             FontFace::regular, l.font_body, Palette::muted);
   for (int i = 0; i < rows; ++i) {
     const int k = page_ * rows + i;
     if (k >= static_cast<int>(owned.size())) break;
-    const int s = owned[static_cast<std::size_t>(k)];
-    const auto& sp = ed.spaces[static_cast<std::size_t>(s)];
-    const auto& ss = st.spaces[static_cast<std::size_t>(s)];
+    const rules::SpaceId s = owned[static_cast<std::size_t>(k)];
+    const auto& sp = ed.spaces[s];
+    const auto& ss = st.spaces[s];
     const Rect r{l.pad, top + i * (row_h + l.s(4)), list_w, row_h};
     fb.fill(r, s == selected_ ? Palette::panel_light : Palette::panel);
     const auto* g = ed.group(sp.group);
@@ -106,7 +107,7 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
     fb.text({r.right() - status_w - l.s(8), r.y, status_w, r.h}, status, FontFace::regular, l.font_small,
             ss.mortgaged ? Palette::highlight : Palette::text, Align::right);
     if (s == selected_) fb.outline(r, Palette::highlight, l.s(3));
-    fb.area(fmt::format("props.space.{}", s), r, [this, s] {
+    fb.area(fmt::format("props.space.{}", s.number()), r, [this, s] {
       selected_ = s;
       refusal_.clear();
     });
@@ -118,8 +119,7 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
   const Rect panel{list_w + 2 * l.pad, top, l.width - list_w - 3 * l.pad, l.height - top - l.pad};
   fb.fill(panel, Palette::panel);
   const int pad = l.s(10);
-  if (selected_ < 0) {
-    const int player = player_;
+  if (!selected_) {
     fb.button(
         "props.house_rule", {panel.x + pad, panel.bottom() - pad - l.button_h, panel.w - 2 * pad, l.button_h},
         "House-rule payment\u2026", Palette::panel_light, [&ui, player] { start_house_payment(ui, player); });
@@ -130,11 +130,10 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
                    l.font_body, Palette::muted);
     return;
   }
-  const auto& sp = ed.spaces[static_cast<std::size_t>(selected_)];
-  const auto& ss = st.spaces[static_cast<std::size_t>(selected_)];
-  const rules::SpaceId space{selected_};
-  const int player = player_;
-  const std::string who = game->account_name(rules::PlayerId{player});
+  const rules::SpaceId space = *selected_;
+  const auto& sp = ed.spaces[space];
+  const auto& ss = st.spaces[space];
+  const std::string who = game->account_name(player);
   fb.text({panel.x + pad, panel.y + pad, panel.w - 2 * pad, l.s(32)}, sp.name, FontFace::bold, l.font_large,
           Palette::text);
   std::string facts = fmt::format("Mortgage {}", Wording::money(*game, sp.mortgage));
@@ -143,10 +142,10 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
   fb.text({panel.x + pad, panel.y + pad + l.s(34), panel.w - 2 * pad, l.s(26)}, facts, FontFace::regular,
           l.font_small, Palette::muted);
 
-  const auto build_no = game->why_not_build(rules::PlayerId{player}, space);
-  const auto sell_no = game->why_not_sell(rules::PlayerId{player}, space);
-  const auto mortgage_no = game->why_not_mortgage(rules::PlayerId{player}, space);
-  const auto lift_no = game->why_not_unmortgage(rules::PlayerId{player}, space);
+  const auto build_no = game->why_not_build(player, space);
+  const auto sell_no = game->why_not_sell(player, space);
+  const auto mortgage_no = game->why_not_mortgage(player, space);
+  const auto lift_no = game->why_not_unmortgage(player, space);
   const bool hotel_next = ss.houses >= game->rules().max_houses && game->rules().hotels_enabled;
   const int interest = game->rules().mortgage_interest_percent;
   const rules::Money lift_cost = sp.mortgage + (sp.mortgage * interest + 99) / 100;
@@ -176,26 +175,24 @@ void PropertiesScreen::build(FrameBuilder& fb, UiContext& ui) {
   action("props.build", build_label, build_no,
          {fmt::format("{}: build a {} on {} for {}?", who, hotel_next ? words.hotel : words.house, sp.name,
                       Wording::money(*game, sp.house_cost)),
-          "Build", player, ApplyInput{rules::Build{rules::PlayerId{player}, space}, {}, -1, {}}, nullptr});
+          "Build", player, ApplyInput{rules::Build{player, space}, {}, std::nullopt, {}}, nullptr});
   // The sale question says what is sold on every lot and for how much before anything is posted; a sale
   // that takes the group's hotels at once goes out confirmed for the whole group.
-  const auto sale = game->sale_plan(rules::PlayerId{player}, space);
-  Confirmation sell_request{"", "Sell", player,
-                            ApplyInput{rules::Sell{rules::PlayerId{player}, space}, {}, -1, {}}, nullptr};
+  const auto sale = game->sale_plan(player, space);
+  Confirmation sell_request{"", "Sell", player, ApplyInput{rules::Sell{player, space}, {}, std::nullopt, {}},
+                            nullptr};
   if (sale) {
     sell_request.question = Wording::sale_question(*game, *sale);
     sell_request.details = Wording::sale_lines(*game, *sale);
-    sell_request.action.input = rules::Sell{rules::PlayerId{player}, space, sale->changes_other_lots()};
+    sell_request.action.input = rules::Sell{player, space, sale->changes_other_lots()};
   }
   action("props.sell", "Sell building", sell_no, sell_request);
-  action(
-      "props.mortgage", "Mortgage", mortgage_no,
-      {fmt::format("{}: mortgage {} for {}?", who, sp.name, Wording::money(*game, sp.mortgage)), "Mortgage",
-       player, ApplyInput{rules::Mortgage{rules::PlayerId{player}, space}, {}, -1, {}}, nullptr});
-  action(
-      "props.lift", "Lift mortgage", lift_no,
-      {fmt::format("{}: lift the mortgage on {} for {}?", who, sp.name, Wording::money(*game, lift_cost)),
-       "Lift", player, ApplyInput{rules::Unmortgage{rules::PlayerId{player}, space}, {}, -1, {}}, nullptr});
+  action("props.mortgage", "Mortgage", mortgage_no,
+         {fmt::format("{}: mortgage {} for {}?", who, sp.name, Wording::money(*game, sp.mortgage)),
+          "Mortgage", player, ApplyInput{rules::Mortgage{player, space}, {}, std::nullopt, {}}, nullptr});
+  action("props.lift", "Lift mortgage", lift_no,
+         {fmt::format("{}: lift the mortgage on {} for {}?", who, sp.name, Wording::money(*game, lift_cost)),
+          "Lift", player, ApplyInput{rules::Unmortgage{player, space}, {}, std::nullopt, {}}, nullptr});
 
   // Why the rules refuse, for the most likely wish: building, else lifting a mortgage.
   std::string why = ui.message();

@@ -10,8 +10,8 @@ class PropertiesScreen : public View {
   void build(FrameBuilder& fb, UiContext& ui) override;
 
  private:
-  int player_ = -1;
-  int selected_ = -1;  // a space index
+  std::optional<rules::PlayerId> player_;   // whose deeds show (nobody yet: the current player's)
+  std::optional<rules::SpaceId> selected_;  // the deed chosen (none: the house-rule payment shows)
   int page_ = 0;
   std::string refusal_;
 };

@@ -317,7 +317,7 @@ std::expected<SampleTable, std::string> SampleTable::start(const std::string& na
   // The setup screen lists what the family can pick: every edition in the folder.
   t.editions = folder_editions(editions_dir);
   if (t.editions.empty()) t.editions = {shared};
-  for (std::size_t i = 0; i < players.size(); ++i) t.seen_positions.push_back(0);
+  for (std::size_t i = 0; i < players.size(); ++i) t.seen_positions.push_back(rules::SpaceId{0});
   return t;
 }
 
@@ -386,7 +386,7 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
     for (const auto& a : {ann, bob, cleo, devi}) BB_TRY(must(*dev, a));
     BB_TRY(must(*dev, rules::Roll{2, 4}));  // Ann to Oriental Avenue: buy or auction?
   }
-  dev->seen_positions = {6, 0, 0, 0};
+  dev->seen_positions = {rules::SpaceId{6}, rules::SpaceId{0}, rules::SpaceId{0}, rules::SpaceId{0}};
   out.push_back(std::move(*dev));
 
   // An auction under way.
@@ -420,7 +420,7 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
                                      AdoptSpace{rules::SpaceId{9}, 0, false, true}}}));
     BB_TRY(must(*debt, rules::Roll{1, 3}));
   }
-  debt->seen_positions = {39, 0, 0, 0};
+  debt->seen_positions = {rules::SpaceId{39}, rules::SpaceId{0}, rules::SpaceId{0}, rules::SpaceId{0}};
   out.push_back(std::move(*debt));
 
   // A hotel sale when the bank has no houses: Ann's light blues stand at 4 houses, a hotel and a hotel, and

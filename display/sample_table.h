@@ -33,7 +33,7 @@ class SampleTable {
   std::shared_ptr<CameraView> camera;
   std::shared_ptr<CalibrationView> calibration;
   std::vector<int> colours;
-  std::vector<int> seen_positions;
+  rules::ById<rules::PlayerId, std::optional<rules::SpaceId>> seen_positions;
   std::vector<std::shared_ptr<const rules::Edition>> editions;
   bool unfinished_game = false;
   std::map<int, std::string> undo_reasons;

@@ -40,7 +40,7 @@ void SetupScreen::register_player(UiContext& ui, const std::string& card) {
       card, free, tokens, [this](PlayerDialog::Result r) { players_.push_back(std::move(r)); }));
 }
 
-bool SetupScreen::on_card(const std::string& uid, int player, UiContext& ui) {
+bool SetupScreen::on_card(const std::string& uid, std::optional<rules::PlayerId> player, UiContext& ui) {
   if (std::any_of(players_.begin(), players_.end(), [&uid](const auto& p) { return p.card == uid; })) {
     ui.say("That card is already registered");
     return true;

@@ -13,7 +13,7 @@ namespace bb::display {
 class SetupScreen : public View {
  public:
   void build(FrameBuilder& fb, UiContext& ui) override;
-  bool on_card(const std::string& uid, int player, UiContext& ui) override;
+  bool on_card(const std::string& uid, std::optional<rules::PlayerId> player, UiContext& ui) override;
 
  private:
   void register_player(UiContext& ui, const std::string& card);

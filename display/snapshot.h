@@ -74,8 +74,9 @@ struct CalibrationView {
 struct Snapshot {
   const rules::Game* game = nullptr;  // null before a game is set up
   const GameHistory* history = nullptr;
-  std::vector<int> colours;         // palette index per player; index order when empty
-  std::vector<int> seen_positions;  // where the camera sees each player's token, -1 unknown
+  std::vector<int> colours;  // palette index per player; index order when empty
+  // Where the camera sees each player's token (nothing: unknown).
+  rules::ById<rules::PlayerId, std::optional<rules::SpaceId>> seen_positions;
   std::vector<DeviceStatus> devices;
   const CameraView* camera = nullptr;
   const CalibrationView* calibration = nullptr;  // the top view for the calibration screen, when there is one
@@ -83,19 +84,18 @@ struct Snapshot {
   bool unfinished_game = false;
   // Why the banker took inputs back, by the index of the input taken back (from the ledger).
   std::map<int, std::string> undo_reasons;
-  // From the table: its open question, where the dice say each token must go (-1: nowhere in particular),
-  // and a line for the status bar ("Resumed game 3 from input 57").
+  // From the table: its open question, where the dice say each token must go (nothing: nowhere in
+  // particular), and a line for the status bar ("Resumed game 3 from input 57").
   std::optional<TableQuestion> table_question;
-  std::vector<int> expected_positions;
+  rules::ById<rules::PlayerId, std::optional<rules::SpaceId>> expected_positions;
   std::string table_status;
   // Each player's chance of winning and the trade adviser's answer (the odds worker's); null when off.
   const ChancesView* chances = nullptr;
   std::uint64_t version = 0;  // the caller bumps it whenever anything above changed
 
-  int colour_of(int player) const {
-    return player >= 0 && static_cast<std::size_t>(player) < colours.size()
-               ? colours[static_cast<std::size_t>(player)]
-               : player;
+  // The palette index of a player's colour (their seat's when none was chosen).
+  int colour_of(rules::PlayerId player) const {
+    return player.index() < colours.size() ? colours[player.index()] : player.number();
   }
 };
 

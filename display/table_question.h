@@ -1,7 +1,9 @@
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "rules/ids.h"
 #include "rules/money.h"
 
 namespace bb::display {
@@ -27,13 +29,15 @@ struct TableQuestion {
   };
   std::string id;  // unique for this question; answers name it, so a stale answer is refused
   Kind kind = Kind::camera_mismatch;
-  std::string title;    // "Where is the car?"
-  std::string text;     // "The car is on Illinois Avenue, the dice say Kentucky Avenue"
-  int player = -1;      // whose card answers it (-1: nobody's card; the screen answers)
-  bool banker = false;  // the banker's card (or PIN) answers it
+  std::string title;                      // "Where is the car?"
+  std::string text;                       // "The car is on Illinois Avenue, the dice say Kentucky Avenue"
+  std::optional<rules::PlayerId> player;  // whose card answers it (nobody: no player's card; the screen)
+  bool banker = false;                    // the banker's card (or PIN) answers it
   std::vector<Option> options;
-  int space = -1;           // camera_mismatch / token_moved: where the camera sees the token
-  int expected = -1;        // camera_mismatch: where the dice say it must be
+  // camera_mismatch / token_moved: where the camera sees the token (nothing: it is not sure where).
+  std::optional<rules::SpaceId> space;
+  // camera_mismatch: where the dice say it must be; token_moved: where it stands in the game.
+  std::optional<rules::SpaceId> expected;
   rules::Money amount = 0;  // house_payment / confirm_payment
 };
 

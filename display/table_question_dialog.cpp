@@ -36,7 +36,9 @@ void TableQuestionDialog::choose(UiContext& ui, const TableQuestion& question,
   if (option.needs_dice) {
     const TableQuestion q = question;
     const bool pin = option.needs_pin;
-    const int player = question.player >= 0 ? question.player : 0;
+    // The question's player, or the first (the table's "the dice were wrong" is asked of nobody in
+    // particular; the dialog only shows a name).
+    const rules::PlayerId player = question.player.value_or(rules::PlayerId{0});
     ui.open_dialog(std::make_unique<DiceDialog>(player, [&ui, q, key, pin](int d1, int d2) {
       const std::string dice = fmt::format("{},{}", d1, d2);
       if (pin)
@@ -65,14 +67,14 @@ void TableQuestionDialog::build(FrameBuilder& fb, UiContext& ui) {
                l.font_body, Palette::text);
   int y = p.y + pad + l.s(132);
   // Who answers by card, where a card answers it.
-  const bool by_card = ui.cards_confirm() && (question_.player >= 0 || question_.banker);
+  const bool by_card = ui.cards_confirm() && (question_.player || question_.banker);
   if (by_card) {
     const auto* game = ui.snapshot().game;
     const std::string who = question_.banker ? std::string("Banker")
-                            : game           ? game->account_name(rules::PlayerId{question_.player})
+                            : game           ? game->account_name(*question_.player)
                                              : std::string("Player");
     const Colour bg =
-        question_.banker ? Palette::panel_light : Widgets::player_colour(ui.snapshot(), question_.player);
+        question_.banker ? Palette::panel_light : Widgets::player_colour(ui.snapshot(), *question_.player);
     const Rect hint{p.x + pad, y, p.w - 2 * pad, l.s(40)};
     fb.fill(hint, bg);
     fb.text(hint.inset(l.s(4)), fmt::format("{}, tap your card", who), FontFace::bold, l.font_body,
@@ -111,7 +113,8 @@ void TableQuestionDialog::build(FrameBuilder& fb, UiContext& ui) {
   }
 }
 
-bool TableQuestionDialog::on_card(const std::string& /*uid*/, int /*player*/, UiContext& ui) {
+bool TableQuestionDialog::on_card(const std::string& /*uid*/, std::optional<rules::PlayerId> /*player*/,
+                                  UiContext& ui) {
   // The table answers its questions from card taps itself; a card reaching the screen now is not the answer.
   ui.say(fmt::format("First: {}", question_.title));
   ui.cue(Cue::refused);

@@ -16,7 +16,7 @@ class TableQuestionDialog : public View {
  public:
   explicit TableQuestionDialog(TableQuestion question) : question_(std::move(question)) {}
   void build(FrameBuilder& fb, UiContext& ui) override;
-  bool on_card(const std::string& uid, int player, UiContext& ui) override;
+  bool on_card(const std::string& uid, std::optional<rules::PlayerId> player, UiContext& ui) override;
   const std::string& question_id() const { return question_.id; }
   // The same question as the table holds it now: its options change while it is open (a card reader gone
   // adds a Confirm button; one back removes it).

@@ -144,7 +144,7 @@ PixelPoint TouchScreen::click_to_layout(int x, int y) const {
   return panel_to_layout(canvas_->rotation(), canvas_->panel_width(), canvas_->panel_height(), {x, y});
 }
 
-std::vector<Intent> TouchScreen::card(const std::string& uid, int player) {
+std::vector<Intent> TouchScreen::card(const std::string& uid, std::optional<rules::PlayerId> player) {
   if (!built_) {
     ui_.build(snapshot_, Layout::for_window(canvas_->width(), canvas_->height()), *fonts_, SDL_GetTicks64());
     built_ = true;

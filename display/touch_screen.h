@@ -45,8 +45,8 @@ class TouchScreen {
   // Handles every queued SDL event (touches, clicks, window changes) and returns the intents they made.
   // Fingers and clicks arrive in the panel's coordinates and are turned back into the layout's.
   std::vector<Intent> pump();
-  // A card tapped on the reader, as the daemon resolved it (-1: unknown card).
-  std::vector<Intent> card(const std::string& uid, int player);
+  // A card tapped on the reader, as the daemon resolved it (nobody: an unknown card, or the banker's).
+  std::vector<Intent> card(const std::string& uid, std::optional<rules::PlayerId> player);
   // Draws when needed; returns whether it drew.
   bool draw_if_needed();
   // Draws the frame drawn last again, exactly as it was (laid out from the snapshot drawn then, never from a

@@ -17,18 +17,17 @@ namespace {
 
 // The next player after `from` in seat order (wrapping) who is still in the game and is not `other`; `from`
 // itself when there is none. A bankrupt player has nothing to trade and no card that may agree.
-int next_trader(const rules::GameState& st, int from, int other) {
+rules::PlayerId next_trader(const rules::GameState& st, rules::PlayerId from, rules::PlayerId other) {
   const int n = static_cast<int>(st.players.size());
   for (int step = 1; step <= n; ++step) {
-    const int p = (from + step) % n;
-    if (p != other && !st.players[static_cast<std::size_t>(p)].bankrupt) return p;
+    const rules::PlayerId p{(from.number() + step) % n};
+    if (p != other && !st.players[p].bankrupt) return p;
   }
   return from;
 }
 
-bool in_game(const rules::GameState& st, int p) {
-  return p >= 0 && p < static_cast<int>(st.players.size()) &&
-         !st.players[static_cast<std::size_t>(p)].bankrupt;
+bool in_game(const rules::GameState& st, std::optional<rules::PlayerId> p) {
+  return p && p->index() < st.players.size() && !st.players[*p].bankrupt;
 }
 
 }  // namespace
@@ -37,8 +36,9 @@ void TradeScreen::changed() { agreed_[0] = agreed_[1] = false; }
 
 rules::Trade TradeScreen::current() const {
   rules::Trade t;
-  t.from = rules::PlayerId{players_[0]};
-  t.to = rules::PlayerId{players_[1]};
+  // build() chose both before anything asks for the trade.
+  t.from = players_[0].value();
+  t.to = players_[1].value();
   t.give = offers_[0];
   t.get = offers_[1];
   return t;
@@ -47,16 +47,16 @@ rules::Trade TradeScreen::current() const {
 void TradeScreen::agree(UiContext& ui, int side) {
   agreed_[side] = true;
   if (!(agreed_[0] && agreed_[1])) return;
-  ui.emit(ApplyInput{current(), {}, -1, {}});
+  ui.emit(ApplyInput{current(), {}, std::nullopt, {}});
   ui.cue(Cue::payment);
   ui.say("Trade sent to the bank");
   offers_[0] = offers_[1] = {};
   changed();
 }
 
-bool TradeScreen::on_card(const std::string& /*uid*/, int player, UiContext& ui) {
+bool TradeScreen::on_card(const std::string& /*uid*/, std::optional<rules::PlayerId> player, UiContext& ui) {
   for (int side = 0; side < 2; ++side)
-    if (player >= 0 && player == players_[side]) {
+    if (player && player == players_[side]) {
       agree(ui, side);
       return true;
     }
@@ -72,15 +72,15 @@ void TradeScreen::build(FrameBuilder& fb, UiContext& ui) {
   if (!game) return;
   const int n = static_cast<int>(game->state().players.size());
   if (n < 2) return;
-  if (ui.focused_player() >= 0) {
-    if (players_[0] != ui.focused_player()) changed(), offers_[0] = offers_[1] = {};
-    players_[0] = ui.focused_player();
-    ui.focus_player(-1);
+  if (const auto focused = ui.focused_player()) {
+    if (players_[0] != focused) changed(), offers_[0] = offers_[1] = {};
+    players_[0] = focused;
+    ui.focus_player(std::nullopt);
   }
   const auto& st = game->state();
-  if (!in_game(st, players_[0])) players_[0] = st.current.number();
+  if (!in_game(st, players_[0])) players_[0] = st.current;
   if (!in_game(st, players_[1]) || players_[1] == players_[0])
-    players_[1] = next_trader(st, players_[0], players_[0]);
+    players_[1] = next_trader(st, *players_[0], *players_[0]);
   const int w = (l.width - 3 * l.pad) / 2;
   const int bottom = l.height - l.pad;
   int top = body.y + l.pad;
@@ -111,11 +111,11 @@ void TradeScreen::build_advice(FrameBuilder& fb, UiContext& ui, Rect strip) {
   }
   std::string line;
   if (empty) {
-    auto chance = [&](int p) {
-      const auto pi = static_cast<std::size_t>(p);
-      return fmt::format("{} {}", st.players[pi].name, pi < odds.now.size() ? odds.now[pi].text : "\u2026");
+    auto chance = [&](rules::PlayerId p) {
+      const auto pi = p.index();
+      return fmt::format("{} {}", st.players[p].name, pi < odds.now.size() ? odds.now[pi].text : "\u2026");
     };
-    line = fmt::format("Chance of winning now: {}, {}", chance(players_[0]), chance(players_[1]));
+    line = fmt::format("Chance of winning now: {}, {}", chance(trade.from), chance(trade.to));
   } else if (answered) {
     const auto& advice = *odds.trade;
     line = !advice.refused.empty() ? "As it stands: " + advice.refused
@@ -135,8 +135,8 @@ void TradeScreen::build_side(FrameBuilder& fb, UiContext& ui, int side, int x, i
   const auto& l = fb.layout();
   const auto& game = *ui.snapshot().game;
   const auto& st = game.state();
-  const int me = players_[side];
-  const int other = players_[1 - side];
+  const rules::PlayerId me = players_[side].value();
+  const rules::PlayerId other = players_[1 - side].value();
   const auto& snap = ui.snapshot();
   fb.fill({x, top, w, bottom - top}, Palette::panel);
   const int pad = l.s(6);
@@ -144,9 +144,9 @@ void TradeScreen::build_side(FrameBuilder& fb, UiContext& ui, int side, int x, i
   int y = top + pad;
   // Who: tap to change to the next player not on the other side.
   fb.button(fmt::format("trade.{}.player", side), {x + pad, y, inner, l.button_h},
-            fmt::format("{} gives \u25BE", st.players[static_cast<std::size_t>(me)].name),
-            Widgets::player_colour(snap, me), [this, &ui, side, other] {
-              players_[side] = next_trader(ui.snapshot().game->state(), players_[side], other);
+            fmt::format("{} gives \u25BE", st.players[me].name), Widgets::player_colour(snap, me),
+            [this, &ui, side, me, other] {
+              players_[side] = next_trader(ui.snapshot().game->state(), me, other);
               offers_[side] = {};
               pages_[side] = 0;
               changed();
@@ -158,7 +158,7 @@ void TradeScreen::build_side(FrameBuilder& fb, UiContext& ui, int side, int x, i
   fb.button(fmt::format("trade.{}.cash", side), {x + pad, y, half, l.button_h},
             "Cash " + Wording::money(game, offer->cash), Palette::primary, [this, &ui, side, me] {
               KeypadDialog::Request req;
-              req.title = fmt::format("Cash {} gives", ui.snapshot().game->account_name(rules::PlayerId{me}));
+              req.title = fmt::format("Cash {} gives", ui.snapshot().game->account_name(me));
               req.on_amount = [this, side](rules::Money m) {
                 offers_[side].cash = m;
                 changed();
@@ -166,7 +166,7 @@ void TradeScreen::build_side(FrameBuilder& fb, UiContext& ui, int side, int x, i
               ui.open_dialog(std::make_unique<KeypadDialog>(std::move(req)));
             });
   // Get Out of Jail cards.
-  const int held = st.players[static_cast<std::size_t>(me)].cards();
+  const int held = st.players[me].cards();
   // Beside the cash where its two buttons keep a finger's width, else on a row of its own (portrait).
   const bool own_row = (half - pad) / 3 < l.target;
   if (own_row) y += l.button_h + pad;
@@ -192,9 +192,9 @@ void TradeScreen::build_side(FrameBuilder& fb, UiContext& ui, int side, int x, i
       offer->cards < held, "No more Get Out of Jail cards to give");
   y += l.button_h + pad;
   // Properties, as toggles.
-  std::vector<int> owned;
-  for (std::size_t s = 0; s < st.spaces.size(); ++s)
-    if (st.spaces[s].owner == rules::PlayerId{me}) owned.push_back(static_cast<int>(s));
+  std::vector<rules::SpaceId> owned;
+  for (rules::SpaceId s : st.spaces.ids())
+    if (st.spaces[s].owner == me) owned.push_back(s);
   const int agree_top = bottom - pad - l.button_h;
   const int pager_h = l.target;
   const int rows = std::max(1, (agree_top - pad - pager_h - pad - y) / (l.row_h + pad));
@@ -202,17 +202,16 @@ void TradeScreen::build_side(FrameBuilder& fb, UiContext& ui, int side, int x, i
   for (int i = 0; i < rows; ++i) {
     const int k = pages_[side] * rows + i;
     if (k >= static_cast<int>(owned.size())) break;
-    const int s = owned[static_cast<std::size_t>(k)];
-    const auto& sp = game.edition().spaces[static_cast<std::size_t>(s)];
-    const bool in =
-        std::find(offer->spaces.begin(), offer->spaces.end(), rules::SpaceId{s}) != offer->spaces.end();
+    const rules::SpaceId s = owned[static_cast<std::size_t>(k)];
+    const auto& sp = game.edition().spaces[s];
+    const bool in = std::find(offer->spaces.begin(), offer->spaces.end(), s) != offer->spaces.end();
     const Rect r{x + pad, y + i * (l.row_h + pad), inner, l.row_h};
-    fb.button(fmt::format("trade.{}.space.{}", side, s), r, (in ? "\u2713 " : "") + sp.name,
+    fb.button(fmt::format("trade.{}.space.{}", side, s.number()), r, (in ? "\u2713 " : "") + sp.name,
               in ? Palette::accept : Palette::panel_light, [this, side, s] {
                 auto& v = offers_[side].spaces;
-                auto it = std::find(v.begin(), v.end(), rules::SpaceId{s});
+                auto it = std::find(v.begin(), v.end(), s);
                 if (it == v.end())
-                  v.push_back(rules::SpaceId{s});
+                  v.push_back(s);
                 else
                   v.erase(it);
                 changed();
@@ -228,7 +227,7 @@ void TradeScreen::build_side(FrameBuilder& fb, UiContext& ui, int side, int x, i
   // Agreement.
   const bool empty_trade = offers_[0].cash == 0 && offers_[0].spaces.empty() && offers_[0].cards == 0 &&
                            offers_[1].cash == 0 && offers_[1].spaces.empty() && offers_[1].cards == 0;
-  const std::string who = st.players[static_cast<std::size_t>(me)].name;
+  const std::string who = st.players[me].name;
   fb.button(
       fmt::format("trade.{}.agree", side), {x + pad, agree_top, inner, l.button_h},
       agreed_[side] ? who + " agreed \u2713" : who + " agrees",

@@ -15,7 +15,7 @@ namespace bb::display {
 class TradeScreen : public View {
  public:
   void build(FrameBuilder& fb, UiContext& ui) override;
-  bool on_card(const std::string& uid, int player, UiContext& ui) override;
+  bool on_card(const std::string& uid, std::optional<rules::PlayerId> player, UiContext& ui) override;
 
  private:
   void build_side(FrameBuilder& fb, UiContext& ui, int side, int x, int top, int w, int bottom);
@@ -23,7 +23,8 @@ class TradeScreen : public View {
   rules::Trade current() const;
   void build_advice(FrameBuilder& fb, UiContext& ui, Rect strip);
   void agree(UiContext& ui, int side);
-  int players_[2] = {-1, -1};
+  // Who gives on each side; nobody yet until build() chooses (the current player and the next).
+  std::optional<rules::PlayerId> players_[2];
   rules::Offer offers_[2];
   bool agreed_[2] = {false, false};
   int pages_[2] = {0, 0};

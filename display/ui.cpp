@@ -157,17 +157,17 @@ bool Ui::release(int x, int y) {
   return true;
 }
 
-void Ui::card(const std::string& uid, int player) {
+void Ui::card(const std::string& uid, std::optional<rules::PlayerId> player) {
   if (dirty_ && layout_) rebuild();
   message_.clear();
   bool used = dialog_ && dialog_->on_card(uid, player, *this);
   if (!used) used = screen_view(screen_).on_card(uid, player, *this);
   if (!used) {
-    if (player >= 0 && snapshot_.game) {
+    if (player && snapshot_.game) {
       // On any other screen a player's card shows their properties.
       focused_player_ = player;
       screen_ = ScreenId::properties;
-    } else if (player < 0) {
+    } else if (!player) {
       message_ = "Unknown card: register it on the Setup screen";
     }
   }

@@ -32,8 +32,9 @@ class Ui : public UiContext {
   void press(int x, int y);
   void drag(int x, int y);
   bool release(int x, int y);
-  // A card was tapped on the reader: `player` is its owner in this game, -1 for a card nobody has registered.
-  void card(const std::string& uid, int player);
+  // A card was tapped on the reader: `player` is its owner in this game, nobody for a card nobody has
+  // registered (or the banker's).
+  void card(const std::string& uid, std::optional<rules::PlayerId> player);
   std::vector<Intent> take_intents();
   std::vector<Cue> take_cues();
   // Whether the screen must be drawn again: the UI changed, the snapshot is new, or a countdown ticked.
@@ -58,8 +59,8 @@ class Ui : public UiContext {
   const std::string& message() const override { return message_; }
   void set_ticking(bool ticking) override { ticking_ = ticking; }
   bool cards_confirm() const override;
-  void focus_player(int player) override { focused_player_ = player; }
-  int focused_player() const override { return focused_player_; }
+  void focus_player(std::optional<rules::PlayerId> player) override { focused_player_ = player; }
+  std::optional<rules::PlayerId> focused_player() const override { return focused_player_; }
 
  private:
   View& screen_view(ScreenId id);
@@ -85,7 +86,7 @@ class Ui : public UiContext {
   bool dirty_ = true;
   bool ticking_ = false;
   bool auction_seen_ = false;
-  int focused_player_ = -1;
+  std::optional<rules::PlayerId> focused_player_;
   std::string table_status_;  // the table's last status line, said once when it changes
 };
 

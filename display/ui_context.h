@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,8 @@ enum class ScreenId { home, auction, properties, trade, ledger, charts, board, s
 struct Confirmation {
   std::string question;       // "Buy Baltic Avenue for $60?"
   std::string confirm_label;  // "Buy"
-  int payer = -1;             // whose card confirms; -1 when anyone at the table may confirm on the screen
+  // Whose card confirms; nobody when anyone at the table may confirm on the screen.
+  std::optional<rules::PlayerId> payer;
   ApplyInput action;
   std::function<void()> after;  // what the screen does once confirmed (e.g. go home)
   // Lines under the question: what happens, item by item (a sale's lots).
@@ -49,8 +51,9 @@ class UiContext {
   // Whether payments are confirmed with a card tap (the card reader works) or on the screen.
   virtual bool cards_confirm() const = 0;
   // The player a screen should show first (the properties of a player whose card was tapped on home).
-  virtual void focus_player(int player) = 0;
-  virtual int focused_player() const = 0;
+  // Nobody: no player asked for (the screen keeps its own).
+  virtual void focus_player(std::optional<rules::PlayerId> player) = 0;
+  virtual std::optional<rules::PlayerId> focused_player() const = 0;
 };
 
 }  // namespace bb::display

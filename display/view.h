@@ -1,5 +1,8 @@
 #pragma once
+#include <optional>
 #include <string>
+
+#include "rules/ids.h"
 
 namespace bb::display {
 
@@ -11,9 +14,12 @@ class View {
  public:
   virtual ~View() = default;
   virtual void build(FrameBuilder& fb, UiContext& ui) = 0;
-  // A player's card was tapped while this view is showing (player -1: a card nobody has registered).
-  // Returns whether the view used the tap.
-  virtual bool on_card(const std::string& /*uid*/, int /*player*/, UiContext& /*ui*/) { return false; }
+  // A player's card was tapped while this view is showing (nobody: a card nobody has registered, or the
+  // banker's). Returns whether the view used the tap.
+  virtual bool on_card(const std::string& /*uid*/, std::optional<rules::PlayerId> /*player*/,
+                       UiContext& /*ui*/) {
+    return false;
+  }
   // A finger put down at (x, y) on the last frame. A view that wants to follow the finger (a drag) returns
   // true: it then gets the moves and the lift instead of a tap.
   virtual bool on_press(int /*x*/, int /*y*/, UiContext& /*ui*/) { return false; }

@@ -27,7 +27,7 @@ Rect Widgets::top_bar(FrameBuilder& fb, UiContext& ui, const std::string& title,
   return {0, l.bar_h, l.width, l.height - l.bar_h};
 }
 
-Colour Widgets::player_colour(const Snapshot& snap, int player) {
+Colour Widgets::player_colour(const Snapshot& snap, rules::PlayerId player) {
   return Palette::player(snap.colour_of(player));
 }
 
@@ -64,12 +64,12 @@ void Widgets::pager(FrameBuilder& fb, const std::string& id, Rect area, int& pag
           FontFace::regular, l.font_small, Palette::muted, Align::centre);
 }
 
-void Widgets::player_badge(FrameBuilder& fb, Rect square, const Snapshot& snap, int player) {
+void Widgets::player_badge(FrameBuilder& fb, Rect square, const Snapshot& snap, rules::PlayerId player) {
   const Colour c = player_colour(snap, player);
   fb.fill(square, c);
   std::string letter = "?";
-  if (snap.game && player >= 0 && static_cast<std::size_t>(player) < snap.game->state().players.size()) {
-    const auto& ps = snap.game->state().players[static_cast<std::size_t>(player)];
+  if (snap.game && player.index() < snap.game->state().players.size()) {
+    const auto& ps = snap.game->state().players[player];
     const std::string& src = ps.token.empty() ? ps.name : ps.token;
     if (!src.empty())
       letter = std::string(1, static_cast<char>(std::toupper(static_cast<unsigned char>(src[0]))));

@@ -15,16 +15,13 @@ class Widgets {
   // area below it.
   // show_message: false where the screen shows messages beside what caused them.
   static Rect top_bar(FrameBuilder& fb, UiContext& ui, const std::string& title, bool show_message = true);
-  static Colour player_colour(const Snapshot& snap, int player);
-  static Colour player_colour(const Snapshot& snap, rules::PlayerId player) {
-    return player_colour(snap, player.number());
-  }
+  static Colour player_colour(const Snapshot& snap, rules::PlayerId player);
   // Darkens the screen and returns a centred panel for a dialog (layer 1 from here on).
   static Rect dialog(FrameBuilder& fb, int w, int h);
   // Previous/next page buttons in `area` (two squares at its ends) with "2 / 5" between them.
   static void pager(FrameBuilder& fb, const std::string& id, Rect area, int& page, int pages);
   // A filled square in the player's colour with the token's first letter, so colour is never the only cue.
-  static void player_badge(FrameBuilder& fb, Rect square, const Snapshot& snap, int player);
+  static void player_badge(FrameBuilder& fb, Rect square, const Snapshot& snap, rules::PlayerId player);
 };
 
 }  // namespace bb::display

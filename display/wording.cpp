@@ -30,13 +30,11 @@ std::string Wording::game_over(const rules::Game& game) {
   return fmt::format("Game over: a tie between {}!", names);
 }
 
-std::string Wording::standing(const rules::Game& game, int player) {
+std::string Wording::standing(const rules::Game& game, rules::PlayerId player) {
   const auto& st = game.state();
-  if (std::find(st.winners.begin(), st.winners.end(), rules::PlayerId{player}) != st.winners.end())
+  if (std::find(st.winners.begin(), st.winners.end(), player) != st.winners.end())
     return st.winners.size() > 1 ? "tie" : "winner";
-  if (player >= 0 && static_cast<std::size_t>(player) < st.players.size() &&
-      st.players[static_cast<std::size_t>(player)].bankrupt)
-    return "bankrupt";
+  if (player.index() < st.players.size() && st.players[player].bankrupt) return "bankrupt";
   return "";
 }
 

@@ -16,15 +16,12 @@ class Wording {
   // "Buy", "Auction", "Pay $50"
   static std::string option(const rules::Game& game, const rules::Question& q,
                             const rules::QuestionOption& option);
+  // "?" for no space, or one not on the board.
   static std::string space_name(const rules::Game& game, std::optional<rules::SpaceId> space);
-  // A space number from outside the rules (the camera's, a screen's filter; -1: none): "?" when not a space.
-  static std::string space_name(const rules::Game& game, int space_number) {
-    return space_name(game, rules::space_from_wire(space_number));
-  }
   // "Game over: Ann wins!", "Game over: a tie between Ann and Bob!"
   static std::string game_over(const rules::Game& game);
   // A player's place at the end: "winner", "tie" (one of several equal winners), "bankrupt" or "".
-  static std::string standing(const rules::Game& game, int player);
+  static std::string standing(const rules::Game& game, rules::PlayerId player);
   // The sale question: "Ann: sell a house on Baltic Avenue to the bank for $25?"; for a sale that takes the
   // group's hotels at once it says so, and sale_lines lists every lot: "Oriental Avenue: 4 houses -> 1
   // house, $75".

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "rules/ids.h"
+
 namespace bb::table {
 
 // What a card uid stands for at this table.
@@ -15,9 +17,9 @@ struct CardRole {
     deck_card,  // a Chance or Community Chest card with an NFC sticker: tapping it draws that card
   };
   Kind kind = Kind::player;
-  int player = -1;   // player: the index in turn order
-  std::string deck;  // deck_card: the edition's deck id ("chance", "chest")
-  std::string card;  // deck_card: the card id in that deck
+  std::optional<rules::PlayerId> player;  // player: whose card (nobody for the banker's and deck cards)
+  std::string deck;                       // deck_card: the edition's deck id ("chance", "chest")
+  std::string card;                       // deck_card: the card id in that deck
   bool operator==(const CardRole&) const = default;
 };
 

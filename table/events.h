@@ -1,11 +1,13 @@
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "display/intent.h"
 #include "display/snapshot.h"
+#include "rules/ids.h"
 
 namespace bb::table {
 
@@ -36,7 +38,8 @@ struct CardTapped {
   bool reader_repeat = false;
 };
 
-// What the camera's tracker saw, mapped by the daemon from a token name to a player index.
+// What the camera's tracker saw, mapped by the daemon from a token name to a player, its space numbers
+// range-checked against the board where they came in (the daemon's camera thread hands them over typed).
 struct TokenReport {
   enum class Kind {
     moved,             // the token now stands on `to`
@@ -48,15 +51,15 @@ struct TokenReport {
     token_lost,        // the camera has not seen this token for a long while others moved (detail says more)
   };
   Kind kind = Kind::moved;
-  int player = -1;
-  int from = -1;
-  int to = -1;
-  std::vector<int> candidates;
+  std::optional<rules::PlayerId> player;  // nobody: the learning on the start space as a whole, or lost
+  std::optional<rules::SpaceId> from;     // hidden: its last space, when known
+  std::optional<rules::SpaceId> to;       // moved, learned: where it stands (unsure: its likeliest space)
+  std::vector<rules::SpaceId> candidates;
   std::string detail;
-  // learn_incomplete of the learning on the start space (player -1): how many tokens the camera found there
-  // and how many it expected (-1: not said).
-  int found = -1;
-  int expected = -1;
+  // learn_incomplete of the learning on the start space (no player): how many tokens the camera found there
+  // and how many it expected (nothing: not said).
+  std::optional<int> found;
+  std::optional<int> expected;
   std::string id;  // "camera:<frame>:<player>"
 };
 

@@ -24,9 +24,8 @@ std::string Table::State::name(rules::Account account) const {
   return g ? g->account_name(account) : fmt::format("player {}", account.player()->number() + 1);
 }
 
-std::string Table::State::name(int seat) const {
-  const auto account = rules::Account::from_wire(seat);
-  return account ? name(*account) : std::string("?");
+std::string Table::State::name(std::optional<rules::PlayerId> player) const {
+  return player ? name(*player) : std::string("?");
 }
 
 std::string Table::State::space_name(std::optional<rules::SpaceId> space) const {
@@ -40,10 +39,10 @@ std::string Table::State::money(rules::Money amount) const {
   return g ? g->edition().format_money(amount) : fmt::format("{}", amount);
 }
 
-std::string Table::State::token_name(int player) const {
+std::string Table::State::token_name(rules::PlayerId player) const {
   const auto* g = game();
-  if (!g || player < 0 || player >= static_cast<int>(g->state().players.size())) return "token";
-  const auto& p = g->state().players[static_cast<std::size_t>(player)];
+  if (!g || player.index() >= g->state().players.size()) return "token";
+  const auto& p = g->state().players[player];
   return p.token.empty() ? fmt::format("{}'s token", p.name) : fmt::format("the {}", p.token);
 }
 
@@ -52,22 +51,21 @@ void Table::State::seat_players() {
   registry.clear_players();
   const auto* g = game();
   const std::size_t n = g ? g->state().players.size() : 0;
-  expected.assign(n, -1);
-  seen.assign(n, -1);
+  expected.assign(n, std::nullopt);
+  seen.assign(n, std::nullopt);
   learned.clear();
   unwatched.clear();
   learning = false;
   one_at_a_time = false;
-  prompting = -1;
+  prompting.reset();
   questions.clear();
   if (!g) return;
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto& p = g->setup().players[i];
-    if (!p.card.empty())
-      (void)registry.add(p.card, {CardRole::Kind::player, static_cast<int>(i), {}, {}}, p.name);
+  for (rules::PlayerId seat : g->state().players.ids()) {
+    const auto& p = g->setup().players[seat.index()];
+    if (!p.card.empty()) (void)registry.add(p.card, {CardRole::Kind::player, seat, {}, {}}, p.name);
     for (const auto& c : settings.cards)
       if (c.role.kind == CardRole::Kind::player && c.owner == p.name)
-        (void)registry.add(c.uid, {CardRole::Kind::player, static_cast<int>(i), {}, {}}, p.name);
+        (void)registry.add(c.uid, {CardRole::Kind::player, seat, {}, {}}, p.name);
   }
   // The cards registered at the table during this game, stored with it (RegisterCard): a resumed game knows
   // them again.
@@ -75,13 +73,14 @@ void Table::State::seat_players() {
     if (registry.find(c.uid)) continue;
     if (c.player && c.player->index() < n) {
       const auto& owner = g->setup().players[c.player->index()].name;
-      (void)registry.add(c.uid, {CardRole::Kind::player, c.player->number(), {}, {}}, owner);
+      (void)registry.add(c.uid, {CardRole::Kind::player, c.player, {}, {}}, owner);
       if (std::none_of(settings.cards.begin(), settings.cards.end(),
                        [&](const RegisteredCard& k) { return k.uid == c.uid; }))
-        settings.cards.push_back({c.uid, {CardRole::Kind::player, c.player->number(), {}, {}}, owner});
+        settings.cards.push_back({c.uid, {CardRole::Kind::player, c.player, {}, {}}, owner});
     } else {
-      const CardRole role = c.deck.empty() ? CardRole{CardRole::Kind::banker, -1, {}, {}}
-                                           : CardRole{CardRole::Kind::deck_card, -1, c.deck, c.card};
+      const CardRole role = c.deck.empty()
+                                ? CardRole{CardRole::Kind::banker, std::nullopt, {}, {}}
+                                : CardRole{CardRole::Kind::deck_card, std::nullopt, c.deck, c.card};
       (void)registry.add(c.uid, role, {});
       if (std::none_of(settings.cards.begin(), settings.cards.end(),
                        [&](const RegisteredCard& k) { return k.uid == c.uid; }))
@@ -154,12 +153,12 @@ void Table::State::after_recorded(Reaction& r, const ledger::Recorded& rec, cons
   for (const auto& ev : rec.events) {
     if ((ev.kind == rules::Event::Kind::moved || ev.kind == rules::Event::Kind::jailed) && ev.player &&
         ev.player->index() < expected.size())
-      expected[ev.player->index()] = ev.to;
-    if (ev.kind == rules::Event::Kind::undone) std::fill(expected.begin(), expected.end(), -1);
+      expected[*ev.player] = rules::space_from_wire(ev.to);
+    if (ev.kind == rules::Event::Kind::undone) std::fill(expected.begin(), expected.end(), std::nullopt);
   }
   // A token the camera already sees where it must go needs nothing more.
-  for (std::size_t p = 0; p < expected.size(); ++p)
-    if (expected[p] >= 0 && seen[p] == expected[p]) expected[p] = -1;
+  for (rules::PlayerId p : expected.ids())
+    if (expected[p] && seen[p] == expected[p]) expected[p].reset();
   if (payments_need_tap) payments_to_confirm(r, rec.postings);
   if (rec.game_over || g->state().ended) {
     questions.clear();
@@ -288,7 +287,9 @@ Reaction Table::State::start_game(const display::StartGame& start) {
   for (std::size_t i = 0; i < setup.players.size(); ++i) {
     const auto& p = setup.players[i];
     if (p.card.empty()) continue;
-    if (auto ok = check.add(p.card, {CardRole::Kind::player, static_cast<int>(i), {}, {}}, p.name); !ok) {
+    if (auto ok =
+            check.add(p.card, {CardRole::Kind::player, rules::PlayerId{static_cast<int>(i)}, {}, {}}, p.name);
+        !ok) {
       r.messages.push_back(fmt::format("{} cannot have card {}: {}", p.name, p.card, ok.error()));
       r.cues.push_back(display::Cue::refused);
       return r;
@@ -391,7 +392,7 @@ Reaction Table::State::device(const DeviceHealth& e) {
   if (e.status.kind == display::DeviceStatus::Kind::camera) {
     if (camera && !ok) {
       r.messages.push_back("The camera is gone: the dice alone decide; " + e.status.what_to_do);
-      std::fill(seen.begin(), seen.end(), -1);
+      std::fill(seen.begin(), seen.end(), std::nullopt);
       // Its questions can no longer be answered by moving a token: the dice stand.
       std::erase_if(questions, [](const OpenQuestion& q) {
         using K = display::TableQuestion::Kind;
@@ -402,7 +403,7 @@ Reaction Table::State::device(const DeviceHealth& e) {
       // tokens it knows are cross-checked again rather than taken for tokens being put down).
       learning = false;
       one_at_a_time = false;
-      prompting = -1;
+      prompting.reset();
     }
     camera = ok;
   } else if (e.status.kind == display::DeviceStatus::Kind::card_reader) {
@@ -443,7 +444,7 @@ void Table::State::refresh() {
       const auto& ps = st.players[p];
       // Several winners share a tie (rules: the richest share the win).
       const bool won = st.ended && std::ranges::find(st.winners, p) != st.winners.end();
-      v.standings.push_back({p.number(), ps.name, ps.cash, g->worth(p), ps.bankrupt, won});
+      v.standings.push_back({p, ps.name, ps.cash, g->worth(p), ps.bankrupt, won});
     }
     std::stable_sort(v.standings.begin(), v.standings.end(), [](const Standing& x, const Standing& y) {
       if (x.bankrupt != y.bankrupt) return !x.bankrupt;
@@ -455,33 +456,32 @@ void Table::State::refresh() {
   Awaiting& a = v.awaiting;
   using K = Awaiting::Kind;
   if (paused) {
-    a = {K::paused, -1, std::nullopt, *paused};
+    a = {K::paused, std::nullopt, std::nullopt, *paused};
   } else if (!g) {
-    a = {K::setup, -1, std::nullopt, "start a game on the setup screen"};
+    a = {K::setup, std::nullopt, std::nullopt, "start a game on the setup screen"};
   } else if (g->state().ended) {
-    a = {K::game_over, seat_or_none(g->state().winner), std::nullopt, "the game is over"};
+    a = {K::game_over, g->state().winner, std::nullopt, "the game is over"};
   } else if (!questions.empty()) {
     const auto& q = questions.front().shown;
     using QK = display::TableQuestion::Kind;
     if (q.kind == QK::learn_tokens)
-      a = {K::learn_tokens, -1, std::nullopt, q.text};
+      a = {K::learn_tokens, std::nullopt, std::nullopt, q.text};
     else if ((q.kind == QK::confirm_payment || q.kind == QK::house_payment) && reader)
-      a = {K::tap_card, q.banker ? -1 : q.player, std::nullopt, q.text};
+      a = {K::tap_card, q.banker ? std::nullopt : q.player, std::nullopt, q.text};
     else
-      a = {K::answer_question, q.player, rules::space_from_wire(q.space), q.text};
+      a = {K::answer_question, q.player, q.space, q.text};
   } else if (g->state().auction) {
-    a = {K::bids, -1, g->state().auction->space, "bids by card tap or keypad"};
+    a = {K::bids, std::nullopt, g->state().auction->space, "bids by card tap or keypad"};
   } else if (!g->state().pending.empty() && g->state().pending.front().kind != rules::QuestionKind::roll) {
     const auto& q = g->state().pending.front();
-    a = {K::rules_question, q.player.number(), q.space, std::string(rules::question_name(q.kind))};
+    a = {K::rules_question, q.player, q.space, std::string(rules::question_name(q.kind))};
   } else {
-    a = {K::throw_dice,
-         (g->state().pending.empty() ? g->state().current : g->state().pending.front().player).number(),
+    a = {K::throw_dice, g->state().pending.empty() ? g->state().current : g->state().pending.front().player,
          std::nullopt, "throw the dice"};
     if (camera)
-      for (std::size_t p = 0; p < expected.size(); ++p)
-        if (expected[p] >= 0) {
-          a = {K::move_token, static_cast<int>(p), rules::space_from_wire(expected[p]), "move the token"};
+      for (rules::PlayerId p : expected.ids())
+        if (expected[p]) {
+          a = {K::move_token, p, expected[p], "move the token"};
           break;
         }
   }
@@ -589,14 +589,15 @@ std::vector<std::string> Table::invariant_violations() const {
   const int n = g ? static_cast<int>(g->state().players.size()) : 0;
   const int board = g ? static_cast<int>(g->edition().spaces.size()) : 0;
   for (const auto& c : s_->registry.all())
-    if (c.role.kind == CardRole::Kind::player && (c.role.player < 0 || c.role.player >= n))
-      out.push_back(fmt::format("card {} belongs to player {}, who is not seated", c.uid, c.role.player));
-  for (int p = 0; p < static_cast<int>(s_->expected.size()); ++p)
-    if (s_->expected[static_cast<std::size_t>(p)] >= board)
-      out.push_back(fmt::format("player {} is expected on space {}, off the board", p,
-                                s_->expected[static_cast<std::size_t>(p)]));
+    if (c.role.kind == CardRole::Kind::player && (!c.role.player || c.role.player->number() >= n))
+      out.push_back(fmt::format("card {} belongs to player {}, who is not seated", c.uid,
+                                rules::player_wire(c.role.player)));
+  for (rules::PlayerId p : s_->expected.ids())
+    if (s_->expected[p] && s_->expected[p]->number() >= board)
+      out.push_back(fmt::format("player {} is expected on space {}, off the board", p.number(),
+                                s_->expected[p]->number()));
   for (const auto& q : s_->questions)
-    if (q.shown.player >= n || q.shown.id.empty())
+    if ((q.shown.player && q.shown.player->number() >= n) || q.shown.id.empty())
       out.push_back(fmt::format("question '{}' is malformed", q.shown.title));
   if (s_->expected.size() != static_cast<std::size_t>(n))
     out.push_back("expected positions not one per player");

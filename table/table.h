@@ -45,7 +45,8 @@ struct TableSettings {
 // A card the table hands to the screen: the screen's own dialogs (confirmations, bids, trades, setup) use it.
 struct CardForScreen {
   std::string uid;
-  int player = -1;  // its owner in this game; -1 for the banker's card or a card nobody registered
+  // Its owner in this game; nobody for the banker's card or a card nobody registered.
+  std::optional<rules::PlayerId> player;
 };
 
 struct TimerRequest {
@@ -65,7 +66,8 @@ struct CameraLearning {
     one_at_a_time,  // `player`'s token, put down alone anywhere on the board (the others stay where they are)
   };
   Mode mode = Mode::all_on_start;
-  int player = -1;  // one_at_a_time: whose token comes next (the tracker names it "T<player + 1>")
+  // one_at_a_time: whose token comes next (the tracker names it "T<number + 1>").
+  std::optional<rules::PlayerId> player;
 };
 
 // The learning of the tokens as it stands: what the service keeps beside the camera's set-up, so that a
@@ -73,8 +75,8 @@ struct CameraLearning {
 struct TokenLearning {
   bool asking = false;         // the learning question is open
   bool one_at_a_time = false;  // the family learns the tokens one at a time (the learned ones stay put)
-  std::vector<int> learned;    // players whose tokens the camera has learned, in player order
-  std::vector<int> unwatched;  // players whose tokens the family left to the dice (the camera does not watch)
+  std::vector<rules::PlayerId> learned;    // players whose tokens the camera has learned, in player order
+  std::vector<rules::PlayerId> unwatched;  // players whose tokens the family left to the dice (not watched)
   bool operator==(const TokenLearning&) const = default;
 };
 
@@ -110,7 +112,7 @@ struct Awaiting {
     paused,  // storage failed
   };
   Kind kind = Kind::setup;
-  int player = -1;
+  std::optional<rules::PlayerId> player;  // nobody: anyone (setup, bids, the banker's tap, a shared win)
   std::optional<rules::SpaceId> space;
   std::string detail;
 };
@@ -127,7 +129,7 @@ struct UnconfirmedPayment {
 
 // A player's place at the end of a game (or now): worth as the edition values it, richest first.
 struct Standing {
-  int player = -1;
+  rules::PlayerId player{0};
   std::string name;
   rules::Money cash = 0;
   rules::Money worth = 0;
@@ -139,8 +141,10 @@ struct TableView {
   const rules::Game* game = nullptr;  // the store's current game (nullptr: none)
   std::optional<ledger::GameId> game_id;
   Awaiting awaiting;
-  std::vector<int> expected_positions;  // per player: where the token must go (-1: nowhere in particular)
-  std::vector<int> seen_positions;      // per player: where the camera last saw it (-1: unknown)
+  // Per player: where the token must go (nothing: nowhere in particular).
+  rules::ById<rules::PlayerId, std::optional<rules::SpaceId>> expected_positions;
+  // Per player: where the camera last saw it (nothing: unknown).
+  rules::ById<rules::PlayerId, std::optional<rules::SpaceId>> seen_positions;
   std::optional<display::TableQuestion> question;
   std::vector<UnconfirmedPayment> unconfirmed;  // the first one waits for its payer's tap
   std::vector<RegisteredCard> cards;

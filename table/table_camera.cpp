@@ -30,7 +30,7 @@ void Table::State::start_learning(Reaction& r, bool resumed) {
   q.shown.options.push_back({"one_by_one", "Learn them one at a time", false, false});
   q.shown.options.push_back({"skip", "Play without the camera", false, false});
   one_at_a_time = false;
-  prompting = -1;
+  prompting.reset();
   unwatched.clear();
   resumed_learning = resumed;
   ask(r, std::move(q));
@@ -40,18 +40,15 @@ void Table::State::prompt_next_token(Reaction& r, const std::string& said) {
   const auto* g = game();
   auto* q = find(display::TableQuestion::Kind::learn_tokens);
   if (!g || !q) return;
-  const int players = static_cast<int>(g->state().players.size());
-  int next = -1;
-  for (int p = 0; p < players && next < 0; ++p)
-    if (!learned.contains(p) && !unwatched.contains(p) &&
-        !g->state().players[static_cast<std::size_t>(p)].bankrupt)
-      next = p;
-  if (next < 0) {
+  std::optional<rules::PlayerId> next;
+  for (rules::PlayerId p : g->state().players.ids())
+    if (!next && !learned.contains(p) && !unwatched.contains(p) && !g->state().players[p].bankrupt) next = p;
+  if (!next) {
     // Every token is learned or skipped: play goes on from the dice, the camera cross-checking those it
     // knows.
     learning = false;
     one_at_a_time = false;
-    prompting = -1;
+    prompting.reset();
     close(q->shown.id);
     const std::string where =
         resumed_learning ? std::string("put each token back on its space")
@@ -60,7 +57,7 @@ void Table::State::prompt_next_token(Reaction& r, const std::string& said) {
       r.messages.push_back(fmt::format("The camera knows every token: {}, then throw the dice", where));
     } else {
       std::string names;
-      for (const int p : unwatched) names += (names.empty() ? "" : ", ") + token_name(p);
+      for (const rules::PlayerId p : unwatched) names += (names.empty() ? "" : ", ") + token_name(p);
       r.messages.push_back(
           fmt::format("The camera watches the others; the dice alone move {}: {}, then throw "
                       "the dice",
@@ -69,15 +66,15 @@ void Table::State::prompt_next_token(Reaction& r, const std::string& said) {
     r.snapshot_changed = true;
     return;
   }
-  const bool first = prompting < 0 && learned.empty();
+  const bool first = !prompting && learned.empty();
   prompting = next;
-  const std::string token = token_name(next);
-  q->shown.title = fmt::format("{}: put {} on the board", name(next), token);
+  const std::string token = token_name(*next);
+  q->shown.title = fmt::format("{}: put {} on the board", name(*next), token);
   q->shown.text = fmt::format("{}{}: put {} on the board, alone, anywhere; the camera learns it",
                               first          ? "Take every token off the board. Then "
                               : said.empty() ? ""
                                              : said + " ",
-                              name(next), token);
+                              name(*next), token);
   // "Look again" only once the camera said it cannot see the token (learn_incomplete).
   q->shown.options = {{"skip_token", fmt::format("Go on without {}: the dice move it", token), false, false},
                       {"skip", "Play without the camera", false, false}};
@@ -113,10 +110,10 @@ void Table::State::learning_incomplete(Reaction& r, const TokenReport& e) {
   r.snapshot_changed = true;
 }
 
-std::string Table::State::token_names(const std::set<int>& players) const {
+std::string Table::State::token_names(const std::set<rules::PlayerId>& players) const {
   std::string names;
   std::size_t i = 0;
-  for (const int p : players) {
+  for (const rules::PlayerId p : players) {
     if (i > 0) names += i + 1 == players.size() ? " and " : ", ";
     names += token_name(p);
     ++i;
@@ -127,24 +124,22 @@ std::string Table::State::token_names(const std::set<int>& players) const {
 void Table::State::restore_learning(Reaction& r, const TokenLearning& kept) {
   const auto* g = game();
   if (!g) return;
-  const int players = static_cast<int>(g->state().players.size());
+  const std::size_t players = g->state().players.size();
   learned.clear();
   unwatched.clear();
-  for (const int p : kept.learned)
-    if (p >= 0 && p < players) learned.insert(p);
-  for (const int p : kept.unwatched)
-    if (p >= 0 && p < players && !learned.contains(p)) unwatched.insert(p);
+  for (const rules::PlayerId p : kept.learned)
+    if (p.index() < players) learned.insert(p);
+  for (const rules::PlayerId p : kept.unwatched)
+    if (p.index() < players && !learned.contains(p)) unwatched.insert(p);
   bool missing = false;
-  for (int p = 0; p < players; ++p)
-    if (!learned.contains(p) && !unwatched.contains(p) &&
-        !g->state().players[static_cast<std::size_t>(p)].bankrupt)
-      missing = true;
+  for (rules::PlayerId p : g->state().players.ids())
+    if (!learned.contains(p) && !unwatched.contains(p) && !g->state().players[p].bankrupt) missing = true;
   const std::string kept_names = token_names(learned);
   if (!missing) {
     // Every token is known again (or left to the dice): nothing to ask; the screen says what came back.
     learning = false;
     one_at_a_time = false;
-    prompting = -1;
+    prompting.reset();
     if (auto* q = find(display::TableQuestion::Kind::learn_tokens)) close(q->shown.id);
     std::string said = kept_names.empty() ? std::string("the camera learned no token before the restart")
                                           : fmt::format("the camera knows {} again", kept_names);
@@ -164,7 +159,7 @@ void Table::State::restore_learning(Reaction& r, const TokenLearning& kept) {
   }
   learning = true;
   one_at_a_time = true;
-  prompting = -1;
+  prompting.reset();
   const std::string said =
       kept_names.empty()
           ? std::string("Learning the tokens again after the restart.")
@@ -183,7 +178,7 @@ void Table::State::answer_learning(Reaction& r, const std::string& option, const
     const auto* g = game();
     const std::string start = g ? space_name(g->edition().start_space) : std::string("the start");
     learned.clear();
-    r.camera_learning = CameraLearning{CameraLearning::Mode::all_on_start, -1};
+    r.camera_learning = CameraLearning{CameraLearning::Mode::all_on_start, std::nullopt};
     r.messages.push_back(fmt::format("The camera looks at {} again", start));
     if (auto* q = find(display::TableQuestion::Kind::learn_tokens)) {
       q->shown.text = fmt::format("Put every token on {}: the camera looks again and learns each one", start);
@@ -196,27 +191,27 @@ void Table::State::answer_learning(Reaction& r, const std::string& option, const
     if (!one_at_a_time) {
       one_at_a_time = true;
       learned.clear();  // the board is emptied: every token is learned again, alone
-      std::fill(seen.begin(), seen.end(), -1);
+      std::fill(seen.begin(), seen.end(), std::nullopt);
     }
-    if (option == "retry" && prompting >= 0)
+    if (option == "retry" && prompting)
       r.messages.push_back(fmt::format("The camera looks for {} again: lift it, then put it down alone",
-                                       token_name(prompting)));
+                                       token_name(*prompting)));
     prompt_next_token(r);
     return;
   }
-  if (option == "skip_token" && one_at_a_time && prompting >= 0) {
-    unwatched.insert(prompting);
+  if (option == "skip_token" && one_at_a_time && prompting) {
+    unwatched.insert(*prompting);
     r.messages.push_back(
-        fmt::format("The camera will not watch {}: the dice alone move it", token_name(prompting)));
+        fmt::format("The camera will not watch {}: the dice alone move it", token_name(*prompting)));
     prompt_next_token(r);
     return;
   }
   // "skip": the whole camera.
   learning = false;
   one_at_a_time = false;
-  prompting = -1;
+  prompting.reset();
   camera = false;
-  std::fill(seen.begin(), seen.end(), -1);
+  std::fill(seen.begin(), seen.end(), std::nullopt);
   r.messages.push_back("Playing without the camera: the dice alone decide");
   close(question_id);
 }
@@ -230,29 +225,29 @@ Reaction Table::State::token(const TokenReport& e) {
     camera = true;  // so device() says what changed
     return device(gone);
   }
-  if (e.kind == TokenReport::Kind::learn_incomplete && e.player < 0) {
+  if (e.kind == TokenReport::Kind::learn_incomplete && !e.player) {
     learning_incomplete(r, e);
     return r;
   }
-  if (!g || e.player < 0 || static_cast<std::size_t>(e.player) >= seen.size()) return r;
+  if (!g || !e.player || e.player->index() >= seen.size()) return r;
   if (!camera) {
     camera = true;  // a report means a camera works
     r.snapshot_changed = true;
   }
-  const auto p = static_cast<std::size_t>(e.player);
-  const int at = g->state().players[p].position.number();
+  const rules::PlayerId p = *e.player;
+  const rules::SpaceId at = g->state().players[p].position;
   switch (e.kind) {
     case TokenReport::Kind::learned: {
       seen[p] = e.to;
       if (one_at_a_time) {
         // Only the token asked for: the tracker names the token it waits for after its player.
-        if (e.player != prompting) return r;
-        learned.insert(e.player);
-        r.messages.push_back(capitalised(fmt::format("{} learned", token_name(e.player))));
-        prompt_next_token(r, capitalised(fmt::format("{} learned.", token_name(e.player))));
+        if (p != prompting) return r;
+        learned.insert(p);
+        r.messages.push_back(capitalised(fmt::format("{} learned", token_name(p))));
+        prompt_next_token(r, capitalised(fmt::format("{} learned.", token_name(p))));
         return r;
       }
-      learned.insert(e.player);
+      learned.insert(p);
       if (learning && learned.size() >= g->state().players.size()) {
         learning = false;
         if (auto* q = find(display::TableQuestion::Kind::learn_tokens)) close(q->shown.id);
@@ -262,17 +257,16 @@ Reaction Table::State::token(const TokenReport& e) {
       return r;
     }
     case TokenReport::Kind::learn_incomplete:
-      r.messages.push_back(fmt::format("The camera could not learn {}: {}", token_name(e.player), e.detail));
-      if (one_at_a_time && e.player == prompting) {
+      r.messages.push_back(fmt::format("The camera could not learn {}: {}", token_name(p), e.detail));
+      if (one_at_a_time && p == prompting) {
         if (auto* q = find(display::TableQuestion::Kind::learn_tokens)) {
           q->shown.text = fmt::format(
               "The camera could not see {} ({}). Lift it and put it down alone on a "
               "plain space, or go on without it: the dice move it",
-              token_name(e.player), e.detail);
+              token_name(p), e.detail);
           if (q->shown.options.empty() || q->shown.options.front().key != "retry")
-            q->shown.options.insert(
-                q->shown.options.begin(),
-                {"retry", fmt::format("Look for {} again", token_name(e.player)), false, false});
+            q->shown.options.insert(q->shown.options.begin(),
+                                    {"retry", fmt::format("Look for {} again", token_name(p)), false, false});
           r.question = q->shown;
           r.snapshot_changed = true;
         }
@@ -281,10 +275,10 @@ Reaction Table::State::token(const TokenReport& e) {
     case TokenReport::Kind::hidden:
       return r;  // a hand over the token: wait for it to show again
     case TokenReport::Kind::token_lost:
-      seen[p] = -1;
+      seen[p].reset();
       r.snapshot_changed = true;
-      r.messages.push_back(fmt::format("The camera has lost {}: put it back on its space ({})",
-                                       token_name(e.player), e.detail));
+      r.messages.push_back(
+          fmt::format("The camera has lost {}: put it back on its space ({})", token_name(p), e.detail));
       return r;
     case TokenReport::Kind::lost:
     case TokenReport::Kind::moved:
@@ -292,45 +286,45 @@ Reaction Table::State::token(const TokenReport& e) {
       break;
   }
   if (one_at_a_time) return r;  // tokens put down anywhere while they are learned: asked about afterwards
-  const int expect = expected[p];
+  const std::optional<rules::SpaceId> expect = expected[p];
   const bool unsure = e.kind == TokenReport::Kind::unsure;
-  auto here = [&](int space) {
+  auto here = [&](rules::SpaceId space) {
     return unsure ? std::find(e.candidates.begin(), e.candidates.end(), space) != e.candidates.end() ||
                         e.to == space
                   : e.to == space;
   };
-  seen[p] = unsure ? -1 : e.to;
+  seen[p] = unsure ? std::nullopt : e.to;
   r.snapshot_changed = true;
   auto close_token_questions = [&] {
     std::erase_if(questions, [&](const OpenQuestion& q) {
-      return q.token_player == e.player && (q.shown.kind == display::TableQuestion::Kind::camera_mismatch ||
-                                            q.shown.kind == display::TableQuestion::Kind::token_moved);
+      return q.token_player == p && (q.shown.kind == display::TableQuestion::Kind::camera_mismatch ||
+                                     q.shown.kind == display::TableQuestion::Kind::token_moved);
     });
   };
-  if (expect >= 0) {
-    if (here(expect)) {  // where the dice say: nothing to ask
-      expected[p] = -1;
+  if (expect) {
+    if (here(*expect)) {  // where the dice say: nothing to ask
+      expected[p].reset();
       close_token_questions();
       return r;
     }
-    if (find(display::TableQuestion::Kind::camera_mismatch, e.player)) {
+    if (find(display::TableQuestion::Kind::camera_mismatch, p)) {
       // Still elsewhere: the question stands, with the new space.
       for (auto& q : questions)
-        if (q.token_player == e.player && q.shown.kind == display::TableQuestion::Kind::camera_mismatch) {
+        if (q.token_player == p && q.shown.kind == display::TableQuestion::Kind::camera_mismatch) {
           q.shown.space = e.to;
-          q.shown.text = fmt::format("{} is on {}, the dice say {}", token_name(e.player), space_name(e.to),
+          q.shown.text = fmt::format("{} is on {}, the dice say {}", token_name(p), space_name(e.to),
                                      space_name(expect));
         }
       return r;
     }
     OpenQuestion q;
-    q.token_player = e.player;
+    q.token_player = p;
     q.shown.kind = display::TableQuestion::Kind::camera_mismatch;
-    q.shown.title = fmt::format("Where is {}?", token_name(e.player));
-    q.shown.text = unsure ? fmt::format("The camera is not sure where {} is; the dice say {}",
-                                        token_name(e.player), space_name(expect))
-                          : fmt::format("{} is on {}, the dice say {}", token_name(e.player),
-                                        space_name(e.to), space_name(expect));
+    q.shown.title = fmt::format("Where is {}?", token_name(p));
+    q.shown.text = unsure ? fmt::format("The camera is not sure where {} is; the dice say {}", token_name(p),
+                                        space_name(expect))
+                          : fmt::format("{} is on {}, the dice say {}", token_name(p), space_name(e.to),
+                                        space_name(expect));
     if (!q.shown.text.empty() && q.shown.text[0] == 't') q.shown.text[0] = 'T';
     q.shown.space = e.to;
     q.shown.expected = expect;
@@ -345,12 +339,12 @@ Reaction Table::State::token(const TokenReport& e) {
     close_token_questions();
     return r;
   }
-  if (find(display::TableQuestion::Kind::token_moved, e.player)) return r;
+  if (find(display::TableQuestion::Kind::token_moved, p)) return r;
   OpenQuestion q;
-  q.token_player = e.player;
+  q.token_player = p;
   q.shown.kind = display::TableQuestion::Kind::token_moved;
-  q.shown.title = fmt::format("{} moved", token_name(e.player));
-  q.shown.text = fmt::format("{} moved to {}, but nobody threw: it stands on {}", token_name(e.player),
+  q.shown.title = fmt::format("{} moved", token_name(p));
+  q.shown.text = fmt::format("{} moved to {}, but nobody threw: it stands on {}", token_name(p),
                              unsure ? std::string("somewhere else") : space_name(e.to), space_name(at));
   if (!q.shown.text.empty() && q.shown.text[0] == 't') q.shown.text[0] = 'T';
   q.shown.space = e.to;

@@ -37,7 +37,7 @@ Reaction Table::State::card(const CardTapped& e) {
   if (!role)
     r = unknown_card(*uid);
   else if (role->kind == CardRole::Kind::player)
-    r = player_card(e, *uid, role->player);
+    r = role->player ? player_card(e, *uid, *role->player) : unknown_card(*uid);
   else if (role->kind == CardRole::Kind::banker)
     r = banker_card(e, *uid);
   else
@@ -89,7 +89,7 @@ Reaction Table::State::unknown_card(const std::string& uid) {
   const auto* g = game();
   if (!g || g->state().ended) {
     // The setup screen registers it as a new player's card.
-    r.cards.push_back({uid, -1});
+    r.cards.push_back({uid, std::nullopt});
     return r;
   }
   if (paused) {
@@ -102,10 +102,10 @@ Reaction Table::State::unknown_card(const std::string& uid) {
   q.shown.kind = display::TableQuestion::Kind::register_card;
   q.shown.title = "Whose card is this?";
   q.shown.text = fmt::format("Card {} is not registered at this table", uid);
-  for (int p = 0; p < static_cast<int>(g->state().players.size()); ++p)
-    if (!g->state().players[static_cast<std::size_t>(p)].bankrupt)
+  for (rules::PlayerId p : g->state().players.ids())
+    if (!g->state().players[p].bankrupt)
       q.shown.options.push_back(
-          {fmt::format("player:{}", p), fmt::format("{}'s card", name(p)), false, false});
+          {fmt::format("player:{}", p.number()), fmt::format("{}'s card", name(p)), false, false});
   q.shown.options.push_back({"banker", "The banker's card", false, true});
   // With stickered decks, a card of a deck (which one is asked next).
   if (settings.draw_mode == DrawMode::stickers)
@@ -116,11 +116,12 @@ Reaction Table::State::unknown_card(const std::string& uid) {
   return r;
 }
 
-Reaction Table::State::player_card(const CardTapped& e, const std::string& uid, int player) {
+Reaction Table::State::player_card(const CardTapped& e, const std::string& uid, rules::PlayerId player) {
   Reaction r;
   const auto* g = game();
   if (!g) {
-    r.cards.push_back({uid, -1});  // a card of an earlier game: the setup screen may register it again
+    r.cards.push_back(
+        {uid, std::nullopt});  // a card of an earlier game: the setup screen may register it again
     return r;
   }
   if (paused) {
@@ -135,7 +136,7 @@ Reaction Table::State::player_card(const CardTapped& e, const std::string& uid, 
   }
   if (!questions.empty()) {
     const auto& q = questions.front().shown;
-    if (q.player >= 0 && q.player != player) {
+    if (q.player && q.player != player) {
       r.messages.push_back(
           fmt::format("That is {}'s card: {} must tap ({})", name(player), name(q.player), q.text));
       r.cues.push_back(display::Cue::refused);
@@ -146,13 +147,13 @@ Reaction Table::State::player_card(const CardTapped& e, const std::string& uid, 
       r.cues.push_back(display::Cue::refused);
       return r;
     }
-    if (q.player < 0) {
+    if (!q.player) {
       r.messages.push_back(fmt::format("Answer on the screen first: {}", q.title));
       r.cues.push_back(display::Cue::refused);
       return r;
     }
   }
-  if (g->state().players[static_cast<std::size_t>(player)].bankrupt) {
+  if (g->state().players[player].bankrupt) {
     r.messages.push_back(fmt::format("{} is out of the game: their card confirms nothing", name(player)));
     r.cues.push_back(display::Cue::refused);
     return r;
@@ -169,12 +170,12 @@ Reaction Table::State::player_card(const CardTapped& e, const std::string& uid, 
 
 Reaction Table::State::banker_card(const CardTapped& e, const std::string& uid) {
   Reaction r;
-  if (auto* q = payment_for({CardRole::Kind::banker, -1, {}, {}})) {
+  if (auto* q = payment_for({CardRole::Kind::banker, std::nullopt, {}, {}})) {
     confirm_payment(r, *q, e.id, uid);
     return r;
   }
   // The screen's banker dialogs (PIN or card for a correction) take it.
-  r.cards.push_back({uid, -1});
+  r.cards.push_back({uid, std::nullopt});
   return r;
 }
 

@@ -34,6 +34,15 @@ std::vector<std::string> split_value(const std::string& value) {
   }
 }
 
+// "2" of a "player:2" answer -> the seat, when it is one of `players`.
+std::optional<rules::PlayerId> seat_option(std::string_view text, std::size_t players) {
+  int number = -1;
+  if (std::from_chars(text.data(), text.data() + text.size(), number).ec != std::errc{} || number < 0 ||
+      static_cast<std::size_t>(number) >= players)
+    return std::nullopt;
+  return rules::PlayerId{number};
+}
+
 bool refuse(Reaction& r, std::string message) {
   r.messages.push_back(std::move(message));
   r.cues.push_back(display::Cue::refused);
@@ -51,10 +60,9 @@ void set_payment_options(display::TableQuestion& q, bool reader) {
   if (q.kind == QK::house_payment) q.options.push_back({"cancel", "Cancel", false, false});
 }
 
-OpenQuestion* Table::State::find(QK kind, int player) {
+OpenQuestion* Table::State::find(QK kind, std::optional<rules::PlayerId> player) {
   for (auto& q : questions)
-    if (q.shown.kind == kind && (player < 0 || q.token_player == player || q.shown.player == player))
-      return &q;
+    if (q.shown.kind == kind && (!player || q.token_player == player || q.shown.player == player)) return &q;
   return nullptr;
 }
 
@@ -85,7 +93,7 @@ void Table::State::payments_to_confirm(Reaction& r, const std::vector<rules::Pos
     OpenQuestion q;
     q.paid = UnconfirmedPayment{p.from, p.to, p.amount, g->memo_text(p), p.seq};
     q.shown.kind = QK::confirm_payment;
-    q.shown.player = payer->number();
+    q.shown.player = payer;
     q.shown.amount = p.amount;
     q.shown.title = p.from.is_bank() ? "Money from the bank" : "A payment to confirm";
     q.shown.text =
@@ -173,7 +181,7 @@ Reaction Table::State::house_payment(const display::RequestHousePayment& p) {
   OpenQuestion q;
   q.payment = rules::HousePayment{p.from, p.to, p.amount, p.reason};
   q.shown.kind = QK::house_payment;
-  q.shown.player = p.from.player() ? p.from.player()->number() : -1;
+  q.shown.player = p.from.player();
   q.shown.banker = p.from.is_bank();
   q.shown.amount = p.amount;
   q.shown.title = fmt::format("House rule: {}", p.reason);
@@ -218,15 +226,15 @@ Reaction Table::State::answer(const display::AnswerQuestion& a, const std::strin
   const std::string qid = q.shown.id;
   switch (q.shown.kind) {
     case QK::camera_mismatch: {
-      const auto p = static_cast<std::size_t>(q.token_player);
+      // Asked about a token, so it names one.
+      const rules::PlayerId p = q.token_player.value();
       if (a.option == "move_token") {
-        r.messages.push_back(
-            fmt::format("Move {} to {}", token_name(q.token_player), space_name(q.shown.expected)));
+        r.messages.push_back(fmt::format("Move {} to {}", token_name(p), space_name(q.shown.expected)));
         close(qid);
       } else if (a.option == "camera_wrong") {
-        expected[p] = -1;
-        r.messages.push_back(fmt::format("The dice stand: {} is on {}", token_name(q.token_player),
-                                         space_name(q.shown.expected)));
+        if (p.index() < expected.size()) expected[p].reset();
+        r.messages.push_back(
+            fmt::format("The dice stand: {} is on {}", token_name(p), space_name(q.shown.expected)));
         close(qid);
       } else {  // enter_dice: the throw recorded was wrong; the banker takes it back and the right one goes
                 // in
@@ -245,8 +253,8 @@ Reaction Table::State::answer(const display::AnswerQuestion& a, const std::strin
     }
     case QK::token_moved:
       if (a.option == "move_token")
-        r.messages.push_back(
-            fmt::format("Put {} back on {}", token_name(q.token_player), space_name(q.shown.expected)));
+        r.messages.push_back(fmt::format("Put {} back on {}", token_name(q.token_player.value()),
+                                         space_name(q.shown.expected)));
       close(qid);
       break;
     case QK::register_card:
@@ -273,7 +281,8 @@ Reaction Table::State::answer(const display::AnswerQuestion& a, const std::strin
       } else if (a.option.starts_with("sticker:")) {
         const auto rest = a.option.substr(8);
         const auto colon = rest.find(':');
-        const CardRole role{CardRole::Kind::deck_card, -1, rest.substr(0, colon), rest.substr(colon + 1)};
+        const CardRole role{CardRole::Kind::deck_card, std::nullopt, rest.substr(0, colon),
+                            rest.substr(colon + 1)};
         if (registry.find(q.uid)) {
           refuse(r, fmt::format("Card {} is registered already", q.uid));
           return r;
@@ -290,25 +299,24 @@ Reaction Table::State::answer(const display::AnswerQuestion& a, const std::strin
         r.messages.push_back(fmt::format("Card {} is now the {} card {}", q.uid, role.deck, role.card));
         close(qid);
       } else {
-        CardRole role{CardRole::Kind::banker, -1, {}, {}};
+        CardRole role{CardRole::Kind::banker, std::nullopt, {}, {}};
         std::string owner = "the banker";
         if (a.option.starts_with("player:")) {
-          role = {CardRole::Kind::player, std::stoi(a.option.substr(7)), {}, {}};
-          owner = name(role.player);
+          // The option's seat was offered by this table (unknown_card); one not seated is refused.
+          const auto seat = seat_option(a.option.substr(7), game()->state().players.size());
+          if (!seat) {
+            refuse(r, fmt::format("'{}' names no player at this table", a.option));
+            return r;
+          }
+          role = {CardRole::Kind::player, seat, {}, {}};
+          owner = name(*seat);
         }
         if (registry.find(q.uid)) {
           refuse(r, fmt::format("Card {} is registered already", q.uid));
           return r;
         }
         // Stored with the game, so a resumed game knows the card again.
-        if (!record(r,
-                    rules::RegisterCard{q.uid,
-                                        role.kind == CardRole::Kind::player
-                                            ? std::optional<rules::PlayerId>{rules::PlayerId{role.player}}
-                                            : std::nullopt,
-                                        {},
-                                        {}},
-                    {id, "touch", {}, {}}, false))
+        if (!record(r, rules::RegisterCard{q.uid, role.player, {}, {}}, {id, "touch", {}, {}}, false))
           return r;
         if (auto ok = registry.add(q.uid, role, owner); !ok) {
           refuse(r, ok.error());

@@ -11,10 +11,6 @@
 
 namespace bb::table {
 
-// The table's own records (Awaiting, Standing, CardRole, TableQuestion) still spell a player as a seat number
-// with -1 for none; this turns the rules' typed "nobody" into that.
-inline int seat_or_none(std::optional<rules::PlayerId> player) { return player ? player->number() : -1; }
-
 // A question of the table's own, with what answering it does.
 struct OpenQuestion {
   display::TableQuestion shown;
@@ -25,7 +21,7 @@ struct OpenQuestion {
   // register_card: the card.
   std::string uid;
   // camera_mismatch / token_moved: the token's player.
-  int token_player = -1;
+  std::optional<rules::PlayerId> token_player;
 };
 
 struct Table::State {
@@ -36,16 +32,16 @@ struct Table::State {
 
   std::deque<OpenQuestion> questions;  // the front one is shown
   std::uint64_t next_question = 1;
-  std::vector<int> expected;  // per player
-  std::vector<int> seen;      // per player
-  std::set<int> learned;
+  rules::ById<rules::PlayerId, std::optional<rules::SpaceId>> expected;  // where the dice send each token
+  rules::ById<rules::PlayerId, std::optional<rules::SpaceId>> seen;      // where the camera saw it last
+  std::set<rules::PlayerId> learned;
   bool learning = false;
   // Learning one token at a time (the family chose it, the tokens on the start space were not all found):
-  // whose token is asked for now (-1: none), and the players whose token the camera will not watch (skipped:
-  // the dice alone move it).
+  // whose token is asked for now (nobody: none), and the players whose token the camera will not watch
+  // (skipped: the dice alone move it).
   bool one_at_a_time = false;
-  int prompting = -1;
-  std::set<int> unwatched;
+  std::optional<rules::PlayerId> prompting;
+  std::set<rules::PlayerId> unwatched;
   bool resumed_learning = false;  // learning again for a resumed game: the tokens go back on their spaces
   bool camera = false;
   bool reader = true;  // a card reader works (else the screen confirms)
@@ -86,7 +82,7 @@ struct Table::State {
 
   // table_cards.cpp
   Reaction card(const CardTapped& e);
-  Reaction player_card(const CardTapped& e, const std::string& uid, int player);
+  Reaction player_card(const CardTapped& e, const std::string& uid, rules::PlayerId player);
   Reaction deck_card(const CardTapped& e, const CardRole& role);
   Reaction banker_card(const CardTapped& e, const std::string& uid);
   Reaction unknown_card(const std::string& uid);
@@ -109,28 +105,28 @@ struct Table::State {
   // (`found` of `expected`; none at all when found is 0).
   void learning_incomplete(Reaction& r, const TokenReport& e);
   // "the car, the dog and the hat"
-  std::string token_names(const std::set<int>& players) const;
+  std::string token_names(const std::set<rules::PlayerId>& players) const;
 
   // table_questions.cpp
   Reaction answer(const display::AnswerQuestion& a, const std::string& id);
   Reaction house_payment(const display::RequestHousePayment& p);
   void ask(Reaction& r, OpenQuestion q);
   void close(const std::string& question_id);
-  OpenQuestion* find(display::TableQuestion::Kind kind, int player = -1);
+  // The first open question of that kind (and, when a player is given, of that player or that player's
+  // token).
+  OpenQuestion* find(display::TableQuestion::Kind kind, std::optional<rules::PlayerId> player = std::nullopt);
   void confirm_payment(Reaction& r, OpenQuestion& q, const std::string& id, const std::string& authorised_by);
   void payments_to_confirm(Reaction& r, const std::vector<rules::Posting>& postings);
   void pick_card_question(Reaction& r);
 
   // words
   std::string name(rules::Account account) const;  // a player's name, or "the bank"
-  // The same for a seat as the table's own records spell it (TableQuestion::player, Awaiting::player: the
-  // wire's number, rules/ids.h), "?" for none.
-  std::string name(int seat) const;
+  std::string name(rules::PlayerId player) const { return name(rules::Account{player}); }
+  // A player's name, "?" for nobody.
+  std::string name(std::optional<rules::PlayerId> player) const;
   std::string space_name(std::optional<rules::SpaceId> space) const;
-  // A space number from the camera (-1: none).
-  std::string space_name(int space_number) const { return space_name(rules::space_from_wire(space_number)); }
   std::string money(rules::Money amount) const;
-  std::string token_name(int player) const;
+  std::string token_name(rules::PlayerId player) const;
 };
 
 // The buttons of a payment question: the card answers where a reader works, else the screen.

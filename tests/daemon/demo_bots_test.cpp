@@ -52,7 +52,8 @@ class BotTable final : public ParticipantContext {
     ledger_.emplace(std::move(*opened));
     store_ = std::make_unique<table::LedgerGameStore>(*ledger_);
     table::TableSettings settings;
-    settings.cards.push_back({DemoFamily::banker_card(), {table::CardRole::Kind::banker, -1, {}, {}}});
+    settings.cards.push_back(
+        {DemoFamily::banker_card(), {table::CardRole::Kind::banker, std::nullopt, {}, {}}});
     table_ = std::make_unique<table::Table>(*store_, settings);
     table_->start_up();
 
@@ -173,7 +174,9 @@ class BotTable final : public ParticipantContext {
   std::string describe() const {
     const auto& v = table_->view();
     std::string text = "the table waits for kind " + std::to_string(static_cast<int>(v.awaiting.kind)) +
-                       " player " + std::to_string(v.awaiting.player) + ": " + v.awaiting.detail + "; said:";
+                       " player " +
+                       (v.awaiting.player ? std::to_string(v.awaiting.player->number()) : "nobody") + ": " +
+                       v.awaiting.detail + "; said:";
     for (std::size_t i = messages.size() > 6 ? messages.size() - 6 : 0; i < messages.size(); ++i)
       text += " | " + messages[i];
     return text;
@@ -237,14 +240,12 @@ class BotTable final : public ParticipantContext {
       report.detail = "no token stands there";
       return handle(report);
     }
-    if (prompting_ < 0 || answered_.contains(prompting_)) return;
+    if (!prompting_ || answered_.contains(*prompting_)) return;
     const auto truth = camera_->truth();
-    const int start = view.game->edition().start_space.number();
-    if (static_cast<std::size_t>(prompting_) >= truth.size() ||
-        truth[static_cast<std::size_t>(prompting_)] != start)
-      return;  // not put down yet
+    const rules::SpaceId start = view.game->edition().start_space;
+    if (prompting_->index() >= truth.size() || truth[*prompting_] != start) return;  // not put down yet
     report.player = prompting_;
-    if (prompting_ == 0 && !missed_first_) {
+    if (prompting_ == rules::PlayerId{0} && !missed_first_) {
       missed_first_ = true;
       report.kind = table::TokenReport::Kind::learn_incomplete;
       report.detail = "it stands in a shadow";
@@ -252,7 +253,7 @@ class BotTable final : public ParticipantContext {
       report.kind = table::TokenReport::Kind::learned;
       report.to = start;
     }
-    answered_.insert(prompting_);
+    answered_.insert(*prompting_);
     handle(report);
   }
   // One camera frame through the tracker, its events mapped from token names to players.
@@ -266,9 +267,9 @@ class BotTable final : public ParticipantContext {
     camera_->grab(image_);
     const std::int64_t frame = frame_++;
     for (const auto& e : tracker_->process(image_, frame)) {
-      int player = -1;
+      std::optional<rules::PlayerId> player;
       for (int p = 0; p < 8; ++p)
-        if (camera_->token_name(p) == e.token) player = p;
+        if (camera_->token_name(rules::PlayerId{p}) == e.token) player = rules::PlayerId{p};
       table::TokenReport report;
       using K = vision::TrackerEvent::Kind;
       using R = table::TokenReport::Kind;
@@ -292,18 +293,20 @@ class BotTable final : public ParticipantContext {
           continue;
       }
       report.player = player;
-      report.from = e.from;
-      report.to = e.to;
-      report.candidates = e.candidates;
+      report.from = rules::space_from_wire(e.from);
+      report.to = rules::space_from_wire(e.to);
+      for (const int c : e.candidates) report.candidates.push_back(rules::SpaceId{c});
       report.detail = e.detail;
-      report.id = "camera:" + std::to_string(frame) + ":" + std::to_string(player);
+      report.id =
+          "camera:" + std::to_string(frame) + ":" + (player ? std::to_string(player->number()) : "none");
       handle(report);
     }
   }
 
   Learning learning_;
-  int prompting_ = -1;  // the player whose token the table asked for last (one at a time)
-  std::set<int> answered_;
+  std::optional<rules::PlayerId>
+      prompting_;  // the player whose token the table asked for last (one at a time)
+  std::set<rules::PlayerId> answered_;
   bool said_none_seen_ = false;
   bool missed_first_ = false;
   std::filesystem::path dir_;

@@ -672,7 +672,8 @@ TEST(Service, AnUnpluggedCardReaderIsShownTheScreenConfirmsAndItsReturnIsNoticed
       buy.input = rules::Choose{rules::PlayerId{0}, "buy"};
       c.touch(buy);
       stage = 2;
-    } else if (stage == 2 && view.awaiting.kind == K::throw_dice && view.awaiting.player == 1) {
+    } else if (stage == 2 && view.awaiting.kind == K::throw_dice &&
+               view.awaiting.player == rules::PlayerId{1}) {
       p->roll(1, 2);  // Bob to Baltic Avenue: rent to Ann
       stage = 3;
     } else if (stage == 3 && view.awaiting.kind == K::tap_card) {
@@ -890,7 +891,7 @@ TEST(Service, TheSnapshotCarriesEachPlayersChanceAndTheTradeAdvisersAnswer) {
         rules::AdoptSpace baltic;
         baltic.space = rules::SpaceId{3};
         ann.spaces = {baltic};
-        c.touch(display::ApplyInput{ann, "a position for the odds test", -1, "pin"});
+        c.touch(display::ApplyInput{ann, "a position for the odds test", std::nullopt, "pin"});
         step = Step::chances;
         return false;
       }

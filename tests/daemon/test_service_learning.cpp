@@ -282,7 +282,9 @@ struct FamilyStoppedMidLearning final : TestFamily {
     // The car learned and kept (whole, with the learning's progress): the plug is pulled.
     if (put && q->title.rfind("Bob: put the dog", 0) == 0) {
       auto kept = TokenSetupStore(kept_path).read();
-      if (kept && kept->learned == std::vector<int>{0} && kept->learning.one_at_a_time) c.stop(0);
+      if (kept && kept->learned == std::vector<rules::PlayerId>{rules::PlayerId{0}} &&
+          kept->learning.one_at_a_time)
+        c.stop(0);
     }
   }
 };
@@ -302,7 +304,8 @@ struct FamilyAfterRestart final : TestFamily {
     if (view.awaiting.kind != table::Awaiting::Kind::learn_tokens) {
       // Learned, and kept whole again (the camera thread keeps it just after it says so).
       auto kept = TokenSetupStore(kept_path).read();
-      if (!seen->prompts.empty() && kept && kept->learned == std::vector<int>{0, 1}) {
+      if (!seen->prompts.empty() && kept &&
+          kept->learned == std::vector<rules::PlayerId>{rules::PlayerId{0}, rules::PlayerId{1}}) {
         seen->done = true;
         c.stop(0);
       }
@@ -384,7 +387,7 @@ TEST(ServiceLearning, ARestartMidLearningAsksOnlyForTheTokensNotLearnedYet) {
   // Kept as it was learned: the car, for this game, learned one at a time.
   auto before = TokenSetupStore(kept_path).read();
   ASSERT_TRUE(before.has_value()) << before.error();
-  EXPECT_EQ(before->learned, std::vector<int>{0});
+  EXPECT_EQ(before->learned, std::vector<rules::PlayerId>{rules::PlayerId{0}});
   EXPECT_EQ(before->learning.game, std::optional<std::int64_t>(1));
   EXPECT_EQ(before->learning.players, 2);
   // The table again: the car stands where Ann put it; the dog is still beside the board.
@@ -414,7 +417,7 @@ TEST(ServiceLearning, ARestartMidLearningAsksOnlyForTheTokensNotLearnedYet) {
   EXPECT_TRUE(said(again, "The camera knows every token")) << ::testing::PrintToString(again);
   auto kept = TokenSetupStore(kept_path).read();
   ASSERT_TRUE(kept.has_value()) << kept.error();
-  EXPECT_EQ(kept->learned, (std::vector<int>{0, 1}));
+  EXPECT_EQ(kept->learned, (std::vector<rules::PlayerId>{rules::PlayerId{0}, rules::PlayerId{1}}));
 }
 
 }  // namespace

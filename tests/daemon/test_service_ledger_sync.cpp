@@ -322,7 +322,7 @@ TEST(ServiceLedgerSync, TheEndOfGameBackupCopiedInStepsLandsWholeAndHoldsTheFini
   w->step = [&](ParticipantContext& c, const table::TableView& view) {
     using K = table::Awaiting::Kind;
     if (stage == 0 && view.awaiting.kind == K::throw_dice && caught_up(c)) {
-      c.touch(display::ApplyInput{rules::End{}, {}, -1, {}});  // the ledger screen's "End the game"
+      c.touch(display::ApplyInput{rules::End{}, {}, std::nullopt, {}});  // the ledger screen's "End the game"
       stage = 1;
     } else if (stage == 1 && view.awaiting.kind == K::game_over) {
       std::error_code ec;

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "daemon/token_setup_store.h"
 #include "service_test_support.h"
@@ -42,24 +43,25 @@ TEST(TokenSetupStore, KeepsTheSetUpWithTheLearningsProgressAndReadsItBack) {
   learning.game = 3;
   learning.players = 4;
   learning.one_at_a_time = true;
-  learning.unwatched = {1};
+  learning.unwatched = {rules::PlayerId{1}};
   ASSERT_TRUE(store.keep(writer({"T1", "T3"}, "picture one"), learning).has_value());
   auto kept = store.read();
   ASSERT_TRUE(kept.has_value()) << kept.error();
   EXPECT_EQ(kept->learning, learning);
-  EXPECT_EQ(kept->learned, (std::vector<int>{0, 2}));
+  EXPECT_EQ(kept->learned, (std::vector<rules::PlayerId>{rules::PlayerId{0}, rules::PlayerId{2}}));
   EXPECT_EQ(kept->tokens, 2);
   EXPECT_EQ(read_file(store.path() + ".reference.png"), "picture one");
   // No temporary file is left behind.
   EXPECT_FALSE(std::filesystem::exists(store.path() + ".new"));
   EXPECT_FALSE(std::filesystem::exists(store.path() + ".new.reference.png"));
   // Kept again as the learning goes on: the newer replaces it.
-  learning.unwatched = {1, 3};
+  learning.unwatched = {rules::PlayerId{1}, rules::PlayerId{3}};
   ASSERT_TRUE(store.keep(writer({"T1", "T3", "T4"}, "picture two"), learning).has_value());
   kept = store.read();
   ASSERT_TRUE(kept.has_value()) << kept.error();
-  EXPECT_EQ(kept->learning.unwatched, (std::vector<int>{1, 3}));
-  EXPECT_EQ(kept->learned, (std::vector<int>{0, 2, 3}));
+  EXPECT_EQ(kept->learning.unwatched, (std::vector<rules::PlayerId>{rules::PlayerId{1}, rules::PlayerId{3}}));
+  EXPECT_EQ(kept->learned,
+            (std::vector<rules::PlayerId>{rules::PlayerId{0}, rules::PlayerId{2}, rules::PlayerId{3}}));
 }
 
 TEST(TokenSetupStore, AJsonBesideAPictureItWasNotKeptWithIsRefused) {
@@ -86,8 +88,28 @@ TEST(TokenSetupStore, ASetUpKeptBeforeProgressWasReadsAsALearningOfNoGame) {
   const auto kept = store.read();
   ASSERT_TRUE(kept.has_value()) << kept.error();
   EXPECT_FALSE(kept->learning.game.has_value());
-  EXPECT_EQ(kept->learned, (std::vector<int>{0, 1}));
+  EXPECT_EQ(kept->learned, (std::vector<rules::PlayerId>{rules::PlayerId{0}, rules::PlayerId{1}}));
   EXPECT_EQ(kept->tokens, 2);
+}
+
+// The file spells players by number: a number that is no seat (a hand-edited or damaged file) is dropped
+// where the file is read, never handed on as a player.
+TEST(TokenSetupStore, NumbersThatAreNoSeatAreDroppedWhereTheFileIsRead) {
+  TempFolder dir;
+  const TokenSetupStore store(dir.file("tokens.json"));
+  KeptLearning learning;
+  learning.game = 4;
+  learning.players = 3;
+  learning.unwatched = {rules::PlayerId{2}};
+  ASSERT_TRUE(store.keep(writer({"T0", "T2", "X"}, "board"), learning).has_value());
+  auto json = nlohmann::json::parse(read_file(store.path()));
+  json["learning"]["unwatched"] = {-1, 2};
+  write_file(store.path(), json.dump(2));
+  const auto kept = store.read();
+  ASSERT_TRUE(kept.has_value()) << kept.error();
+  EXPECT_EQ(kept->tokens, 3);
+  EXPECT_EQ(kept->learned, std::vector<rules::PlayerId>{rules::PlayerId{1}}) << "T0 and X are no player's";
+  EXPECT_EQ(kept->learning.unwatched, std::vector<rules::PlayerId>{rules::PlayerId{2}});
 }
 
 TEST(TokenSetupStore, AFailedWriteLeavesWhatWasKeptAndAnUnreadableFileIsSaid) {
@@ -104,7 +126,7 @@ TEST(TokenSetupStore, AFailedWriteLeavesWhatWasKeptAndAnUnreadableFileIsSaid) {
   EXPECT_EQ(failed.error(), "disk full");
   auto kept = store.read();
   ASSERT_TRUE(kept.has_value()) << kept.error();
-  EXPECT_EQ(kept->learned, std::vector<int>{0});
+  EXPECT_EQ(kept->learned, std::vector<rules::PlayerId>{rules::PlayerId{0}});
   write_file(store.path(), "not json");
   kept = store.read();
   ASSERT_FALSE(kept.has_value());

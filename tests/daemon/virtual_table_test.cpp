@@ -62,7 +62,7 @@ TEST(VirtualDevices, ATapComesOutOfEachReaderAsTheCardsUid) {
     auto device = open((*devices)->reader_config(reader));
     ASSERT_TRUE(device);
     std::set<std::string> ids;
-    for (int player = 0; player < 3; ++player) {
+    for (const rules::PlayerId player : rules::IdRange<rules::PlayerId>{3}) {
       ASSERT_TRUE((*devices)->tap(reader, demo_card(player, reader)));
       const auto card = wait_for(*device, EventKind::card);
       ASSERT_TRUE(card.has_value());
@@ -78,11 +78,11 @@ TEST(VirtualDevices, ATapComesOutOfEachReaderAsTheCardsUid) {
 
 TEST(VirtualDevices, EveryPlayerHasItsOwnCardOnEachReader) {
   std::set<std::string> uids;
-  for (int player = 0; player < 8; ++player)
+  for (const rules::PlayerId player : rules::IdRange<rules::PlayerId>{8})
     for (Reader reader : {Reader::wiegand, Reader::rc522}) uids.insert(demo_card(player, reader));
   EXPECT_EQ(uids.size(), 16u);
-  EXPECT_EQ(demo_card(0, Reader::wiegand).size(), 6u) << "a Wiegand 26 card";
-  EXPECT_EQ(demo_card(0, Reader::rc522).size(), 8u) << "a 4-byte NFC uid";
+  EXPECT_EQ(demo_card(rules::PlayerId{0}, Reader::wiegand).size(), 6u) << "a Wiegand 26 card";
+  EXPECT_EQ(demo_card(rules::PlayerId{0}, Reader::rc522).size(), 8u) << "a 4-byte NFC uid";
 }
 
 // The tracker watching the virtual camera until the camera has nothing more to show.
@@ -136,30 +136,35 @@ TEST(VirtualCamera, FramesAre720pAndTheTokensAreLearnedOnGo) {
     EXPECT_EQ(e.to, 0);
     names.insert(e.token);
   }
-  for (int p = 0; p < 3; ++p) EXPECT_TRUE(names.contains(w.camera.token_name(p))) << w.camera.token_name(p);
+  for (const rules::PlayerId p : rules::IdRange<rules::PlayerId>{3})
+    EXPECT_TRUE(names.contains(w.camera.token_name(p))) << w.camera.token_name(p);
   // The service reads the tracker's names as the players in turn order (T1 is the first player).
-  for (int p = 0; p < 3; ++p) EXPECT_EQ(w.camera.token_name(p), "T" + std::to_string(p + 1));
+  for (const rules::PlayerId p : rules::IdRange<rules::PlayerId>{3})
+    EXPECT_EQ(w.camera.token_name(p), "T" + std::to_string(p.number() + 1));
 }
 
 TEST(VirtualCamera, ATokenMoveComesOutOfTheTrackerAsMovedToTheRightSpace) {
   Watched w(fast(3, 9));
   w.run();
   ASSERT_TRUE(w.tracker.learned());
-  for (auto [player, space] : {std::pair{1, 7}, std::pair{0, 24}, std::pair{1, 11}}) {
+  for (auto [number, space_number] : {std::pair{1, 7}, std::pair{0, 24}, std::pair{1, 11}}) {
+    const rules::PlayerId player{number};
+    const rules::SpaceId space{space_number};
     w.camera.move_token(player, space);
     EXPECT_TRUE(w.camera.moving());
     const auto moved = of_kind(w.run(), vision::TrackerEvent::Kind::moved);
-    ASSERT_EQ(moved.size(), 1u) << "player " << player << " to " << space;
+    ASSERT_EQ(moved.size(), 1u) << "player " << number << " to " << space_number;
     EXPECT_EQ(moved[0].token, w.camera.token_name(player));
-    EXPECT_EQ(moved[0].to, space);
-    EXPECT_EQ(w.camera.truth()[static_cast<std::size_t>(player)], space);
+    EXPECT_EQ(moved[0].to, space_number);
+    EXPECT_EQ(w.camera.truth()[player], space);
   }
 }
 
 TEST(VirtualCamera, TokensStandOnGoInTurnOrderFromTheCorner) {
   for (int players = 2; players <= DemoFamily::kMaxPlayers; ++players) {
     VirtualCamera camera(fast(players, 1));
-    for (int p = 0; p < players; ++p) EXPECT_EQ(camera.token_name(p), "T" + std::to_string(p + 1));
+    for (int p = 0; p < players; ++p)
+      EXPECT_EQ(camera.token_name(rules::PlayerId{p}), "T" + std::to_string(p + 1));
   }
 }
 
@@ -177,12 +182,12 @@ TEST(Slips, AreSeededRareAndOneSpaceOff) {
   Slips a({.seed = 3}), b({.seed = 3});
   int off = 0, wrong = 0;
   for (int i = 0; i < 2000; ++i) {
-    const int to = i % 40;
-    const int carried = a.carried_to(to, 40);
+    const rules::SpaceId to{i % 40};
+    const rules::SpaceId carried = a.carried_to(to, 40);
     EXPECT_EQ(carried, b.carried_to(to, 40));
     if (carried != to) {
       ++off;
-      EXPECT_TRUE(carried == (to + 1) % 40 || carried == (to + 39) % 40);
+      EXPECT_TRUE(carried.number() == (to.number() + 1) % 40 || carried.number() == (to.number() + 39) % 40);
     }
     const bool w = a.taps_wrong_card();
     EXPECT_EQ(w, b.taps_wrong_card());
@@ -194,7 +199,7 @@ TEST(Slips, AreSeededRareAndOneSpaceOff) {
   EXPECT_LT(wrong, 400);
   Slips never({.seed = 3, .miscount = 0, .wrong_card = 0});
   for (int i = 0; i < 200; ++i) {
-    EXPECT_EQ(never.carried_to(5, 40), 5);
+    EXPECT_EQ(never.carried_to(rules::SpaceId{5}, 40), rules::SpaceId{5});
     EXPECT_FALSE(never.taps_wrong_card());
   }
 }

@@ -146,12 +146,13 @@ void Harness::ask(std::optional<TableQuestion> question) {
   screen_->draw_if_needed();
 }
 
-void Harness::card(int player) {
-  const auto& ps = table_.game().state().players.at(static_cast<std::size_t>(player));
+void Harness::card(int seat) {
+  const rules::PlayerId player{seat};
+  const auto& ps = table_.game().state().players.at(player.index());
   handle(screen_->card(ps.card, player));
 }
 
-void Harness::card_uid(const std::string& uid) { handle(screen_->card(uid, -1)); }
+void Harness::card_uid(const std::string& uid) { handle(screen_->card(uid, std::nullopt)); }
 
 void Harness::handle(std::vector<Intent> in) {
   for (auto& i : in) {

@@ -38,7 +38,8 @@ class Harness {
   // the screen.
   void tap(const std::string& id);
   bool can_see(const std::string& id);
-  void card(int player);
+  // The card of the player in seat `seat` (test shorthand), tapped on the reader.
+  void card(int seat);
   void card_uid(const std::string& uid);
   const Frame& frame();
   SampleTable& table() { return table_; }

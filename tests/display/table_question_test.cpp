@@ -95,7 +95,7 @@ TEST(TableQuestion, APaymentWaitingForACardSaysWhoTaps) {
   q.kind = TableQuestion::Kind::confirm_payment;
   q.title = "Bob, tap your card";
   q.text = "Bob pays Ann $4 (rent Baltic Avenue)";
-  q.player = 1;
+  q.player = rules::PlayerId{1};
   h.ask(q);
   EXPECT_TRUE(h.frame().shows("Bob pays Ann $4 (rent Baltic Avenue)"));
   EXPECT_TRUE(h.frame().shows("Bob, tap your card"));
@@ -168,7 +168,7 @@ TEST(TableStatus, TheBoardSaysWhereATokenMustBeMoved) {
   auto fonts = FontSet::open();
   ASSERT_TRUE(fonts) << fonts.error();
   Snapshot s = t->snapshot();
-  s.expected_positions = {3, -1};
+  s.expected_positions = {rules::SpaceId{3}, std::nullopt};
   ui.go(ScreenId::board);
   const auto& frame = ui.build(s, Layout::for_window(800, 480), **fonts, 0);
   EXPECT_TRUE(frame.shows("move to Baltic Avenue"));

@@ -9,7 +9,7 @@ namespace bb::table::testing {
 namespace {
 
 display::ApplyInput by_card(rules::Input in, int player) {
-  return display::ApplyInput{std::move(in), {}, player, {}};
+  return display::ApplyInput{std::move(in), {}, rules::PlayerId{player}, {}};
 }
 
 // "The $25 must be paid before throwing the dice": the insurance Ann confirmed with her card is stored, and a
@@ -19,7 +19,7 @@ TEST_F(TableTest, Finance1932JailInsuranceIsStoredAndSurvivesARestart) {
   // Ann's tap while the table waits for her throw goes to the screen (the insurance's confirmation).
   auto r = tap(kAnnCard);
   ASSERT_EQ(r.cards.size(), 1u);
-  EXPECT_EQ(r.cards[0].player, 0);
+  EXPECT_EQ(r.cards[0].player, rules::PlayerId{0});
   r = touch(by_card(rules::Insure{rules::PlayerId{0}, false}, 0));
   ASSERT_EQ(r.recorded.size(), 1u);
   EXPECT_TRUE(game().state().players[0].insured);
@@ -40,7 +40,7 @@ TEST_F(TableTest, Finance1932PartnershipIsStoredAndSurvivesARestart) {
   bob.player = rules::PlayerId{1};
   bob.spaces = {{rules::SpaceId{15}}};
   for (auto& a : {ann, bob}) {
-    auto r = touch(display::ApplyInput{a, "leases bought before boardbank was started", -1, "pin"});
+    auto r = touch(display::ApplyInput{a, "leases bought before boardbank was started", std::nullopt, "pin"});
     ASSERT_EQ(r.recorded.size(), 1u) << (r.messages.empty() ? "" : r.messages.front());
   }
   const int railroads = game().edition().spaces[5].group_index;
@@ -62,8 +62,9 @@ TEST_F(TableTest, Finance1932AHouseOwnersThrowsOutOfJailComeFromTheDice) {
   jailed.position = rules::SpaceId{20};
   jailed.in_jail = true;
   jailed.spaces = {{rules::SpaceId{1}, 3}, {rules::SpaceId{3}, 2}};
-  ASSERT_EQ(touch(display::ApplyInput{jailed, "a game carried on from paper", -1, "pin"}).recorded.size(),
-            1u);
+  ASSERT_EQ(
+      touch(display::ApplyInput{jailed, "a game carried on from paper", std::nullopt, "pin"}).recorded.size(),
+      1u);
   dice(1, 2);
   ASSERT_FALSE(game().state().pending.empty());
   EXPECT_EQ(game().option_names(game().state().pending.front()),
@@ -88,10 +89,10 @@ TEST_F(TableTest, ShipsShortGameDraftIsTakenByTheChoosersCard) {
   ASSERT_FALSE(game().state().pending.empty());
   ASSERT_EQ(game().state().pending.front().kind, rules::QuestionKind::draft);
   EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::rules_question);
-  EXPECT_EQ(table->view().awaiting.player, 0);
+  EXPECT_EQ(table->view().awaiting.player, rules::PlayerId{0});
   auto r = tap(kAnnCard);
   ASSERT_EQ(r.cards.size(), 1u);
-  EXPECT_EQ(r.cards[0].player, 0);
+  EXPECT_EQ(r.cards[0].player, rules::PlayerId{0});
   const std::string set(game().option_name(game().state().pending.front().options.front()));
   r = touch(by_card(rules::Choose{rules::PlayerId{0}, set}, 0));
   ASSERT_EQ(r.recorded.size(), 1u);

@@ -29,8 +29,8 @@ TEST_F(CameraTest, ATokenWhereTheDiceSayAsksNothing) {
   const auto r = seen(0, 3);
   EXPECT_FALSE(r.question);
   EXPECT_FALSE(question());
-  EXPECT_EQ(table->view().expected_positions[0], -1);
-  EXPECT_EQ(table->view().seen_positions[0], 3);
+  EXPECT_EQ(table->view().expected_positions[rules::PlayerId{0}], std::nullopt);
+  EXPECT_EQ(table->view().seen_positions[rules::PlayerId{0}], rules::SpaceId{3});
 }
 
 TEST_F(CameraTest, ATokenElsewhereIsAQuestionAndNothingIsPostedOnTheCamerasWord) {
@@ -55,7 +55,7 @@ TEST_F(CameraTest, TheCameraIsWrong) {
   seen(0, 4);
   answer("camera_wrong");
   EXPECT_FALSE(question());
-  EXPECT_EQ(table->view().expected_positions[0], -1);
+  EXPECT_EQ(table->view().expected_positions[rules::PlayerId{0}], std::nullopt);
   EXPECT_EQ(game().state().players[0].position, rules::SpaceId{3});
 }
 
@@ -86,13 +86,13 @@ TEST_F(CameraTest, AnUnsureSightingThatIncludesTheRightSpaceAsksNothing) {
   dice(1, 2);
   TokenReport t;
   t.kind = TokenReport::Kind::unsure;
-  t.player = 0;
-  t.to = 4;
-  t.candidates = {3, 4};
+  t.player = rules::PlayerId{0};
+  t.to = rules::SpaceId{4};
+  t.candidates = {rules::SpaceId{3}, rules::SpaceId{4}};
   t.id = "camera:900:0";
   const auto r = event(t);
   EXPECT_FALSE(r.question);
-  EXPECT_EQ(table->view().expected_positions[0], -1);
+  EXPECT_EQ(table->view().expected_positions[rules::PlayerId{0}], std::nullopt);
 }
 
 TEST_F(CameraTest, ACameraLostMidGameDropsItsQuestionsAndTheDiceGoOn) {
@@ -107,7 +107,7 @@ TEST_F(CameraTest, ACameraLostMidGameDropsItsQuestionsAndTheDiceGoOn) {
   EXPECT_TRUE(contains(r.messages, "the dice alone decide"));
   EXPECT_FALSE(question());
   EXPECT_FALSE(table->view().camera);
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, 0, {}});
+  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
   EXPECT_EQ(game().state().spaces[3].owner, rules::PlayerId{0});
   dice(2, 3);
   EXPECT_EQ(game().state().players[1].position, rules::SpaceId{5});

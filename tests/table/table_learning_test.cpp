@@ -28,7 +28,7 @@ class LearningTest : public TableTest {
   Reaction incomplete(int player, std::string detail) {
     TokenReport t;
     t.kind = TokenReport::Kind::learn_incomplete;
-    t.player = player;
+    t.player = rules::PlayerId{player};
     t.detail = std::move(detail);
     t.id = "camera:learning";
     return event(t);
@@ -40,7 +40,7 @@ TEST_F(LearningTest, TheLearningScreenOffersOneAtATimeAndAsksForEachTokenInTurn)
   auto r = answer("one_by_one");
   ASSERT_TRUE(r.camera_learning);
   EXPECT_EQ(r.camera_learning->mode, CameraLearning::Mode::one_at_a_time);
-  EXPECT_EQ(r.camera_learning->player, 0);
+  EXPECT_EQ(r.camera_learning->player, rules::PlayerId{0});
   ASSERT_TRUE(question());
   EXPECT_EQ(question()->kind, QK::learn_tokens);
   EXPECT_NE(question()->text.find("Take every token off the board. Then Ann: put the car on the board"),
@@ -55,7 +55,7 @@ TEST_F(LearningTest, TheLearningScreenOffersOneAtATimeAndAsksForEachTokenInTurn)
   r = seen(0, 12, TokenReport::Kind::learned);
   EXPECT_TRUE(contains(r.messages, "The car learned"));
   ASSERT_TRUE(r.camera_learning);
-  EXPECT_EQ(r.camera_learning->player, 1);
+  EXPECT_EQ(r.camera_learning->player, rules::PlayerId{1});
   ASSERT_TRUE(question());
   EXPECT_NE(question()->text.find("The car learned. Bob: put the dog on the board"), std::string::npos)
       << question()->text;
@@ -64,7 +64,7 @@ TEST_F(LearningTest, TheLearningScreenOffersOneAtATimeAndAsksForEachTokenInTurn)
   EXPECT_FALSE(r.question);
   r = seen(1, 25, TokenReport::Kind::learned);
   ASSERT_TRUE(r.camera_learning);
-  EXPECT_EQ(r.camera_learning->player, 2);
+  EXPECT_EQ(r.camera_learning->player, rules::PlayerId{2});
   r = seen(2, 31, TokenReport::Kind::learned);
   EXPECT_FALSE(r.camera_learning);
   EXPECT_FALSE(question());
@@ -93,7 +93,7 @@ TEST_F(LearningTest, TokensNotAllFoundOnTheStartSpaceAreSaidAndOneAtATimeIsOffer
   seen(0, 0, TokenReport::Kind::learned);
   r = answer("one_by_one");
   ASSERT_TRUE(r.camera_learning);
-  EXPECT_EQ(r.camera_learning->player, 0);
+  EXPECT_EQ(r.camera_learning->player, rules::PlayerId{0});
   // A late report of the learning on Go changes nothing now.
   r = event(t);
   EXPECT_TRUE(r.messages.empty());
@@ -111,14 +111,14 @@ TEST_F(LearningTest, ATokenTheCameraCannotSeeIsSaidTriedAgainOrLeftToTheDice) {
   // Tried again: the same token is asked for, the tracker told again.
   r = answer("retry");
   ASSERT_TRUE(r.camera_learning);
-  EXPECT_EQ(r.camera_learning->player, 1);
+  EXPECT_EQ(r.camera_learning->player, rules::PlayerId{1});
   EXPECT_TRUE(contains(r.messages, "looks for the dog again"));
   incomplete(1, "nothing new is seen on the board");
   // Left to the dice: Cleo is asked next, and the game goes on without the dog on camera.
   r = answer("skip_token");
   EXPECT_TRUE(contains(r.messages, "The camera will not watch the dog: the dice alone move it"));
   ASSERT_TRUE(r.camera_learning);
-  EXPECT_EQ(r.camera_learning->player, 2);
+  EXPECT_EQ(r.camera_learning->player, rules::PlayerId{2});
   r = seen(2, 9, TokenReport::Kind::learned);
   EXPECT_FALSE(question());
   EXPECT_TRUE(contains(r.messages, "the dice alone move the dog"))
@@ -126,7 +126,7 @@ TEST_F(LearningTest, ATokenTheCameraCannotSeeIsSaidTriedAgainOrLeftToTheDice) {
   // The game goes on from the dice: Ann throws, then Bob, whose dog the camera never reports.
   dice(1, 2);
   EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::rules_question);  // buy Baltic Avenue?
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, 0, {}});
+  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
   seen(0, 3);
   const auto before = inputs();
   dice(2, 2);
@@ -149,7 +149,8 @@ TEST_F(LearningTest, ARestartMidLearningAsksForTheTokensAgainAndKeepsTheGame) {
   EXPECT_EQ(inputs(), count);
   auto again = answer("one_by_one");
   ASSERT_TRUE(again.camera_learning);
-  EXPECT_EQ(again.camera_learning->player, 0);  // from the first token: nothing learned is kept in memory
+  EXPECT_EQ(again.camera_learning->player,
+            rules::PlayerId{0});  // from the first token: nothing learned is kept in memory
   seen(0, 5, TokenReport::Kind::learned);
   seen(1, 6, TokenReport::Kind::learned);
   again = seen(2, 7, TokenReport::Kind::learned);
@@ -234,8 +235,8 @@ TEST_F(LearningTest, ARestartMidLearningAsksOnlyForTheTokensNotKept) {
   const TokenLearning before = table->view().learning;
   EXPECT_TRUE(before.asking);
   EXPECT_TRUE(before.one_at_a_time);
-  EXPECT_EQ(before.learned, std::vector<int>{0});
-  EXPECT_EQ(before.unwatched, std::vector<int>{1});
+  EXPECT_EQ(before.learned, std::vector<rules::PlayerId>{rules::PlayerId{0}});
+  EXPECT_EQ(before.unwatched, std::vector<rules::PlayerId>{rules::PlayerId{1}});
   const auto count = inputs();
   restart();
   event(DeviceHealth{
@@ -244,7 +245,7 @@ TEST_F(LearningTest, ARestartMidLearningAsksOnlyForTheTokensNotKept) {
   auto r = table->restore_learning(before);
   ASSERT_TRUE(r.camera_learning);
   EXPECT_EQ(r.camera_learning->mode, CameraLearning::Mode::one_at_a_time);
-  EXPECT_EQ(r.camera_learning->player, 2);  // Cleo's hat: neither kept nor left to the dice
+  EXPECT_EQ(r.camera_learning->player, rules::PlayerId{2});  // Cleo's hat: neither kept nor left to the dice
   ASSERT_TRUE(question());
   EXPECT_EQ(question()->kind, QK::learn_tokens);
   EXPECT_EQ(question()->title, "Cleo: put the hat on the board");
@@ -254,14 +255,15 @@ TEST_F(LearningTest, ARestartMidLearningAsksOnlyForTheTokensNotKept) {
       << question()->text;
   EXPECT_EQ(question()->text.find("Take every token off the board"), std::string::npos) << question()->text;
   EXPECT_NE(table->view().status.find("the camera kept the car"), std::string::npos) << table->view().status;
-  EXPECT_EQ(table->view().learning.learned, std::vector<int>{0});
-  EXPECT_EQ(table->view().learning.unwatched, std::vector<int>{1});
+  EXPECT_EQ(table->view().learning.learned, std::vector<rules::PlayerId>{rules::PlayerId{0}});
+  EXPECT_EQ(table->view().learning.unwatched, std::vector<rules::PlayerId>{rules::PlayerId{1}});
   r = seen(2, 31, TokenReport::Kind::learned);
   EXPECT_FALSE(r.camera_learning);
   EXPECT_FALSE(question());
   EXPECT_TRUE(contains(r.messages, "the dice alone move the dog")) << ::testing::PrintToString(r.messages);
   EXPECT_EQ(inputs(), count);  // nothing posted on the camera's word
-  EXPECT_EQ(table->view().learning.learned, (std::vector<int>{0, 2}));
+  EXPECT_EQ(table->view().learning.learned,
+            (std::vector<rules::PlayerId>{rules::PlayerId{0}, rules::PlayerId{2}}));
 }
 
 TEST_F(LearningTest, ARestartAfterEveryTokenWasKeptAsksNothingAndSaysWhatCameBack) {
@@ -275,7 +277,7 @@ TEST_F(LearningTest, ARestartAfterEveryTokenWasKeptAsksNothingAndSaysWhatCameBac
   restart();
   event(DeviceHealth{
       {display::DeviceStatus::Kind::camera, "Camera", display::DeviceStatus::State::ok, "", ""}});
-  kept.learned.push_back(7);  // a player this game does not have: ignored
+  kept.learned.push_back(rules::PlayerId{7});  // a player this game does not have: ignored
   const auto r = table->restore_learning(kept);
   EXPECT_FALSE(r.camera_learning);
   EXPECT_FALSE(question());

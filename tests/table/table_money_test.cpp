@@ -14,7 +14,7 @@ TEST_F(TableTest, AHouseRulePaymentWaitsForThePayersTapAndKeepsItsReason) {
       display::RequestHousePayment{rules::PlayerId{0}, rules::Account::bank(), 50, "Free Parking jackpot"});
   ASSERT_TRUE(r.question);
   EXPECT_EQ(r.question->kind, QK::house_payment);
-  EXPECT_EQ(r.question->player, 0);
+  EXPECT_EQ(r.question->player, rules::PlayerId{0});
   const auto before = cash(0);
   r = tap(kBobCard);
   EXPECT_TRUE(contains(r.messages, "Ann must tap"));
@@ -104,13 +104,14 @@ TEST_F(TableTest, TheServicesNamedReadersDecideWhetherTheScreenConfirms) {
 TEST_F(TableTest, ABidAboveTheBiddersCashIsRefused) {
   start();
   dice(1, 2);
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "auction"}, {}, 0, {}});
+  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "auction"}, {}, rules::PlayerId{0}, {}});
   ASSERT_TRUE(game().state().auction);
   EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::bids);
-  auto r = touch(display::ApplyInput{rules::Bid{rules::PlayerId{1}, cash(1) + 1}, {}, 1, {}});
+  auto r =
+      touch(display::ApplyInput{rules::Bid{rules::PlayerId{1}, cash(1) + 1}, {}, rules::PlayerId{1}, {}});
   EXPECT_TRUE(contains(r.messages, "Bob holds only"));
   EXPECT_TRUE(r.recorded.empty());
-  r = touch(display::ApplyInput{rules::Bid{rules::PlayerId{1}, 40}, {}, 1, {}});
+  r = touch(display::ApplyInput{rules::Bid{rules::PlayerId{1}, 40}, {}, rules::PlayerId{1}, {}});
   ASSERT_EQ(r.recorded.size(), 1u);
   EXPECT_TRUE(r.timers.empty());  // the classic edition has no deal timer
 }
@@ -119,12 +120,13 @@ TEST_F(TableTest, TheDealTimerClosesTheAuctionOnce) {
   write_timed_edition(20);
   start({"Ann", "Bob"}, {kAnnCard, kBobCard}, "timed");
   dice(1, 2);
-  auto r = touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "auction"}, {}, 0, {}});
+  auto r =
+      touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "auction"}, {}, rules::PlayerId{0}, {}});
   ASSERT_EQ(r.timers.size(), 1u);
   EXPECT_EQ(r.timers[0].action, TimerRequest::Action::arm);
   EXPECT_EQ(r.timers[0].after_ms, 20000u);
   const auto timer_id = r.timers[0].id;
-  touch(display::ApplyInput{rules::Bid{rules::PlayerId{1}, 40}, {}, 1, {}});
+  touch(display::ApplyInput{rules::Bid{rules::PlayerId{1}, 40}, {}, rules::PlayerId{1}, {}});
   r = event(TimerFired{TimerId::deal, 123456, "timer:deal:999"});  // a stale timer does nothing
   EXPECT_TRUE(r.recorded.empty());
   r = event(TimerFired{TimerId::deal, 123456, timer_id});
@@ -153,7 +155,7 @@ TEST_F(TableTest, ACardPickedOnTheScreenIsTheCardDrawn) {
   EXPECT_EQ(question()->kind, QK::pick_card);
   answer("card:advance_to_go");
   EXPECT_EQ(game().state().players[0].position, rules::SpaceId{0});
-  EXPECT_EQ(table->view().expected_positions[0], 0);
+  EXPECT_EQ(table->view().expected_positions[rules::PlayerId{0}], rules::SpaceId{0});
 }
 
 TEST_F(TableTest, AnUnknownStickeredDeckCardIsRegisteredThenDrawsItself) {
@@ -179,7 +181,7 @@ TEST_F(TableTest, AnUnknownStickeredDeckCardIsRegisteredThenDrawsItself) {
 
 TEST_F(TableTest, AStickerFromTheOtherDeckIsRefused) {
   settings.draw_mode = DrawMode::stickers;
-  settings.cards.push_back({"C0FFEE01", {CardRole::Kind::deck_card, -1, "chest", "bank_error"}});
+  settings.cards.push_back({"C0FFEE01", {CardRole::Kind::deck_card, std::nullopt, "chest", "bank_error"}});
   open(settings);
   start();
   dice(3, 4);  // Chance

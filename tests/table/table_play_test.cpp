@@ -16,7 +16,7 @@ TEST_F(TableTest, WithoutAGameTheTableWaitsForTheSetupAndHandsCardsToIt) {
   auto r = tap("04aabbcc");
   ASSERT_EQ(r.cards.size(), 1u);  // the setup screen registers it
   EXPECT_EQ(r.cards[0].uid, "04AABBCC");
-  EXPECT_EQ(r.cards[0].player, -1);
+  EXPECT_EQ(r.cards[0].player, std::nullopt);
   r = dice(3, 4);
   EXPECT_TRUE(contains(r.messages, "start one on the setup screen"));
 }
@@ -35,10 +35,10 @@ TEST_F(TableTest, ANewGameSeatsThePlayersCardsAndWaitsForTheFirstThrow) {
   ASSERT_NE(store->game(), nullptr);
   EXPECT_TRUE(r.cards_changed);
   ASSERT_TRUE(table->cards().find(kAnnCard));
-  EXPECT_EQ(table->cards().find(kBobCard)->player, 1);
+  EXPECT_EQ(table->cards().find(kBobCard)->player, rules::PlayerId{1});
   EXPECT_EQ(table->cards().find(kBankerCard)->kind, CardRole::Kind::banker);
   EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::throw_dice);
-  EXPECT_EQ(table->view().awaiting.player, 0);
+  EXPECT_EQ(table->view().awaiting.player, rules::PlayerId{0});
 }
 
 TEST_F(TableTest, AThrowIsStoredUnderTheDiceEventsIdAndShowsWhereTheTokenMustGo) {
@@ -46,7 +46,7 @@ TEST_F(TableTest, AThrowIsStoredUnderTheDiceEventsIdAndShowsWhereTheTokenMustGo)
   const auto r = dice(1, 2, "dice:unit:41");
   ASSERT_EQ(r.recorded.size(), 1u);
   EXPECT_TRUE(ledger->has_input(*store->current(), "dice:unit:41"));
-  EXPECT_EQ(table->view().expected_positions.at(0), 3);                    // Baltic Avenue
+  EXPECT_EQ(table->view().expected_positions.at(0), rules::SpaceId{3});    // Baltic Avenue
   EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::rules_question);  // buy it?
   // The same event again (a reader's repeat, a re-delivery) changes nothing.
   const auto before = inputs();
@@ -57,7 +57,8 @@ TEST_F(TableTest, AThrowIsStoredUnderTheDiceEventsIdAndShowsWhereTheTokenMustGo)
 
 TEST_F(TableTest, ATapDeliveredAgainAfterACrashIsNeverPostedTwice) {
   settings.draw_mode = DrawMode::stickers;
-  settings.cards.push_back({"DEC0DE01", {CardRole::Kind::deck_card, -1, "chance", "bank_dividend"}});
+  settings.cards.push_back(
+      {"DEC0DE01", {CardRole::Kind::deck_card, std::nullopt, "chance", "bank_dividend"}});
   open(settings);
   start();
   dice(3, 4);  // Chance
@@ -84,13 +85,13 @@ TEST_F(TableTest, ATapDeliveredAgainAfterACrashIsNeverPostedTwice) {
 TEST_F(TableTest, RentWaitsForThePayersTapAndTheWrongCardIsRefusedWithTheReason) {
   start();
   dice(1, 2);  // Ann on Baltic Avenue
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, 0, {}});
+  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
   ASSERT_EQ(game().state().spaces[3].owner, rules::PlayerId{0});
   EXPECT_FALSE(question());  // a purchase was confirmed on the screen by Ann's card already
   dice(1, 2);                // Bob on Baltic Avenue: rent to Ann
   ASSERT_TRUE(question());
   EXPECT_EQ(question()->kind, QK::confirm_payment);
-  EXPECT_EQ(question()->player, 1);
+  EXPECT_EQ(question()->player, rules::PlayerId{1});
   EXPECT_NE(question()->text.find("Bob pays Ann"), std::string::npos) << question()->text;
   EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::tap_card);
   // Nothing goes on until Bob taps.
@@ -111,7 +112,7 @@ TEST_F(TableTest, RentWaitsForThePayersTapAndTheWrongCardIsRefusedWithTheReason)
   // heard, for the screen (Bob's properties, a dialog waiting for him).
   r = tap(kBobCard, {}, 11'000);
   ASSERT_EQ(r.cards.size(), 1u);
-  EXPECT_EQ(r.cards[0].player, 1);
+  EXPECT_EQ(r.cards[0].player, rules::PlayerId{1});
 }
 
 TEST_F(TableTest, SalaryIsAutomaticUnlessTheSettingAsksForATap) {
@@ -124,7 +125,7 @@ TEST_F(TableTest, SalaryIsAutomaticUnlessTheSettingAsksForATap) {
   answer("card:bank_dividend");
   ASSERT_TRUE(question());
   EXPECT_EQ(question()->kind, QK::confirm_payment);
-  EXPECT_EQ(question()->player, 0);  // the bank pays Ann: she acknowledges it
+  EXPECT_EQ(question()->player, rules::PlayerId{0});  // the bank pays Ann: she acknowledges it
   tap(kAnnCard);
   EXPECT_FALSE(question());
 }
@@ -138,16 +139,16 @@ TEST_F(TableTest, AnUnknownCardIsOfferedForRegistration) {
   r = answer("player:1");
   EXPECT_TRUE(r.cards_changed);
   ASSERT_TRUE(table->cards().find("0DDC0FFE"));
-  EXPECT_EQ(table->cards().find("0DDC0FFE")->player, 1);  // Bob's second card
+  EXPECT_EQ(table->cards().find("0DDC0FFE")->player, rules::PlayerId{1});  // Bob's second card
   // The service keeps it: after a restart Bob's second card still works.
   restart();
   ASSERT_TRUE(table->cards().find("0DDC0FFE"));
-  EXPECT_EQ(table->cards().find("0DDC0FFE")->player, 1);
+  EXPECT_EQ(table->cards().find("0DDC0FFE")->player, rules::PlayerId{1});
   // And in the next game it is Bob's wherever he sits, never the card of whoever takes his old seat.
-  touch(display::ApplyInput{rules::End{}, {}, -1, {}});
+  touch(display::ApplyInput{rules::End{}, {}, std::nullopt, {}});
   start({"Bob", "Cy"}, {kBobCard, kCyCard});
   ASSERT_TRUE(table->cards().find("0DDC0FFE"));
-  EXPECT_EQ(table->cards().find("0DDC0FFE")->player, 0);
+  EXPECT_EQ(table->cards().find("0DDC0FFE")->player, rules::PlayerId{0});
   start({"Ann", "Cy"}, {kAnnCard, kCyCard});
   EXPECT_FALSE(table->cards().find("0DDC0FFE"));
 }
@@ -164,7 +165,8 @@ TEST_F(TableTest, TheBankersCardRegistersOnlyWithThePin) {
 }
 
 TEST_F(TableTest, ACardWithNothingToConfirmIsRefused) {
-  settings.cards.push_back({"DEC0DE01", {CardRole::Kind::deck_card, -1, "chance", "bank_dividend"}});
+  settings.cards.push_back(
+      {"DEC0DE01", {CardRole::Kind::deck_card, std::nullopt, "chance", "bank_dividend"}});
   open(settings);
   start();
   auto r = tap("DEC0DE01");  // a Chance card while nobody draws
@@ -173,14 +175,14 @@ TEST_F(TableTest, ACardWithNothingToConfirmIsRefused) {
   // A player's card with nothing of the table's waiting goes to the screen (their properties, a dialog).
   r = tap(kAnnCard);
   ASSERT_EQ(r.cards.size(), 1u);
-  EXPECT_EQ(r.cards[0].player, 0);
+  EXPECT_EQ(r.cards[0].player, rules::PlayerId{0});
 }
 
 TEST_F(TableTest, GamesEndWithStandingsAndStayBrowsable) {
   start();
   dice(1, 2);
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, 0, {}});
-  auto r = touch(display::ApplyInput{rules::End{}, {}, -1, {}});
+  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
+  auto r = touch(display::ApplyInput{rules::End{}, {}, std::nullopt, {}});
   ASSERT_EQ(r.recorded.size(), 1u);
   EXPECT_TRUE(game().state().ended);
   EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::game_over);
@@ -213,19 +215,19 @@ TEST_F(TableTest, GamesEndWithStandingsAndStayBrowsable) {
   // At start the service resumes the unfinished one.
   restart();
   EXPECT_EQ(game().state().players.size(), 3u);
-  EXPECT_EQ(table->cards().find(kCyCard)->player, 0);
+  EXPECT_EQ(table->cards().find(kCyCard)->player, rules::PlayerId{0});
 }
 
 TEST_F(TableTest, UndoNeedsTheBankerAndAReason) {
   start();
   dice(1, 2);
   const auto count = inputs();
-  auto r = touch(display::ApplyInput{rules::Undo{}, "Wrong dice entered", -1, {}});
+  auto r = touch(display::ApplyInput{rules::Undo{}, "Wrong dice entered", std::nullopt, {}});
   EXPECT_TRUE(contains(r.messages, "banker's card or PIN"));
   EXPECT_EQ(inputs(), count);
-  r = touch(display::ApplyInput{rules::Undo{}, {}, -1, "pin"});
+  r = touch(display::ApplyInput{rules::Undo{}, {}, std::nullopt, "pin"});
   EXPECT_TRUE(contains(r.messages, "Say why"));
-  r = touch(display::ApplyInput{rules::Undo{}, "Wrong dice entered", -1, kBankerCard});
+  r = touch(display::ApplyInput{rules::Undo{}, "Wrong dice entered", std::nullopt, kBankerCard});
   ASSERT_EQ(r.recorded.size(), 1u);
   EXPECT_EQ(game().state().players[0].position, rules::SpaceId{0});
   EXPECT_TRUE(contains(stored_authorisations(db), "BA0BA0BA|Wrong dice entered"));

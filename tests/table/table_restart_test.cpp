@@ -34,13 +34,13 @@ TEST_F(RestartTest, ACardRegisteredDuringAGameIsStoredWithItAndKnownAfterARestar
   ASSERT_TRUE(table->cards().find("BA0BA0BB"));
   kill_and_restart();
   ASSERT_TRUE(table->cards().find("0DDC0FFE"));
-  EXPECT_EQ(table->cards().find("0DDC0FFE")->player, 1);
+  EXPECT_EQ(table->cards().find("0DDC0FFE")->player, rules::PlayerId{1});
   ASSERT_TRUE(table->cards().find("BA0BA0BB"));
   EXPECT_EQ(table->cards().find("BA0BA0BB")->kind, CardRole::Kind::banker);
   EXPECT_TRUE(table->invariant_violations().empty());
   // Bob's second card answers for Bob after the restart: his rent waits for his tap and this card gives it.
   dice(1, 2);  // Ann on Baltic Avenue
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, 0, {}});
+  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
   dice(1, 2);  // Bob on Baltic Avenue: rent to Ann
   ASSERT_TRUE(question());
   ASSERT_EQ(question()->kind, QK::confirm_payment);
@@ -69,7 +69,7 @@ TEST_F(RestartTest, AStickeredDeckCardRegisteredAtTheTableDrawsItselfAfterAResta
 TEST_F(RestartTest, APaymentConfirmedBeforeACrashIsNotAskedAgain) {
   start();
   dice(1, 2);
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, 0, {}});
+  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
   dice(1, 2);  // Bob pays Ann the rent
   ASSERT_TRUE(question());
   const auto rent = cash(0);
@@ -94,14 +94,14 @@ TEST_F(RestartTest, APaymentConfirmedBeforeACrashIsNotAskedAgain) {
 TEST_F(RestartTest, APaymentNotConfirmedBeforeACrashIsAskedAgainOnce) {
   start();
   dice(1, 2);
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, 0, {}});
+  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
   dice(1, 2);  // Bob pays Ann the rent; the service dies before Bob taps
   ASSERT_TRUE(question());
   const std::string text = question()->text;
   kill_and_restart();
   ASSERT_TRUE(question());
   EXPECT_EQ(question()->kind, QK::confirm_payment);
-  EXPECT_EQ(question()->player, 1);
+  EXPECT_EQ(question()->player, rules::PlayerId{1});
   EXPECT_EQ(question()->text, text);
   EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::tap_card);
   auto r = dice(2, 3);
@@ -119,13 +119,13 @@ TEST_F(RestartTest, APaymentNotConfirmedIsAskedAgainWhenTheGameResumesFromASnaps
   open(configured);
   start();
   dice(1, 2);
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, 0, {}});
+  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
   dice(1, 2);  // Bob pays Ann the rent; the service dies before Bob taps
   ASSERT_TRUE(question());
   kill_and_restart();
   ASSERT_TRUE(question());
   EXPECT_EQ(question()->kind, QK::confirm_payment);
-  EXPECT_EQ(question()->player, 1);
+  EXPECT_EQ(question()->player, rules::PlayerId{1});
   tap(kBobCard);
   EXPECT_FALSE(question());
   kill_and_restart();
@@ -140,7 +140,7 @@ TEST_F(RestartTest, AConfirmationOnTheScreenWithoutAReaderIsStoredToo) {
   gone.state = display::DeviceStatus::State::missing;
   event(DeviceHealth{gone});
   dice(1, 2);
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, 0, {}});
+  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
   dice(1, 2);
   ASSERT_TRUE(question());
   auto r = answer("confirm");
@@ -152,10 +152,10 @@ TEST_F(RestartTest, AConfirmationOnTheScreenWithoutAReaderIsStoredToo) {
 TEST_F(RestartTest, AnUndoneThrowsPaymentsAreNotAskedAgain) {
   start();
   dice(1, 2);
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, 0, {}});
+  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
   dice(1, 2);  // rent
   ASSERT_TRUE(question());
-  touch(display::ApplyInput{rules::Undo{}, "wrong dice", -1, "pin"});
+  touch(display::ApplyInput{rules::Undo{}, "wrong dice", std::nullopt, "pin"});
   EXPECT_FALSE(question());
   kill_and_restart();
   EXPECT_FALSE(question());

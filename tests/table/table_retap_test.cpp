@@ -52,7 +52,7 @@ TEST_F(TableTest, ACardLyingOnARepeatingReaderIsOneTapForTheScreen) {
   dice(1, 2);  // Ann on Baltic Avenue: the screen's buy dialog waits for her card
   auto r = event(wiegand_tap(kAnnCard, 1'000, false));
   ASSERT_EQ(r.cards.size(), 1u);
-  EXPECT_EQ(r.cards[0].player, 0);
+  EXPECT_EQ(r.cards[0].player, rules::PlayerId{0});
   // The reader repeats: not handed to the screen again (it could start a second purchase or bid).
   r = event(wiegand_tap(kAnnCard, 1'500, true));
   EXPECT_TRUE(r.cards.empty());
@@ -61,7 +61,7 @@ TEST_F(TableTest, ACardLyingOnARepeatingReaderIsOneTapForTheScreen) {
   r = event(wiegand_tap(kBobCard, 1'800, false));
   r = event(wiegand_tap(kAnnCard, 2'100, true));
   ASSERT_EQ(r.cards.size(), 1u);
-  EXPECT_EQ(r.cards[0].player, 0);
+  EXPECT_EQ(r.cards[0].player, rules::PlayerId{0});
 }
 
 TEST_F(TableTest, TheSameFrameDeliveredAgainChangesNothingEvenWithAPaymentWaiting) {

@@ -16,7 +16,7 @@ TableTest::~TableTest() = default;
 
 TableSettings TableTest::default_settings() const {
   TableSettings s;
-  s.cards.push_back({kBankerCard, {CardRole::Kind::banker, -1, {}, {}}});
+  s.cards.push_back({kBankerCard, {CardRole::Kind::banker, std::nullopt, {}, {}}});
   s.banker_pin_ok = [](const std::string& pin) { return pin == kPin; };
   return s;
 }
@@ -92,9 +92,9 @@ Reaction TableTest::answer(const std::string& option, const std::string& value) 
 Reaction TableTest::seen(int player, int space, TokenReport::Kind kind) {
   TokenReport t;
   t.kind = kind;
-  t.player = player;
-  t.to = space;
-  if (kind == TokenReport::Kind::unsure) t.candidates = {space};
+  t.player = rules::PlayerId{player};
+  t.to = rules::SpaceId{space};
+  if (kind == TokenReport::Kind::unsure) t.candidates = {rules::SpaceId{space}};
   t.id = fmt::format("camera:{}:{}", next_id++, player);
   return event(t);
 }
@@ -106,7 +106,7 @@ const rules::Game& TableTest::game() const {
 }
 
 rules::Money TableTest::cash(int player) const {
-  return game().state().players.at(static_cast<std::size_t>(player)).cash;
+  return game().state().players.at(rules::PlayerId{player}.index()).cash;
 }
 
 void TableTest::write_timed_edition(int seconds) {

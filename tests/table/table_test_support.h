@@ -38,6 +38,7 @@ class TableTest : public ::testing::Test {
   Reaction tap(const std::string& uid, std::string id = {}, std::int64_t at_ms = -1);
   Reaction touch(display::Intent intent);
   Reaction answer(const std::string& option, const std::string& value = {});
+  // Test shorthand: the camera reports seat `player` on space number `space`.
   Reaction seen(int player, int space, TokenReport::Kind kind = TokenReport::Kind::moved);
 
   const rules::Game& game() const;
