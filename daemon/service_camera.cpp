@@ -27,6 +27,9 @@ std::optional<rules::PlayerId> player_of_token(const std::string& token) {
   return std::nullopt;
 }
 
+// The tracker's name of a player's token when it learns them one at a time: T<number + 1>.
+std::string token_of_player(rules::PlayerId player) { return fmt::format("T{}", player.number() + 1); }
+
 // A space number the tracker reports, checked against its board (spaces 0..count-1); nullopt for none (-1)
 // or one off the board.
 std::optional<rules::SpaceId> space_of(int number, int count) {
@@ -220,15 +223,15 @@ void Service::Impl::camera_main(
   // Players whose tokens the tracker, learning them one at a time, was told are left to the dice (the table's
   // "go on without it"): it waits for them no more, so a token put down later in play is never learned as
   // one of them.
-  std::set<int> told_unwatched;
+  std::set<rules::PlayerId> told_unwatched;
   auto tell_unwatched = [&] {
-    std::vector<int> unwatched;
+    std::vector<rules::PlayerId> unwatched;
     {
       std::lock_guard lock(camera_keep_mutex);
       unwatched = camera_keep.unwatched;
     }
-    for (const int player : unwatched)
-      if (told_unwatched.insert(player).second) tracker->leave_token_to_dice(fmt::format("T{}", player + 1));
+    for (const rules::PlayerId player : unwatched)
+      if (told_unwatched.insert(player).second) tracker->leave_token_to_dice(token_of_player(player));
   };
   const TokenSetupStore kept_store(stored_setup);
   std::optional<KeptSetup> kept;

@@ -68,16 +68,17 @@ class Bot final : public daemon::Participant {
       return;
     }
     // A payment waits for its payer's card: tap it on the simulated Wiegand reader.
-    if (view.awaiting.kind == K::tap_card && view.awaiting.player >= 0 && view.awaiting.player < 3) {
+    if (view.awaiting.kind == K::tap_card && view.awaiting.player && view.awaiting.player->index() < 3) {
+      const std::size_t payer = view.awaiting.player->index();
       // A reader takes the same card within 1.5 s of its last sighting for the same tap (a card left on it):
       // a player taps again only after that.
-      auto& last = last_tap_[static_cast<std::size_t>(view.awaiting.player)];
+      auto& last = last_tap_[payer];
       if (last.count() > 0 && context.uptime() - last < 1600ms) {
         last_state_.clear();  // look again at the next wake
         return;
       }
       last = context.uptime();
-      const std::string command = fmt::format("card {}\n", kCards[view.awaiting.player]);
+      const std::string command = fmt::format("card {}\n", kCards[payer]);
       [[maybe_unused]] const auto written = write(reader_pipe_, command.data(), command.size());
       return;
     }
@@ -96,7 +97,7 @@ class Bot final : public daemon::Participant {
       [[maybe_unused]] const auto written = write(dice_pipe_, command.data(), command.size());
       return;
     }
-    context.touch(display::ApplyInput{input, "bench", -1, "pin"});
+    context.touch(display::ApplyInput{input, "bench", std::nullopt, "pin"});
   }
 
  private:

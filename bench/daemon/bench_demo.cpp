@@ -111,10 +111,10 @@ class Probe final : public Participant {
       // A card the bots handed to the Wiegand reader since the last wake. Its uid says whose it is: a
       // neighbour's card tapped on purpose is refused and stores nothing, so only the player the table waits
       // for counts.
-      const int player = view.awaiting.player;
+      const std::optional<bb::rules::PlayerId> player = view.awaiting.player;
       pending_.reset();
-      if (player >= 0 && family_.reader(player) == bb::daemon::Reader::wiegand)
-        pending_ = Pending{*sent + wiegand_frame_length(family_.card(player)), view.unconfirmed.size(),
+      if (player && family_.reader(*player) == bb::daemon::Reader::wiegand)
+        pending_ = Pending{*sent + wiegand_frame_length(family_.card(*player)), view.unconfirmed.size(),
                            inputs, shown, context.frames_presented()};
     }
     // Done when what it did shows: the payment it confirmed is closed (a confirmation stores no input: the

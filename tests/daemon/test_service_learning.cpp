@@ -88,9 +88,9 @@ class PuttingDownCamera final : public vision::FrameSource {
 // down when the screen asks for it by name (or leaves one to the dice).
 // What the family saw, kept past the service (which owns the family).
 struct Seen {
-  std::vector<std::string> prompts;  // the questions' titles, in order
-  bool done = false;                 // the learning ended and play waits for the dice
-  int dog_seen_on = -1;              // where the table last had the camera see the dog, when it stopped
+  std::vector<std::string> prompts;           // the questions' titles, in order
+  bool done = false;                          // the learning ended and play waits for the dice
+  std::optional<rules::SpaceId> dog_seen_on;  // where the table last had the camera see the dog, at the end
 };
 
 // A family at the table in these tests: it wakes every 5 ms, gives up after 30 s of wakes (the test failed;
@@ -134,7 +134,7 @@ struct Family final : TestFamily {
       }
       // 100 wakes (0.5 s natively) after the last frame is shown: longer than learning a token takes.
       if (wakes_after_put >= 0 && (!camera->caught_up() || ++wakes_after_put < wake_limit(100))) return;
-      if (view.seen_positions.size() > 1) seen->dog_seen_on = view.seen_positions[1];
+      if (view.seen_positions.size() > 1) seen->dog_seen_on = view.seen_positions[rules::PlayerId{1}];
       seen->done = true;
       c.stop(0);
       return;
@@ -256,7 +256,8 @@ TEST(ServiceLearning, ATokenLeftToTheDiceIsNotLearnedWhenItIsPutDownInPlay) {
   ASSERT_TRUE(seen.done) << ::testing::PrintToString(lines);
   EXPECT_TRUE(said(lines, "The car learned")) << ::testing::PrintToString(lines);
   EXPECT_FALSE(said(lines, "The dog learned")) << ::testing::PrintToString(lines);
-  EXPECT_EQ(seen.dog_seen_on, -1) << "the camera took the dog put down in play for the token it waited for";
+  EXPECT_EQ(rules::space_wire(seen.dog_seen_on), -1)
+      << "the camera took the dog put down in play for the token it waited for";
 }
 
 // First run: the family chooses one at a time and puts Ann's car down; once the camera has kept it, the

@@ -575,17 +575,29 @@ TEST(Learning, TheSameFramesOnGoLearnTheSameTokens) {
   EXPECT_EQ(learned[0], learned[2]);
 }
 
+// Red, blue, white (no cap) and black, to be put down one at a time: the white one on the pale paper cannot
+// be told from the board.
+const TableRenderer& red_blue_white_black() {
+  const auto h = hard_token_looks();
+  static const TableRenderer r(classic_layout(), SpaceMap(classic_layout().spaces_per_side),
+                               {h[0], h[1], h[4], h[3]}, test_width, test_height);
+  return r;
+}
+
+TokenTracker::Settings one_at_a_time(int tokens) {
+  TokenTracker::Settings settings;
+  settings.learning = TokenTracker::Settings::Learning::one_at_a_time;
+  settings.expected_tokens = tokens;
+  return settings;
+}
+
 TEST(Learning, AWhiteTokenTheCameraCannotSeeIsLeftToTheDiceAndTheOthersAreStillWatched) {
   // Red, blue, white (no cap) and black put down one at a time: the white one on the pale paper is not
   // seen, the tracker says so, and the family goes on without it (the table's "go on without": the next
   // token is asked for). The evaluator models that choice: the white token's moves are left to the dice,
   // counted apart, and every other token is learned and its moves reported, none wrong, no false move.
-  const auto h = hard_token_looks();
-  static const TableRenderer r(classic_layout(), SpaceMap(classic_layout().spaces_per_side),
-                               {h[0], h[1], h[4], h[3]}, test_width, test_height);
-  TokenTracker::Settings settings;
-  settings.learning = TokenTracker::Settings::Learning::one_at_a_time;
-  settings.expected_tokens = 4;
+  const TableRenderer& r = red_blue_white_black();
+  const TokenTracker::Settings settings = one_at_a_time(4);
   const std::vector<TableMove> moves{{0, 5}, {2, 8}, {1, 11}, {3, 14}, {2, 16}};
   std::mt19937_64 rng(71);
   const auto score = evaluate_game(r, scene_for(Condition::clean, r, rng), 4, moves, 71, settings);
@@ -603,12 +615,8 @@ TEST(Learning, ATokenLeftToTheDiceIsNoLongerWaitedForAndNothingPutDownLaterIsLea
   // Red, blue, white (no cap) and black put down one at a time; the white one is not seen and the family
   // goes on without it. Once black is learned the tracker waits for nothing more: it must not ask for a
   // fifth token, and the white token put down later in the game is not learned as a token.
-  const auto h = hard_token_looks();
-  static const TableRenderer r(classic_layout(), SpaceMap(classic_layout().spaces_per_side),
-                               {h[0], h[1], h[4], h[3]}, test_width, test_height);
-  TokenTracker::Settings settings;
-  settings.learning = TokenTracker::Settings::Learning::one_at_a_time;
-  settings.expected_tokens = 4;
+  const TableRenderer& r = red_blue_white_black();
+  const TokenTracker::Settings settings = one_at_a_time(4);
   TableScript::Settings script_settings;
   for (int t = 0; t < 4; ++t) script_settings.start_positions.push_back({1.25, 0.2 + 0.1 * t});
   std::mt19937_64 rng(71);
