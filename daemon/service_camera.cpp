@@ -225,12 +225,9 @@ void Service::Impl::camera_main(
   // one of them.
   std::set<rules::PlayerId> told_unwatched;
   auto tell_unwatched = [&] {
-    std::vector<rules::PlayerId> unwatched;
-    {
-      std::lock_guard lock(camera_keep_mutex);
-      unwatched = camera_keep.unwatched;
-    }
-    for (const rules::PlayerId player : unwatched)
+    // Every frame: no copy of the list, only what is new is told (telling the tracker touches no I/O).
+    std::lock_guard lock(camera_keep_mutex);
+    for (const rules::PlayerId player : camera_keep.unwatched)
       if (told_unwatched.insert(player).second) tracker->leave_token_to_dice(token_of_player(player));
   };
   const TokenSetupStore kept_store(stored_setup);
