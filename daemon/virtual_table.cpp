@@ -154,7 +154,8 @@ std::string VirtualCamera::describe() const {
 
 vision::FrameSource::Grab VirtualCamera::grab(cv::Mat& frame) {
   // Paced like a camera: one frame per period, never a burst to catch up after a slow consumer.
-  const auto period = static_cast<std::int64_t>(1e9 / 30.0 / std::max(settings_.speed, 0.01));
+  const double per_second = std::min(30.0 * std::max(settings_.speed, 0.01), settings_.max_frames_per_second);
+  const auto period = static_cast<std::int64_t>(1e9 / std::max(per_second, 1.0));
   const std::int64_t now = now_ns();
   if (due_ns_ > now) sleep_until_ns(due_ns_);
   due_ns_ = std::max(now, due_ns_) + period;

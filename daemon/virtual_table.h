@@ -81,6 +81,10 @@ class VirtualCamera final : public vision::FrameSource {
     int players = 4;
     std::uint64_t seed = 1;
     double speed = 1;  // 2: frames come twice as fast as a real camera's
+    // Frames never come faster than this in real time, whatever `speed` says. A camera 30 times `speed` would
+    // at speed 200 hand out 6,000 pictures a second, mostly of a table at rest, and keep a core busy tracking
+    // them; above this the tracker sees fewer frames per move, as it would behind a busy camera.
+    double max_frames_per_second = 120;
     int width = 1280, height = 720;
     bool hands = true;
     // The tokens start beside the board, not on GO (a family about to learn them one at a time).

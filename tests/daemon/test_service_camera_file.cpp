@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <limits>
 #include <opencv2/core.hpp>
 
 #include "daemon/service.h"
@@ -42,6 +43,7 @@ TEST(ServiceCamera, AConfiguredVideoFileIsReadThroughTheCameraModule) {
     settings.players = 2;
     settings.hands = false;
     settings.speed = 1000;  // no pacing: the frames are written as fast as they are drawn
+    settings.max_frames_per_second = std::numeric_limits<double>::infinity();
     settings.width = 640;
     settings.height = 360;
     VirtualCamera camera(settings);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <poll.h>
 
+#include <limits>
 #include <opencv2/core.hpp>
 #include <set>
 
@@ -113,6 +114,7 @@ VirtualCamera::Settings fast(int players, std::uint64_t seed) {
   s.players = players;
   s.seed = seed;
   s.speed = 1000;  // the test consumes frames as fast as it can
+  s.max_frames_per_second = std::numeric_limits<double>::infinity();
   return s;
 }
 
