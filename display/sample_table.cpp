@@ -335,7 +335,12 @@ std::vector<std::shared_ptr<const rules::Edition>> SampleTable::folder_editions(
   return out;
 }
 
-std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const std::string& editions_dir) {
+void SampleTable::play_out_chances() {
+  if (shows_chances_ && !chances) chances = played_out_chances(*game_);
+}
+
+std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const std::string& editions_dir,
+                                                                          ChancesWork chances) {
   std::vector<SampleTable> out;
   const std::vector<std::string> four = {"Ann", "Bob", "Cleo", "Dev"};
   auto must = [](SampleTable& t, const rules::Input& in) -> std::expected<void, std::string> {
@@ -483,7 +488,8 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
   if (!long_game) return std::unexpected(long_game.error());
   long_game->play(400, 23);
   long_game->seen_positions.clear();
-  long_game->chances = played_out_chances(long_game->game());  // the charts' Chances tab
+  long_game->shows_chances_ = true;  // the charts' Chances tab
+  if (chances == ChancesWork::now) long_game->play_out_chances();
   out.push_back(std::move(*long_game));
 
   // Six players with long names, and a camera that has gone missing.

@@ -43,7 +43,15 @@ class SampleTable {
   // a debt; a hotel sale with no houses in the bank; a game ended in a tie; a long ledger; six players with
   // long names; then each other edition of the folder in play ("edition-ID"), and the ships Short Game's
   // draft.
-  static std::expected<std::vector<SampleTable>, std::string> samples(const std::string& editions_dir);
+  // The long game's chances (its charts' Chances tab) take thousands of playouts: a fraction of a second
+  // here, seconds in an unoptimised build. `when_asked` leaves them to play_out_chances(), for a caller that
+  // shows only some tables (a test of one screen).
+  enum class ChancesWork { now, when_asked };
+  static std::expected<std::vector<SampleTable>, std::string> samples(const std::string& editions_dir,
+                                                                      ChancesWork chances = ChancesWork::now);
+  // Plays out the chances of a table whose charts show them, if samples() left them for later; nothing for
+  // any other table.
+  void play_out_chances();
   static std::expected<SampleTable, std::string> start(const std::string& name,
                                                        const std::string& editions_dir,
                                                        const std::vector<std::string>& players,
@@ -65,6 +73,7 @@ class SampleTable {
   std::shared_ptr<rules::Game> game_;
   GameHistory history_;
   std::uint64_t version_ = 1;
+  bool shows_chances_ = false;
 };
 
 }  // namespace bb::display

@@ -15,7 +15,9 @@ namespace bb::display::testing {
 // Debian's DejaVu fonts, opened once for the whole test run (throws when they are missing).
 FontSet& fonts();
 
-// The sample tables, built once for the whole test run.
+// The sample tables, built once per test process: samples() gives every table as the gallery shows it;
+// sample(name) one table, without the long game's played-out chances (a test of its Chances tab gives its
+// own).
 std::vector<SampleTable>& samples();
 SampleTable& sample(const std::string& name);
 
