@@ -6,6 +6,9 @@
 #                            demos labelled "long" (their code paths run in the shorter demo tests there)
 #   ./run.sh bench           build and run the benchmarks, printing their figures
 #   ./run.sh build           install what is missing and build only
+#   ./run.sh build --sanitize
+#                            the same for the AddressSanitizer + UndefinedBehaviorSanitizer build only (CI starts it
+#                            beside the tests)
 #   ./run.sh package         build the .deb (out/boardbank_VERSION_ARCH.deb) and check it (file list, conffile,
 #                            unit, --version, lintian) in a throwaway root; with --install-test also apt-installs
 #                            it into a debootstrapped bookworm tree (maintainer scripts, user, purge)
@@ -63,11 +66,16 @@ build() { # build DIR [cmake options...]
   cmake --build "$dir" -j "$jobs"
 }
 
+# The ASan+UBSan build (build-sanitize): unoptimised, so a report points at the line; no benchmarks.
+sanitize_build() {
+  build build-sanitize -DBOARDBANK_SANITIZE=ON -DBOARDBANK_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug
+}
+
 cmd=${1:-demo}; shift || true
 case "$cmd" in
   build)
     install_packages
-    build build
+    if [ "${1:-}" = "--sanitize" ]; then sanitize_build; else build build; fi
     ;;
   demo)
     install_packages
@@ -85,7 +93,7 @@ case "$cmd" in
   test)
     install_packages
     if [ "${1:-}" = "--sanitize" ]; then
-      build build-sanitize -DBOARDBANK_SANITIZE=ON -DBOARDBANK_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug
+      sanitize_build
       ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         ctest --test-dir build-sanitize --output-on-failure -j "$jobs" -LE long
     else
@@ -127,7 +135,7 @@ case "$cmd" in
     nice -n 15 packaging/chroot-build.sh "${cmd#check-}" "$@"
     ;;
   *)
-    echo "usage: ./run.sh demo|test [--sanitize]|bench|build|package [--install-test]|cross-arm64 [--suite trixie] [PART|package]|install-test DEB [--suite trixie]|check-trixie [PART]" >&2
+    echo "usage: ./run.sh demo|test [--sanitize]|bench|build [--sanitize]|package [--install-test]|cross-arm64 [--suite trixie] [PART|package]|install-test DEB [--suite trixie]|check-trixie [PART]" >&2
     exit 2
     ;;
 esac
