@@ -8,6 +8,7 @@
 #include <random>
 #include <utility>
 
+#include "daemon/camera_token_names.h"
 #include "daemon/paths.h"
 #include "daemon/service_impl.h"
 #include "ledger/wal_sync.h"
@@ -128,10 +129,8 @@ void Service::Impl::react(const table::Reaction& r) {
       r.camera_learning->player) {
     const rules::Game* g = session->view().game;
     camera_learn_players.store(g ? static_cast<int>(g->state().players.size()) : 0);
-    // The tracker names the player's token T<number + 1>.
-    const int token = r.camera_learning->player->number() + 1;
-    camera_learn_one.store(token);
-    log(fmt::format("the camera learns token T{} alone", token));
+    camera_learn_one.store(r.camera_learning->player->number() + 1);
+    log(fmt::format("the camera learns token {} alone", token_of_player(*r.camera_learning->player)));
   }
   follow_history(r);
   if (r.snapshot_changed || !r.recorded.empty() || r.question) picture_changed();

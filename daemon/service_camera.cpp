@@ -4,6 +4,7 @@
 #include <opencv2/core.hpp>
 #include <set>
 
+#include "daemon/camera_token_names.h"
 #include "daemon/service_impl.h"
 #include "vision/source_opener.h"
 #include "vision/space_map.h"
@@ -14,21 +15,6 @@ namespace bb::daemon {
 namespace {
 
 using namespace std::chrono_literals;
-
-// The token names the tracker gives ("T1", "T2", ...) are the players in order; nullopt for a name that is
-// no player's.
-std::optional<rules::PlayerId> player_of_token(const std::string& token) {
-  if (token.size() >= 2 && token[0] == 'T') {
-    try {
-      return rules::player_from_wire(std::stoi(token.substr(1)) - 1);
-    } catch (const std::exception&) {
-    }
-  }
-  return std::nullopt;
-}
-
-// The tracker's name of a player's token when it learns them one at a time: T<number + 1>.
-std::string token_of_player(rules::PlayerId player) { return fmt::format("T{}", player.number() + 1); }
 
 // A space number the tracker reports, checked against its board (spaces 0..count-1); nullopt for none (-1)
 // or one off the board.
@@ -318,7 +304,7 @@ void Service::Impl::camera_main(
         kept_tokens = 0;
         told_unwatched.clear();
       }
-      tracker->learn_next_token(fmt::format("T{}", one));
+      tracker->learn_next_token(token_of_player(rules::PlayerId{one - 1}));
     }
     const auto grab = (*source)->grab(frame);
     switch (grab.status) {

@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "daemon/camera_token_names.h"
+
 namespace bb::daemon {
 
 namespace {
@@ -70,17 +72,6 @@ std::expected<void, std::string> write_synced(const std::string& path, const std
   ::close(fd);
   if (rc != 0) return std::unexpected(fmt::format("cannot sync {}: {}", path, std::strerror(err)));
   return {};
-}
-
-// "T3" -> the third player; nullopt for a name that is no player's.
-std::optional<rules::PlayerId> player_of_token(const std::string& name) {
-  if (name.size() < 2 || name[0] != 'T') return std::nullopt;
-  int n = 0;
-  for (std::size_t i = 1; i < name.size(); ++i) {
-    if (name[i] < '0' || name[i] > '9' || n > 1000) return std::nullopt;
-    n = n * 10 + (name[i] - '0');
-  }
-  return rules::player_from_wire(n - 1);
 }
 
 // The file spells players by seat number.

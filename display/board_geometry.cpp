@@ -17,13 +17,13 @@ BoardGeometry::BoardGeometry(Rect square, int spaces) : square_(square), spaces_
   square_.w = square_.h = s;
 }
 
-int BoardGeometry::side(int space) const { return (space / per_side_) % 4; }
-bool BoardGeometry::corner(int space) const { return space % per_side_ == 0; }
+int BoardGeometry::side(rules::SpaceId space) const { return (space.number() / per_side_) % 4; }
+bool BoardGeometry::corner(rules::SpaceId space) const { return space.number() % per_side_ == 0; }
 
-Rect BoardGeometry::cell(int space) const {
-  assert(space >= 0);
+Rect BoardGeometry::cell(rules::SpaceId space) const {
+  assert(space.number() >= 0);
   const int S = square_.w, c = corner_;
-  const int j = space % per_side_;
+  const int j = space.number() % per_side_;
   const int x0 = square_.x, y0 = square_.y;
   auto at = [this](int k) { return static_cast<int>(std::lround(k * edge_)); };
   const int e_from = at(j - 1), e_to = at(j);
@@ -43,7 +43,7 @@ Rect BoardGeometry::cell(int space) const {
   }
 }
 
-Rect BoardGeometry::band(int space, int t) const {
+Rect BoardGeometry::band(rules::SpaceId space, int t) const {
   const Rect r = cell(space);
   switch (side(space)) {
     case 0:

@@ -24,12 +24,12 @@ void BoardScreen::draw_board(FrameBuilder& fb, const Snapshot& snap, const Board
   int most = 1;
   if (heat)
     for (int v : *heat) most = std::max(most, v);
-  for (int s = 0; s < n; ++s) {
-    const auto& sp = ed.spaces[static_cast<std::size_t>(s)];
-    const auto& ss = st.spaces[static_cast<std::size_t>(s)];
+  for (const rules::SpaceId s : rules::IdRange<rules::SpaceId>{static_cast<std::size_t>(n)}) {
+    const auto& sp = ed.spaces[s];
+    const auto& ss = st.spaces[s];
     const Rect r = geo.cell(s);
     if (heat) {
-      const int v = static_cast<std::size_t>(s) < heat->size() ? (*heat)[static_cast<std::size_t>(s)] : 0;
+      const int v = s.index() < heat->size() ? (*heat)[s.index()] : 0;
       const Colour c = Palette::heat(static_cast<double>(v) / most);
       fb.fill(r, c);
       fb.outline(r, Palette::background, 1);
@@ -93,8 +93,8 @@ void BoardScreen::draw_board(FrameBuilder& fb, const Snapshot& snap, const Board
   for (rules::PlayerId seat : st.players.ids()) {
     const int p = seat.number();
     const auto& ps = st.players[seat];
-    const int at = ps.position.number();
-    if (ps.bankrupt || at < 0 || at >= n) continue;
+    const rules::SpaceId at = ps.position;
+    if (ps.bankrupt || at.number() < 0 || at.number() >= n) continue;
     const Rect r = geo.cell(at);
     const int d = std::max(8, std::min(r.w, r.h) / 3);
     const int cx = r.x + (p % 3) * (r.w - d) / 2;
@@ -104,8 +104,8 @@ void BoardScreen::draw_board(FrameBuilder& fb, const Snapshot& snap, const Board
     fb.circle(tok, Widgets::player_colour(snap, seat));
     if (seat.index() < snap.seen_positions.size()) {
       const auto seen = snap.seen_positions[seat];
-      if (seen && seen->number() < n && seen->number() != at) {
-        const Rect sr = geo.cell(seen->number());
+      if (seen && seen->number() < n && *seen != at) {
+        const Rect sr = geo.cell(*seen);
         fb.outline({sr.cx() - d / 2, sr.cy() - d / 2, d, d}, Widgets::player_colour(snap, seat), 3);
       }
     }

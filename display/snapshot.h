@@ -11,6 +11,7 @@
 #include "display/table_question.h"
 #include "rules/edition.h"
 #include "rules/game.h"
+#include "rules/ids.h"
 
 namespace bb::display {
 
@@ -40,7 +41,7 @@ struct CameraView {
   };
   std::vector<Marker> markers;
   struct Cell {
-    int space = 0;
+    rules::SpaceId space{0};
     int x[4] = {0, 0, 0, 0};  // the space's quadrilateral in camera pixels
     int y[4] = {0, 0, 0, 0};
   };

@@ -10,6 +10,7 @@
 #include <opencv2/core.hpp>
 #include <set>
 
+#include "daemon/camera_token_names.h"
 #include "daemon/demo_bots.h"
 #include "peripherals/device_factory.h"
 #include "vision/table_renderer.h"
@@ -142,7 +143,7 @@ TEST(VirtualCamera, FramesAre720pAndTheTokensAreLearnedOnGo) {
     EXPECT_TRUE(names.contains(w.camera.token_name(p))) << w.camera.token_name(p);
   // The service reads the tracker's names as the players in turn order (T1 is the first player).
   for (const rules::PlayerId p : rules::IdRange<rules::PlayerId>{3})
-    EXPECT_EQ(w.camera.token_name(p), "T" + std::to_string(p.number() + 1));
+    EXPECT_EQ(w.camera.token_name(p), token_of_player(p));
 }
 
 TEST(VirtualCamera, ATokenMoveComesOutOfTheTrackerAsMovedToTheRightSpace) {
@@ -166,7 +167,7 @@ TEST(VirtualCamera, TokensStandOnGoInTurnOrderFromTheCorner) {
   for (int players = 2; players <= DemoFamily::kMaxPlayers; ++players) {
     VirtualCamera camera(fast(players, 1));
     for (int p = 0; p < players; ++p)
-      EXPECT_EQ(camera.token_name(rules::PlayerId{p}), "T" + std::to_string(p + 1));
+      EXPECT_EQ(camera.token_name(rules::PlayerId{p}), token_of_player(rules::PlayerId{p}));
   }
 }
 

@@ -70,16 +70,20 @@ TEST(Keypad, AmountsInTheEditionsUnits) {
 }
 
 TEST(BoardGeometry, CellsTileTheRingWithoutOverlap) {
+  using rules::SpaceId;
   const BoardGeometry geo({10, 20, 440, 440}, 40);
   const Rect square{10, 20, 440, 440};
-  for (int i = 0; i < 40; ++i) {
-    EXPECT_TRUE(square.contains(geo.cell(i))) << i;
-    EXPECT_FALSE(geo.centre().overlaps(geo.cell(i))) << i;
-    for (int j = i + 1; j < 40; ++j) EXPECT_FALSE(geo.cell(i).overlaps(geo.cell(j))) << i << " " << j;
+  for (const SpaceId s : rules::IdRange<SpaceId>{40}) {
+    EXPECT_TRUE(square.contains(geo.cell(s))) << s.number();
+    EXPECT_FALSE(geo.centre().overlaps(geo.cell(s))) << s.number();
+    for (int j = s.number() + 1; j < 40; ++j)
+      EXPECT_FALSE(geo.cell(s).overlaps(geo.cell(SpaceId{j}))) << s.number() << " " << j;
   }
-  EXPECT_TRUE(geo.corner(0) && geo.corner(10) && geo.corner(20) && geo.corner(30));
-  EXPECT_GT(geo.cell(0).x, geo.cell(1).x) << "play runs left along the bottom from the start corner";
-  EXPECT_GT(geo.cell(11).y, geo.cell(12).y) << "and up the left side";
+  for (const int corner : {0, 10, 20, 30}) EXPECT_TRUE(geo.corner(SpaceId{corner})) << corner;
+  EXPECT_FALSE(geo.corner(SpaceId{1}) || geo.corner(SpaceId{19}) || geo.corner(SpaceId{39}));
+  EXPECT_GT(geo.cell(SpaceId{0}).x, geo.cell(SpaceId{1}).x)
+      << "play runs left along the bottom from the start corner";
+  EXPECT_GT(geo.cell(SpaceId{11}).y, geo.cell(SpaceId{12}).y) << "and up the left side";
 }
 
 TEST(FrameBuilder, LongTextShrinksThenEndsInAnEllipsis) {
