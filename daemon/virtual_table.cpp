@@ -11,6 +11,7 @@
 #include <cstring>
 #include <opencv2/core.hpp>
 
+#include "daemon/camera_token_names.h"
 #include "vision/board_layout.h"
 #include "vision/space_map.h"
 #include "vision/table_renderer.h"
@@ -140,7 +141,7 @@ VirtualCamera::VirtualCamera(Settings settings) : settings_(settings), still_(st
   // the family puts them down in turn order: player p's token is the one the tracker will call T<p+1>.
   names_ = vision::expected_names(*renderer_, settings.players);
   for (int p = 0; p < settings.players; ++p) {
-    const auto it = std::find(names_.begin(), names_.end(), fmt::format("T{}", p + 1));
+    const auto it = std::find(names_.begin(), names_.end(), token_of_player(rules::PlayerId{p}));
     token_of_player_.push_back(it == names_.end() ? p : static_cast<int>(it - names_.begin()));
   }
 }

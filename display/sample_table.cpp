@@ -192,7 +192,7 @@ std::shared_ptr<CameraView> SampleTable::synthetic_camera(int spaces) {
       px[2] = static_cast<unsigned char>(board ? 200 : 50);
     }
   const BoardGeometry geo({0, 0, 1000, 1000}, spaces);
-  for (int s = 0; s < spaces; ++s) {
+  for (const rules::SpaceId s : rules::IdRange<rules::SpaceId>{static_cast<std::size_t>(spaces)}) {
     const Rect r = geo.cell(s);
     CameraView::Cell c;
     c.space = s;
