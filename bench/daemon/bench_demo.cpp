@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -217,22 +218,18 @@ int main(int argc, char** argv) {
   o.turns = 60;  // some 16 committed Wiegand taps (seed 11): enough for a p50, a rough p99
   o.seed = 11;
   o.no_slips = true;  // every tap confirms something
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string key = argv[i];
-    const char* value = argv[i + 1];
-    if (key == "--turns")
-      o.turns = std::atoi(value);
-    else if (key == "--players")
-      o.players = std::atoi(value);
-    else if (key == "--seed")
-      o.seed = std::strtoull(value, nullptr, 10);
-    else if (key == "--speed")
-      o.speed = std::atof(value);
-    else {
-      fmt::print(stderr, "usage: bench_demo [--turns N] [--players N] [--seed N] [--speed X]\n");
-      return 2;
-    }
-  }
+  CLI::App app{"The demo's figures: tap to committed, the loop's longest stall, memory and idle CPU"};
+  app.add_option("--turns", o.turns, "turns of the time-limit game")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100'000));
+  app.add_option("--players", o.players, "players at the table (2-6)")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 6));
+  app.add_option("--seed", o.seed, "the same seed plays the same game")->capture_default_str();
+  app.add_option("--speed", o.speed, "how much faster than a family the bots act (0.1-1000)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 1000.0));
+  CLI11_PARSE(app, argc, argv);
   const auto dir = std::filesystem::temp_directory_path() / fmt::format("bench_demo_{}", ::getpid());
   std::filesystem::create_directories(dir);
   o.db = (dir / "ledger.db").string();

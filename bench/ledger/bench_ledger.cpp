@@ -6,12 +6,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "fault_vfs.h"
@@ -177,7 +180,17 @@ int main() {
   auto edition = classic();
 
   // 1. Durable inputs per second, ledger against bare SQLite, interleaved in the same run.
-  int count = std::getenv("BOARDBANK_BENCH_INPUTS") ? std::atoi(std::getenv("BOARDBANK_BENCH_INPUTS")) : 400;
+  int count = 400;
+  if (const char* inputs = std::getenv("BOARDBANK_BENCH_INPUTS")) {
+    const std::string_view text(inputs);
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), count);
+    if (error != std::errc{} || end != text.data() + text.size() || count < 1 || count > 1'000'000) {
+      fmt::print(stderr,
+                 "bench_ledger: BOARDBANK_BENCH_INPUTS must be a whole number from 1 to 1000000, not '{}'\n",
+                 text);
+      return 2;
+    }
+  }
   std::vector<double> ledger_rates, bare_rates;
   for (int round = 0; round < 3; ++round) {
     bare_rates.push_back(bare_rate(dir, count));

@@ -13,9 +13,9 @@
 //            time (the cap docs/vision.md recommends for white and metal tokens, measured)
 //   pairs    two red and two blue tokens told apart by shape (issue 5)
 // Rows other than main and pairs expect their token count, so a start that shows fewer says so.
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <numeric>
 #include <opencv2/core.hpp>
 #include <random>
@@ -46,6 +46,22 @@ bool selected(const std::string& only, const std::string& set, const std::string
   return only == set + "/" + condition;
 }
 
+// True when ONLY selects at least one row of SETS: empty, a set, a condition, or set/condition.
+bool names_rows(const std::string& only, const std::vector<const RowSet*>& sets) {
+  for (const RowSet* set : sets)
+    for (Condition c : all_conditions())
+      if (selected(only, set->name, condition_name(c))) return true;
+  return false;
+}
+
+std::string row_names(const std::vector<const RowSet*>& sets) {
+  std::string names = "sets";
+  for (const RowSet* set : sets) names += std::string(" ") + set->name;
+  names += "; conditions";
+  for (Condition c : all_conditions()) names += std::string(" ") + condition_name(c);
+  return names + "; or SET/CONDITION";
+}
+
 TrackingScore run_rows(const RowSet& set, int moves_per_game, const std::string& only) {
   TrackingScore all;
   const int spaces = set.renderer->space_map().space_count();
@@ -71,18 +87,18 @@ TrackingScore run_rows(const RowSet& set, int moves_per_game, const std::string&
 
 int main(int argc, char** argv) {
   cv::setNumThreads(1);  // figures for one core, as on a busy Pi
-  // Optional: moves per game and main games per condition, for a quicker look; frame size; one condition,
-  // one row set, or one row (set/condition) by name.
-  const int moves_per_game = argc > 1 ? std::atoi(argv[1]) : 12;
-  const int games = argc > 2 ? std::atoi(argv[2]) : 2;
-  const int width = argc > 3 ? std::atoi(argv[3]) : 1280, height = argc > 4 ? std::atoi(argv[4]) : 720;
-  const std::string only = argc > 5 ? argv[5] : "";
-  if (moves_per_game < 1 || games < 1 || width < 320 || height < 240) {
-    std::fprintf(stderr,
-                 "usage: bench_vision_accuracy [MOVES_PER_GAME [GAMES [WIDTH HEIGHT "
-                 "[SET|CONDITION|SET/CONDITION]]]]\n");
-    return 2;
-  }
+  // Optional, in this order: moves per game and main games per condition, for a quicker look; the frame
+  // size; one condition, one row set, or one row (set/condition) by name.
+  int moves_per_game = 12, games = 2, width = 1280, height = 720;
+  std::string only;
+  CLI::App app{"Accuracy of the token tracker on generated games (docs/vision.md explains the rows)"};
+  app.add_option("moves_per_game", moves_per_game, "Moves per game")->check(CLI::Range(1, 10'000));
+  app.add_option("games", games, "Games per condition in the main rows")->check(CLI::Range(1, 1'000));
+  app.add_option("width", width, "Frame width in pixels")->check(CLI::Range(320, 7'680));
+  app.add_option("height", height, "Frame height in pixels")->check(CLI::Range(240, 4'320));
+  app.add_option("rows", only,
+                 "A row set (hard1), a condition (jpeg) or one row (hard1/jpeg); all when left out");
+  CLI11_PARSE(app, argc, argv);
   const BoardLayout layout = classic_layout();
   const SpaceMap map(layout.spaces_per_side);
   TableRenderer four(layout, map, default_token_looks(4), width, height);
@@ -105,8 +121,6 @@ int main(int argc, char** argv) {
                        {0x1040F0, TokenShape::square},
                        {0x1040F0, TokenShape::star}},
                       width, height);
-  std::printf("vision accuracy: %d moves per game, %dx%d, hands on every move\n", moves_per_game, width,
-              height);
 
   auto expecting = [](int n) {
     TokenTracker::Settings s;
@@ -129,10 +143,20 @@ int main(int argc, char** argv) {
       {"white1", &white, 4, 1, one_by_one, {}, 7000},
       {"capped1", &capped, 4, 1, one_by_one, {}, 8000},
   };
+  const RowSet pair_set{"pairs", &pairs, 4, 1, {}, {}, 2000};
+  std::vector<const RowSet*> every_set;
+  for (const auto& set : sets) every_set.push_back(&set);
+  every_set.push_back(&pair_set);
+  if (!names_rows(only, every_set)) {
+    std::fprintf(stderr, "bench_vision_accuracy: no row is named '%s'; name one of the %s\n", only.c_str(),
+                 row_names(every_set).c_str());
+    return 2;
+  }
+  std::printf("vision accuracy: %d moves per game, %dx%d, hands on every move\n", moves_per_game, width,
+              height);
   const auto start = std::chrono::steady_clock::now();
   TrackingScore total;
   for (const auto& set : sets) total.add(run_rows(set, moves_per_game, only));
-  const RowSet pair_set{"pairs", &pairs, 4, 1, {}, {}, 2000};
   const TrackingScore pair_score = run_rows(pair_set, moves_per_game, only);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
