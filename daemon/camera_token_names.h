@@ -4,7 +4,8 @@
 // one at a time, the service asks the tracker for each player's token by the same name. So in the daemon a
 // player's token is "T<seat + 1>" wherever it meets the camera: the camera thread (its reports, the tokens
 // left to the dice, the token it learns next), the service's log and the kept set-up's file. These two are
-// the only places in the daemon that spell it. Plain functions of their arguments: any thread.
+// the only places in the daemon that pair a player with that name (vision/token_names.h spells it). Plain
+// functions of their arguments: any thread.
 
 #include <optional>
 #include <string>

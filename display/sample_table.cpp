@@ -340,7 +340,7 @@ void SampleTable::play_out_chances() {
 }
 
 std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const std::string& editions_dir,
-                                                                          ChancesWork chances) {
+                                                                          ChancesWork chances_work) {
   std::vector<SampleTable> out;
   const std::vector<std::string> four = {"Ann", "Bob", "Cleo", "Dev"};
   auto must = [](SampleTable& t, const rules::Input& in) -> std::expected<void, std::string> {
@@ -489,7 +489,7 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
   long_game->play(400, 23);
   long_game->seen_positions.clear();
   long_game->shows_chances_ = true;  // the charts' Chances tab
-  if (chances == ChancesWork::now) long_game->play_out_chances();
+  if (chances_work == ChancesWork::now) long_game->play_out_chances();
   out.push_back(std::move(*long_game));
 
   // Six players with long names, and a camera that has gone missing.

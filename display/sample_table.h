@@ -47,8 +47,8 @@ class SampleTable {
   // here, seconds in an unoptimised build. `when_asked` leaves them to play_out_chances(), for a caller that
   // shows only some tables (a test of one screen).
   enum class ChancesWork { now, when_asked };
-  static std::expected<std::vector<SampleTable>, std::string> samples(const std::string& editions_dir,
-                                                                      ChancesWork chances = ChancesWork::now);
+  static std::expected<std::vector<SampleTable>, std::string> samples(
+      const std::string& editions_dir, ChancesWork chances_work = ChancesWork::now);
   // Plays out the chances of a table whose charts show them, if samples() left them for later; nothing for
   // any other table.
   void play_out_chances();

@@ -7,6 +7,8 @@
 #include <numbers>
 #include <sstream>
 
+#include "vision/token_names.h"
+
 namespace bb::vision {
 
 std::expected<std::vector<TableMove>, std::string> parse_moves(const std::string& jsonl, int token_count,
@@ -21,8 +23,7 @@ std::expected<std::vector<TableMove>, std::string> parse_moves(const std::string
       const auto j = nlohmann::json::parse(line);
       const std::string token = j.at("token").get<std::string>();
       const int to = j.at("to").get<int>();
-      int index = -1;
-      if (token.size() > 1 && token[0] == 'T') index = std::atoi(token.c_str() + 1) - 1;
+      const int index = learned_token_index(token).value_or(-1);
       if (index < 0 || index >= token_count)
         return std::unexpected("line " + std::to_string(number) + ": token \"" + token +
                                "\" is not one of T1..T" + std::to_string(token_count));

@@ -7,6 +7,7 @@
 
 #include "vision/marker_patch.h"
 #include "vision/token_locator_impl.h"
+#include "vision/token_names.h"
 
 // Learning the tokens: all together on the start space (GO, also on its marker), or one put down alone,
 // by its difference from the empty board.
@@ -392,7 +393,7 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
   std::vector<TokenAppearance> tokens;
   std::vector<Point2> centres;
   for (size_t k = 0; k < found.size(); ++k) {
-    found[k].look.name = "T" + std::to_string(k + 1);
+    found[k].look.name = learned_token_name(static_cast<int>(k));
     tokens.push_back(found[k].look);
     centres.push_back(found[k].centre);
     for (int i : found[k].pixels) painted.at<uint8_t>(i) = 255;

@@ -9,6 +9,8 @@
 #include <opencv2/core.hpp>
 #include <sstream>
 
+#include "vision/token_names.h"
+
 namespace bb::vision {
 
 namespace {
@@ -65,8 +67,8 @@ void TokenTracker::leave_token_to_dice(const std::string& name) {
 
 std::string TokenTracker::next_token_name() const {
   if (!next_name_.empty()) return next_name_;
-  for (size_t n = tokens_.size() + 1;; ++n) {
-    const std::string name = fmt::format("T{}", n);
+  for (int index = static_cast<int>(tokens_.size());; ++index) {
+    const std::string name = learned_token_name(index);
     if (std::none_of(tokens_.begin(), tokens_.end(), [&](const auto& t) { return t.name == name; }))
       return name;
   }

@@ -7,6 +7,8 @@
 #include <numeric>
 #include <opencv2/core.hpp>
 
+#include "vision/token_names.h"
+
 namespace bb::vision {
 
 void TrackingScore::add(const TrackingScore& o) {
@@ -65,7 +67,7 @@ std::vector<std::string> expected_names(const TableRenderer& renderer, const std
   std::sort(order.begin(), order.end(), [&](int a, int b) { return distance(a) < distance(b); });
   std::vector<std::string> names(static_cast<size_t>(token_count));
   for (size_t rank = 0; rank < order.size(); ++rank)
-    names[static_cast<size_t>(order[rank])] = fmt::format("T{}", rank + 1);
+    names[static_cast<size_t>(order[rank])] = learned_token_name(static_cast<int>(rank));
   return names;
 }
 
@@ -85,7 +87,7 @@ TrackingScore evaluate_game(const TableRenderer& renderer, const TableScene& bas
   TokenTracker tracker(renderer.space_map(), settings);
   std::vector<std::string> names = expected_names(renderer, places);
   if (one_at_a_time)
-    for (int t = 0; t < token_count; ++t) names[static_cast<size_t>(t)] = fmt::format("T{}", t + 1);
+    for (int t = 0; t < token_count; ++t) names[static_cast<size_t>(t)] = learned_token_name(t);
   auto index_of = [&](const std::string& name) {
     for (size_t i = 0; i < names.size(); ++i)
       if (names[i] == name) return static_cast<int>(i);

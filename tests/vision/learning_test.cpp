@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "vision/token_names.h"
 #include "vision_test_support.h"
 
 using namespace bb::vision;
@@ -627,7 +628,7 @@ TEST(Learning, ATokenLeftToTheDiceIsNoLongerWaitedForAndNothingPutDownLaterIsLea
   const std::vector<int> spaces{3, 9, 14, 21};
   std::vector<TrackerEvent> after_black;
   for (int t = 0; t < 4; ++t) {
-    const std::string name = fmt::format("T{}", t + 1);
+    const std::string name = learned_token_name(t);
     tracker.learn_next_token(name);
     auto events = feed.run(script.place(t, r.slot_position(spaces[static_cast<size_t>(t)], 0), -1));
     if (t == 2) {

@@ -1,5 +1,7 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "vision/token_names.h"
 #include "vision_test_support.h"
 
 using namespace bb::vision;
@@ -17,6 +19,19 @@ TEST(TableScript, MovesFileIsParsedWithClearErrors) {
   EXPECT_NE(bad_token.error().find("line 1"), std::string::npos);
   EXPECT_FALSE(parse_moves("{\"token\": \"T1\", \"to\": 40}\n", 2, 40).has_value());
   EXPECT_FALSE(parse_moves("{token: T1}\n", 2, 40).has_value());
+  // A token name with more after the number was once read as that number ("T1x" as T1): refused now.
+  for (const char* name : {"T1x", "T 1", "T01", "T+1", "t1"})
+    EXPECT_FALSE(parse_moves(fmt::format("{{\"token\": \"{}\", \"to\": 7}}\n", name), 2, 40).has_value())
+        << name;
+}
+
+TEST(TokenNames, LearnedTokensAreNamedTOneUpAndTheNamesReadBack) {
+  EXPECT_EQ(learned_token_name(0), "T1");
+  EXPECT_EQ(learned_token_name(11), "T12");
+  for (int index = 0; index < 200; ++index) EXPECT_EQ(learned_token_index(learned_token_name(index)), index);
+  for (const char* name :
+       {"", "T", "T0", "T01", "t1", "X1", "1", "T1b", "T 1", "T+1", "T-1", "car", "T99999"})
+    EXPECT_EQ(learned_token_index(name), std::nullopt) << '"' << name << '"';
 }
 
 TEST(TableScript, RandomGameIsReproducibleAndStaysOnTheBoard) {
