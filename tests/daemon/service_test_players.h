@@ -61,18 +61,10 @@ struct DicePlayer final : Participant {
   int wakes = 0;
 };
 
+// dice_service_setup with the ledger on the fault VFS, so a test can make its writes fail.
 inline ServiceSetup dice_setup(const TempFolder& dir, int dice_read_end, std::vector<std::string>& lines) {
-  ServiceSetup setup;
-  setup.config = test_config(dir);
-  setup.headless = true;
-  setup.log = [&lines](const std::string& line) { lines.push_back(line); };
+  ServiceSetup setup = dice_service_setup(dir, dice_read_end, lines);
   setup.ledger_vfs = ledger::testing::FaultVfs::kName;
-  peripherals::DeviceConfig dice;
-  dice.kind = "dice";
-  dice.backend = "simulated";
-  dice.input_fd = dice_read_end;
-  setup.devices = {dice};
-  setup.devices_from_config = false;
   return setup;
 }
 

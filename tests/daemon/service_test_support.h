@@ -7,9 +7,11 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "daemon/config.h"
 #include "daemon/participant.h"
+#include "daemon/service.h"
 #include "display/intent.h"
 #include "table/table.h"
 #include "tests/support/test_environment.h"
@@ -53,6 +55,24 @@ inline Config test_config(const TempFolder& dir) {
   config.ledger.backup_dir = dir.file("state/backups");
   config.editions_dir = std::string(SOURCE_DIR) + "/editions";
   return config;
+}
+
+// A headless service with test_config(dir), its log lines gathered in `lines`, and one device: the simulated
+// dice unit reading its throws from the pipe end `dice_read_end` (the configuration's devices left out). The
+// caller adds what its test needs (the ledger's fault VFS, a sync gate).
+inline ServiceSetup dice_service_setup(const TempFolder& dir, int dice_read_end,
+                                       std::vector<std::string>& lines) {
+  ServiceSetup setup;
+  setup.config = test_config(dir);
+  setup.headless = true;
+  setup.log = [&lines](const std::string& line) { lines.push_back(line); };
+  peripherals::DeviceConfig dice;
+  dice.kind = "dice";
+  dice.backend = "simulated";
+  dice.input_fd = dice_read_end;
+  setup.devices = {dice};
+  setup.devices_from_config = false;
+  return setup;
 }
 
 // The family at the setup screen starts a classic game of Ann (the car) and Bob (the dog), seed 3, in the

@@ -52,17 +52,8 @@ struct Pipe {
 
 ServiceSetup setup_with_dice(const TempFolder& dir, int dice_read_end, SyncGate& gate,
                              std::vector<std::string>& lines) {
-  ServiceSetup setup;
-  setup.config = test_config(dir);
-  setup.headless = true;
-  setup.log = [&lines](const std::string& line) { lines.push_back(line); };
+  ServiceSetup setup = service_test::dice_service_setup(dir, dice_read_end, lines);
   setup.ledger_sync = gate.sync();
-  peripherals::DeviceConfig dice;
-  dice.kind = "dice";
-  dice.backend = "simulated";
-  dice.input_fd = dice_read_end;
-  setup.devices = {dice};
-  setup.devices_from_config = false;
   return setup;
 }
 
