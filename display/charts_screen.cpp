@@ -244,23 +244,22 @@ void ChartsScreen::build_heat(FrameBuilder& fb, UiContext& ui, Rect area) {
   const BoardGeometry geo({area.x, area.y, side, side}, static_cast<int>(counts.size()));
   BoardScreen::draw_board(fb, snap, geo, &counts);
   // The busiest spaces, in words.
-  std::vector<int> order(counts.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    return counts[static_cast<std::size_t>(a)] > counts[static_cast<std::size_t>(b)];
-  });
+  std::vector<rules::SpaceId> order;
+  order.reserve(counts.size());
+  for (rules::SpaceId s : rules::IdRange<rules::SpaceId>{counts.size()}) order.push_back(s);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](rules::SpaceId a, rules::SpaceId b) { return counts[a.index()] > counts[b.index()]; });
   const Rect side_panel{area.x + side + l.pad, area.y, area.w - side - l.pad, area.h};
   fb.fill(side_panel, Palette::panel);
   fb.text({side_panel.x + l.s(8), side_panel.y + l.s(4), side_panel.w - l.s(16), l.s(30)}, "Most visited",
           FontFace::bold, l.font_body, Palette::text);
   int y = side_panel.y + l.s(38);
   for (std::size_t k = 0; k < order.size() && k < 8 && y + l.s(28) <= side_panel.bottom(); ++k) {
-    const int s = order[k];
-    if (counts[static_cast<std::size_t>(s)] == 0) break;
+    const rules::SpaceId s = order[k];
+    if (counts[s.index()] == 0) break;
     fb.text({side_panel.x + l.s(8), y, side_panel.w - l.s(16), l.s(28)},
-            fmt::format("{}  {}", counts[static_cast<std::size_t>(s)],
-                        Wording::space_name(*snap.game, rules::SpaceId{s})),
-            FontFace::regular, l.font_small, Palette::text, Align::left, l.s(12));
+            fmt::format("{}  {}", counts[s.index()], Wording::space_name(*snap.game, s)), FontFace::regular,
+            l.font_small, Palette::text, Align::left, l.s(12));
     y += l.s(28);
   }
 }

@@ -13,8 +13,8 @@ void GameHistory::start(const rules::Game& game) {
 void GameHistory::record(const rules::Game& game, const rules::Outcome& outcome) {
   if (landings_.size() != game.state().spaces.size()) landings_.assign(game.state().spaces.size(), 0);
   for (const auto& e : outcome.events)
-    if (e.kind == rules::Event::Kind::moved && e.to >= 0 && static_cast<std::size_t>(e.to) < landings_.size())
-      ++landings_[static_cast<std::size_t>(e.to)];
+    if (e.kind == rules::Event::Kind::moved && e.to_space && e.to_space->index() < landings_.size())
+      ++landings_[e.to_space->index()];
   sample(game);
 }
 

@@ -23,6 +23,7 @@
 #include "ledger/rebuild.h"
 #include "ledger/schema.h"
 #include "ledger/sql_error.h"
+#include "ledger/stored_events.h"
 #include "ledger/transaction.h"
 #include "rules/script.h"
 

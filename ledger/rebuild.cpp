@@ -124,50 +124,6 @@ std::string account_label(const rules::Game& game, std::int64_t wire) {
   return account ? game.account_name(*account) : std::string("?");
 }
 
-nlohmann::json events_to_json(const std::vector<rules::Event>& events) {
-  nlohmann::json list = nlohmann::json::array();
-  for (const rules::Event& e : events) {
-    nlohmann::json item = {{"kind", Names::event(e.kind)},
-                           {"player", rules::player_wire(e.player)},
-                           {"from", e.from},
-                           {"to", e.to},
-                           {"space", rules::space_wire(e.space)},
-                           {"amount", e.amount},
-                           {"detail", e.detail}};
-    if (e.card) item["card"] = e.card->id;
-    list.push_back(std::move(item));
-  }
-  return list;
-}
-
-// Events as stored; a card is found again in the edition by its id. A kind this build does not know (written
-// by a newer one) is left out rather than guessed.
-std::vector<rules::Event> events_from_json(const nlohmann::json& list, const rules::Edition& edition) {
-  std::vector<rules::Event> events;
-  for (const auto& item : list) {
-    auto kind = Names::event_from(item.value("kind", ""));
-    if (!kind) continue;
-    rules::Event e;
-    e.kind = *kind;
-    e.player = rules::player_from_wire(item.value("player", rules::player_wire(std::nullopt)));
-    e.from = item.value("from", -1);
-    e.to = item.value("to", -1);
-    e.space = rules::space_from_wire(item.value("space", -1));
-    e.amount = item.value("amount", rules::Money{0});
-    e.detail = item.value("detail", 0);
-    if (item.contains("card")) {
-      std::string id = item["card"].get<std::string>();
-      for (const rules::Deck& deck : edition.decks) {
-        for (const rules::Card& card : deck.cards) {
-          if (card.id == id && !e.card) e.card = &card;
-        }
-      }
-    }
-    events.push_back(std::move(e));
-  }
-  return events;
-}
-
 StoredPosting to_stored(const rules::Posting& p, std::optional<std::int64_t> input_seq) {
   StoredPosting s;
   s.seq = p.seq;

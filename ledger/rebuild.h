@@ -1,13 +1,12 @@
 #pragma once
-// Between the engine and the rows: postings and events as stored and back, and a game rebuilt from its rows
-// (its log replayed, or restored from its newest snapshot and the inputs after it) with how it compares with
-// the file. Internal to bb_ledger: never included outside ledger/. Pure functions over a Database the caller
-// owns: the thread that owns that connection.
+// Between the engine and the rows: postings as stored and back (events: stored_events.h), and a game rebuilt
+// from its rows (its log replayed, or restored from its newest snapshot and the inputs after it) with how it
+// compares with the file. Internal to bb_ledger: never included outside ledger/. Pure functions over a
+// Database the caller owns: the thread that owns that connection.
 #include <cstdint>
 #include <expected>
 #include <map>
 #include <memory>
-#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,13 +23,6 @@ namespace bb::ledger {
 // An account's name for a message, from the wire's number the file stores (rules/ids.h: -1 the bank, a
 // seat); "?" for a number that is neither.
 std::string account_label(const rules::Game& game, std::int64_t wire);
-
-// Events as the ledger stores them in an input's outcome.
-nlohmann::json events_to_json(const std::vector<rules::Event>& events);
-
-// Events as stored; a card is found again in the edition by its id. A kind this build does not know (written
-// by a newer one) is left out rather than guessed.
-std::vector<rules::Event> events_from_json(const nlohmann::json& list, const rules::Edition& edition);
 
 // A posting as stored; `input_seq` is the input that made it (none: the game's setup).
 StoredPosting to_stored(const rules::Posting& p, std::optional<std::int64_t> input_seq);

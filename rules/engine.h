@@ -95,10 +95,13 @@ class Engine {
   std::string money(Money m) const { return ed.format_money(m); }
   const std::string& space_name(SpaceId s) const { return ed.spaces[s.index()].name; }
 
-  void event(Event::Kind kind, std::optional<PlayerId> player, int from = -1, int to = -1,
-             std::optional<SpaceId> space = {}, Money amount = 0, int detail = 0,
-             const Card* card = nullptr) {
-    if (out) out->events.push_back(Event{kind, player, from, to, space, amount, detail, card});
+  // `make` returns the event and names the fields its kind sets:
+  //   event([&] { return Event{.kind = Event::Kind::released, .player = p}; });
+  // It runs only when someone reads the events: a playout (Game::play) builds none, and an Event built and
+  // dropped on every move was measurable there.
+  template <typename MakeEvent>
+  void event(const MakeEvent& make) {
+    if (out) out->events.push_back(make());
   }
 
   bool active(PlayerId p) const { return seated(p) && !st.players[p].bankrupt; }
@@ -238,7 +241,7 @@ class Engine {
     st.players[p].passed_start = true;
     if (r.salary_must_be_claimed) {
       st.players[p].unclaimed_salary += r.salary;  // paid on a `claim` this turn, forfeit after it
-      event(Event::Kind::salary_earned, p, -1, -1, std::nullopt, r.salary);
+      event([&] { return Event{.kind = Event::Kind::salary_earned, .player = p, .amount = r.salary}; });
       return;
     }
     pay(Account::bank(), p, r.salary, Memo::salary, ed.start_space);
@@ -251,7 +254,9 @@ class Engine {
     int steps = (space.number() - st.players[p].position.number() + n) % n;
     if (steps == 0) {
       // Already there (advance to GO while on GO cannot happen from a card space, but stay safe).
-      event(Event::Kind::moved, p, space.number(), space.number());
+      event([&] {
+        return Event{.kind = Event::Kind::moved, .player = p, .from_space = space, .to_space = space};
+      });
       return;
     }
     move_by(p, steps, salary);
@@ -262,7 +267,7 @@ class Engine {
   void release(PlayerId p) {
     st.players[p].in_jail = false;
     st.players[p].jail_attempts = 0;
-    event(Event::Kind::released, p);
+    event([&] { return Event{.kind = Event::Kind::released, .player = p}; });
   }
 
   void land(PlayerId p, int multiplier, int dice_multiplier);
@@ -327,7 +332,9 @@ class Engine {
           r.auction_timer_min_s + random_below(g.rng_, r.auction_timer_max_s - r.auction_timer_min_s + 1);
     st.auction = a;
     Money piece = item == Auction::Item::property ? finance::series_piece(ed, r, st, *space).value_or(0) : 0;
-    event(Event::Kind::auction_started, std::nullopt, -1, -1, space, piece, static_cast<int>(item));
+    event([&] {
+      return Event{.kind = Event::Kind::auction_started, .space = space, .amount = piece, .auctioned = item};
+    });
   }
 
   void give_lot(PlayerId p, SpaceId lot) {
@@ -564,7 +571,12 @@ class Engine {
     if (auto why = why_not_mortgage(in.player, in.space)) return Fail(*why);
     st.spaces[in.space.index()].mortgaged = true;
     post(Account::bank(), in.player, ed.spaces[in.space.index()].mortgage, Memo::mortgage, in.space);
-    event(Event::Kind::mortgaged, in.player, -1, -1, in.space, ed.spaces[in.space.index()].mortgage);
+    event([&] {
+      return Event{.kind = Event::Kind::mortgaged,
+                   .player = in.player,
+                   .space = in.space,
+                   .amount = ed.spaces[in.space.index()].mortgage};
+    });
     return {};
   }
 
@@ -577,7 +589,7 @@ class Engine {
     st.spaces[in.space.index()].mortgaged = false;
     post(in.player, Account::bank(), ed.spaces[in.space.index()].mortgage, Memo::unmortgage, in.space);
     post(in.player, Account::bank(), interest(in.space), Memo::interest, in.space);
-    event(Event::Kind::unmortgaged, in.player, -1, -1, in.space);
+    event([&] { return Event{.kind = Event::Kind::unmortgaged, .player = in.player, .space = in.space}; });
     return {};
   }
 

@@ -49,7 +49,7 @@ void Engine::bankrupt(PlayerId p) {
         to_auction.push_back(s);
       } else {
         ss.withdrawn = true;
-        event(Event::Kind::withdrawn, p, -1, -1, s);
+        event([&] { return Event{.kind = Event::Kind::withdrawn, .player = p, .space = s}; });
       }
     } else if (!creditor_player) {
       st.bank_houses += ss.houses;
@@ -76,7 +76,7 @@ void Engine::bankrupt(PlayerId p) {
   // "If the partner is put out, the holding owner becomes full owner"; a holder's leases left with him.
   std::erase_if(st.partnerships,
                 [&](const GameState::Partnership& f) { return f.holder == p || f.partner == p; });
-  event(Event::Kind::bankrupt, p, -1, creditor.wire());
+  event([&] { return Event{.kind = Event::Kind::bankrupt, .player = p, .creditor = creditor}; });
   if (final_bankruptcy || active_count() <= 1) {
     finish();
     return;
@@ -115,9 +115,14 @@ void Engine::finish() {
     if (w == best_worth) st.winners.push_back(p);
   }
   st.winner = st.winners.size() == 1 ? std::optional<PlayerId>{st.winners.front()} : std::nullopt;
-  if (st.winners.empty()) event(Event::Kind::game_over, std::nullopt);
+  if (st.winners.empty()) event([&] { return Event{.kind = Event::Kind::game_over}; });
   for (PlayerId p : st.winners)
-    event(Event::Kind::game_over, p, -1, -1, std::nullopt, best_worth, static_cast<int>(st.winners.size()));
+    event([&] {
+      return Event{.kind = Event::Kind::game_over,
+                   .player = p,
+                   .amount = best_worth,
+                   .winners = static_cast<int>(st.winners.size())};
+    });
 }
 
 }  // namespace bb::rules

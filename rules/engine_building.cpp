@@ -138,7 +138,12 @@ void Engine::build(PlayerId p, SpaceId s, bool want_hotel) {
   } else {
     ++ss.houses;
   }
-  event(Event::Kind::built, p, -1, -1, s, 0, hotel ? 1 : 0);
+  event([&] {
+    return Event{.kind = Event::Kind::built,
+                 .player = p,
+                 .space = s,
+                 .piece = hotel ? Event::Piece::hotel : Event::Piece::house};
+  });
 }
 
 std::optional<Refusal> Engine::refuse_sell(PlayerId p, SpaceId s) const {
@@ -231,7 +236,10 @@ void Engine::sell(PlayerId p, SpaceId s) {
       st.bank_houses += ls.houses;
       ls = SpaceState{};
       post(Account::bank(), p, lot.refund, Memo::sell_building, lot.space);
-      event(Event::Kind::sold, p, -1, -1, lot.space, 0, 3);
+      event([&] {
+        return Event{
+            .kind = Event::Kind::sold, .player = p, .space = lot.space, .piece = Event::Piece::lot_to_bank};
+      });
       continue;
     }
     if (ls.hotel) {
@@ -244,9 +252,22 @@ void Engine::sell(PlayerId p, SpaceId s) {
     ls.houses = lot.houses_after;
     post(Account::bank(), p, lot.refund, Memo::sell_building, lot.space);
     if (group_sale)
-      event(Event::Kind::sold, p, lot.hotel_before ? 1 : 0, -1, lot.space, lot.houses_after, 2);
+      event([&] {
+        return Event{.kind = Event::Kind::sold,
+                     .player = p,
+                     .space = lot.space,
+                     .amount = lot.houses_after,
+                     .piece = Event::Piece::group_sale_lot,
+                     .had_hotel = lot.hotel_before};
+      });
     else
-      event(Event::Kind::sold, p, -1, -1, lot.space, lot.houses_after, lot.hotel_before ? 1 : 0);
+      event([&] {
+        return Event{.kind = Event::Kind::sold,
+                     .player = p,
+                     .space = lot.space,
+                     .amount = lot.houses_after,
+                     .piece = lot.hotel_before ? Event::Piece::hotel : Event::Piece::house};
+      });
   }
 }
 

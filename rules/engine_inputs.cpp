@@ -50,7 +50,7 @@ std::expected<void, std::string> Engine::handle(const Roll& in) {
   g.turn_doubles_ = doubles;
   if (doubles) ++st.doubles_in_row;
   if (doubles && r.three_doubles_to_jail && st.doubles_in_row >= 3) {
-    event(Event::Kind::three_doubles, p);
+    event([&] { return Event{.kind = Event::Kind::three_doubles, .player = p}; });
     jail(p);
     next_turn();
     return {};
@@ -113,7 +113,7 @@ std::expected<void, std::string> Engine::jail_roll(const Roll& in) {
     push_front({fine, move_by_step(p, total, true), land_step(p), make(Step::Kind::end_roll, p)});
     return {};
   }
-  event(Event::Kind::stays_in_jail, p);
+  event([&] { return Event{.kind = Event::Kind::stays_in_jail, .player = p}; });
   next_turn();
   return {};
 }
@@ -190,7 +190,9 @@ std::expected<void, std::string> Engine::handle(const Choose& in) {
         st.pending.erase(it);
         post(p, Account::bank(), q.amount, Memo::buy, lot);
         give_lot(p, lot);
-        event(Event::Kind::bought, p, -1, -1, lot, q.amount);
+        event([&] {
+          return Event{.kind = Event::Kind::bought, .player = p, .space = lot, .amount = q.amount};
+        });
       } else {
         st.pending.erase(it);
         start_auction(Auction::Item::property, lot);
@@ -236,7 +238,7 @@ std::expected<void, std::string> Engine::handle(const Choose& in) {
         st.spaces[lot].mortgaged = false;
         pay(p, Account::bank(), ed.spaces[lot].mortgage, Memo::unmortgage, lot);
         pay(p, Account::bank(), interest(lot), Memo::interest, lot);
-        event(Event::Kind::unmortgaged, p, -1, -1, lot);
+        event([&] { return Event{.kind = Event::Kind::unmortgaged, .player = p, .space = lot}; });
       } else {
         pay(p, Account::bank(), interest(lot), Memo::interest, lot);
       }
@@ -248,7 +250,7 @@ std::expected<void, std::string> Engine::handle(const Choose& in) {
       st.draft_picks.erase(st.draft_picks.begin());
       int gi = answer.group;
       for (SpaceId s : ed.members_of(gi)) give_lot(p, s);
-      event(Event::Kind::drafted, p, -1, -1, std::nullopt, 0, gi);
+      event([&] { return Event{.kind = Event::Kind::drafted, .player = p, .group = gi}; });
       ask_draft();
       return {};
     }
@@ -283,7 +285,7 @@ std::expected<void, std::string> Engine::handle(const Close&) {
   Auction a = *st.auction;
   if (!a.high_bidder) {
     st.auction.reset();
-    event(Event::Kind::auction_unsold, std::nullopt, -1, -1, a.space, 0, static_cast<int>(a.item));
+    event([&] { return Event{.kind = Event::Kind::auction_unsold, .space = a.space, .auctioned = a.item}; });
     return {};
   }
   PlayerId p = *a.high_bidder;
@@ -303,7 +305,13 @@ std::expected<void, std::string> Engine::handle(const Close&) {
     --st.bank_hotels;
     ++st.hotel_credits[p];
   }
-  event(Event::Kind::auction_won, p, -1, -1, a.space, a.high_bid, static_cast<int>(a.item));
+  event([&] {
+    return Event{.kind = Event::Kind::auction_won,
+                 .player = p,
+                 .space = a.space,
+                 .amount = a.high_bid,
+                 .auctioned = a.item};
+  });
   return {};
 }
 
@@ -344,7 +352,7 @@ std::expected<void, std::string> Engine::handle(const Draw& in) {
   } else {
     order.push_back(index);  // returned face down to the bottom
   }
-  event(Event::Kind::card_drawn, p, -1, -1, std::nullopt, 0, 0, &card);
+  event([&] { return Event{.kind = Event::Kind::card_drawn, .player = p, .card = &card}; });
   FrontSteps next = front_steps();
   for (const Effect& e : card.effects) {
     Step s = make(Step::Kind::effect, p);
@@ -452,7 +460,7 @@ std::expected<void, std::string> Engine::handle(const Trade& in) {
   };
   hand_over(in.from, in.to, in.give);
   hand_over(in.to, in.from, in.get);
-  event(Event::Kind::traded, in.from, -1, in.to.number());
+  event([&] { return Event{.kind = Event::Kind::traded, .player = in.from, .other_player = in.to}; });
   return {};
 }
 
@@ -547,7 +555,7 @@ std::expected<void, std::string> Engine::adopt(const Adopt& in) {
                   [&](const Question& q) { return q.player == in.player && q.kind == QuestionKind::jail; });
     if (pl.in_jail && in.player == st.current && st.pending.empty() && g.steps_.empty()) ask_jail(in.player);
   }
-  event(Event::Kind::adopted, in.player);
+  event([&] { return Event{.kind = Event::Kind::adopted, .player = in.player}; });
   return {};
 }
 
@@ -629,8 +637,13 @@ std::expected<void, std::string> Engine::handle(const Partner& in) {
     same->share_percent = in.share_percent;  // more leases handed over: the new agreement replaces the old
   else
     st.partnerships.push_back({in.holder, in.partner, in.group, in.share_percent});
-  event(Event::Kind::partnership, in.holder, in.group, in.partner.number(), std::nullopt, 0,
-        in.share_percent);
+  event([&] {
+    return Event{.kind = Event::Kind::partnership,
+                 .player = in.holder,
+                 .other_player = in.partner,
+                 .group = in.group,
+                 .share_percent = in.share_percent};
+  });
   return {};
 }
 

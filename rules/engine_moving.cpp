@@ -64,12 +64,15 @@ void Engine::move_by(PlayerId p, int steps, bool salary) {
   } else {
     pl.position = SpaceId{((from + steps) % n + n) % n};
   }
-  event(Event::Kind::moved, p, from, pl.position.number());
+  event([&] {
+    return Event{
+        .kind = Event::Kind::moved, .player = p, .from_space = SpaceId{from}, .to_space = pl.position};
+  });
 }
 
 void Engine::jail(PlayerId p) {
   auto& pl = st.players[p];
-  int from = pl.position.number();
+  SpaceId from = pl.position;
   pl.position = *ed.jail_space;  // the edition's checks refuse a board without a jail that sends there
   pl.in_jail = true;
   pl.jail_attempts = 0;
@@ -78,7 +81,9 @@ void Engine::jail(PlayerId p) {
     // The turn ends: drop whatever this turn still had to do, but keep the end of the roll.
     std::erase_if(g.steps_, [&](const Step& s) { return s.player == p && s.kind != Step::Kind::end_roll; });
   }
-  event(Event::Kind::jailed, p, from, ed.jail_space->number());
+  event([&] {
+    return Event{.kind = Event::Kind::jailed, .player = p, .from_space = from, .to_space = ed.jail_space};
+  });
 }
 
 void Engine::land(PlayerId p, int multiplier, int dice_multiplier) {
@@ -103,7 +108,9 @@ void Engine::land(PlayerId p, int multiplier, int dice_multiplier) {
       }
     } else if (const PlayerId owner = *ss.owner;
                owner != p && !ss.mortgaged && active(owner) && take_free_ride(p, owner, sp.group_index)) {
-      event(Event::Kind::free_ride, p, -1, owner.number(), pos);
+      event([&] {
+        return Event{.kind = Event::Kind::free_ride, .player = p, .space = pos, .other_player = owner};
+      });
     } else if (owner != p && !ss.mortgaged && active(owner)) {
       if (sp.rent.kind == RentRule::Kind::dice && dice_multiplier > 0) {
         Step roll = make(Step::Kind::need_roll, p);
@@ -175,7 +182,7 @@ void Engine::apply_effect(PlayerId p, const Effect& e, const Card* card) {
     }
     case Effect::Kind::go_to_jail:
       if (card ? st.players[p].insured_card : st.players[p].insured) {
-        event(Event::Kind::insured, p);
+        event([&] { return Event{.kind = Event::Kind::insured, .player = p}; });
         return;
       }
       return jail(p);
@@ -199,9 +206,15 @@ void Engine::apply_effect(PlayerId p, const Effect& e, const Card* card) {
     case Effect::Kind::move_by:
       return push_front({move_by_step(p, e.steps, e.salary), land_step(p)});
     case Effect::Kind::move_to: {
-      int from = st.players[p].position.number();
+      SpaceId from = st.players[p].position;
       st.players[p].position = SpaceId{e.space};
-      event(Event::Kind::moved, p, from, e.space, std::nullopt, 0, 1);
+      event([&] {
+        return Event{.kind = Event::Kind::moved,
+                     .player = p,
+                     .from_space = from,
+                     .to_space = SpaceId{e.space},
+                     .jumped = true};
+      });
       return push_front({land_step(p)});
     }
     case Effect::Kind::pay_each_player:
@@ -259,7 +272,10 @@ void Engine::next_turn() {
   ending.insured = ending.insured_card = false;
   for (PlayerId q : st.players.ids()) {
     if (st.players[q].unclaimed_salary > 0) {
-      event(Event::Kind::salary_forfeit, q, -1, -1, std::nullopt, st.players[q].unclaimed_salary);
+      event([&] {
+        return Event{
+            .kind = Event::Kind::salary_forfeit, .player = q, .amount = st.players[q].unclaimed_salary};
+      });
       st.players[q].unclaimed_salary = 0;  // a forgotten salary is forfeit once the turn is over
     }
   }
@@ -272,7 +288,7 @@ void Engine::next_turn() {
       break;
     }
   }
-  event(Event::Kind::turn, st.current);
+  event([&] { return Event{.kind = Event::Kind::turn, .player = st.current}; });
   if (st.players[st.current].in_jail) ask_jail(st.current);
 }
 

@@ -174,7 +174,7 @@ std::expected<Outcome, std::string> Game::apply(const Input& input) {
     }
     state_.postings = std::move(journal);
     postings_by_input_ = std::move(ranges);
-    outcome.events.push_back(Event{Event::Kind::undone, std::nullopt, -1, -1, std::nullopt, 0, 0, nullptr});
+    outcome.events.push_back(Event{.kind = Event::Kind::undone});
     return outcome;
   }
   outcome.events.reserve(8);  // a throw causes a few events: one allocation instead of one per doubling
@@ -285,21 +285,30 @@ std::string Game::memo_text(const Posting& p) const {
 std::string Game::describe(const Event& e) const {
   const Edition& ed = *edition_;
   auto who = [&](std::optional<PlayerId> p) { return p ? account_name(*p) : std::string("?"); };
-  // Event::from and Event::to of a move are space numbers, of a trade and a partnership the other player's
-  // seat; Event::space is a space or none.
-  auto other = [&](int seat) { return who(player_from_wire(seat)); };
   auto where = [&](std::optional<SpaceId> s) {
     return s && s->number() >= 0 && s->index() < ed.spaces.size() ? ed.spaces[*s].name : std::string("?");
   };
-  auto where_number = [&](int s) { return where(space_from_wire(s)); };
-  auto item = [&](int detail, std::optional<SpaceId> s) {
-    return detail == 0 ? where(s) : detail == 1 ? std::string("a house") : std::string("a hotel");
+  auto group_name = [&](int group) {
+    return group >= 0 && static_cast<std::size_t>(group) < ed.groups.size()
+               ? ed.groups[static_cast<std::size_t>(group)].name
+               : std::string("?");
+  };
+  auto item = [&](Auction::Item auctioned, std::optional<SpaceId> s) {
+    switch (auctioned) {
+      case Auction::Item::property:
+        return where(s);
+      case Auction::Item::house:
+        return std::string("a house");
+      case Auction::Item::hotel:
+        return std::string("a hotel");
+    }
+    return std::string("?");
   };
   switch (e.kind) {
     case Event::Kind::moved:
-      if (e.from == e.to) return fmt::format("{} stays on {}", who(e.player), where_number(e.to));
-      if (e.detail == 1) return fmt::format("{} goes straight to {}", who(e.player), where_number(e.to));
-      return fmt::format("{} moves from {} to {}", who(e.player), where_number(e.from), where_number(e.to));
+      if (e.from_space == e.to_space) return fmt::format("{} stays on {}", who(e.player), where(e.to_space));
+      if (e.jumped) return fmt::format("{} goes straight to {}", who(e.player), where(e.to_space));
+      return fmt::format("{} moves from {} to {}", who(e.player), where(e.from_space), where(e.to_space));
     case Event::Kind::jailed:
       return fmt::format("{} goes to {}", who(e.player), where(ed.jail_space));
     case Event::Kind::released:
@@ -310,27 +319,33 @@ std::string Game::describe(const Event& e) const {
     case Event::Kind::bought:
       return fmt::format("{} buys {} for {}", who(e.player), where(e.space), ed.format_money(e.amount));
     case Event::Kind::auction_started:
-      if (e.detail == 0 && e.amount > 0 && e.space)  // FINANCE (1932): the piece announced
-        return fmt::format("Auction: {}, {}", item(e.detail, e.space),
+      if (e.auctioned == Auction::Item::property && e.amount > 0 && e.space)  // FINANCE (1932): the piece
+        return fmt::format("Auction: {}, {}", item(e.auctioned, e.space),
                            finance::piece_words(edition(), *e.space, static_cast<int>(e.amount)));
-      return fmt::format("Auction: {}", item(e.detail, e.space));
+      return fmt::format("Auction: {}", item(e.auctioned, e.space));
     case Event::Kind::auction_won:
-      return fmt::format("{} wins the auction of {} for {}", who(e.player), item(e.detail, e.space),
+      return fmt::format("{} wins the auction of {} for {}", who(e.player), item(e.auctioned, e.space),
                          ed.format_money(e.amount));
     case Event::Kind::auction_unsold:
-      return fmt::format("No bids for {}: nobody buys", item(e.detail, e.space));
+      return fmt::format("No bids for {}: nobody buys", item(e.auctioned, e.space));
     case Event::Kind::built:
       return fmt::format("{} builds a {} on {}", who(e.player),
-                         e.detail == 1 ? ed.words.hotel : ed.words.house, where(e.space));
+                         e.piece == Event::Piece::hotel ? ed.words.hotel : ed.words.house, where(e.space));
     case Event::Kind::sold: {
       auto houses = [&](Money n) { return ed.words.count_houses(static_cast<int>(n)); };
-      if (e.detail == 1)
-        return fmt::format("{} sells the {} on {} for {}", who(e.player), ed.words.hotel, where(e.space),
-                           houses(e.amount));
-      if (e.detail == 2)
-        return fmt::format("{} sells the {} on {}: {} left", who(e.player),
-                           e.from == 1 ? ed.words.hotel : ed.words.houses, where(e.space), houses(e.amount));
-      if (e.detail == 3) return fmt::format("{} sells {} back to the bank", who(e.player), where(e.space));
+      switch (e.piece) {
+        case Event::Piece::hotel:
+          return fmt::format("{} sells the {} on {} for {}", who(e.player), ed.words.hotel, where(e.space),
+                             houses(e.amount));
+        case Event::Piece::group_sale_lot:
+          return fmt::format("{} sells the {} on {}: {} left", who(e.player),
+                             e.had_hotel ? ed.words.hotel : ed.words.houses, where(e.space),
+                             houses(e.amount));
+        case Event::Piece::lot_to_bank:
+          return fmt::format("{} sells {} back to the bank", who(e.player), where(e.space));
+        case Event::Piece::house:
+          break;
+      }
       return fmt::format("{} sells a {} on {}", who(e.player), ed.words.house, where(e.space));
     }
     case Event::Kind::mortgaged:
@@ -338,13 +353,13 @@ std::string Game::describe(const Event& e) const {
     case Event::Kind::unmortgaged:
       return fmt::format("{} lifts the mortgage on {}", who(e.player), where(e.space));
     case Event::Kind::traded:
-      return fmt::format("{} and {} trade", who(e.player), other(e.to));
+      return fmt::format("{} and {} trade", who(e.player), who(e.other_player));
     case Event::Kind::bankrupt:
       return fmt::format("{} is bankrupt; everything goes to {}", who(e.player),
-                         Account::from_wire(e.to) == Account::bank() ? "the bank" : other(e.to));
+                         e.creditor.is_bank() ? std::string("the bank") : who(e.creditor.player()));
     case Event::Kind::game_over: {
       if (!e.player) return std::string("The game is over");
-      if (e.detail <= 1) return fmt::format("The game is over: {} wins", who(e.player));
+      if (e.winners <= 1) return fmt::format("The game is over: {} wins", who(e.player));
       std::string others;
       for (PlayerId w : state_.winners)
         if (w != e.player) others += (others.empty() ? "" : " and ") + who(w);
@@ -369,15 +384,14 @@ std::string Game::describe(const Event& e) const {
       return fmt::format("{} may claim a salary of {} this turn", who(e.player), ed.format_money(e.amount));
     case Event::Kind::partnership:
       return fmt::format("{} and {} share the {}: {} holds the leases and pays {} {}% of every income",
-                         who(e.player), other(e.to), edition_->groups[static_cast<std::size_t>(e.from)].name,
-                         who(e.player), other(e.to), e.detail);
+                         who(e.player), who(e.other_player), group_name(e.group), who(e.player),
+                         who(e.other_player), e.share_percent);
     case Event::Kind::withdrawn:
       return fmt::format("{} leaves the game with {}", where(e.space), who(e.player));
     case Event::Kind::salary_forfeit:
       return fmt::format("{} forgot to claim {} and it is forfeit", who(e.player), ed.format_money(e.amount));
     case Event::Kind::drafted:
-      return fmt::format("{} chooses the {} deeds", who(e.player),
-                         ed.groups[static_cast<std::size_t>(e.detail)].name);
+      return fmt::format("{} chooses the {} deeds", who(e.player), group_name(e.group));
   }
   return "?";
 }

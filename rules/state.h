@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "rules/answer.h"
@@ -106,7 +107,9 @@ struct Posting {
 };
 
 // What an input caused, for the screens and the daemon. Structured, so nothing is formatted unless someone
-// reads it: Game::describe turns an event into a sentence.
+// reads it: Game::describe turns an event into a sentence. Each field has one meaning, and says which kinds
+// set it; the others leave it at its default. Plain data, trivially copyable and without heap (the engine
+// makes millions a second in the bots' games): any thread.
 struct Card;
 struct Event {
   enum class Kind {
@@ -134,24 +137,47 @@ struct Event {
     free_ride,
     salary_earned,
     salary_forfeit,
-    drafted,      // a set of title deeds chosen in the draft: `detail` is the group index
-    partnership,  // FINANCE (1932): `player` holds the leases of group `from`; `to` is the partner, `detail`
-                  // his share in %
+    drafted,      // a set of title deeds chosen in the draft (`group`)
+    partnership,  // FINANCE (1932): `player` holds the leases of `group`; `other_player` is the partner, who
+                  // gets `share_percent` of every income
     withdrawn     // FINANCE (1932): `space` left the game with `player`, who was put out
   };
+  // What a build or a sale was.
+  enum class Piece : std::uint8_t {
+    house,           // built, sold: one house
+    hotel,           // built, sold: a hotel (sold: for `amount` houses in its place)
+    group_sale_lot,  // sold: one lot of a group sale (a hotel sold when the bank lacks the houses to replace
+                     // it takes the group's houses down evenly): `had_hotel`, `amount` houses left on it
+    lot_to_bank,     // sold: the lot itself went back to the bank with its last house (lots_sell_to_bank)
+  };
+
   Kind kind = Kind::turn;
-  std::optional<PlayerId> player{};  // who it happened to; nobody for the auctions' and the end's events
-  int from = -1;  // moved, jailed: where the token was; sold (group sale): 1 when the lot had a hotel
-  int to = -1;    // moved, jailed: where it is now; bankrupt: the creditor account; traded: the other player
-  std::optional<SpaceId> space{};  // the property concerned
-  Money amount = 0;                // bought, mortgaged, auction_won: the price; sold: houses left on the lot;
-                     // auction_started: the piece of its series announced (FINANCE 1932), 0 when none
-  int detail = 0;  // moved: 1 = jumped straight there; built/sold: 1 = a hotel, 2 = one lot of a group
-                   // sale (a hotel sold when the bank lacks the houses to replace it); auction_*: 0 a
-                   // property, 1 a house, 2 a hotel; game_over: how many players share the win (1: one
-                   // winner; more: a tie, one game_over event per winner)
+  std::optional<PlayerId> player{};     // who it happened to; nobody for the auctions' and the end's events
+  std::optional<SpaceId> space{};       // the property concerned (bought, auction_*, built, sold, mortgaged,
+                                        // unmortgaged, free_ride, withdrawn)
+  std::optional<SpaceId> from_space{};  // moved, jailed: where the token was
+  std::optional<SpaceId> to_space{};    // moved, jailed: where it is now (moved: the same when it stays)
+  std::optional<PlayerId> other_player{};  // traded: the other side; partnership: the partner; free_ride: the
+                                           // owner of the lot ridden on
+  Account creditor = Account::bank();      // bankrupt: who gets everything (the bank or a player)
+  Money amount = 0;  // bought, mortgaged, auction_won: the price; sold: houses left on the lot (a hotel's:
+                     // the houses put in its place); auction_started: the piece of its series announced
+                     // (FINANCE 1932), 0 when none; salary_earned, salary_forfeit: the salary; game_over:
+                     // the winners' worth
   const Card* card = nullptr;  // card_drawn
+  int group = 0;               // drafted, partnership: the group's index in Edition::groups
+  int winners = 0;             // game_over: how many players share the win (1: one winner; more: a tie, one
+                               // game_over event per winner); 0 in the event without a player
+  int share_percent = 0;       // partnership: the partner's share of each income, 1 to 100
+  Auction::Item auctioned = Auction::Item::property;  // auction_started, auction_won, auction_unsold
+  Piece piece = Piece::house;                         // built, sold
+  bool jumped = false;     // moved: straight there (a card's "advance to"), not step by step
+  bool had_hotel = false;  // sold, a group_sale_lot: the lot had a hotel before the sale
+
+  bool operator==(const Event&) const = default;
 };
+static_assert(std::is_trivially_copyable_v<Event>,
+              "an event is copied by the million: no heap, no destructor");
 
 }  // namespace bb::rules
 

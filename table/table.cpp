@@ -153,7 +153,7 @@ void Table::State::after_recorded(Reaction& r, const ledger::Recorded& rec, cons
   for (const auto& ev : rec.events) {
     if ((ev.kind == rules::Event::Kind::moved || ev.kind == rules::Event::Kind::jailed) && ev.player &&
         ev.player->index() < expected.size())
-      expected[*ev.player] = rules::space_from_wire(ev.to);
+      expected[*ev.player] = ev.to_space;
     if (ev.kind == rules::Event::Kind::undone) std::fill(expected.begin(), expected.end(), std::nullopt);
   }
   // A token the camera already sees where it must go needs nothing more.

@@ -62,7 +62,7 @@ TEST_F(Idempotency, TheSameIdTwiceOrThriceIsStoredOnce) {
     EXPECT_TRUE(again->duplicate);
     EXPECT_EQ(again->seq, first->seq);
     EXPECT_TRUE(same_postings(again->postings, first->postings));
-    EXPECT_EQ(again->events.size(), first->events.size());
+    EXPECT_EQ(again->events, first->events);  // read back from the stored outcome: the same typed events
   }
   EXPECT_EQ(stored_inputs(), 1);
   EXPECT_EQ(ledger_->game(game_)->signature(), signature);

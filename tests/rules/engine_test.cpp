@@ -681,7 +681,7 @@ TEST(TimeLimit, EqualRichestPlayersShareTheWin) {
   ASSERT_EQ(out->events.size(), 2u);
   EXPECT_EQ(out->events[0].kind, Event::Kind::game_over);
   EXPECT_EQ(out->events[0].player, PlayerId{0});
-  EXPECT_EQ(out->events[0].detail, 2);
+  EXPECT_EQ(out->events[0].winners, 2);
   EXPECT_EQ(out->events[0].amount, ann);
   EXPECT_EQ(out->events[1].player, PlayerId{1});
   EXPECT_EQ(g.game().describe(out->events[0]), "The game is over: a tie, Ann shares the win with Bob");

@@ -275,7 +275,8 @@ Played play_games(int games, std::uint64_t seed, int players) {
     setup.seed = seed + static_cast<std::uint64_t>(gi);
     for (int p = 0; p < players; ++p) setup.players.push_back({"P" + std::to_string(p), "", "", {}});
     auto game = testing::play_bot_game(shared, setup, [&](const Outcome& o) {
-      for (const auto& e : o.events) out.lots_sold_back += e.kind == Event::Kind::sold && e.detail == 3;
+      for (const auto& e : o.events)
+        out.lots_sold_back += e.kind == Event::Kind::sold && e.piece == Event::Piece::lot_to_bank;
     });
     if (!game) return out;
     out.finished += game->state().ended;

@@ -45,7 +45,8 @@ Played play(int games, std::uint64_t seed, int players, bool check_each_input) {
     auto game = testing::play_bot_game(
         shared, setup,
         [&](const Outcome& o) {
-          for (const Event& e : o.events) out.group_sales += e.kind == Event::Kind::sold && e.detail == 2;
+          for (const Event& e : o.events)
+            out.group_sales += e.kind == Event::Kind::sold && e.piece == Event::Piece::group_sale_lot;
         },
         check_each_input);
     if (!game) return out;

@@ -1,0 +1,205 @@
+#include "ledger/stored_events.h"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "ledger/names.h"
+
+namespace bb::ledger {
+
+namespace {
+
+using Event = rules::Event;
+using Kind = Event::Kind;
+using Piece = Event::Piece;
+using Item = rules::Auction::Item;
+
+// The three kind-dependent ints of the stored shape (stored_events.h), with the values every kind that does
+// not use one stores.
+struct Overloaded {
+  int from = -1;
+  int to = -1;
+  int detail = 0;
+};
+
+int item_wire(Item item) {
+  switch (item) {
+    case Item::property:
+      return 0;
+    case Item::house:
+      return 1;
+    case Item::hotel:
+      return 2;
+  }
+  return 0;
+}
+
+std::optional<Item> item_from_wire(int detail) {
+  switch (detail) {
+    case 0:
+      return Item::property;
+    case 1:
+      return Item::house;
+    case 2:
+      return Item::hotel;
+    default:
+      return std::nullopt;
+  }
+}
+
+Overloaded encode(const Event& e) {
+  switch (e.kind) {
+    case Kind::moved:
+      return {rules::space_wire(e.from_space), rules::space_wire(e.to_space), e.jumped ? 1 : 0};
+    case Kind::jailed:
+      return {rules::space_wire(e.from_space), rules::space_wire(e.to_space), 0};
+    case Kind::traded:
+    case Kind::free_ride:
+      return {-1, rules::player_wire(e.other_player), 0};
+    case Kind::partnership:
+      return {e.group, rules::player_wire(e.other_player), e.share_percent};
+    case Kind::bankrupt:
+      return {-1, e.creditor.wire(), 0};
+    case Kind::built:
+      return {-1, -1, e.piece == Piece::hotel ? 1 : 0};
+    case Kind::sold:
+      switch (e.piece) {
+        case Piece::house:
+          return {-1, -1, 0};
+        case Piece::hotel:
+          return {-1, -1, 1};
+        case Piece::group_sale_lot:
+          return {e.had_hotel ? 1 : 0, -1, 2};
+        case Piece::lot_to_bank:
+          return {-1, -1, 3};
+      }
+      return {};
+    case Kind::auction_started:
+    case Kind::auction_won:
+    case Kind::auction_unsold:
+      return {-1, -1, item_wire(e.auctioned)};
+    case Kind::game_over:
+      return {-1, -1, e.winners};
+    case Kind::drafted:
+      return {-1, -1, e.group};
+    default:
+      return {};
+  }
+}
+
+// The typed fields of `e` (its kind set) from the stored ints; false when they hold what its kind never
+// stored.
+bool decode(const Overloaded& w, Event& e) {
+  switch (e.kind) {
+    case Kind::moved:
+      if (w.detail != 0 && w.detail != 1) return false;
+      e.from_space = rules::space_from_wire(w.from);
+      e.to_space = rules::space_from_wire(w.to);
+      e.jumped = w.detail == 1;
+      return true;
+    case Kind::jailed:
+      e.from_space = rules::space_from_wire(w.from);
+      e.to_space = rules::space_from_wire(w.to);
+      return true;
+    case Kind::traded:
+    case Kind::free_ride:
+      e.other_player = rules::player_from_wire(w.to);
+      return true;
+    case Kind::partnership:
+      e.group = w.from;
+      e.other_player = rules::player_from_wire(w.to);
+      e.share_percent = w.detail;
+      return true;
+    case Kind::bankrupt: {
+      auto creditor = rules::Account::from_wire(w.to);
+      if (!creditor) return false;
+      e.creditor = *creditor;
+      return true;
+    }
+    case Kind::built:
+      if (w.detail != 0 && w.detail != 1) return false;
+      e.piece = w.detail == 1 ? Piece::hotel : Piece::house;
+      return true;
+    case Kind::sold:
+      switch (w.detail) {
+        case 0:
+          e.piece = Piece::house;
+          return true;
+        case 1:
+          e.piece = Piece::hotel;
+          return true;
+        case 2:
+          if (w.from != 0 && w.from != 1) return false;
+          e.piece = Piece::group_sale_lot;
+          e.had_hotel = w.from == 1;
+          return true;
+        case 3:
+          e.piece = Piece::lot_to_bank;
+          return true;
+        default:
+          return false;
+      }
+    case Kind::auction_started:
+    case Kind::auction_won:
+    case Kind::auction_unsold: {
+      auto item = item_from_wire(w.detail);
+      if (!item) return false;
+      e.auctioned = *item;
+      return true;
+    }
+    case Kind::game_over:
+      e.winners = w.detail;
+      return true;
+    case Kind::drafted:
+      e.group = w.detail;
+      return true;
+    default:
+      return true;
+  }
+}
+
+}  // namespace
+
+nlohmann::json events_to_json(const std::vector<rules::Event>& events) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const rules::Event& e : events) {
+    const Overloaded w = encode(e);
+    nlohmann::json item = {{"kind", Names::event(e.kind)},
+                           {"player", rules::player_wire(e.player)},
+                           {"from", w.from},
+                           {"to", w.to},
+                           {"space", rules::space_wire(e.space)},
+                           {"amount", e.amount},
+                           {"detail", w.detail}};
+    if (e.card) item["card"] = e.card->id;
+    list.push_back(std::move(item));
+  }
+  return list;
+}
+
+std::vector<rules::Event> events_from_json(const nlohmann::json& list, const rules::Edition& edition) {
+  std::vector<rules::Event> events;
+  for (const auto& item : list) {
+    auto kind = Names::event_from(item.value("kind", ""));
+    if (!kind) continue;
+    rules::Event e;
+    e.kind = *kind;
+    e.player = rules::player_from_wire(item.value("player", rules::player_wire(std::nullopt)));
+    e.space = rules::space_from_wire(item.value("space", -1));
+    e.amount = item.value("amount", rules::Money{0});
+    if (!decode({item.value("from", -1), item.value("to", -1), item.value("detail", 0)}, e)) continue;
+    if (item.contains("card")) {
+      std::string id = item["card"].get<std::string>();
+      for (const rules::Deck& deck : edition.decks) {
+        for (const rules::Card& card : deck.cards) {
+          if (card.id == id && !e.card) e.card = &card;
+        }
+      }
+    }
+    events.push_back(e);
+  }
+  return events;
+}
+
+}  // namespace bb::ledger
