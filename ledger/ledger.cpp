@@ -454,7 +454,7 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
     for (std::size_t i = outcome->first_posting; i < all.size(); ++i)
       postings.push_back(to_stored(all[i], g.next_seq));
     bool ended = g.game.state().ended;
-    nlohmann::json outcome_json = {{"events", events_to_json(outcome->events)}};
+    nlohmann::json outcome_json = {{"events", events_to_json(outcome->events, g.game.edition())}};
     if (ended) outcome_json["game_over"] = true;
     if (outcome->first_posting < all.size()) outcome_json["engine_input"] = all[outcome->first_posting].input;
 

@@ -36,7 +36,7 @@ constexpr std::array<std::pair<Memo, std::string_view>, 25> kMemos = {{
 }};
 
 using Kind = rules::Event::Kind;
-constexpr std::array<std::pair<Kind, std::string_view>, 21> kEvents = {{
+constexpr std::array<std::pair<Kind, std::string_view>, 27> kEvents = {{
     {Kind::moved, "moved"},
     {Kind::jailed, "jailed"},
     {Kind::released, "released"},
@@ -58,6 +58,14 @@ constexpr std::array<std::pair<Kind, std::string_view>, 21> kEvents = {{
     {Kind::stays_in_jail, "stays_in_jail"},
     {Kind::insured, "insured"},
     {Kind::adopted, "adopted"},
+    // Stored as "unknown" before 25 November 2026 (and so left out when read back); an older build reads
+    // these names as unknown too.
+    {Kind::free_ride, "free_ride"},
+    {Kind::salary_earned, "salary_earned"},
+    {Kind::salary_forfeit, "salary_forfeit"},
+    {Kind::drafted, "drafted"},
+    {Kind::partnership, "partnership"},
+    {Kind::withdrawn, "withdrawn"},
 }};
 
 }  // namespace

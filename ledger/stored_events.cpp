@@ -159,9 +159,17 @@ bool decode(const Overloaded& w, Event& e) {
   }
 }
 
+// The deck of the edition that holds `card` (the card itself, not one of its id), or null.
+const rules::Deck* deck_of(const rules::Edition& edition, const rules::Card* card) {
+  for (const rules::Deck& deck : edition.decks)
+    for (const rules::Card& c : deck.cards)
+      if (&c == card) return &deck;
+  return nullptr;
+}
+
 }  // namespace
 
-nlohmann::json events_to_json(const std::vector<rules::Event>& events) {
+nlohmann::json events_to_json(const std::vector<rules::Event>& events, const rules::Edition& edition) {
   nlohmann::json list = nlohmann::json::array();
   for (const rules::Event& e : events) {
     const Overloaded w = encode(e);
@@ -172,7 +180,10 @@ nlohmann::json events_to_json(const std::vector<rules::Event>& events) {
                            {"space", rules::space_wire(e.space)},
                            {"amount", e.amount},
                            {"detail", w.detail}};
-    if (e.card) item["card"] = e.card->id;
+    if (e.card) {
+      item["card"] = e.card->id;
+      if (const rules::Deck* deck = deck_of(edition, e.card)) item["deck"] = deck->id;
+    }
     list.push_back(std::move(item));
   }
   return list;
@@ -190,8 +201,12 @@ std::vector<rules::Event> events_from_json(const nlohmann::json& list, const rul
     e.amount = item.value("amount", rules::Money{0});
     if (!decode({item.value("from", -1), item.value("to", -1), item.value("detail", 0)}, e)) continue;
     if (item.contains("card")) {
-      std::string id = item["card"].get<std::string>();
+      // By its deck and id; a row written before the deck was stored names the id alone (the first deck
+      // holding it: one edition can have a card of one id in two decks, classic's go_to_jail).
+      const std::string id = item["card"].get<std::string>();
+      const std::string deck_id = item.value("deck", "");
       for (const rules::Deck& deck : edition.decks) {
+        if (!deck_id.empty() && deck.id != deck_id) continue;
         for (const rules::Card& card : deck.cards) {
           if (card.id == id && !e.card) e.card = &card;
         }
