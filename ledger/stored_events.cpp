@@ -204,12 +204,16 @@ std::vector<rules::Event> events_from_json(const nlohmann::json& list, const rul
       // By its deck and id; a row written before the deck was stored names the id alone (the first deck
       // holding it: one edition can have a card of one id in two decks, classic's go_to_jail).
       const std::string id = item["card"].get<std::string>();
-      const std::string deck_id = item.value("deck", "");
-      for (const rules::Deck& deck : edition.decks) {
-        if (!deck_id.empty() && deck.id != deck_id) continue;
-        for (const rules::Card& card : deck.cards) {
-          if (card.id == id && !e.card) e.card = &card;
-        }
+      auto find_in = [&](const rules::Deck& deck) {
+        for (const rules::Card& card : deck.cards)
+          if (card.id == id) return &card;
+        return static_cast<const rules::Card*>(nullptr);
+      };
+      if (item.contains("deck")) {
+        if (const rules::Deck* deck = edition.deck(item.value("deck", ""))) e.card = find_in(*deck);
+      } else {
+        for (const rules::Deck& deck : edition.decks)
+          if (!e.card) e.card = find_in(deck);
       }
     }
     events.push_back(e);
