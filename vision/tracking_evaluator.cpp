@@ -29,6 +29,8 @@ void TrackingScore::add(const TrackingScore& o) {
   tokens_expected += o.tokens_expected;
   incomplete_said += o.incomplete_said;
   calibration_error_px = std::max(calibration_error_px, o.calibration_error_px);
+  if (o.calibration_markers >= 0 && (calibration_markers < 0 || o.calibration_markers < calibration_markers))
+    calibration_markers = o.calibration_markers;
   latency_frames.insert(latency_frames.end(), o.latency_frames.begin(), o.latency_frames.end());
 }
 
@@ -40,10 +42,13 @@ std::string TrackingScore::summary() const {
       "learned {:3d}/{:<3d}{}  moves {:5d}  correct {:6.2f}%  unsure {:3d}  missed {:3d}  wrong {:3d}  "
       "false-moves {:3d}  late {:3d} "
       " "
-      "occupancy {:7.3f}%  latency {:.1f} frames{}",
+      "occupancy {:7.3f}%  latency {:.1f} frames  {}{}",
       tokens_learned, tokens_expected, incomplete_said ? fmt::format(" (said {}x)", incomplete_said) : "",
       moves, 100 * move_accuracy(), moves_unsure, moves_missed, moves_wrong, false_moves, late_answers,
       100 * occupancy_accuracy(), mean_latency,
+      calibration_markers < 0 ? std::string("board never found")
+                              : fmt::format("board found with {} markers, {:.1f} px off", calibration_markers,
+                                            calibration_error_px),
       moves_unwatched ? fmt::format("  left to the dice: {} tokens, {} moves (watched moves {:.2f}% right)",
                                     tokens_unwatched, moves_unwatched, 100 * watched_accuracy())
                       : "");
@@ -117,6 +122,7 @@ TrackingScore evaluate_game(const TableRenderer& renderer, const TableScene& bas
             worst = std::max(worst, std::hypot(p.x - q.x, p.y - q.y));
           }
           score.calibration_error_px = worst;
+          score.calibration_markers = ev.markers;
         }
         if (ev.kind == TrackerEvent::Kind::learned) ++learned_count;
       }

@@ -35,7 +35,9 @@ struct TrackingScore {
   int tokens_expected = 0;  // tokens on the table
   int incomplete_said = 0;  // games where the tracker said learn_incomplete (fewer found, not silent)
   double calibration_error_px = -1;  // largest board-corner error at the first calibration
-  std::vector<int> latency_frames;   // from the first still frame to the move's event
+  // Markers seen at the first calibration (over several games, the fewest); -1: the board was never found.
+  int calibration_markers = -1;
+  std::vector<int> latency_frames;  // from the first still frame to the move's event
 
   void add(const TrackingScore& other);
   double move_accuracy() const { return moves ? double(moves_correct) / moves : 0; }
