@@ -308,10 +308,13 @@ std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t fr
   if (still_count_ < settings_.still_frames || (!dirty_ && !awaiting_new_token_)) return events;
 
   if (tokens_.empty() && calibration_->markers_seen < MarkerLayout::count) {
-    // Before anything is learned a better fit costs nothing (the reference is not taken yet), and a fit
-    // from three markers can put the fourth corner 10 px off when the view is soft.
+    // Before anything is learned a better fit costs little, and a fit from three markers can put the
+    // fourth corner 10 px off when the view is soft. Learning one at a time, the empty board's look was
+    // taken through the old fit already: it is re-warped, or the board's own edges differ from it in every
+    // later frame (a fit from one marker more, 0.8 px away at the corners, made two "new things" of the
+    // board's corner in a soft view on arm64, and no token was ever learned).
     if (auto c = fit_board(frame, calibration_); c && c->markers_seen > calibration_->markers_seen)
-      calibration_ = *c;
+      adopt_better_fit(*c);
   }
   if (still_count_ == settings_.still_frames) check_board(frame, frame_index, events);
 
@@ -431,6 +434,16 @@ std::expected<Calibration, std::string> TokenTracker::fit_board(
   return joint;
 }
 
+void TokenTracker::adopt_better_fit(const Calibration& better) {
+  if (reference_calibration_) {
+    locator_.rewarp_reference(*reference_calibration_, better);
+    reference_calibration_ = better;
+    learned_with_markers_ = better.markers_seen;
+    if (learned_with_markers_ == MarkerLayout::count) reference_calibration_.reset();
+  }
+  calibration_ = better;
+}
+
 void TokenTracker::check_board(const cv::Mat& frame, int64_t frame_index, std::vector<TrackerEvent>& events) {
   // The scene has just settled: was the board or the camera nudged? The markers in view are compared with
   // where the calibration puts them; a fresh fit is made only when most of them moved, because a fit from
@@ -460,14 +473,7 @@ void TokenTracker::check_board(const cv::Mat& frame, int64_t frame_index, std::v
   if (!c) return;
   const double shift = BoardCalibrator::corner_shift_px(*c, *calibration_);
   if (better) {
-    if (c->markers_seen <= calibration_->markers_seen) return;
-    if (reference_calibration_) {
-      locator_.rewarp_reference(*reference_calibration_, *c);
-      reference_calibration_ = *c;
-      learned_with_markers_ = c->markers_seen;
-      if (learned_with_markers_ == MarkerLayout::count) reference_calibration_.reset();
-    }
-    calibration_ = *c;
+    if (c->markers_seen > calibration_->markers_seen) adopt_better_fit(*c);
     return;
   }
   // Without readable markers only the outline is left, which is rougher: only a clear move counts.
@@ -554,6 +560,9 @@ std::string TokenTracker::invariant_problem() const {
     if (std::abs(centre.x - 0.5) > 1e-6 || std::abs(centre.y - 0.5) > 1e-6)
       return "the calibration does not invert";
   }
+  if (reference_calibration_ &&
+      (!calibration_ || BoardCalibrator::corner_shift_px(*reference_calibration_, *calibration_) != 0))
+    return "the empty board's look was taken through another fit than the one in use";
   if (pending_.size() > static_cast<size_t>(settings_.agree_frames)) return "too many pending observations";
   if (decided_.size() != tokens_.size() || wavering_.size() != tokens_.size() ||
       unseen_moves_.size() != tokens_.size())

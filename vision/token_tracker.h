@@ -100,6 +100,10 @@ class TokenTracker {
   std::expected<Calibration, std::string> fit_board(const cv::Mat& frame,
                                                     const std::optional<Calibration>& previous) const;
   void check_board(const cv::Mat& frame, int64_t frame_index, std::vector<TrackerEvent>& events);
+  // A fit from more markers than the one in use, of the same board (not a bump): it becomes the calibration,
+  // and a reference taken through the old fit is re-warped to it, so every later frame is compared with
+  // the empty board through the same fit.
+  void adopt_better_fit(const Calibration& better);
   void unsettle();  // something moved: every token is to be decided again once the scene is still
   void learn_at_start(const cv::Mat& top, int64_t frame_index, std::vector<TrackerEvent>& events);
   // A token put down alone: learned once the same new thing is seen over `agree_frames` still frames.
@@ -127,7 +131,8 @@ class TokenTracker {
   std::vector<std::vector<int>> wavering_;  // per token: every space it was seen on since then
   int learned_with_markers_ = 0;            // markers behind the calibration the reference was taken with
   // The calibration the reference was taken through, while it had fewer than four markers and the board
-  // has not moved since: a fit from more markers later re-aligns the reference.
+  // has not moved since: a fit from more markers later re-aligns the reference. While it is set, it is the
+  // calibration in use (invariant_problem() checks it).
   std::optional<Calibration> reference_calibration_;
   std::deque<size_t> learning_counts_;
   bool accept_fewer_ = false;

@@ -463,6 +463,45 @@ TEST(Learning, AWhiteTokenPutDownOnAPaleSpaceThatCannotBeSeenIsSaidNotWaitedForS
   EXPECT_EQ(count(events, TrackerEvent::Kind::learned), 0);
 }
 
+TEST(Learning, AMarkerUncoveredAfterTheEmptyBoardWasTakenStillLetsTokensBeLearnedOneAtATime) {
+  // A hand rests on the Free Parking corner while the table waits for the first token: the board is fitted
+  // from three markers and its empty look taken through that fit. The hand goes, the fourth marker shows,
+  // and the better fit is taken: the empty look must follow it, or the board's own edges differ from it in
+  // every later frame and a token put down is "one of several new things" (a soft view on arm64 never
+  // learned a token that way).
+  const auto& r = renderer();
+  TableScript::Settings start;
+  start.start_positions = {beside_board(0), beside_board(1)};
+  TableScript script(r, scene(Condition::clean, 57), 2, 57, start);
+  TokenTracker::Settings settings;
+  settings.learning = TokenTracker::Settings::Learning::one_at_a_time;
+  settings.expected_tokens = 2;
+  TokenTracker tracker(r.space_map(), settings);
+  Feeder feed(r, tracker);
+  Hand resting;
+  resting.palm = r.space_map().centre(20);
+  resting.from_deg = 225;  // the arm leaves over the board's corner, off the table's side
+  auto opening = script.opening();
+  for (auto& f : opening) f.scene.hands.push_back(resting);
+  auto events = feed.run(opening);
+  const auto calibrated = of_kind(events, TrackerEvent::Kind::calibrated);
+  ASSERT_EQ(calibrated.size(), 1u);
+  ASSERT_LT(calibrated[0].markers, MarkerLayout::count) << "the hand must hide a marker for this test";
+  ASSERT_EQ(count(events, TrackerEvent::Kind::ready_for_token), 1);
+  tracker.learn_next_token("Ann");
+  feed.run(script.still(12, -1));  // the hand is taken away
+  events = feed.run(script.place(0, r.slot_position(6, 0), -1));
+  events = feed.run(script.still(8, -1));
+  ASSERT_EQ(count(events, TrackerEvent::Kind::learn_incomplete), 0);
+  tracker.learn_next_token("Ben");
+  auto more = feed.run(script.place(1, r.slot_position(13, 0), -1));
+  more = feed.run(script.still(8, -1));
+  ASSERT_EQ(tracker.tokens().size(), 2u);
+  EXPECT_EQ(tracker.tokens()[0].name, "Ann");
+  EXPECT_EQ(tracker.positions()[0], 6);
+  EXPECT_EQ(tracker.tokens()[1].name, "Ben");
+  EXPECT_EQ(tracker.positions()[1], 13);
+}
 }  // namespace
 
 namespace {
