@@ -116,16 +116,16 @@ class Engine {
 
   // Nothing left to sell or mortgage: no buildings and no unmortgaged property.
   bool nothing_to_raise(PlayerId p) const {
-    for (const auto& ss : st.spaces)
-      if (ss.owner == p && (!ss.mortgaged || ss.houses > 0 || ss.hotel)) return false;
+    for (SpaceId s : g.lots_of(p))
+      if (const SpaceState& ss = st.spaces[s]; !ss.mortgaged || ss.houses > 0 || ss.hotel) return false;
     return true;
   }
 
   bool is_pauper(PlayerId p) const {
     if (!r.paupers) return false;
     if (st.players[p].cash >= r.pauper_cash_below) return false;
-    for (std::size_t s = 0; s < st.spaces.size(); ++s)
-      if (st.spaces[s].owner == p && !st.spaces[s].mortgaged) return false;
+    for (SpaceId s : g.lots_of(p))
+      if (!st.spaces[s].mortgaged) return false;
     return true;
   }
 
@@ -188,14 +188,10 @@ class Engine {
 
   // ---------------------------------------------------------------- ownership queries
   int owned_in_group(PlayerId owner, int group) const {
-    int n = 0;
-    for (SpaceId s : ed.members_of(group)) n += st.spaces[s].owner == owner ? 1 : 0;
-    return n;
+    return g.lots_of(owner).count_common(ed.group_set(group));
   }
   bool owns_group(PlayerId owner, int group) const {
-    const auto& members = ed.members_of(group);
-    return std::all_of(members.begin(), members.end(),
-                       [&](SpaceId s) { return st.spaces[s].owner == owner; });
+    return g.lots_of(owner).contains_all(ed.group_set(group));
   }
   bool group_has_buildings(int group) const {
     if (group < 0) return false;
@@ -213,18 +209,14 @@ class Engine {
     });
   }
   int level(SpaceId s) const { return st.spaces[s].hotel ? r.max_houses + 1 : st.spaces[s].houses; }
-  int properties_owned(PlayerId p) const {
-    int n = 0;
-    for (const auto& ss : st.spaces) n += ss.owner == p ? 1 : 0;
-    return n;
-  }
+  int properties_owned(PlayerId p) const { return g.lots_of(p).size(); }
 
   Money rent_for(SpaceId s, int dice_total) const;
 
   // ---------------------------------------------------------------- the step machine
   void run() {
     while (true) {
-      settle_debts();
+      if (!st.pending.empty()) settle_debts();  // a call per step was a frame of saved registers for nothing
       if (blocked() || g.steps_.empty()) return;
       Step s = g.steps_.back();
       if (s.kind == Step::Kind::need_roll) return;  // waits for the throw
@@ -337,9 +329,22 @@ class Engine {
     });
   }
 
+  // The only ways a lot changes owner: each keeps Game::owned_lots_ in step with the board.
+  void set_owner(SpaceId lot, PlayerOrNobody owner) {
+    SpaceState& ss = st.spaces[lot];
+    if (ss.owner) g.owned_lots_[*ss.owner].erase(lot);
+    ss.owner = owner;
+    if (owner) g.owned_lots_[*owner].insert(lot);
+  }
+  // The lot goes back to the bank bare: no owner, no buildings, no mortgage.
+  void return_to_bank(SpaceId lot) {
+    set_owner(lot, std::nullopt);
+    st.spaces[lot] = SpaceState{};
+  }
+
   void give_lot(PlayerId p, SpaceId lot) {
     auto s = lot.index();
-    st.spaces[s].owner = p;
+    set_owner(lot, p);
     if (r.house_with_lot && ed.spaces[s].kind == Space::Kind::property && st.bank_houses > 0 &&
         st.spaces[s].houses == 0) {
       st.spaces[s].houses = 1;
@@ -356,9 +361,7 @@ class Engine {
   // then board order), the choice a creditor would make, and returns the rest.
   std::vector<SpaceId> lots_beyond_markers(PlayerId debtor, Account creditor) const {
     if (creditor.is_bank() || r.max_properties <= 0) return {};
-    std::vector<SpaceId> lots;
-    for (int s = 0; s < static_cast<int>(st.spaces.size()); ++s)
-      if (st.spaces[s].owner == debtor) lots.push_back(SpaceId{s});
+    std::vector<SpaceId> lots(g.lots_of(debtor).begin(), g.lots_of(debtor).end());
     int unused = std::max(0, r.max_properties - properties_owned(*creditor.player()));
     if (static_cast<int>(lots.size()) <= unused) return {};
     std::stable_sort(lots.begin(), lots.end(),

@@ -227,8 +227,8 @@ void Engine::apply_effect(PlayerId p, const Effect& e, const Card* card) {
       return;
     case Effect::Kind::repairs: {
       Money total = 0;
-      for (const auto& ss : st.spaces)
-        if (ss.owner == p) total += ss.hotel ? e.per_hotel : ss.houses * e.per_house;
+      for (SpaceId s : g.lots_of(p))
+        total += st.spaces[s].hotel ? e.per_hotel : st.spaces[s].houses * e.per_house;
       return pay(p, Account::bank(), total, memo, where, card);
     }
     case Effect::Kind::roll_move:
