@@ -157,18 +157,23 @@ Input Bot::next(const Game& g) {
     return between_moves_without_lots(g, p);
   // The player's lots in board order, kept by the game (no scan of the board). Cheap checks first: they
   // skip most lots before the game checks the rules.
+  // Each pass is skipped where the edition's least cost already rules out every lot.
   const SpaceSet& lots = g.lots_of(p);
-  for (SpaceId s : lots)
-    if (st.spaces[s].mortgaged && pl.cash > ed.spaces[s].mortgage * 2 + 3 * kReserve &&
-        !g.refusal_to_unmortgage(p, s))
-      return Unmortgage{p, s};
-  for (SpaceId s : lots) {
-    const Space& sp = ed.spaces[s];
-    if (sp.kind != Space::Kind::property || st.spaces[s].hotel || pl.cash - sp.house_cost <= 2 * kReserve)
-      continue;
-    if (rules.build_needs_group && !lots.contains_all(ed.group_set(sp.group_index))) continue;
-    if (!g.refusal_to_build(p, s)) return Build{p, s, false};
-  }
+  if (pl.cash > least.mortgage * 2 + 3 * kReserve)
+    if (auto lift = lots.find_first([&](SpaceId s) {
+          return st.spaces[s].mortgaged && pl.cash > ed.spaces[s].mortgage * 2 + 3 * kReserve &&
+                 !g.refusal_to_unmortgage(p, s);
+        }))
+      return Unmortgage{p, *lift};
+  if (pl.cash - least.house_cost > 2 * kReserve)
+    if (auto build = lots.find_first([&](SpaceId s) {
+          const Space& sp = ed.spaces[s];
+          return sp.kind == Space::Kind::property && !st.spaces[s].hotel &&
+                 pl.cash - sp.house_cost > 2 * kReserve &&
+                 (!rules.build_needs_group || lots.contains_all(ed.group_set(sp.group_index))) &&
+                 !g.refusal_to_build(p, s);
+        }))
+      return Build{p, *build, false};
   return between_moves_without_lots(g, p);
 }
 
@@ -183,15 +188,14 @@ Input Bot::between_moves_without_lots(const Game& g, PlayerId p) {
     for (std::size_t gi = 0; gi < ed.groups.size(); ++gi) {
       const auto& members = ed.members_of(static_cast<int>(gi));
       if (members.size() < 2 || !ownable(ed.spaces[members[0]])) continue;
-      int mine = 0;
+      // All but one of the group's lots are the player's (counted a word at a time), and that one is owned.
+      if (g.lots_of(p).count_common(ed.group_set(static_cast<int>(gi))) !=
+          static_cast<int>(members.size()) - 1)
+        continue;
       std::optional<SpaceId> other;
-      for (SpaceId m : members) {
-        if (st.spaces[m].owner == p)
-          ++mine;
-        else if (st.spaces[m].owner)
-          other = m;
-      }
-      if (mine != static_cast<int>(members.size()) - 1 || !other) continue;
+      for (SpaceId m : members)
+        if (st.spaces[m].owner != p && st.spaces[m].owner) other = m;
+      if (!other) continue;
       const SpaceId other_lot = *other;
       PlayerId seller = *st.spaces[other_lot].owner;
       Money offer = ed.spaces[other_lot].price * 2;

@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "rules/ids.h"
 #include "rules/input_limits.h"
@@ -24,7 +25,7 @@ class SpaceSet {
   constexpr void erase(SpaceId space) { words_[word(space)] &= ~bit(space); }
   constexpr int size() const {
     int n = 0;
-    for (std::uint64_t w : words_) n += std::popcount(w);
+    for (std::uint64_t w : words_) n += bits_in(w);
     return n;
   }
   constexpr bool empty() const {
@@ -41,10 +42,20 @@ class SpaceSet {
   // How many spaces of `other` are in this set.
   constexpr int count_common(const SpaceSet& other) const {
     int n = 0;
-    for (int i = 0; i < kWords; ++i) n += std::popcount(words_[i] & other.words_[i]);
+    for (int i = 0; i < kWords; ++i) n += bits_in(words_[i] & other.words_[i]);
     return n;
   }
   constexpr bool operator==(const SpaceSet&) const = default;
+
+  // The first space in board order that `wanted` accepts (nullopt: none). The hot loops use it rather than
+  // the iterator: a word at a time, the compiler keeps the bits in a register.
+  template <typename Wanted>
+  constexpr std::optional<SpaceId> find_first(Wanted&& wanted) const {
+    for (int i = 0; i < kWords; ++i)
+      for (std::uint64_t bits = words_[i]; bits != 0; bits &= bits - 1)
+        if (const SpaceId space{i * 64 + std::countr_zero(bits)}; wanted(space)) return space;
+    return std::nullopt;
+  }
 
   // The spaces in board order (lowest first).
   class iterator {
@@ -86,6 +97,17 @@ class SpaceSet {
   constexpr iterator end() const { return iterator{words_.data(), kWords}; }
 
  private:
+  // The bits set in a word, inline and without a branch on the bits. std::popcount is a call into libgcc
+  // where the target has no popcount instruction (the default x86-64): 3% of a playout's instructions. An
+  // empty word (most of them: a board of 40 spaces fills one word of four) is skipped by a branch the
+  // predictor always guesses.
+  static constexpr int bits_in(std::uint64_t word) {
+    if (word == 0) return 0;
+    word -= (word >> 1) & 0x5555555555555555ULL;
+    word = (word & 0x3333333333333333ULL) + ((word >> 2) & 0x3333333333333333ULL);
+    word = (word + (word >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return static_cast<int>((word * 0x0101010101010101ULL) >> 56);
+  }
   static constexpr std::size_t word(SpaceId space) { return space.index() / 64; }
   static constexpr std::uint64_t bit(SpaceId space) { return std::uint64_t{1} << (space.index() % 64); }
   std::array<std::uint64_t, kWords> words_{};
