@@ -81,8 +81,10 @@ void Engine::bankrupt(PlayerId p) {
     finish();
     return;
   }
-  if (!keep_buildings && creditor_player)
+  if (!keep_buildings && creditor_player) {
+    st.pending.reserve(st.pending.size() + mortgaged_received.size());  // one growth, not one per lot
     for (SpaceId s : mortgaged_received) ask_mortgaged_transfer(*creditor_player, s);
+  }
   std::vector<Step> auctions;
   for (SpaceId s : to_auction) {
     Step a = make(Step::Kind::auction_lot, p);
