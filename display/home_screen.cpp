@@ -341,8 +341,7 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
              }));
            }});
     }
-    for (const auto& option :
-         kind == rules::QuestionKind::draft ? std::vector<rules::QuestionOption>{} : q.options) {
+    for (const auto& option : kind == rules::QuestionKind::draft ? rules::QuestionOptions{} : q.options) {
       using rules::Answer;
       const std::string opt(game.option_name(option));
       rules::Choose choose{player, opt};

@@ -1,7 +1,12 @@
 #pragma once
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace bb::rules {
 
@@ -28,6 +33,77 @@ struct QuestionOption {
   Answer answer = Answer::buy;
   int group = -1;  // take_set: the group index; -1 otherwise
   bool operator==(const QuestionOption&) const = default;
+};
+
+// The options of one question, in the order the screens offer them (Game::option_name spells each), with a
+// std::vector's interface where callers use it. Every question but a draft offers two or three (buy or
+// auction, the jail's ways out), held in the question itself: a std::vector was an allocation and a free for
+// every question, and a question is asked on most throws. A draft offers one option per set still free; past
+// kInline they all move to the heap. Owns its options; plain data: any thread.
+class QuestionOptions {
+ public:
+  static constexpr std::size_t kInline = 3;
+
+  QuestionOptions() = default;
+  QuestionOptions(std::initializer_list<QuestionOption> options) { assign(options); }
+  QuestionOptions& operator=(std::initializer_list<QuestionOption> options) {
+    assign(options);
+    return *this;
+  }
+  QuestionOptions(const QuestionOptions&) = default;
+  QuestionOptions& operator=(const QuestionOptions&) = default;
+  // A moved-from list is empty (a moved-from std::vector may leave `size_` pointing past it).
+  QuestionOptions(QuestionOptions&& other) noexcept
+      : inline_(other.inline_), size_(other.size_), heap_(std::move(other.heap_)) {
+    other.clear();
+  }
+  QuestionOptions& operator=(QuestionOptions&& other) noexcept {
+    inline_ = other.inline_;
+    size_ = other.size_;
+    heap_ = std::move(other.heap_);
+    other.clear();
+    return *this;
+  }
+  ~QuestionOptions() = default;
+
+  void push_back(const QuestionOption& option) {
+    if (size_ < kInline) {
+      inline_[size_++] = option;
+      return;
+    }
+    if (size_ == kInline) heap_.assign(inline_.begin(), inline_.end());
+    heap_.push_back(option);
+    ++size_;
+  }
+  void clear() {
+    size_ = 0;
+    heap_.clear();
+  }
+
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const QuestionOption* data() const { return size_ <= kInline ? inline_.data() : heap_.data(); }
+  const QuestionOption* begin() const { return data(); }
+  const QuestionOption* end() const { return data() + size_; }
+  const QuestionOption& operator[](std::size_t i) const { return data()[i]; }
+  const QuestionOption& front() const { return data()[0]; }
+  const QuestionOption& back() const { return data()[size_ - 1]; }
+
+  bool operator==(const QuestionOptions& other) const {
+    if (size_ != other.size_) return false;
+    for (std::size_t i = 0; i < size_; ++i)
+      if (!((*this)[i] == other[i])) return false;
+    return true;
+  }
+
+ private:
+  void assign(std::initializer_list<QuestionOption> options) {
+    clear();
+    for (const QuestionOption& option : options) push_back(option);
+  }
+  std::array<QuestionOption, kInline> inline_{};  // the options while there are at most kInline
+  std::size_t size_ = 0;
+  std::vector<QuestionOption> heap_;  // all of them once there are more
 };
 
 // The spec's spelling; take_set has none of its own (its option is the group's id, Game::option_name).

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <ranges>
-#include <span>
 
 #include "rules/finance_1932.h"
 #include "rules/input_limits.h"
@@ -17,15 +15,9 @@ std::string say(Answer a) { return std::string(answer_name(a)); }
 
 constexpr Money kReserve = 150;  // cash a bot keeps back before buying or building
 
-int lots_owned(const GameState& st, PlayerId p) {
-  int n = 0;
-  for (const auto& ss : st.spaces) n += ss.owner == p ? 1 : 0;
-  return n;
-}
-
 // Where ownership is capped (FINANCE, Parker: eight markers), a player with none left cannot buy or bid.
 bool markers_left(const Game& g, PlayerId p) {
-  return g.rules().max_properties <= 0 || lots_owned(g.state(), p) < g.rules().max_properties;
+  return g.rules().max_properties <= 0 || g.lots_of(p).size() < g.rules().max_properties;
 }
 
 bool ownable(const Space& sp) {
@@ -39,14 +31,17 @@ std::optional<Input> raise_money(const Game& g, PlayerId p) {
   // Only a lot with a building can be sold, unless the lot itself goes back to the bank with its last house
   // (FINANCE, Parker): the cheap test first, so the game's checks see only lots they might allow.
   const bool bare_lots_sell = g.rules().lots_sell_to_bank;
-  for (int i = static_cast<int>(st.spaces.size()) - 1; i >= 0; --i)
-    if (SpaceId s{i}; st.spaces[s].owner == p &&
-                      (bare_lots_sell || st.spaces[s].houses > 0 || st.spaces[s].hotel) &&
-                      !g.refusal_to_sell(p, s))
-      return Sell{p, s, true};       // bots accept group sales
-  for (SpaceId s : st.spaces.ids())  // a mortgaged lot cannot be mortgaged again: the cheap test first
-    if (st.spaces[s].owner == p && !st.spaces[s].mortgaged && !g.refusal_to_mortgage(p, s))
-      return Mortgage{p, s};
+  const SpaceSet& mine = g.lots_of(p);
+  // The sales are tried from the end of the board back: the player's lots, turned round.
+  std::array<int, kMaxBoardSpaces> numbers;  // space numbers in board order; only [0, owned) is read
+  std::size_t owned = 0;
+  for (SpaceId s : mine) numbers[owned++] = s.number();
+  for (std::size_t k = owned; k-- > 0;)
+    if (SpaceId s{numbers[k]};
+        (bare_lots_sell || st.spaces[s].houses > 0 || st.spaces[s].hotel) && !g.refusal_to_sell(p, s))
+      return Sell{p, s, true};  // bots accept group sales
+  for (SpaceId s : mine)        // a mortgaged lot cannot be mortgaged again: the cheap test first
+    if (!st.spaces[s].mortgaged && !g.refusal_to_mortgage(p, s)) return Mortgage{p, s};
   return std::nullopt;
 }
 }  // namespace
@@ -155,38 +150,30 @@ Input Bot::next(const Game& g) {
   // Between moves: the player whose turn it is improves their position, then throws.
   PlayerId p = st.current;
   const auto& pl = st.players[p];
-  // The player's lots, found once: the checks below look only at them, in board order.
   // Most between-moves decisions end in a throw: when the cash covers neither the cheapest house nor the
-  // cheapest mortgage to lift, no lot can pass the checks below and the board is not scanned at all.
+  // cheapest mortgage to lift, no lot can pass the checks below and none is looked at.
   const Thresholds& least = thresholds(ed);
   if (pl.cash - least.house_cost <= 2 * kReserve && pl.cash <= least.mortgage * 2 + 3 * kReserve)
     return between_moves_without_lots(g, p);
-  std::array<int, kMaxBoardSpaces> my_lots;  // space numbers; only [0, owned) is read
-  int owned = 0;
-  // Without a branch: whether a lot is the player's is a coin toss to the branch predictor, and a
-  // mispredicted branch per space was the bot's largest cost. Every space is written; only the player's
-  // advance `owned`.
-  const int board = std::min(static_cast<int>(st.spaces.size()), kMaxBoardSpaces);
-  for (int s = 0; s < board; ++s) {
-    my_lots[static_cast<std::size_t>(owned)] = s;
-    owned += st.spaces[static_cast<std::size_t>(s)].owner == p ? 1 : 0;
-  }
-  const std::span<const int> lots(my_lots.data(), static_cast<std::size_t>(owned));
-  // Cheap checks first: they skip most lots before the game checks the rules.
-  for (SpaceId s : lots | std::views::transform([](int n) { return SpaceId{n}; }))
-    if (st.spaces[s].mortgaged && pl.cash > ed.spaces[s].mortgage * 2 + 3 * kReserve &&
-        !g.refusal_to_unmortgage(p, s))
-      return Unmortgage{p, s};
-  for (SpaceId s : lots | std::views::transform([](int n) { return SpaceId{n}; })) {
-    const Space& sp = ed.spaces[s];
-    if (sp.kind != Space::Kind::property || st.spaces[s].hotel || pl.cash - sp.house_cost <= 2 * kReserve)
-      continue;
-    const auto& members = ed.members_of(sp.group_index);
-    if (rules.build_needs_group &&
-        !std::all_of(members.begin(), members.end(), [&](SpaceId m) { return st.spaces[m].owner == p; }))
-      continue;
-    if (!g.refusal_to_build(p, s)) return Build{p, s, false};
-  }
+  // The player's lots in board order, kept by the game (no scan of the board). Cheap checks first: they
+  // skip most lots before the game checks the rules.
+  // Each pass is skipped where the edition's least cost already rules out every lot.
+  const SpaceSet& lots = g.lots_of(p);
+  if (pl.cash > least.mortgage * 2 + 3 * kReserve)
+    if (auto lift = lots.find_first([&](SpaceId s) {
+          return st.spaces[s].mortgaged && pl.cash > ed.spaces[s].mortgage * 2 + 3 * kReserve &&
+                 !g.refusal_to_unmortgage(p, s);
+        }))
+      return Unmortgage{p, *lift};
+  if (pl.cash - least.house_cost > 2 * kReserve)
+    if (auto build = lots.find_first([&](SpaceId s) {
+          const Space& sp = ed.spaces[s];
+          return sp.kind == Space::Kind::property && !st.spaces[s].hotel &&
+                 pl.cash - sp.house_cost > 2 * kReserve &&
+                 (!rules.build_needs_group || lots.contains_all(ed.group_set(sp.group_index))) &&
+                 !g.refusal_to_build(p, s);
+        }))
+      return Build{p, *build, false};
   return between_moves_without_lots(g, p);
 }
 
@@ -201,15 +188,14 @@ Input Bot::between_moves_without_lots(const Game& g, PlayerId p) {
     for (std::size_t gi = 0; gi < ed.groups.size(); ++gi) {
       const auto& members = ed.members_of(static_cast<int>(gi));
       if (members.size() < 2 || !ownable(ed.spaces[members[0]])) continue;
-      int mine = 0;
+      // All but one of the group's lots are the player's (counted a word at a time), and that one is owned.
+      if (g.lots_of(p).count_common(ed.group_set(static_cast<int>(gi))) !=
+          static_cast<int>(members.size()) - 1)
+        continue;
       std::optional<SpaceId> other;
-      for (SpaceId m : members) {
-        if (st.spaces[m].owner == p)
-          ++mine;
-        else if (st.spaces[m].owner)
-          other = m;
-      }
-      if (mine != static_cast<int>(members.size()) - 1 || !other) continue;
+      for (SpaceId m : members)
+        if (st.spaces[m].owner != p && st.spaces[m].owner) other = m;
+      if (!other) continue;
       const SpaceId other_lot = *other;
       PlayerId seller = *st.spaces[other_lot].owner;
       Money offer = ed.spaces[other_lot].price * 2;
@@ -256,8 +242,9 @@ std::optional<Input> Bot::finance_1932(const Game& g, PlayerId p) {
     }
   }
   if (rules.jail_insurance <= 0 && rules.jail_insurance_card <= 0) return std::nullopt;  // nothing to buy
-  bool house_owner = std::any_of(st.spaces.begin(), st.spaces.end(),
-                                 [&](const SpaceState& ss) { return ss.owner == p && ss.houses > 0; });
+  const SpaceSet& lots = g.lots_of(p);
+  bool house_owner =
+      std::any_of(lots.begin(), lots.end(), [&](SpaceId s) { return st.spaces[s].houses > 0; });
   if (house_owner || pl.in_jail || !g.between_moves()) return std::nullopt;
   int n = static_cast<int>(ed.spaces.size());
   auto within_a_throw = [&](auto&& wanted) {

@@ -256,11 +256,16 @@ std::vector<SpaceId> Edition::group_members(const std::string& group_id) const {
 
 void Edition::index_groups() {
   group_spaces.assign(groups.size(), {});
+  group_sets.assign(groups.size(), {});
   for (auto& s : spaces) {
     s.group_index = -1;
     for (std::size_t g = 0; g < groups.size(); ++g)
       if (!s.group.empty() && groups[g].id == s.group) s.group_index = static_cast<int>(g);
-    if (s.group_index >= 0) group_spaces[static_cast<std::size_t>(s.group_index)].push_back(SpaceId{s.index});
+    if (s.group_index < 0) continue;
+    group_spaces[static_cast<std::size_t>(s.group_index)].push_back(SpaceId{s.index});
+    // A board past kMaxBoardSpaces has no sets: Game::start refuses it.
+    if (s.index >= 0 && s.index < kMaxBoardSpaces)
+      group_sets[static_cast<std::size_t>(s.group_index)].insert(SpaceId{s.index});
   }
 }
 

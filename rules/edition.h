@@ -7,6 +7,7 @@
 
 #include "rules/ids.h"
 #include "rules/money.h"
+#include "rules/space_set.h"
 
 namespace bb::rules {
 
@@ -234,10 +235,15 @@ struct Edition {
   std::optional<SpaceId> jail_space;  // none on a board without a jail
   SpaceId start_space{0};
   std::vector<std::vector<SpaceId>> group_spaces;  // by group index: the spaces of each group, in board order
-  // Fills group_index and group_spaces from the group names; parse_edition does it, hand-built editions must.
+  std::vector<SpaceSet> group_sets;  // by group index: the same spaces as a set (ownership tests)
+  // Fills group_index, group_spaces and group_sets from the group names; parse_edition does it, hand-built
+  // editions must.
   void index_groups();
   const std::vector<SpaceId>& members_of(int group_index) const {
     return group_spaces[static_cast<std::size_t>(group_index)];
+  }
+  const SpaceSet& group_set(int group_index) const {
+    return group_sets[static_cast<std::size_t>(group_index)];
   }
   const Deck* deck(const std::string& id) const;
   const Group* group(const std::string& id) const;

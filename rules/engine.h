@@ -34,6 +34,11 @@ inline void shuffle(std::vector<T>& v, std::uint64_t& s) {
   for (int i = static_cast<int>(v.size()) - 1; i > 0; --i) std::swap(v[i], v[random_below(s, i + 1)]);
 }
 
+// `number % n` for a number from 0 up, without a division where the number is below 2n, as for every move
+// of a token round the board and every turn round the table: a division is tens of cycles, and a turn made
+// several.
+inline int wrap(int number, int n) { return number < n ? number : number < 2 * n ? number - n : number % n; }
+
 inline bool is_jail_card(const Card& card) {
   return std::any_of(card.effects.begin(), card.effects.end(),
                      [](const Effect& e) { return e.kind == Effect::Kind::get_out_of_jail; });
@@ -51,21 +56,23 @@ using Fail = std::unexpected<std::string>;
 struct Step {
   enum class Kind : std::uint8_t { move_by, move_to, land, effect, pay, need_roll, end_roll, auction_lot };
   enum class Roll : std::uint8_t { rent_dice, sweepstakes, roll_move, fare_move, jail_attempt };
-  Kind kind = Kind::land;
-  Roll roll = Roll::rent_dice;
+  // Widest first, so a step is 64 bytes, not 72: every throw copies a few onto the queue and off it.
+  const Effect* effect = nullptr;
+  const Card* card = nullptr;
+  Money amount = 0;
   PlayerId player{0};
   Account to = Account::bank();  // pay: the receiving account
   std::optional<SpaceId> space;  // move_to: where to; pay: the space the payment concerns
   int steps = 0;
   int multiplier = 1;       // land: rent multiplier (nearest railroad card)
   int dice_multiplier = 0;  // land: utility rent as a fresh throw times this (nearest utility card)
+  Kind kind = Kind::land;
+  Roll roll = Roll::rent_dice;
   bool salary = true;
   bool from_dice = false;
-  Money amount = 0;
   Memo memo = Memo::salary;
-  const Effect* effect = nullptr;
-  const Card* card = nullptr;
 };
+static_assert(sizeof(Step) <= 64, "a step is copied on every throw: keep it to a cache line");
 struct DeckState {
   std::vector<int> order;  // card indices into the edition's deck, top first
 };
@@ -90,7 +97,7 @@ class Engine {
   bool seated(PlayerId p) const { return p.number() >= 0 && p.index() < st.players.size(); }
   // The next seat in turn order, round the table (bankrupt players included).
   PlayerId next_seat(PlayerId p) const {
-    return PlayerId{(p.number() + 1) % static_cast<int>(st.players.size())};
+    return PlayerId{wrap(p.number() + 1, static_cast<int>(st.players.size()))};
   }
   std::string money(Money m) const { return ed.format_money(m); }
   const std::string& space_name(SpaceId s) const { return ed.spaces[s.index()].name; }
@@ -116,16 +123,16 @@ class Engine {
 
   // Nothing left to sell or mortgage: no buildings and no unmortgaged property.
   bool nothing_to_raise(PlayerId p) const {
-    for (const auto& ss : st.spaces)
-      if (ss.owner == p && (!ss.mortgaged || ss.houses > 0 || ss.hotel)) return false;
+    for (SpaceId s : g.lots_of(p))
+      if (const SpaceState& ss = st.spaces[s]; !ss.mortgaged || ss.houses > 0 || ss.hotel) return false;
     return true;
   }
 
   bool is_pauper(PlayerId p) const {
     if (!r.paupers) return false;
     if (st.players[p].cash >= r.pauper_cash_below) return false;
-    for (std::size_t s = 0; s < st.spaces.size(); ++s)
-      if (st.spaces[s].owner == p && !st.spaces[s].mortgaged) return false;
+    for (SpaceId s : g.lots_of(p))
+      if (!st.spaces[s].mortgaged) return false;
     return true;
   }
 
@@ -188,14 +195,10 @@ class Engine {
 
   // ---------------------------------------------------------------- ownership queries
   int owned_in_group(PlayerId owner, int group) const {
-    int n = 0;
-    for (SpaceId s : ed.members_of(group)) n += st.spaces[s].owner == owner ? 1 : 0;
-    return n;
+    return g.lots_of(owner).count_common(ed.group_set(group));
   }
   bool owns_group(PlayerId owner, int group) const {
-    const auto& members = ed.members_of(group);
-    return std::all_of(members.begin(), members.end(),
-                       [&](SpaceId s) { return st.spaces[s].owner == owner; });
+    return g.lots_of(owner).contains_all(ed.group_set(group));
   }
   bool group_has_buildings(int group) const {
     if (group < 0) return false;
@@ -213,18 +216,14 @@ class Engine {
     });
   }
   int level(SpaceId s) const { return st.spaces[s].hotel ? r.max_houses + 1 : st.spaces[s].houses; }
-  int properties_owned(PlayerId p) const {
-    int n = 0;
-    for (const auto& ss : st.spaces) n += ss.owner == p ? 1 : 0;
-    return n;
-  }
+  int properties_owned(PlayerId p) const { return g.lots_of(p).size(); }
 
   Money rent_for(SpaceId s, int dice_total) const;
 
   // ---------------------------------------------------------------- the step machine
   void run() {
     while (true) {
-      settle_debts();
+      if (!st.pending.empty()) settle_debts();  // a call per step was a frame of saved registers for nothing
       if (blocked() || g.steps_.empty()) return;
       Step s = g.steps_.back();
       if (s.kind == Step::Kind::need_roll) return;  // waits for the throw
@@ -251,7 +250,7 @@ class Engine {
 
   void move_to(PlayerId p, SpaceId space, bool salary) {
     int n = board_size();
-    int steps = (space.number() - st.players[p].position.number() + n) % n;
+    int steps = wrap(space.number() - st.players[p].position.number() + n, n);
     if (steps == 0) {
       // Already there (advance to GO while on GO cannot happen from a card space, but stay safe).
       event([&] {
@@ -337,9 +336,22 @@ class Engine {
     });
   }
 
+  // The only ways a lot changes owner: each keeps Game::owned_lots_ in step with the board.
+  void set_owner(SpaceId lot, PlayerOrNobody owner) {
+    SpaceState& ss = st.spaces[lot];
+    if (ss.owner) g.owned_lots_[*ss.owner].erase(lot);
+    ss.owner = owner;
+    if (owner) g.owned_lots_[*owner].insert(lot);
+  }
+  // The lot goes back to the bank bare: no owner, no buildings, no mortgage.
+  void return_to_bank(SpaceId lot) {
+    set_owner(lot, std::nullopt);
+    st.spaces[lot] = SpaceState{};
+  }
+
   void give_lot(PlayerId p, SpaceId lot) {
     auto s = lot.index();
-    st.spaces[s].owner = p;
+    set_owner(lot, p);
     if (r.house_with_lot && ed.spaces[s].kind == Space::Kind::property && st.bank_houses > 0 &&
         st.spaces[s].houses == 0) {
       st.spaces[s].houses = 1;
@@ -356,9 +368,7 @@ class Engine {
   // then board order), the choice a creditor would make, and returns the rest.
   std::vector<SpaceId> lots_beyond_markers(PlayerId debtor, Account creditor) const {
     if (creditor.is_bank() || r.max_properties <= 0) return {};
-    std::vector<SpaceId> lots;
-    for (int s = 0; s < static_cast<int>(st.spaces.size()); ++s)
-      if (st.spaces[s].owner == debtor) lots.push_back(SpaceId{s});
+    std::vector<SpaceId> lots(g.lots_of(debtor).begin(), g.lots_of(debtor).end());
     int unused = std::max(0, r.max_properties - properties_owned(*creditor.player()));
     if (static_cast<int>(lots.size()) <= unused) return {};
     std::stable_sort(lots.begin(), lots.end(),
@@ -397,9 +407,16 @@ class Engine {
     q.options = {{Answer::lift}, {Answer::keep}};
     q.space = s;
     q.amount = interest(s);
-    q.reason =
-        fmt::format("{} is mortgaged: lift it now for {}, or keep it and pay {} interest", space_name(s),
-                    money(ed.spaces[s.index()].mortgage + interest(s)), money(interest(s)));
+    // "<lot> is mortgaged: lift it now for <mortgage and interest>, or keep it and pay <interest> interest",
+    // appended into one buffer sized once: a bankruptcy asks this for every mortgaged lot, and fmt::format's
+    // parse and copy were most of its cost.
+    const std::string& lot = space_name(s);
+    const std::string lift = money(ed.spaces[s.index()].mortgage + q.amount), keep = money(q.amount);
+    constexpr std::string_view mortgaged = " is mortgaged: lift it now for ",
+                               or_keep = ", or keep it and pay ", interest_words = " interest";
+    q.reason.reserve(lot.size() + mortgaged.size() + lift.size() + or_keep.size() + keep.size() +
+                     interest_words.size());
+    q.reason.append(lot).append(mortgaged).append(lift).append(or_keep).append(keep).append(interest_words);
     st.pending.push_back(std::move(q));
   }
 

@@ -17,16 +17,16 @@ void Engine::bankrupt(PlayerId p) {
   std::vector<SpaceId> to_auction;
   std::vector<SpaceId> mortgaged_received;
   std::vector<SpaceId> beyond_markers = lots_beyond_markers(p, creditor);
-  for (SpaceId s : st.spaces.ids()) {
+  const SpaceSet lots = g.lots_of(p);  // a copy: the loop takes the lots away from p
+  for (SpaceId s : lots) {
     SpaceState& ss = st.spaces[s];
-    if (ss.owner != p) continue;
     if (std::find(beyond_markers.begin(), beyond_markers.end(), s) != beyond_markers.end()) {
       // FINANCE (Parker): "Lots in excess of this number must be turned back to the bank at half-price":
       // the bank takes the lot with its houses and pays the creditor half their printed value.
       post(Account::bank(), creditor, g.lot_value(s) / 2, Memo::bankruptcy, s);
       st.bank_houses += ss.houses;
       if (ss.hotel) ++st.bank_hotels;
-      ss = SpaceState{};
+      return_to_bank(s);
       continue;
     }
     if (!houses_stay && !r.bankrupt_leases_withdrawn && (ss.houses > 0 || ss.hotel)) {
@@ -44,7 +44,7 @@ void Engine::bankrupt(PlayerId p) {
       st.bank_houses += ss.houses;
       if (ss.hotel) ++st.bank_hotels;
       auto fate = finance::fate_of_lease(ed, r, st, p, s);
-      ss = SpaceState{};
+      return_to_bank(s);
       if (fate == finance::Fate::auctioned) {
         to_auction.push_back(s);
       } else {
@@ -54,10 +54,10 @@ void Engine::bankrupt(PlayerId p) {
     } else if (!creditor_player) {
       st.bank_houses += ss.houses;
       if (ss.hotel) ++st.bank_hotels;
-      ss = SpaceState{};
+      return_to_bank(s);
       if (r.bankrupt_lots_auctioned) to_auction.push_back(s);
     } else {
-      ss.owner = creditor_player;
+      set_owner(s, creditor_player);
       if (ss.mortgaged) mortgaged_received.push_back(s);
     }
   }
@@ -81,8 +81,10 @@ void Engine::bankrupt(PlayerId p) {
     finish();
     return;
   }
-  if (!keep_buildings && creditor_player)
+  if (!keep_buildings && creditor_player) {
+    st.pending.reserve(st.pending.size() + mortgaged_received.size());  // one growth, not one per lot
     for (SpaceId s : mortgaged_received) ask_mortgaged_transfer(*creditor_player, s);
+  }
   std::vector<Step> auctions;
   for (SpaceId s : to_auction) {
     Step a = make(Step::Kind::auction_lot, p);

@@ -234,7 +234,7 @@ void Engine::sell(PlayerId p, SpaceId s) {
     SpaceState& ls = st.spaces[lot.space];
     if (lot.lot_to_bank) {
       st.bank_houses += ls.houses;
-      ls = SpaceState{};
+      return_to_bank(lot.space);
       post(Account::bank(), p, lot.refund, Memo::sell_building, lot.space);
       event([&] {
         return Event{

@@ -442,7 +442,7 @@ std::expected<void, std::string> Engine::handle(const Trade& in) {
   post(in.to, in.from, in.get.cash, Memo::trade, std::nullopt);
   auto hand_over = [&](PlayerId a, PlayerId b, const Offer& o) {
     for (SpaceId s : o.spaces) {
-      st.spaces[s].owner = b;
+      set_owner(s, b);
       if (st.spaces[s].mortgaged) ask_mortgaged_transfer(b, s);
     }
     for (const auto& grant : o.free_rides) st.free_rides.push_back({b, a, grant.group, grant.rides});
@@ -489,6 +489,7 @@ std::expected<void, std::string> Engine::handle(const Adopt& in) {
   if (!result) {
     st = std::move(saved_state);
     g.decks_ = std::move(saved_decks);
+    g.recount_owned_lots();
   }
   return result;
 }
@@ -532,7 +533,7 @@ std::expected<void, std::string> Engine::adopt(const Adopt& in) {
     SpaceState& ss = st.spaces[a.space];
     st.bank_houses -= a.houses - ss.houses;
     st.bank_hotels -= (a.hotel ? 1 : 0) - (ss.hotel ? 1 : 0);
-    ss.owner = in.player;
+    set_owner(a.space, in.player);
     ss.houses = a.houses;
     ss.hotel = a.hotel;
     ss.mortgaged = a.mortgaged;
@@ -629,7 +630,7 @@ std::expected<void, std::string> Engine::handle(const Partner& in) {
   if (auto e = check_player(in.partner)) return Fail(*e);
   if (auto why = finance::why_not_partner(ed, r, st, in)) return Fail(*why);
   for (SpaceId s : ed.members_of(in.group))
-    if (st.spaces[s].owner == in.partner) st.spaces[s].owner = in.holder;
+    if (st.spaces[s].owner == in.partner) set_owner(s, in.holder);
   auto same = std::find_if(st.partnerships.begin(), st.partnerships.end(), [&](const auto& f) {
     return f.holder == in.holder && f.partner == in.partner && f.group == in.group;
   });

@@ -31,7 +31,9 @@ void Engine::post(Account from, Account to, Money amount, Memo memo, std::option
 void Engine::pay(Account from, Account to, Money amount, Memo memo, std::optional<SpaceId> space,
                  const Card* card) {
   if (amount <= 0) return;
-  std::string card_id = card ? card->id : std::string();
+  // The card's id by reference: a copy was an allocation for every id past the string's own buffer.
+  static const std::string no_card;
+  const std::string& card_id = card ? card->id : no_card;
   const std::optional<PlayerId> payer = from.player();
   if (payer && to.is_bank() && (memo == Memo::card || memo == Memo::tax) && is_pauper(*payer)) {
     // FINANCE (1932): a pauper's payments to the bank are reversed in his favour.
@@ -58,10 +60,16 @@ void Engine::pay(Account from, Account to, Money amount, Memo memo, std::optiona
 }
 
 std::string Engine::memo_words(Memo memo, std::optional<SpaceId> space, const std::string& card) const {
-  std::string where =
-      space && space->number() >= 0 && space->number() < board_size() ? space_name(*space) : std::string();
+  // Every debt words its reason: the space's name is read in place and joined without fmt::format.
+  const std::string_view where = space && space->number() >= 0 && space->number() < board_size()
+                                     ? space_name(*space)
+                                     : std::string_view();
   auto with = [&](std::string_view what) {
-    return where.empty() ? std::string(what) : fmt::format("{} {}", what, where);
+    if (where.empty()) return std::string(what);
+    std::string words;
+    words.reserve(what.size() + 1 + where.size());
+    words.append(what).append(" ").append(where);
+    return words;
   };
   switch (memo) {
     case Memo::start_cash:
@@ -75,7 +83,7 @@ std::string Engine::memo_words(Memo memo, std::optional<SpaceId> space, const st
     case Memo::rent:
       return with("rent");
     case Memo::tax:
-      return where.empty() ? "tax" : where;
+      return where.empty() ? "tax" : std::string(where);
     case Memo::card:
       return fmt::format("card {}", card);
     case Memo::jail_fine:
@@ -105,7 +113,7 @@ std::string Engine::memo_words(Memo memo, std::optional<SpaceId> space, const st
     case Memo::insurance:
       return "jail insurance";
     case Memo::space:
-      return where;
+      return std::string(where);
     case Memo::deal:
       return with("dealt");
     case Memo::seat:

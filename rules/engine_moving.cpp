@@ -56,10 +56,10 @@ void Engine::move_by(PlayerId p, int steps, bool salary) {
   int n = board_size();
   int from = pl.position.number();
   if (steps >= 0) {
-    int dist_to_start = (ed.start_space.number() - from + n) % n;
+    int dist_to_start = wrap(ed.start_space.number() - from + n, n);
     bool crosses = dist_to_start != 0 && steps >= dist_to_start;
     bool lands_on_start = crosses && steps == dist_to_start;
-    pl.position = SpaceId{(from + steps) % n};
+    pl.position = SpaceId{wrap(from + steps, n)};
     if (crosses && salary && (!lands_on_start || r.salary_on_landing)) collect_salary(p);
   } else {
     pl.position = SpaceId{((from + steps) % n + n) % n};
@@ -227,8 +227,8 @@ void Engine::apply_effect(PlayerId p, const Effect& e, const Card* card) {
       return;
     case Effect::Kind::repairs: {
       Money total = 0;
-      for (const auto& ss : st.spaces)
-        if (ss.owner == p) total += ss.hotel ? e.per_hotel : ss.houses * e.per_house;
+      for (SpaceId s : g.lots_of(p))
+        total += st.spaces[s].hotel ? e.per_hotel : st.spaces[s].houses * e.per_house;
       return pay(p, Account::bank(), total, memo, where, card);
     }
     case Effect::Kind::roll_move:

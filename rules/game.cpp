@@ -57,6 +57,8 @@ std::expected<Game, std::string> Game::start(std::shared_ptr<const Edition> edit
   if (edition->group_spaces.size() != edition->groups.size())
     return std::unexpected(
         "the edition's groups are not indexed: call Edition::index_groups() after building it");
+  if (edition->spaces.size() > static_cast<std::size_t>(kMaxBoardSpaces))
+    return std::unexpected(fmt::format("a board has at most {} spaces", kMaxBoardSpaces));
   if (setup.players.size() < 2) return std::unexpected("a game needs at least two players");
   if (setup.players.size() > 8) return std::unexpected("a game has at most eight players");
   auto rules = edition->rules_with(setup.options);
@@ -86,6 +88,7 @@ std::expected<Game, std::string> Game::start(std::shared_ptr<const Edition> edit
     st.players.push_back(std::move(p));
   }
   st.spaces.resize(ed.spaces.size());
+  g.owned_lots_.assign(st.players.size(), SpaceSet{});
   st.bank_houses = g.rules_.houses;
   st.bank_hotels = g.rules_.hotels;
   st.house_credits.assign(st.players.size(), 0);
@@ -124,7 +127,7 @@ std::expected<Game, std::string> Game::start(std::shared_ptr<const Edition> edit
         deeds.pop_back();
       }
       for (SpaceId s : mine) {
-        st.spaces[s].owner = p;
+        e.set_owner(s, p);
         if (g.rules_.deals_paid) e.post(p, Account::bank(), ed.spaces[s].price, Memo::deal, s);
       }
     }
@@ -208,6 +211,13 @@ std::expected<void, std::string> Game::run_input(const Input& input, Outcome* ou
   return {};
 }
 
+void Game::recount_owned_lots() {
+  owned_lots_.assign(state_.players.size(), SpaceSet{});
+  for (SpaceId s : state_.spaces.ids())
+    if (const PlayerOrNobody owner = state_.spaces[s].owner; owner && owner->index() < owned_lots_.size())
+      owned_lots_[*owner].insert(s);
+}
+
 void Game::forget_history() {
   keep_history_ = false;
   history_offset_ += inputs_.size();
@@ -236,9 +246,8 @@ Game::~Game() = default;
 
 Money Game::worth(PlayerId player) const {
   Money w = state_.players[player].cash;
-  for (SpaceId s : state_.spaces.ids()) {
+  for (SpaceId s : lots_of(player)) {
     const SpaceState& ss = state_.spaces[s];
-    if (ss.owner != player) continue;
     const Space& sp = edition_->spaces[s];
     w += lot_value(s) - (ss.mortgaged ? sp.price - sp.price / 2 : 0);
   }
@@ -255,9 +264,8 @@ Money Game::lot_value(SpaceId space) const {
 
 Money Game::tax_worth(PlayerId player) const {
   Money w = state_.players[player].cash;
-  for (std::size_t s = 0; s < state_.spaces.size(); ++s) {
+  for (SpaceId s : lots_of(player)) {
     const SpaceState& ss = state_.spaces[s];
-    if (ss.owner != player) continue;
     const Space& sp = edition_->spaces[s];
     w += sp.price;
     w += ss.hotel ? sp.house_cost * (rules_.houses_for_hotel + 1) : sp.house_cost * ss.houses;

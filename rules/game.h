@@ -67,6 +67,10 @@ class Game {
   const Edition& edition() const { return *edition_; }
   std::shared_ptr<const Edition> edition_ptr() const { return edition_; }
   const Rules& rules() const { return rules_; }
+  // The lots a player owns (the spaces whose SpaceState::owner is that player), in board order: the engine
+  // keeps it with every change of owner, so the bots and the rules ask it instead of scanning the board.
+  // invariant_violations() checks it against the board.
+  const SpaceSet& lots_of(PlayerId player) const { return owned_lots_[player]; }
   const Setup& setup() const { return setup_; }
   // Inputs in effect (undone ones removed), in order. A game restored from a snapshot without its history
   // holds only the inputs applied since; input_count() is always the whole game's.
@@ -185,6 +189,10 @@ class Game {
       postings_by_input_;  // [begin, end) in the journal, by inputs_
   std::vector<DeckState> decks_;
   std::vector<Step> steps_;  // what the engine still has to do, the next step last (rules/engine.h)
+  // By player: the lots state_.spaces says they own. Changed only with an owner (Engine::set_owner and
+  // Engine::return_to_bank), and counted afresh where a whole state is put in place (recount_owned_lots).
+  ById<PlayerId, SpaceSet> owned_lots_;
+  void recount_owned_lots();
   std::uint64_t rng_ = 0;
   int input_index_ = -1;
   bool extra_roll_blocked_ = false;  // doubles out of jail, or sent to jail: no further throw this turn

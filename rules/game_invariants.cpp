@@ -73,6 +73,17 @@ std::vector<std::string> Game::invariant_violations() const {
     if (ss.mortgaged && (ss.houses || ss.hotel))
       bad.push_back(fmt::format("{} is mortgaged with buildings", sp.name));
   }
+  // The engine's sets of each player's lots say what the board says.
+  if (owned_lots_.size() != st.players.size()) {
+    bad.push_back("the sets of owned lots are not one per player");
+  } else {
+    for (PlayerId p : st.players.ids())
+      for (SpaceId s : st.spaces.ids())
+        if (owned_lots_[p].contains(s) != (st.spaces[s].owner == p))
+          bad.push_back(fmt::format("{}'s set of lots {} {}, but the board says otherwise",
+                                    st.players[p].name, owned_lots_[p].contains(s) ? "holds" : "lacks",
+                                    ed.spaces[s].name));
+  }
   if (houses != rules_.houses)
     bad.push_back(fmt::format("houses: {} counted, supply {}", houses, rules_.houses));
   if (hotels != rules_.hotels)

@@ -406,6 +406,7 @@ std::expected<Game, std::string> Game::restore(std::shared_ptr<const Edition> ed
     }
 
     g.state_ = std::move(st);
+    g.recount_owned_lots();
     g.decks_ = std::move(decks);
     std::reverse(steps.begin(), steps.end());  // the next step last
     g.steps_ = std::move(steps);

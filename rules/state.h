@@ -74,10 +74,10 @@ std::string_view question_name(QuestionKind kind);
 struct Question {
   PlayerId player{0};  // who answers
   QuestionKind kind = QuestionKind::buy;
-  std::vector<QuestionOption> options;  // in the order the screens offer them (Game::option_name spells each)
-  std::optional<SpaceId> space{};       // buy, mortgaged_transfer: the property
-  Money amount = 0;  // buy: price; tax: the fixed amount; debt: what is owed; jail: the fine
-  int percent = 0;   // tax: the percentage
+  QuestionOptions options;         // in the order the screens offer them (Game::option_name spells each)
+  std::optional<SpaceId> space{};  // buy, mortgaged_transfer: the property
+  Money amount = 0;                // buy: price; tax: the fixed amount; debt: what is owed; jail: the fine
+  int percent = 0;                 // tax: the percentage
   Account creditor = Account::bank();  // debt: who is owed
   std::string deck;                    // draw: which deck
   std::string reason;  // debt and mortgaged_transfer: what it is for ("rent Baltic Avenue"); the other

@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <ctime>
+#include <string>
+#include <string_view>
 
 #include "rules/bot.h"
 #include "rules/edition.h"
@@ -91,6 +93,19 @@ BENCHMARK(BM_ApplyOneRoll);
 }  // namespace
 
 int main(int argc, char** argv) {
+  // `bench_rules --playout-games=N`: only N of the games below, as a playout plays them, and no timing: a
+  // fixed run for `valgrind --tool=cachegrind`, whose instruction count does not depend on the machine's
+  // load.
+  if (argc > 1) {
+    const std::string_view arg = argv[1];
+    constexpr std::string_view flag = "--playout-games=";
+    if (arg.starts_with(flag)) {
+      const int games = std::stoi(std::string(arg.substr(flag.size())));
+      Totals tp = play_games(games, 100, 4, false, false);
+      fmt::print("rules: {} games as a playout plays, {} turns, {} inputs\n", tp.games, tp.turns, tp.inputs);
+      return 0;
+    }
+  }
   // The headline figure the issue asks for, printed plainly before Google Benchmark's table.
   // CPU time of this thread, so other work on a shared machine does not lower the figure.
   auto cpu_seconds = [] {

@@ -6,6 +6,9 @@
 
 #include <optional>
 #include <type_traits>
+#include <vector>
+
+#include "rules/space_set.h"
 
 using namespace bb::rules;
 
@@ -89,4 +92,37 @@ TEST(AccountTest, TheBankIsSpelledMinusOneOnTheWire) {
   EXPECT_EQ(Account::from_wire(-1), Account::bank());
   EXPECT_EQ(Account::from_wire(2), Account{PlayerId{2}});
   EXPECT_EQ(Account::from_wire(-2), std::nullopt);  // "nobody" is no account: a payment always has two sides
+}
+
+// A player's lots and a group's members as bits (rules/space_set.h): walked in board order across the words
+// of a large board, counted and compared the same as a scan of the board would.
+TEST(SpaceSetTest, WalksInBoardOrderAcrossWordsAndCountsLikeAScan) {
+  SpaceSet lots;
+  EXPECT_TRUE(lots.empty());
+  EXPECT_EQ(lots.begin(), lots.end());
+  for (int s : {199, 3, 64, 0, 63, 130}) lots.insert(SpaceId{s});
+  lots.insert(SpaceId{3});  // twice is once
+  std::vector<int> walked;
+  for (SpaceId s : lots) walked.push_back(s.number());
+  EXPECT_EQ(walked, (std::vector<int>{0, 3, 63, 64, 130, 199}));
+  EXPECT_EQ(lots.size(), 6);
+  EXPECT_TRUE(lots.contains(SpaceId{64}));
+  EXPECT_FALSE(lots.contains(SpaceId{65}));
+  lots.erase(SpaceId{64});
+  EXPECT_FALSE(lots.contains(SpaceId{64}));
+  EXPECT_EQ(lots.size(), 5);
+  EXPECT_EQ(lots.find_first([](SpaceId s) { return s.number() > 60; }), SpaceId{63});
+  EXPECT_EQ(lots.find_first([](SpaceId s) { return s.number() > 199; }), std::nullopt);
+
+  SpaceSet group;
+  for (int s : {3, 130}) group.insert(SpaceId{s});
+  EXPECT_TRUE(lots.contains_all(group));
+  EXPECT_EQ(lots.count_common(group), 2);
+  group.insert(SpaceId{64});  // no longer in lots
+  EXPECT_FALSE(lots.contains_all(group));
+  EXPECT_EQ(lots.count_common(group), 2);
+  EXPECT_TRUE(lots.contains_all(SpaceSet{}));
+  SpaceSet same;
+  for (SpaceId s : lots) same.insert(s);
+  EXPECT_EQ(same, lots);
 }

@@ -28,6 +28,32 @@ TEST(Answers, PaymentsAreTheAnswersThatMoveMoney) {
   EXPECT_TRUE(is_throw(Answer::roll));
 }
 
+TEST(Answers, QuestionOptionsKeepTheirOrderInPlaceAndPastTheInlineOnes) {
+  QuestionOptions jail{{Answer::pay_fine}, {Answer::use_card}};
+  jail.push_back({Answer::roll});
+  ASSERT_EQ(jail.size(), 3u);
+  EXPECT_EQ(jail.front().answer, Answer::pay_fine);
+  EXPECT_EQ(jail[1].answer, Answer::use_card);
+  EXPECT_EQ(jail.back().answer, Answer::roll);
+  // A draft offers a set per group: past kInline they all move to the heap, in the same order.
+  QuestionOptions draft;
+  for (int group = 0; group < 10; ++group) draft.push_back({Answer::take_set, group});
+  ASSERT_EQ(draft.size(), 10u);
+  int expected = 0;
+  for (const QuestionOption& o : draft) EXPECT_EQ(o.group, expected++);
+  const QuestionOptions copy = draft;
+  EXPECT_EQ(copy, draft);
+  QuestionOptions moved = std::move(draft);
+  EXPECT_EQ(moved, copy);
+  EXPECT_TRUE(draft.empty());  // NOLINT(bugprone-use-after-move): a moved-from list is empty
+  EXPECT_FALSE(moved == jail);
+  moved = {{Answer::lift}, {Answer::keep}};
+  EXPECT_EQ(moved, (QuestionOptions{{Answer::lift}, {Answer::keep}}));
+  moved.clear();
+  EXPECT_TRUE(moved.empty());
+  EXPECT_EQ(moved.begin(), moved.end());
+}
+
 TEST(Answers, TheBuyQuestionOffersTypedOptionsAndRefusesAnUnknownOne) {
   ScriptedGame g(kTwoPlayers);
   g.ok(R"({"t": "roll", "dice": [1, 2]})");
