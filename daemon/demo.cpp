@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 
 #include "daemon/paths.h"
 #include "daemon/window_size.h"
@@ -28,6 +29,11 @@ std::string default_demo_db() {
 }
 
 namespace {
+
+// "1 question", "2 questions": a count and its noun, for the summary lines.
+std::string count_of(int n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
 
 // The service's camera thread owns its frame source; the bots keep moving tokens on the same camera.
 class SharedCamera final : public vision::FrameSource {
@@ -216,11 +222,11 @@ int run_demo(const DemoOptions& o) {
     code = (*service)->run();
     tally = demo.bots->tally();  // the service (and the bots it owns) end with this block
   }
-  fmt::print(
-      "demo: {} throws, {} card taps ({} of the wrong card), {} token moves ({} miscounted), "
-      "{} touches, {} questions answered{}\n",
-      tally.throws, tally.taps, tally.wrong_taps, tally.token_moves, tally.miscounts, tally.touches,
-      tally.questions, tally.stopped_because.empty() ? "" : "; " + tally.stopped_because);
+  fmt::print("demo: {}, {} ({} of the wrong card), {} ({} miscounted), {}, {} answered{}\n",
+             count_of(tally.throws, "throw", "throws"), count_of(tally.taps, "card tap", "card taps"),
+             tally.wrong_taps, count_of(tally.token_moves, "token move", "token moves"), tally.miscounts,
+             count_of(tally.touches, "touch", "touches"), count_of(tally.questions, "question", "questions"),
+             tally.stopped_because.empty() ? "" : "; " + tally.stopped_because);
   fmt::print("screen: {} buttons pressed, {} not found, {} touches handed over as intents\n", tally.presses,
              tally.missed_presses, tally.intents);
   // What the table refused: only the neighbour's cards the bots tapped on purpose should be (anything else is
@@ -236,8 +242,9 @@ int run_demo(const DemoOptions& o) {
   // A bot could not find what it meant to press, or could not agree a trade on the screen.
   if ((tally.missed_presses > 0 || tally.trades_handed_over > 0) && code == 0) code = 1;
   const int checked = tally.camera_agreed + tally.camera_questioned_moves;
-  fmt::print("camera: agreed on {} of {} moves, {} questions ({} moves settled by an answer)\n",
-             tally.camera_agreed, checked, tally.camera_questions, tally.camera_questioned_moves);
+  fmt::print("camera: agreed on {} of {}, {} ({} settled by an answer)\n", tally.camera_agreed,
+             count_of(checked, "move", "moves"), count_of(tally.camera_questions, "question", "questions"),
+             count_of(tally.camera_questioned_moves, "move", "moves"));
   if (!o.state_json.empty() && !final_state.empty()) {
     std::ofstream out(o.state_json);
     out << final_state << "\n";

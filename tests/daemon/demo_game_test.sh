@@ -102,10 +102,10 @@ grep -q "^the camera learns 2 tokens" "$dir/whole.out"
 grep -q "^The camera knows every token" "$dir/whole.out"
 test -s "$dir/whole.db.tokens.json"
 camera=$(grep "^camera: agreed on" "$dir/whole.out")
-agreed=$(echo "$camera" | sed -n 's/^camera: agreed on \([0-9]*\) of \([0-9]*\) moves, \([0-9]*\) questions (\([0-9]*\) moves.*/\1/p')
-asked=$(echo "$camera" | sed -n 's/^camera: agreed on \([0-9]*\) of \([0-9]*\) moves, \([0-9]*\) questions (\([0-9]*\) moves.*/\3/p')
-settled=$(echo "$camera" | sed -n 's/^camera: agreed on \([0-9]*\) of \([0-9]*\) moves, \([0-9]*\) questions (\([0-9]*\) moves.*/\4/p')
-miscounted=$(sed -n 's/^demo: .* token moves (\([0-9]*\) miscounted).*/\1/p' "$dir/whole.out")
+agreed=$(echo "$camera" | sed -n 's/^camera: agreed on \([0-9]*\) of \([0-9]*\) moves\?, \([0-9]*\) questions\? (\([0-9]*\) moves\?.*/\1/p')
+asked=$(echo "$camera" | sed -n 's/^camera: agreed on \([0-9]*\) of \([0-9]*\) moves\?, \([0-9]*\) questions\? (\([0-9]*\) moves\?.*/\3/p')
+settled=$(echo "$camera" | sed -n 's/^camera: agreed on \([0-9]*\) of \([0-9]*\) moves\?, \([0-9]*\) questions\? (\([0-9]*\) moves\?.*/\4/p')
+miscounted=$(sed -n 's/^demo: .* token moves\? (\([0-9]*\) miscounted).*/\1/p' "$dir/whole.out")
 echo "camera agreed $agreed, asked $asked, settled $settled, bots miscounted $miscounted"
 test "$agreed" -ge 3                 # the camera confirmed moves, nothing asked
 test "$miscounted" -ge 1             # this seed's bots miscount a move ...
