@@ -539,6 +539,8 @@ class Engine {
 
   std::expected<void, std::string> handle(const Roll& in);
 
+  void fast_throw(PlayerId p, int total);
+
   std::expected<void, std::string> jail_roll(const Roll& in);
 
   // Out of jail, moving by the throw kept; the throw gives no further one.
