@@ -273,6 +273,7 @@ class Engine {
 
   // FINANCE (1932): the holder of a partnership's leases pays each partner his share of an income.
   void partner_shares(FrontSteps& next, PlayerId lander, SpaceId space, Money income) {
+    if (st.partnerships.empty()) return;  // every edition but FINANCE (1932), and most of its games
     for (const auto* partnership : finance::partnerships_of_lease(ed, st, space)) {
       if (lander == partnership->holder) continue;
       Step share = make(Step::Kind::pay, partnership->holder);
