@@ -52,6 +52,7 @@ const Bot::Thresholds& Bot::thresholds(const Edition& ed) {
   if (thresholds_for_ == &ed) return thresholds_;
   thresholds_for_ = &ed;
   thresholds_ = Thresholds{};
+  whole_groups_.clear();
   for (SpaceId s : ed.spaces.ids()) {
     const Space& sp = ed.spaces[s];
     if (sp.kind == Space::Kind::property) {
@@ -67,16 +68,21 @@ const Bot::Thresholds& Bot::thresholds(const Edition& ed) {
   return thresholds_;
 }
 
-SpaceSet Bot::build_candidates(const Game& g, PlayerId p, const Thresholds& least) const {
+SpaceSet Bot::build_candidates(const Game& g, PlayerId p, const Thresholds& least) {
   const GameState& st = g.state();
   if (st.bank_houses == 0 && st.bank_hotels == 0 && st.house_credits[p] == 0 && st.hotel_credits[p] == 0)
     return {};
   const SpaceSet& lots = g.lots_of(p);
   if (!g.rules().build_needs_group) return lots.intersection(least.properties);
+  if (whole_groups_.size() <= p.index())
+    whole_groups_.resize(p.index() + 1, WholeGroups{.lots = {}, .whole = {}});
+  WholeGroups& known = whole_groups_[p.index()];
+  if (known.lots == lots) return known.whole;  // (no lots, no whole group: the cache starts right)
   SpaceSet whole;
   for (const SpaceSet* group : least.property_groups)
     if (lots.contains_all(*group)) whole.insert_all(*group);
-  return whole.intersection(least.properties);
+  known = WholeGroups{.lots = lots, .whole = whole.intersection(least.properties)};
+  return known.whole;
 }
 
 int Bot::dice() { return static_cast<int>(random() % 6) + 1; }
@@ -113,12 +119,12 @@ Input Bot::next(const Game& g) {
       return Bid{*best, bid};
     return Close{};
   }
-  // FINANCE (1932) forgetters: a bot never forgets its salary. (A plain walk of the players: this runs for
-  // every decision.)
-  for (std::size_t i = 0; i < st.players.size(); ++i)
-    if (const PlayerState& pl = st.players[PlayerId{static_cast<int>(i)}];
-        pl.unclaimed_salary > 0 && !pl.bankrupt)
-      return Claim{PlayerId{static_cast<int>(i)}};
+  // FINANCE (1932) forgetters: a bot never forgets its salary. Only where salaries are claimed: elsewhere
+  // none is ever waiting (Game::invariant_violations checks it, so a restored game cannot hold one), and this
+  // walk of the players ran for every decision.
+  if (rules.salary_must_be_claimed)
+    for (PlayerId p : st.players.ids())
+      if (st.players[p].unclaimed_salary > 0 && !st.players[p].bankrupt) return Claim{p};
   if (!st.pending.empty()) {
     const Question& q = st.pending.front();
     PlayerId p = q.player;
@@ -235,7 +241,11 @@ Input Bot::between_moves_without_lots(const Game& g, PlayerId p) {
       }
     }
   }
-  if (auto finance_move = finance_1932(g, p)) return *finance_move;
+  // finance_1932 draws no random number and finds nothing where the edition has neither partnerships nor
+  // jail insurance: it is not even called (its optional Input was a cost of its own on every throw).
+  const Rules& rules = g.rules();
+  if (rules.partnerships || rules.jail_insurance > 0 || rules.jail_insurance_card > 0)
+    if (auto finance_move = finance_1932(g, p)) return *finance_move;
   return Roll{dice(), dice()};
 }
 
