@@ -33,9 +33,12 @@ void compare_game(const std::shared_ptr<const Edition>& edition, const Setup& se
   Game general = *fast;
   general.use_fast_paths(false);
   ASSERT_TRUE(fast->uses_fast_paths());
+  ASSERT_FALSE(general.uses_fast_paths());
   Bot bot(setup.seed);
   for (int guard = 0; !fast->state().ended && guard < 200000; ++guard) {
-    const Input in = fast->state().turns >= 400 && fast->state().pending.empty() && !fast->state().auction
+    // Now and then an undo, which replays the game the way it was played (with or without the fast path).
+    const Input in = guard % 211 == 210 ? Input{Undo{}}
+                     : fast->state().turns >= 400 && fast->state().pending.empty() && !fast->state().auction
                          ? Input{End{}}
                          : bot.next(*fast);
     auto by_fast = fast->apply(in);
@@ -43,6 +46,7 @@ void compare_game(const std::shared_ptr<const Edition>& edition, const Setup& se
     ASSERT_TRUE(by_fast) << by_fast.error();
     ASSERT_TRUE(by_general) << by_general.error();
     ++out.inputs;
+    ASSERT_TRUE(fast->uses_fast_paths() && !general.uses_fast_paths());
     for (const Event& e : by_fast->events) ++out.seen[e.kind];
     ASSERT_EQ(by_fast->events, by_general->events)
         << setup.edition << " seed " << setup.seed << " input " << fast->input_count();
