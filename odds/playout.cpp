@@ -34,16 +34,14 @@ std::optional<PlayoutResult> play_out(rules::Game game, std::uint64_t seed, int 
   while (!game.state().ended) {
     if (stop && stop->load(std::memory_order_relaxed)) return std::nullopt;
     const auto& st = game.state();
-    rules::Input input;
-    if (st.turns - start_turns >= turn_cap && st.pending.empty() && !st.auction) {
-      input = rules::End{};
-      result.capped = true;
-    } else {
-      input = bot.next(game);
-      if (auto* roll = std::get_if<rules::Roll>(&input)) {
-        roll->d1 = dice.next();
-        roll->d2 = dice.next();
-      }
+    const bool cap = st.turns - start_turns >= turn_cap && st.pending.empty() && !st.auction;
+    // Built in place from the bot's answer: a default-constructed Input, assigned afterwards, was the whole
+    // variant's storage zeroed on every decision, a measurable part of a playout.
+    rules::Input input = cap ? rules::Input{rules::End{}} : bot.next(game);
+    result.capped = result.capped || cap;
+    if (auto* roll = std::get_if<rules::Roll>(&input)) {
+      roll->d1 = dice.next();
+      roll->d2 = dice.next();
     }
     if (!game.play(input)) {  // nobody reads a playout's events: none are built
       result.refused = true;

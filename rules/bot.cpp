@@ -52,12 +52,37 @@ const Bot::Thresholds& Bot::thresholds(const Edition& ed) {
   if (thresholds_for_ == &ed) return thresholds_;
   thresholds_for_ = &ed;
   thresholds_ = Thresholds{};
-  for (const Space& sp : ed.spaces) {
-    if (sp.kind == Space::Kind::property)
+  whole_groups_.clear();
+  for (SpaceId s : ed.spaces.ids()) {
+    const Space& sp = ed.spaces[s];
+    if (sp.kind == Space::Kind::property) {
       thresholds_.house_cost = std::min(thresholds_.house_cost, sp.house_cost);
+      thresholds_.properties.insert(s);
+    }
     if (ownable(sp)) thresholds_.mortgage = std::min(thresholds_.mortgage, sp.mortgage);
   }
+  for (std::size_t gi = 0; gi < ed.groups.size(); ++gi) {
+    const SpaceSet& members = ed.group_set(static_cast<int>(gi));
+    if (members.count_common(thresholds_.properties) > 0) thresholds_.property_groups.push_back(&members);
+  }
   return thresholds_;
+}
+
+SpaceSet Bot::build_candidates(const Game& g, PlayerId p, const Thresholds& least) {
+  const GameState& st = g.state();
+  if (st.bank_houses == 0 && st.bank_hotels == 0 && st.house_credits[p] == 0 && st.hotel_credits[p] == 0)
+    return {};
+  const SpaceSet& lots = g.lots_of(p);
+  if (!g.rules().build_needs_group) return lots.intersection(least.properties);
+  if (whole_groups_.size() <= p.index())
+    whole_groups_.resize(p.index() + 1, WholeGroups{.lots = {}, .whole = {}});
+  WholeGroups& known = whole_groups_[p.index()];
+  if (known.lots == lots) return known.whole;  // (no lots, no whole group: the cache starts right)
+  SpaceSet whole;
+  for (const SpaceSet* group : least.property_groups)
+    if (lots.contains_all(*group)) whole.insert_all(*group);
+  known = WholeGroups{.lots = lots, .whole = whole.intersection(least.properties)};
+  return known.whole;
 }
 
 int Bot::dice() { return static_cast<int>(random() % 6) + 1; }
@@ -94,9 +119,12 @@ Input Bot::next(const Game& g) {
       return Bid{*best, bid};
     return Close{};
   }
-  // FINANCE (1932) forgetters: a bot never forgets its salary.
-  for (PlayerId p : st.players.ids())
-    if (st.players[p].unclaimed_salary > 0 && !st.players[p].bankrupt) return Claim{p};
+  // FINANCE (1932) forgetters: a bot never forgets its salary. Only where salaries are claimed: elsewhere
+  // none is ever waiting (Game::invariant_violations checks it, so a restored game cannot hold one), and this
+  // walk of the players ran for every decision.
+  if (rules.salary_must_be_claimed)
+    for (PlayerId p : st.players.ids())
+      if (st.players[p].unclaimed_salary > 0 && !st.players[p].bankrupt) return Claim{p};
   if (!st.pending.empty()) {
     const Question& q = st.pending.front();
     PlayerId p = q.player;
@@ -165,12 +193,11 @@ Input Bot::next(const Game& g) {
                  !g.refusal_to_unmortgage(p, s);
         }))
       return Unmortgage{p, *lift};
+  // Only the lots that pass the cheap tests (a lot that can have buildings, in a group owned whole) are
+  // walked: most players own no whole group, and then none is.
   if (pl.cash - least.house_cost > 2 * kReserve)
-    if (auto build = lots.find_first([&](SpaceId s) {
-          const Space& sp = ed.spaces[s];
-          return sp.kind == Space::Kind::property && !st.spaces[s].hotel &&
-                 pl.cash - sp.house_cost > 2 * kReserve &&
-                 (!rules.build_needs_group || lots.contains_all(ed.group_set(sp.group_index))) &&
+    if (auto build = build_candidates(g, p, least).find_first([&](SpaceId s) {
+          return !st.spaces[s].hotel && pl.cash - ed.spaces[s].house_cost > 2 * kReserve &&
                  !g.refusal_to_build(p, s);
         }))
       return Build{p, *build, false};
@@ -214,7 +241,11 @@ Input Bot::between_moves_without_lots(const Game& g, PlayerId p) {
       }
     }
   }
-  if (auto finance_move = finance_1932(g, p)) return *finance_move;
+  // finance_1932 draws no random number and finds nothing where the edition has neither partnerships nor
+  // jail insurance: it is not even called (its optional Input was a cost of its own on every throw).
+  const Rules& rules = g.rules();
+  if (rules.partnerships || rules.jail_insurance > 0 || rules.jail_insurance_card > 0)
+    if (auto finance_move = finance_1932(g, p)) return *finance_move;
   return Roll{dice(), dice()};
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "rules/game.h"
 #include "rules/input.h"
@@ -23,8 +24,16 @@ class Bot {
   struct Thresholds {
     Money house_cost = kMaxMoney;
     Money mortgage = kMaxMoney;
+    // The groups of lots that can have buildings, each as a set, in the edition's order: the lots a player
+    // might build on are the members of the groups they own whole.
+    std::vector<const SpaceSet*> property_groups;
+    SpaceSet properties;  // every lot that can have buildings
   };
   const Thresholds& thresholds(const Edition& edition);
+  // The lots the player might build on by the cheap tests alone: lots that can have buildings, in groups the
+  // player owns whole where the edition asks for that. Empty when the bank and the player's credits have no
+  // house and no hotel left to build with, since the rules then refuse every build.
+  SpaceSet build_candidates(const Game& game, PlayerId player, const Thresholds& least);
   Input between_moves_without_lots(const Game& game, PlayerId player);
   std::optional<Input> finance_1932(const Game& game, PlayerId player);
   int dice();
@@ -32,6 +41,14 @@ class Bot {
   std::uint64_t rng_;
   const Edition* thresholds_for_ = nullptr;  // the edition thresholds_ was worked out for
   Thresholds thresholds_;
+  // By seat: the lots of the groups a player owns whole, worked out for the lots they owned then. A player's
+  // lots change far less often than the bot decides, and each answer is a walk of the edition's groups.
+  // Cleared with the thresholds when the edition changes.
+  struct WholeGroups {
+    SpaceSet lots;
+    SpaceSet whole;
+  };
+  std::vector<WholeGroups> whole_groups_;
 };
 
 }  // namespace bb::rules

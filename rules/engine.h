@@ -273,6 +273,7 @@ class Engine {
 
   // FINANCE (1932): the holder of a partnership's leases pays each partner his share of an income.
   void partner_shares(FrontSteps& next, PlayerId lander, SpaceId space, Money income) {
+    if (st.partnerships.empty()) return;  // every edition but FINANCE (1932), and most of its games
     for (const auto* partnership : finance::partnerships_of_lease(ed, st, space)) {
       if (lander == partnership->holder) continue;
       Step share = make(Step::Kind::pay, partnership->holder);
@@ -538,6 +539,8 @@ class Engine {
   bool in_debt(PlayerId p) const { return pending_of(p, QuestionKind::debt) != nullptr; }
 
   std::expected<void, std::string> handle(const Roll& in);
+
+  void fast_throw(PlayerId p, int total);
 
   std::expected<void, std::string> jail_roll(const Roll& in);
 

@@ -55,8 +55,39 @@ std::expected<void, std::string> Engine::handle(const Roll& in) {
     next_turn();
     return {};
   }
-  push_front({move_by_step(p, total, true), land_step(p), make(Step::Kind::end_roll, p)});
+  if (!g.fast_paths_) {
+    push_front({move_by_step(p, total, true), land_step(p), make(Step::Kind::end_roll, p)});
+    return {};
+  }
+  fast_throw(p, total);
   return {};
+}
+
+// The common throw between moves without the step machine: the queue is empty and no question is pending, so
+// the step machine would take the move, the landing and the end of the roll one after the other with nothing
+// in between (the move's salary comes from the bank and never leaves a debt). Here the end of the roll waits
+// under whatever the landing queues, exactly where the machine would have it, and when the landing queued
+// nothing and asked nothing the roll ends at once. A landing that owes only rent pays it here, as the machine
+// would have paid it next (the payer's debt, if any, is the same question); anything else the landing queues
+// (a card, a tax, a partner's share, a free ride) the machine runs as before, in Engine::run after this
+// input.
+void Engine::fast_throw(PlayerId p, int total) {
+  g.steps_.push_back(make(Step::Kind::end_roll, p));
+  move_by(p, total, true);
+  const SpaceId pos = st.players[p].position;
+  const Space& sp = ed.spaces[pos];
+  const SpaceState& ss = st.spaces[pos];
+  // Engine::land's rent with nothing else to do: an owned lot of someone else, neither mortgaged nor ridden
+  // on for free, no partnership to share the income, no effect of the space and no rival to move back.
+  if (is_ownable(sp) && ss.owner && ss.owner != p && !ss.mortgaged && active(*ss.owner) &&
+      st.free_rides.empty() && st.partnerships.empty() && sp.on_land.empty() && r.forced_move_back <= 0)
+    pay(p, *ss.owner, rent_for(pos, st.last_d1 + st.last_d2), Memo::rent, pos);
+  else
+    land(p, 1, 0);
+  if (g.steps_.size() == 1 && !blocked()) {
+    g.steps_.pop_back();
+    end_roll(p);
+  }
 }
 
 std::expected<void, std::string> Engine::jail_roll(const Roll& in) {

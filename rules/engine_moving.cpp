@@ -270,8 +270,8 @@ void Engine::next_turn() {
   g.extra_roll_blocked_ = false;
   auto& ending = st.players[st.current];
   ending.insured = ending.insured_card = false;
-  for (PlayerId q : st.players.ids()) {
-    if (st.players[q].unclaimed_salary > 0) {
+  for (std::size_t i = 0; i < st.players.size(); ++i) {  // a plain walk: every turn makes it
+    if (const PlayerId q{static_cast<int>(i)}; st.players[q].unclaimed_salary > 0) {
       event([&] {
         return Event{
             .kind = Event::Kind::salary_forfeit, .player = q, .amount = st.players[q].unclaimed_salary};

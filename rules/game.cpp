@@ -156,6 +156,7 @@ std::expected<Outcome, std::string> Game::apply(const Input& input) {
     }
     auto rebuilt = Game::start(edition_, setup_);
     assert(rebuilt);
+    rebuilt->fast_paths_ = fast_paths_;  // replayed the way it was played
     for (std::size_t i = 0; i + 1 < inputs_.size(); ++i) {
       auto ok = rebuilt->apply(inputs_[i]);
       assert(ok && "an input accepted once must replay");

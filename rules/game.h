@@ -171,6 +171,13 @@ class Game {
   // Every posting the game made, kept in the journal or not (the next posting's seq is this plus one).
   std::size_t posting_count() const { return forgotten_postings_ + state_.postings.size(); }
 
+  // The engine plays the common throw between moves (a move, its salary and a landing that queues nothing
+  // or only a payment) as direct code, and everything else through its general step machine; both leave
+  // exactly the same state. Off, every input goes through the step machine: for the differential test that
+  // plays the same games both ways and compares them after every input. On by default.
+  void use_fast_paths(bool on) { fast_paths_ = on; }
+  bool uses_fast_paths() const { return fast_paths_; }
+
  private:
   friend class Engine;
   Game();
@@ -184,6 +191,7 @@ class Game {
   std::size_t history_offset_ = 0;      // inputs_[0] is the game's input number history_offset_
   bool keep_history_ = true;            // false after forget_history()
   bool keep_journal_ = true;            // false after forget_journal()
+  bool fast_paths_ = true;              // use_fast_paths()
   std::size_t forgotten_postings_ = 0;  // postings made but not kept (forget_journal)
   std::vector<std::pair<std::size_t, std::size_t>>
       postings_by_input_;  // [begin, end) in the journal, by inputs_

@@ -49,6 +49,10 @@ std::vector<std::string> Game::invariant_violations() const {
     if (st.players[p].cash < 0) bad.push_back(fmt::format("{} has negative cash", st.players[p].name));
     if (st.players[p].bankrupt && (st.players[p].cash != 0 || st.players[p].cards() != 0))
       bad.push_back(fmt::format("bankrupt {} still holds cash or cards", st.players[p].name));
+    // The bots look for a salary to claim only where the edition makes players claim it.
+    if (st.players[p].unclaimed_salary != 0 && !rules_.salary_must_be_claimed)
+      bad.push_back(fmt::format("{} has a salary to claim in a game where salaries are paid, not claimed",
+                                st.players[p].name));
   }
   // Buildings: on the board plus in the bank (plus won at auction, not yet placed) equal the supply.
   int houses = st.bank_houses, hotels = st.bank_hotels;

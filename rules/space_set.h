@@ -46,6 +46,16 @@ class SpaceSet {
     return n;
   }
   constexpr bool operator==(const SpaceSet&) const = default;
+  // The spaces in both sets.
+  constexpr SpaceSet intersection(const SpaceSet& other) const {
+    SpaceSet both;
+    for (int i = 0; i < kWords; ++i) both.words_[i] = words_[i] & other.words_[i];
+    return both;
+  }
+  // Adds every space of `other`.
+  constexpr void insert_all(const SpaceSet& other) {
+    for (int i = 0; i < kWords; ++i) words_[i] |= other.words_[i];
+  }
 
   // The first space in board order that `wanted` accepts (nullopt: none). The hot loops use it rather than
   // the iterator: a word at a time, the compiler keeps the bits in a register.

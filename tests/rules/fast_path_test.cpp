@@ -1,0 +1,132 @@
+// The engine's fast paths (Game::use_fast_paths) against its general step machine: the same bot games,
+// played both ways, are the same game after every input (the whole snapshot, the signature and the events),
+// in every shipped edition, with 2 to 6 players. The games are checked to reach what the fast paths must hand
+// back to the step machine (cards, jail, auctions, debts, bankruptcy, building), so a fast path that breaks
+// one of them fails here.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "rules/bot.h"
+#include "rules/game.h"
+#include "test_support.h"
+
+namespace bb::rules {
+namespace {
+
+// How often each kind of event happened over the games compared: what the comparison covered.
+using Seen = std::map<Event::Kind, long long>;
+
+struct Compared {
+  long long inputs = 0;
+  long long turns = 0;
+  Seen seen;
+};
+
+// Plays one bot game on two copies of the same start, one with the fast paths and one without, the bot
+// deciding on the fast one; stops at the first input after which they differ.
+void compare_game(const std::shared_ptr<const Edition>& edition, const Setup& setup, Compared& out) {
+  auto fast = Game::start(edition, setup);
+  ASSERT_TRUE(fast) << fast.error();
+  Game general = *fast;
+  general.use_fast_paths(false);
+  ASSERT_TRUE(fast->uses_fast_paths());
+  ASSERT_FALSE(general.uses_fast_paths());
+  Bot bot(setup.seed);
+  for (int guard = 0; !fast->state().ended && guard < 200000; ++guard) {
+    // Now and then an undo, which replays the game the way it was played (with or without the fast path).
+    const Input in = guard % 211 == 210 ? Input{Undo{}}
+                     : fast->state().turns >= 400 && fast->state().pending.empty() && !fast->state().auction
+                         ? Input{End{}}
+                         : bot.next(*fast);
+    auto by_fast = fast->apply(in);
+    auto by_general = general.apply(in);
+    ASSERT_TRUE(by_fast) << by_fast.error();
+    ASSERT_TRUE(by_general) << by_general.error();
+    ++out.inputs;
+    ASSERT_TRUE(fast->uses_fast_paths() && !general.uses_fast_paths());
+    for (const Event& e : by_fast->events) ++out.seen[e.kind];
+    ASSERT_EQ(by_fast->events, by_general->events)
+        << setup.edition << " seed " << setup.seed << " input " << fast->input_count();
+    ASSERT_EQ(fast->signature(), general.signature())
+        << setup.edition << " seed " << setup.seed << " input " << fast->input_count();
+    // The snapshot holds what the signature may not: the steps still queued, the decks' order, the dice.
+    ASSERT_EQ(fast->snapshot(), general.snapshot())
+        << setup.edition << " seed " << setup.seed << " input " << fast->input_count();
+  }
+  EXPECT_TRUE(fast->state().ended) << setup.edition << " seed " << setup.seed;
+  out.turns += fast->state().turns;
+}
+
+Setup bot_setup(const std::string& edition, std::uint64_t seed, int players) {
+  Setup setup;
+  setup.edition = edition;
+  setup.seed = seed;
+  for (int p = 0; p < players; ++p) setup.players.push_back({"P" + std::to_string(p), "", "", {}});
+  return setup;
+}
+
+Compared compare_edition(const std::string& id, int games, std::uint64_t first_seed,
+                         const std::map<std::string, bool>& options = {}) {
+  auto edition = std::make_shared<const Edition>(testing::load_shipped(id));
+  Compared out;
+  for (int gi = 0; gi < games; ++gi) {
+    Setup setup = bot_setup(id, first_seed + static_cast<std::uint64_t>(gi), 2 + gi % 5);
+    setup.options = options;
+    compare_game(edition, setup, out);
+    if (::testing::Test::HasFatalFailure()) break;
+  }
+  return out;
+}
+
+// What the fast paths hand back to the step machine, or that follows from it, was played and compared.
+void expect_covered(const Compared& c, const std::string& id) {
+  using K = Event::Kind;
+  for (K kind : {K::moved, K::bought, K::card_drawn, K::jailed, K::released, K::auction_started,
+                 K::auction_won, K::built, K::bankrupt, K::game_over, K::turn})
+    EXPECT_GT(c.seen.count(kind) ? c.seen.at(kind) : 0, 0)
+        << id << ": no event of kind " << static_cast<int>(kind) << " in the games compared";
+}
+
+TEST(FastPaths, ClassicGamesAreTheSameAfterEveryInput) {
+  Compared c = compare_edition("classic", 30, 1);
+  expect_covered(c, "classic");
+  // The general path's debts: a sale or a mortgage was made to pay one (Bot::raise_money).
+  EXPECT_GT(c.seen[Event::Kind::mortgaged] + c.seen[Event::Kind::sold], 0);
+}
+
+TEST(FastPaths, WorldGamesAreTheSameAfterEveryInput) {
+  expect_covered(compare_edition("world", 10, 50), "world");
+}
+
+TEST(FastPaths, FinanceParkerGamesAreTheSameAfterEveryInput) {
+  Compared c = compare_edition("finance-parker", 10, 70);
+  for (Event::Kind kind :
+       {Event::Kind::bought, Event::Kind::card_drawn, Event::Kind::built, Event::Kind::turn})
+    EXPECT_GT(c.seen[kind], 0) << static_cast<int>(kind);
+}
+
+// FINANCE (1932): every landing on an unsold lease is an auction, and with FORGETTERS the salary waits for a
+// claim; with its later custom, doubles throw again and three go to jail.
+TEST(FastPaths, Finance1932GamesAreTheSameAfterEveryInput) {
+  Compared c = compare_edition("finance-1932", 10, 90);
+  EXPECT_GT(c.seen[Event::Kind::auction_started], 0);
+  Compared forgetters =
+      compare_edition("finance-1932", 5, 100, {{"forgetters", true}, {"doubles_throw_again", true}});
+  EXPECT_GT(forgetters.seen[Event::Kind::salary_earned], 0);
+  EXPECT_GT(forgetters.seen[Event::Kind::jailed], 0);
+}
+
+TEST(FastPaths, ShipsAndSlidersGamesAreTheSameAfterEveryInput) {
+  Compared ships = compare_edition("ships", 10, 110);
+  EXPECT_GT(ships.seen[Event::Kind::turn], 0);
+  Compared short_ships = compare_edition("ships", 5, 130, {{"short_game", true}});
+  EXPECT_GT(short_ships.seen[Event::Kind::drafted], 0);
+  Compared sliders = compare_edition("sliders", 10, 150);
+  EXPECT_GT(sliders.seen[Event::Kind::turn], 0);
+}
+
+}  // namespace
+}  // namespace bb::rules
