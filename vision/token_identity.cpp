@@ -43,6 +43,74 @@ ShapeFeatures shape_of(const std::vector<int>& pixels, int side, Point2* centre)
 
 }  // namespace locator_detail
 
+void TokenLocator::remember_decided(const cv::Mat& top, const std::vector<TokenObservation>& decided,
+                                    double sure) {
+  Impl& im = *impl_;
+  im.decided_top = top.clone();
+  im.decided_centre.assign(decided.size(), {});
+  im.decided_area.assign(decided.size(), 0.0);
+  for (size_t t = 0; t < decided.size(); ++t) {
+    const TokenObservation& o = decided[t];
+    // Seen sure, alone, and at about its learned size (a blob three times a token's area is the token and
+    // a shadow or a sleeve of its look, or not the token at all: nothing to hold on to).
+    if (!o.visible || o.shared || o.confidence < sure || o.visible_fraction < 0.7 || o.visible_fraction > 1.4)
+      continue;
+    im.decided_centre[t] = o.centre;
+    im.decided_area[t] = o.visible_fraction;  // over the learned area: locate() compares it alike
+  }
+}
+
+void TokenLocator::forget_decided() {
+  impl_->decided_top.release();
+  impl_->decided_centre.clear();
+  impl_->decided_area.clear();
+}
+
+bool TokenLocator::Impl::untouched(size_t t, const Tally& blob, double area) const {
+  // The blob's centre within a pixel and a half of where the token stood, its size within a tenth, and
+  // at most a tenth of its pixels changed by more than 12 grey levels a channel on average (sensor noise
+  // in the averaged still view is 1-3; a token lifted and put down again, or another one in its place,
+  // moves its edge by pixels and changes a rim's worth of them).
+  if (decided_top.empty() || !current_top || t >= decided_area.size() || decided_area[t] <= 0) return false;
+  if (std::hypot(blob.centre.x - decided_centre[t].x, blob.centre.y - decided_centre[t].y) > 1.5)
+    return false;
+  const double size = static_cast<double>(blob.pixels.size()) / area / decided_area[t];
+  if (size < 0.9 || size > 1.1) return false;
+  return changed_share(blob) <= 0.1;
+}
+
+double TokenLocator::Impl::changed_share(const Tally& blob) const {
+  if (decided_top.empty() || !current_top || blob.pixels.empty()) return 1.0;
+  size_t changed = 0;
+  for (int i : blob.pixels) {
+    const cv::Vec3b a = current_top->at<cv::Vec3b>(i), b = decided_top.at<cv::Vec3b>(i);
+    const int change = std::abs(a[0] - b[0]) + std::abs(a[1] - b[1]) + std::abs(a[2] - b[2]);
+    changed += change > 36;
+  }
+  return static_cast<double>(changed) / static_cast<double>(blob.pixels.size());
+}
+
+bool TokenLocator::Impl::stood_elsewhere(size_t t, const Tally& blob, double area) const {
+  // Elsewhere: more than one and a half token widths from where it stood. Nearer, the blob may be what is
+  // left of its own (a token touching it has gone, taking the rim their blobs shared: the centre moves,
+  // the pixels left do not change).
+  if (decided_top.empty() || t >= decided_area.size() || decided_area[t] <= 0) return false;
+  if (std::hypot(blob.centre.x - decided_centre[t].x, blob.centre.y - decided_centre[t].y) <=
+      1.5 * std::sqrt(area))
+    return false;
+  return changed_share(blob) <= 0.1;
+}
+
+bool TokenLocator::Impl::held_by_another(const std::vector<size_t>& members, const Tally& blob) const {
+  if (decided_top.empty()) return false;
+  for (size_t u = 0; u < decided_area.size(); ++u) {
+    if (decided_area[u] <= 0 || std::find(members.begin(), members.end(), u) != members.end()) continue;
+    if (std::hypot(blob.centre.x - decided_centre[u].x, blob.centre.y - decided_centre[u].y) <= 1.5)
+      return changed_share(blob) <= 0.1;
+  }
+  return false;
+}
+
 void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
                                            const std::vector<Tally*>& all_blobs,
                                            const std::vector<TokenAppearance>& tokens,
@@ -106,6 +174,25 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
     return outline_weight * shape_distance(tokens[m].shape, b.shape) + cap_distance(tokens[m].cap, b.cap) +
            size + level + prior;
   };
+  // A token untouched on its blob since every token was last decided is that blob's (a hand moves one
+  // token at a time): no way gives it another blob or none, nor its blob to another token. Its look-
+  // alikes share the rest, and the one that moved is told by elimination, not by an outline that blur
+  // makes alike.
+  constexpr double never = 1e6;
+  std::vector<int> pinned(n, -1);
+  if (!near)
+    for (size_t k = 0; k < n; ++k)
+      for (size_t b = 0; b < found.size() && pinned[k] < 0; ++b)
+        if (untouched(members[k], *found[b], tokens[members[k]].area_px)) pinned[k] = static_cast<int>(b);
+  for (size_t k = 0; k < n; ++k)
+    for (size_t j = k + 1; j < n; ++j)
+      if (pinned[k] >= 0 && pinned[k] == pinned[j]) pinned[k] = pinned[j] = -1;
+  auto way_cost = [&](size_t k, size_t b) {
+    if (pinned[k] >= 0) return pinned[k] == static_cast<int>(b) ? 0.0 : never;
+    if (std::find(pinned.begin(), pinned.end(), static_cast<int>(b)) != pinned.end()) return never;
+    if (stood_elsewhere(members[k], *found[b], tokens[members[k]].area_px)) return never;
+    return cost(members[k], *found[b]);
+  };
   std::vector<int> choice(n, -1), best_choice(n, -1);
   std::vector<int> used(found.size(), 0);
   std::vector<double> best_with(n * (found.size() + 1), 1e18);  // per token and blob (last: none)
@@ -121,13 +208,13 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
       return;
     }
     choice[i] = -1;
-    self(self, i + 1, total + absent_cost);
+    self(self, i + 1, total + (pinned[i] >= 0 ? never : absent_cost));
     for (size_t b = 0; b < found.size(); ++b) {
       const int capacity = !near && found[b]->pixels.size() > 1.6 * mean_area ? 2 : 1;
       if (used[b] >= capacity) continue;
       ++used[b];
       choice[i] = static_cast<int>(b);
-      self(self, i + 1, total + cost(members[i], *found[b]));
+      self(self, i + 1, total + way_cost(i, b));
       --used[b];
     }
     choice[i] = -1;
@@ -167,7 +254,15 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
     const double size = static_cast<double>(mine.pixels.size()) / tokens[t].area_px;
     const bool own_by_brightness =
         !near && !shared && told_by_brightness(members[k], mine) && size > 0.6 && size < 1.5;
-    if ((best_with[k * (found.size() + 1) + found.size()] < best + margin && !own_by_brightness) ||
+    // Every other member untouched on its own blob: the look-alike the question below guards against is
+    // accounted for, and a blob of about this token's size is its own (as a token of a colour of its own
+    // is).
+    out[t].untouched = pinned[k] >= 0;
+    bool others_untouched = true;
+    for (size_t j = 0; j < n; ++j) others_untouched &= j == k || pinned[j] >= 0;
+    const bool own_by_elimination = !near && !shared && others_untouched && size > 0.6 && size < 1.5;
+    if ((best_with[k * (found.size() + 1) + found.size()] < best + margin && !own_by_brightness &&
+         !own_by_elimination) ||
         (!near && (unknown_outline || too_many) && !stayed)) {
       // The blob might as well be another of the same look, this token being covered or elsewhere.
       out[t].confidence = std::min(out[t].confidence, 0.5);

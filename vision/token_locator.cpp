@@ -121,6 +121,7 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
   assert(!im.reference.empty() && top.rows == s && top.cols == s && top.type() == CV_8UC3);
   const cv::Vec3f gain = im.white_balance(top);
   const cv::Vec3f unit(1, 1, 1);
+  im.current_top = &top;
 
   // Pass 1: colour change against the reference, and the brightness ratio that feeds the light field.
   const size_t ring_size = im.ring.size();
@@ -306,6 +307,14 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
         b->brightness = std::max(0.01, median(levels));
       }
     }
+    // A blob where a token of another look stood, untouched, is that token's; one unchanged since the
+    // last decision, while the group's only token stood elsewhere, is not it.
+    if (!near)
+      std::erase_if(found, [&](const Tally* b) {
+        return im.held_by_another(members, *b) ||
+               (members.size() == 1 &&
+                im.stood_elsewhere(members.front(), *b, tokens[members.front()].area_px));
+      });
     if (members.size() == 1) {
       const size_t t = members.front();
       if (found.empty()) continue;
@@ -315,7 +324,10 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
         if (b->pixels.size() >= 0.5 * found.front()->pixels.size())
           looks_like[t].push_back(im.blobs.at<int>(b->pixels.front()));
       for (int i : found.front()->pixels) im.claimed.at<uint8_t>(i) = 255;
-      if (found.size() > 1 && found[1]->pixels.size() >= 0.5 * found.front()->pixels.size() &&
+      // Untouched where it stood when last decided: another blob like it is not this token.
+      out[t].untouched = !near && im.untouched(t, *found.front(), tokens[t].area_px);
+      if (!out[t].untouched && found.size() > 1 &&
+          found[1]->pixels.size() >= 0.5 * found.front()->pixels.size() &&
           !clearly_own(t, component[t], im.blobs.at<int>(found[1]->pixels.front())))
         ask_between(out[t], *found[1]);  // two places look like this token
       continue;
@@ -346,6 +358,8 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
       if (component[a] < 0 || component[b] < 0 || !neutral(tokens[a]) || !neutral(tokens[b])) continue;
       if (!seen_in(a, component[b]) && !seen_in(b, component[a])) continue;
       if (told_apart(a, b)) continue;
+      // One of them untouched on its own blob, the other elsewhere: they cannot have swapped.
+      if (component[a] != component[b] && (out[a].untouched || out[b].untouched)) continue;
       for (size_t t : {a, b}) {
         out[t].confidence = std::min(out[t].confidence, 0.5);
         const int other = out[t == a ? b : a].space;
@@ -368,6 +382,7 @@ TokenObservation TokenLocator::Impl::observe(int token, const Tally& blob, doubl
   o.shape = blob.shape;
   o.cap = blob.cap;
   o.outline_cut = blob.divided;
+  o.centre = blob.centre;
   std::vector<std::pair<double, int>> shares;
   for (size_t sp = 0; sp < blob.per_space.size(); ++sp)
     if (blob.per_space[sp] > 0) shares.emplace_back(blob.per_space[sp] / total, static_cast<int>(sp));

@@ -31,6 +31,10 @@ struct TokenObservation {
   // Its outline did not match its blob, but it is the only token of its look left for the only blob of
   // its look left, of its size, every other one matched without doubt: the learned outline was wrong.
   bool by_elimination = false;
+  Point2 centre;  // of its blob, top-view pixels
+  // Its blob is where it stood when last decided, of the same size, its pixels unchanged since: it was not
+  // touched, and no other token of its look can be it.
+  bool untouched = false;
 };
 
 // A token put down alone on a board whose empty look is known, learned by its difference from it.
@@ -92,6 +96,13 @@ class TokenLocator {
   void remember_settled_board(const cv::Mat& top);
   // A token moved since: the next find_new_token goes by what no learned token's colour explains.
   void forget_settled_board();
+  // Every token has just been decided on this top view: the tokens seen sure, alone in their blob (`decided`
+  // per token; others not visible or below `sure`) are remembered with their blobs. While a token's blob
+  // is later found there again, the same, the token has not been touched: it is that blob's, and its look-
+  // alikes are told apart by elimination instead of by outline (a hand moves one token at a time).
+  void remember_decided(const cv::Mat& top, const std::vector<TokenObservation>& decided, double sure);
+  // The view moved (a bump, a better fit) or the tokens changed: nothing is known untouched.
+  void forget_decided();
 
   // The reference was taken through `taken_with`; `now` is a better fit of the same, unmoved board (more
   // markers in view): the reference is resampled to stay true to the board through `now`.

@@ -87,6 +87,12 @@ struct TokenLocator::Impl {
   cv::Mat mask, blobs, stats, centroids, lsum, lcount, field;
   std::vector<float> ratio;
   std::vector<int> last_spaces;  // of the current locate() call, empty when unknown
+  // remember_decided(): the top view when every token was last decided, and per token its blob's centre
+  // and size then (size 0: not remembered).
+  cv::Mat decided_top;
+  std::vector<Point2> decided_centre;
+  std::vector<double> decided_area;
+  const cv::Mat* current_top = nullptr;  // of the current find()
   std::vector<uint8_t> chroma_fg;
   // Of the last find(): foreground pixels given to a learned token's blob, and the light's correction.
   mutable cv::Mat claimed;
@@ -122,6 +128,19 @@ struct TokenLocator::Impl {
   // the body's; true when a cap was found (the light's correction is the last find()'s).
   bool drop_cap(std::vector<int>& core_pixels, const cv::Mat& top) const;
   void ask_between(TokenObservation& o, const Tally& other) const;
+  // True when `blob` is token `t`'s blob as last decided, unchanged (remember_decided); `area`: the
+  // token's learned area.
+  bool untouched(size_t t, const Tally& blob, double area) const;
+  // True when `blob` stands where a token not among `members` stood when last decided, its pixels
+  // unchanged: it is that token's, whatever colour it matches now (a grey token in a shadow matches an
+  // untouched black one).
+  bool held_by_another(const std::vector<size_t>& members, const Tally& blob) const;
+  // True when `blob` is not token `t` (of learned `area`): t was somewhere else when last decided, and
+  // the blob is unchanged since (had t come here, its arrival would have changed the pixels). A blob of the
+  // board itself that matches t's look (a shadow, the start space's print) is kept from being taken for it.
+  bool stood_elsewhere(size_t t, const Tally& blob, double area) const;
+  // The share of `blob`'s pixels changed since remember_decided's view (1 when none is remembered).
+  double changed_share(const Tally& blob) const;
   void assign_by_outline(const std::vector<size_t>& members, const std::vector<Tally*>& blobs,
                          const std::vector<TokenAppearance>& tokens, const std::vector<Point2>* near,
                          std::vector<TokenObservation>& out) const;

@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
 #include <sstream>
 
 #include "vision/token_names.h"
@@ -23,13 +25,20 @@ TrackerEvent event(TrackerEvent::Kind kind, int64_t frame, std::string token = {
 }
 }  // namespace
 
+struct TokenTracker::StillView {
+  cv::Mat mean;  // CV_32FC3
+  int frames = 0;
+  std::array<double, 9> fit{};  // board_to_image of the calibration the views were taken through
+};
+
 TokenTracker::TokenTracker(const SpaceMap& map, Settings settings, MarkerLayout markers)
     : map_(map),
       settings_(settings),
       calibrator_(markers),
       motion_(settings.motion),
-      locator_(map, settings.locator, markers) {
-  assert(settings.still_frames >= 1 && settings.agree_frames >= 1);
+      locator_(map, settings.locator, markers),
+      still_view_(std::make_unique<StillView>()) {
+  assert(settings.still_frames >= 1 && settings.agree_frames >= 1 && settings.average_frames >= 1);
   assert(settings.start_space >= 0 && settings.start_space < map.space_count());
 }
 
@@ -38,6 +47,7 @@ TokenTracker::~TokenTracker() = default;
 void TokenTracker::camera_restarted() {
   motion_.reset();
   unsettle();
+  locator_.forget_decided();  // whatever it shows is checked afresh
 }
 
 void TokenTracker::accept_found_tokens() {
@@ -80,6 +90,8 @@ void TokenTracker::adopt_tokens(std::vector<TokenAppearance> tokens, std::vector
   reported_.assign(tokens_.size(), {});
   decided_.assign(tokens_.size(), true);
   wavering_.assign(tokens_.size(), {});
+  decided_as_.assign(tokens_.size(), {});
+  locator_.forget_decided();
   unseen_moves_.assign(tokens_.size(), -1);
   pending_.clear();
 }
@@ -145,6 +157,7 @@ void TokenTracker::learn_at_start(const cv::Mat& top, int64_t frame_index,
   }
   std::vector<int> positions(learned_now.size(), settings_.start_space);
   adopt_tokens(std::move(learned_now), std::move(positions));
+  remember_learned(top);
   learned_with_markers_ = calibration_->markers_seen;
   if (learned_with_markers_ < MarkerLayout::count) reference_calibration_ = *calibration_;
   for (const auto& t : tokens_) {
@@ -209,6 +222,7 @@ bool TokenTracker::learn_new_token(const cv::Mat& top, const std::vector<TokenOb
   positions.push_back(learned.space);
   adopt_tokens(std::move(tokens), std::move(positions));
   locator_.remember_settled_board(top);
+  remember_learned(top);
   TrackerEvent e = event(TrackerEvent::Kind::learned, frame_index, learned.look.name);
   e.to = learned.space;
   e.confidence = 1.0;
@@ -245,8 +259,10 @@ void TokenTracker::unsettle() {
   new_sightings_.clear();
   if (awaiting_new_token_) moved_while_waiting_ = true;
   nothing_new_frames_ = 0;
+  still_view_->frames = 0;
   decided_.assign(tokens_.size(), false);
   wavering_.assign(tokens_.size(), {});
+  decided_as_.assign(tokens_.size(), {});
   dirty_ = true;
 }
 
@@ -320,6 +336,7 @@ std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t fr
 
   cv::Mat top;
   locator_.top_view(frame, *calibration_, top);
+  average_still(top);
   if (settings_.learning == Settings::Learning::one_at_a_time && !locator_.has_reference()) {
     // The table has cleared the board: this is its empty look, and the first token is awaited.
     locator_.set_empty_reference(top);
@@ -385,6 +402,9 @@ std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t fr
     all_decided = true;
   }
   if (!all_decided) return events;
+  // Every token decided: the tokens decided sure, and their blobs on this view, are what the next look
+  // compares with to tell which of them nobody touched.
+  locator_.remember_decided(top, decided_as_, settings_.locator.unsure_below);
   pending_.clear();
   dirty_ = false;
   return events;
@@ -434,6 +454,42 @@ std::expected<Calibration, std::string> TokenTracker::fit_board(
   return joint;
 }
 
+void TokenTracker::remember_learned(const cv::Mat& top) {
+  // Every token is where it was just learned: the first move is told from the others untouched, as every
+  // later one is.
+  auto seen = locator_.locate(top, tokens_, positions_);
+  for (size_t t = 0; t < seen.size(); ++t)
+    if (seen[t].space != positions_[t]) seen[t].visible = false;  // not where it was learned: no hold
+  locator_.remember_decided(top, seen, settings_.locator.unsure_below);
+}
+
+void TokenTracker::average_still(cv::Mat& top) {
+  // A token's blob is a threshold of its soft edge and of its level against the paper: sensor noise and
+  // JPEG blocks, different in every frame, move both (a black token's blurred rim between the two learned
+  // neutral levels, a grey one in a shadow). The board and the tokens are still; averaging N views divides
+  // that noise by the root of N. A new fit (a bump, a better fit) starts the average afresh: the views
+  // would not line up.
+  StillView& v = *still_view_;
+  const auto& fit = calibration_->board_to_image.matrix();
+  if (v.frames == 0 || v.fit != fit || v.mean.size() != top.size()) {
+    top.convertTo(v.mean, CV_32FC3);
+    v.frames = 1;
+    v.fit = fit;
+    return;
+  }
+  // Only what noise explains is averaged: a pixel that differs from the mean by more than 20 grey levels
+  // a channel on average (a hand's shadow just gone, a light switched on) is taken as it is now.
+  cv::Mat now, off, changed;
+  top.convertTo(now, CV_32FC3);
+  cv::absdiff(now, v.mean, off);
+  cv::transform(off, off, cv::Matx13f(1, 1, 1));
+  cv::compare(off, 60.0, changed, cv::CMP_GT);
+  v.frames = std::min(v.frames + 1, settings_.average_frames);
+  cv::accumulateWeighted(now, v.mean, 1.0 / v.frames);
+  now.copyTo(v.mean, changed);
+  v.mean.convertTo(top, CV_8UC3);
+}
+
 void TokenTracker::adopt_better_fit(const Calibration& better) {
   if (reference_calibration_) {
     locator_.rewarp_reference(*reference_calibration_, better);
@@ -442,6 +498,7 @@ void TokenTracker::adopt_better_fit(const Calibration& better) {
     if (learned_with_markers_ == MarkerLayout::count) reference_calibration_.reset();
   }
   calibration_ = better;
+  locator_.forget_decided();  // the top view moved
 }
 
 void TokenTracker::check_board(const cv::Mat& frame, int64_t frame_index, std::vector<TrackerEvent>& events) {
@@ -482,6 +539,7 @@ void TokenTracker::check_board(const cv::Mat& frame, int64_t frame_index, std::v
   if (shift <= settings_.bump_px * (rough ? 4 : 1)) return;
   calibration_ = *c;
   reference_calibration_.reset();  // the board moved: the reference is no longer of this view's making
+  locator_.forget_decided();
   TrackerEvent e = event(TrackerEvent::Kind::recalibrated, frame_index);
   e.confidence = 1.0;
   e.markers = c->markers_seen;
@@ -493,6 +551,7 @@ void TokenTracker::check_board(const cv::Mat& frame, int64_t frame_index, std::v
 void TokenTracker::decide(size_t t, const TokenObservation& o, int64_t frame_index,
                           std::vector<TrackerEvent>& events) {
   const double sure = settings_.locator.unsure_below;
+  decided_as_[t] = o;
   const std::string& name = tokens_[t].name;
   if (!o.visible && unseen_moves_[t] < 0) unseen_moves_[t] = 0;
   if (o.visible) unseen_moves_[t] = -1;

@@ -34,6 +34,11 @@ class TokenTracker {
     int not_found_every = 150;  // frames between repeated "board not found" reports
     // Still frames after which a token whose look keeps changing is asked about instead of waited for.
     int settle_limit_frames = 24;
+    // Still frames whose top views are averaged before the tokens are looked at: sensor noise and JPEG
+    // blocks differ from frame to frame, a still token does not. Up to this many frames since the scene
+    // last moved are averaged equally, later ones with this weight's share (a slow change of light is
+    // followed); 1 looks at each frame alone.
+    int average_frames = 8;
     // How many tokens the table expects (its players); 0: as many as are found. With a number, a start
     // that shows fewer (or more) is reported (learn_incomplete) and looked at again until they agree or
     // the table accepts what was found.
@@ -127,9 +132,10 @@ class TokenTracker {
   std::vector<int> positions_;
   std::vector<std::string> reported_;  // per token: the last question or absence reported, to say it once
   std::deque<Pending> pending_;
-  std::vector<bool> decided_;               // per token: decided since the scene last moved
-  std::vector<std::vector<int>> wavering_;  // per token: every space it was seen on since then
-  int learned_with_markers_ = 0;            // markers behind the calibration the reference was taken with
+  std::vector<bool> decided_;                 // per token: decided since the scene last moved
+  std::vector<std::vector<int>> wavering_;    // per token: every space it was seen on since then
+  std::vector<TokenObservation> decided_as_;  // per token: the look it was decided by since then
+  int learned_with_markers_ = 0;              // markers behind the calibration the reference was taken with
   // The calibration the reference was taken through, while it had fewer than four markers and the board
   // has not moved since: a fit from more markers later re-aligns the reference. While it is set, it is the
   // calibration in use (invariant_problem() checks it).
@@ -148,6 +154,12 @@ class TokenTracker {
   int still_count_ = 0;
   bool dirty_ = true;  // something moved since the last decision
   int64_t last_not_found_ = -1'000'000;
+  // The top view averaged over the still frames since the scene last moved, through one board fit.
+  struct StillView;
+  std::unique_ptr<StillView> still_view_;
+  void average_still(cv::Mat& top);
+  // Just after tokens are learned: their looks on `top` are remembered as decided (remember_decided).
+  void remember_learned(const cv::Mat& top);
 };
 
 }  // namespace bb::vision
