@@ -10,6 +10,7 @@
 #include "vision/board_calibrator.h"
 #include "vision/motion_detector.h"
 #include "vision/space_map.h"
+#include "vision/still_average.h"
 #include "vision/token_appearance.h"
 #include "vision/token_locator.h"
 #include "vision/tracker_event.h"
@@ -155,9 +156,7 @@ class TokenTracker {
   bool dirty_ = true;  // something moved since the last decision
   int64_t last_not_found_ = -1'000'000;
   // The top view averaged over the still frames since the scene last moved, through one board fit.
-  struct StillView;
-  std::unique_ptr<StillView> still_view_;
-  void average_still(cv::Mat& top);
+  StillAverage still_view_;
   // Just after tokens are learned: their looks on `top` are remembered as decided (remember_decided).
   void remember_learned(const cv::Mat& top);
 };
