@@ -69,6 +69,22 @@ void TokenTracker::leave_token_to_dice(const std::string& name) {
   said_unseen_ = false;
 }
 
+void TokenTracker::settle(const std::string& name, int space) {
+  const auto it = std::find_if(tokens_.begin(), tokens_.end(), [&](const auto& a) { return a.name == name; });
+  if (it == tokens_.end() || space < 0 || space >= map_.space_count()) return;
+  const auto t = static_cast<size_t>(it - tokens_.begin());
+  auto& refuted = refuted_[t];
+  for (int s : asked_[t])
+    if (s != space && std::find(refuted.begin(), refuted.end(), s) == refuted.end()) refuted.push_back(s);
+  std::erase(refuted, space);
+  asked_[t].clear();
+  if (positions_[t] != space) locator_.forget_settled_board();  // as a move seen sure does
+  positions_[t] = space;
+  reported_[t].clear();
+  unseen_moves_[t] = -1;
+  locator_.remember_settled(t, space);
+}
+
 std::string TokenTracker::next_token_name() const {
   if (!next_name_.empty()) return next_name_;
   for (int index = static_cast<int>(tokens_.size());; ++index) {
@@ -87,6 +103,8 @@ void TokenTracker::adopt_tokens(std::vector<TokenAppearance> tokens, std::vector
   decided_as_.assign(tokens_.size(), {});
   locator_.forget_decided();
   unseen_moves_.assign(tokens_.size(), -1);
+  asked_.assign(tokens_.size(), {});
+  refuted_.assign(tokens_.size(), {});
   pending_.clear();
 }
 
@@ -515,9 +533,15 @@ void TokenTracker::check_board(const cv::Mat& frame, int64_t frame_index, std::v
   events.push_back(e);
 }
 
-void TokenTracker::decide(size_t t, const TokenObservation& o, int64_t frame_index,
+void TokenTracker::decide(size_t t, const TokenObservation& seen, int64_t frame_index,
                           std::vector<TrackerEvent>& events) {
   const double sure = settings_.locator.unsure_below;
+  TokenObservation o = seen;
+  if (o.visible && o.confidence >= sure && o.space != positions_[t] &&
+      std::find(refuted_[t].begin(), refuted_[t].end(), o.space) != refuted_[t].end()) {
+    o.confidence = std::min(o.confidence, 0.5);  // the family said it was not there: asked, not told
+    o.candidates = {o.space};
+  }
   decided_as_[t] = o;
   const std::string& name = tokens_[t].name;
   if (!o.visible && unseen_moves_[t] < 0) unseen_moves_[t] = 0;
@@ -564,6 +588,7 @@ void TokenTracker::decide(size_t t, const TokenObservation& o, int64_t frame_ind
   const std::string key = fmt::format("unsure {}", fmt::join(sorted, ","));
   if (reported_[t] == key) return;
   reported_[t] = key;
+  asked_[t] = o.candidates;
   TrackerEvent e = event(TrackerEvent::Kind::unsure, frame_index, name);
   e.from = positions_[t];
   e.to = o.space;
