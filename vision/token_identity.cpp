@@ -49,6 +49,7 @@ void TokenLocator::remember_decided(const cv::Mat& top, const std::vector<TokenO
   im.decided_top = top.clone();
   im.decided_centre.assign(decided.size(), {});
   im.decided_area.assign(decided.size(), 0.0);
+  im.decided_seen = decided;
   for (size_t t = 0; t < decided.size(); ++t) {
     const TokenObservation& o = decided[t];
     // Seen sure, alone, and at about its learned size (a blob three times a token's area is the token and
@@ -60,7 +61,19 @@ void TokenLocator::remember_decided(const cv::Mat& top, const std::vector<TokenO
   }
 }
 
+bool TokenLocator::remember_settled(size_t token, int space) {
+  Impl& im = *impl_;
+  if (im.decided_top.empty() || token >= im.decided_seen.size()) return false;
+  const TokenObservation& o = im.decided_seen[token];
+  if (!o.visible || o.space != space || o.shared || o.visible_fraction < 0.7 || o.visible_fraction > 1.4)
+    return false;
+  im.decided_centre[token] = o.centre;
+  im.decided_area[token] = o.visible_fraction;
+  return true;
+}
+
 void TokenLocator::forget_decided() {
+  impl_->decided_seen.clear();
   impl_->decided_top.release();
   impl_->decided_centre.clear();
   impl_->decided_area.clear();

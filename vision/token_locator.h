@@ -101,6 +101,11 @@ class TokenLocator {
   // is later found there again, the same, the token has not been touched: it is that blob's, and its look-
   // alikes are told apart by elimination instead of by outline (a hand moves one token at a time).
   void remember_decided(const cv::Mat& top, const std::vector<TokenObservation>& decided, double sure);
+  // The table settled a question about token `token`: it stands on `space`. Its look on the view last
+  // remembered (remember_decided), unsure then, is remembered as its untouched blob when it was seen alone
+  // at about its size on that space; false when there is nothing to remember (another space, a shared or
+  // partial blob, or the view forgotten since).
+  bool remember_settled(size_t token, int space);
   // The view moved (a bump, a better fit) or the tokens changed: nothing is known untouched.
   void forget_decided();
 

@@ -92,7 +92,8 @@ struct TokenLocator::Impl {
   cv::Mat decided_top;
   std::vector<Point2> decided_centre;
   std::vector<double> decided_area;
-  const cv::Mat* current_top = nullptr;  // of the current find()
+  std::vector<TokenObservation> decided_seen;  // as remember_decided was given them
+  const cv::Mat* current_top = nullptr;        // of the current find()
   std::vector<uint8_t> chroma_fg;
   // Of the last find(): foreground pixels given to a learned token's blob, and the light's correction.
   mutable cv::Mat claimed;

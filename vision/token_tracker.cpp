@@ -25,19 +25,13 @@ TrackerEvent event(TrackerEvent::Kind kind, int64_t frame, std::string token = {
 }
 }  // namespace
 
-struct TokenTracker::StillView {
-  cv::Mat mean;  // CV_32FC3
-  int frames = 0;
-  std::array<double, 9> fit{};  // board_to_image of the calibration the views were taken through
-};
-
 TokenTracker::TokenTracker(const SpaceMap& map, Settings settings, MarkerLayout markers)
     : map_(map),
       settings_(settings),
       calibrator_(markers),
       motion_(settings.motion),
       locator_(map, settings.locator, markers),
-      still_view_(std::make_unique<StillView>()) {
+      still_view_(settings.average_frames) {
   assert(settings.still_frames >= 1 && settings.agree_frames >= 1 && settings.average_frames >= 1);
   assert(settings.start_space >= 0 && settings.start_space < map.space_count());
 }
@@ -75,6 +69,22 @@ void TokenTracker::leave_token_to_dice(const std::string& name) {
   said_unseen_ = false;
 }
 
+void TokenTracker::settle(const std::string& name, int space) {
+  const auto it = std::find_if(tokens_.begin(), tokens_.end(), [&](const auto& a) { return a.name == name; });
+  if (it == tokens_.end() || space < 0 || space >= map_.space_count()) return;
+  const auto t = static_cast<size_t>(it - tokens_.begin());
+  auto& refuted = refuted_[t];
+  for (int s : asked_[t])
+    if (s != space && std::find(refuted.begin(), refuted.end(), s) == refuted.end()) refuted.push_back(s);
+  std::erase(refuted, space);
+  asked_[t].clear();
+  if (positions_[t] != space) locator_.forget_settled_board();  // as a move seen sure does
+  positions_[t] = space;
+  reported_[t].clear();
+  unseen_moves_[t] = -1;
+  locator_.remember_settled(t, space);
+}
+
 std::string TokenTracker::next_token_name() const {
   if (!next_name_.empty()) return next_name_;
   for (int index = static_cast<int>(tokens_.size());; ++index) {
@@ -93,6 +103,8 @@ void TokenTracker::adopt_tokens(std::vector<TokenAppearance> tokens, std::vector
   decided_as_.assign(tokens_.size(), {});
   locator_.forget_decided();
   unseen_moves_.assign(tokens_.size(), -1);
+  asked_.assign(tokens_.size(), {});
+  refuted_.assign(tokens_.size(), {});
   pending_.clear();
 }
 
@@ -259,7 +271,7 @@ void TokenTracker::unsettle() {
   new_sightings_.clear();
   if (awaiting_new_token_) moved_while_waiting_ = true;
   nothing_new_frames_ = 0;
-  still_view_->frames = 0;
+  still_view_.restart();
   decided_.assign(tokens_.size(), false);
   wavering_.assign(tokens_.size(), {});
   decided_as_.assign(tokens_.size(), {});
@@ -336,7 +348,7 @@ std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t fr
 
   cv::Mat top;
   locator_.top_view(frame, *calibration_, top);
-  average_still(top);
+  still_view_.add(top, calibration_->board_to_image.matrix());
   if (settings_.learning == Settings::Learning::one_at_a_time && !locator_.has_reference()) {
     // The table has cleared the board: this is its empty look, and the first token is awaited.
     locator_.set_empty_reference(top);
@@ -463,33 +475,6 @@ void TokenTracker::remember_learned(const cv::Mat& top) {
   locator_.remember_decided(top, seen, settings_.locator.unsure_below);
 }
 
-void TokenTracker::average_still(cv::Mat& top) {
-  // A token's blob is a threshold of its soft edge and of its level against the paper: sensor noise and
-  // JPEG blocks, different in every frame, move both (a black token's blurred rim between the two learned
-  // neutral levels, a grey one in a shadow). The board and the tokens are still; averaging N views divides
-  // that noise by the root of N. A new fit (a bump, a better fit) starts the average afresh: the views
-  // would not line up.
-  StillView& v = *still_view_;
-  const auto& fit = calibration_->board_to_image.matrix();
-  if (v.frames == 0 || v.fit != fit || v.mean.size() != top.size()) {
-    top.convertTo(v.mean, CV_32FC3);
-    v.frames = 1;
-    v.fit = fit;
-    return;
-  }
-  // Only what noise explains is averaged: a pixel that differs from the mean by more than 20 grey levels
-  // a channel on average (a hand's shadow just gone, a light switched on) is taken as it is now.
-  cv::Mat now, off, changed;
-  top.convertTo(now, CV_32FC3);
-  cv::absdiff(now, v.mean, off);
-  cv::transform(off, off, cv::Matx13f(1, 1, 1));
-  cv::compare(off, 60.0, changed, cv::CMP_GT);
-  v.frames = std::min(v.frames + 1, settings_.average_frames);
-  cv::accumulateWeighted(now, v.mean, 1.0 / v.frames);
-  now.copyTo(v.mean, changed);
-  v.mean.convertTo(top, CV_8UC3);
-}
-
 void TokenTracker::adopt_better_fit(const Calibration& better) {
   if (reference_calibration_) {
     locator_.rewarp_reference(*reference_calibration_, better);
@@ -548,9 +533,15 @@ void TokenTracker::check_board(const cv::Mat& frame, int64_t frame_index, std::v
   events.push_back(e);
 }
 
-void TokenTracker::decide(size_t t, const TokenObservation& o, int64_t frame_index,
+void TokenTracker::decide(size_t t, const TokenObservation& seen, int64_t frame_index,
                           std::vector<TrackerEvent>& events) {
   const double sure = settings_.locator.unsure_below;
+  TokenObservation o = seen;
+  if (o.visible && o.confidence >= sure && o.space != positions_[t] &&
+      std::find(refuted_[t].begin(), refuted_[t].end(), o.space) != refuted_[t].end()) {
+    o.confidence = std::min(o.confidence, 0.5);  // the family said it was not there: asked, not told
+    o.candidates = {o.space};
+  }
   decided_as_[t] = o;
   const std::string& name = tokens_[t].name;
   if (!o.visible && unseen_moves_[t] < 0) unseen_moves_[t] = 0;
@@ -597,6 +588,7 @@ void TokenTracker::decide(size_t t, const TokenObservation& o, int64_t frame_ind
   const std::string key = fmt::format("unsure {}", fmt::join(sorted, ","));
   if (reported_[t] == key) return;
   reported_[t] = key;
+  asked_[t] = o.candidates;
   TrackerEvent e = event(TrackerEvent::Kind::unsure, frame_index, name);
   e.from = positions_[t];
   e.to = o.space;

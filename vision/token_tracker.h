@@ -10,6 +10,7 @@
 #include "vision/board_calibrator.h"
 #include "vision/motion_detector.h"
 #include "vision/space_map.h"
+#include "vision/still_average.h"
 #include "vision/token_appearance.h"
 #include "vision/token_locator.h"
 #include "vision/tracker_event.h"
@@ -77,6 +78,13 @@ class TokenTracker {
   // awaited: with every other expected token learned it waits for none, so nothing put down later in the
   // game (a house, a stray piece) is ever learned as that token.
   void leave_token_to_dice(const std::string& name);
+  // The table settled a question (unsure) about token `name`: the family said it stands on `space`. It is
+  // taken as decided there (not asked again); its blob on that space in the last decided view, if it was
+  // seen there alone, becomes its remembered one, so that a look-alike's later move is told by elimination
+  // instead of asked about too. The question's other spaces are refuted for it: a sure look at it there
+  // later is asked about, never reported as a move. Called on the camera thread, like process(). Only the
+  // accuracy bench's evaluator calls it so far; the daemon does not yet hand the table's answers back.
+  void settle(const std::string& name, int space);
   // True while the tracker waits for a token to be put down (ready_for_token was said).
   bool waiting_for_token() const { return awaiting_new_token_; }
 
@@ -151,13 +159,15 @@ class TokenTracker {
   int nothing_new_frames_ = 0;          // still frames since then showing nothing new
   bool said_unseen_ = false;            // learn_incomplete said for this wait
   std::vector<int> unseen_moves_;       // per token: others' moves since it was last seen, -1 while seen
+  // Per token: the spaces of its last question, and those the family said it was not on (settle). A sure
+  // look at it on a refuted space is asked about again, never reported as a move: what the tracker took
+  // for it there (print or a shadow like a grey token) was not it.
+  std::vector<std::vector<int>> asked_, refuted_;
   int still_count_ = 0;
   bool dirty_ = true;  // something moved since the last decision
   int64_t last_not_found_ = -1'000'000;
   // The top view averaged over the still frames since the scene last moved, through one board fit.
-  struct StillView;
-  std::unique_ptr<StillView> still_view_;
-  void average_still(cv::Mat& top);
+  StillAverage still_view_;
   // Just after tokens are learned: their looks on `top` are remembered as decided (remember_decided).
   void remember_learned(const cv::Mat& top);
 };

@@ -199,6 +199,13 @@ TrackingScore evaluate_game(const TableRenderer& renderer, const TableScene& bas
       }
       if (e.kind == TrackerEvent::Kind::unsure && t == moves[m].token) unsure = true;
     }
+    // The family answers every question, as the table asks it, with where the token truly stands; the
+    // table hands the answer back to the tracker.
+    for (const auto& e : events) {
+      const int t = index_of(e.token);
+      if (e.kind == TrackerEvent::Kind::unsure && t >= 0 && !unwatched[static_cast<size_t>(t)])
+        tracker.settle(e.token, script.truth()[static_cast<size_t>(t)]);
+    }
     if (left_alone)
       ++score.moves_unwatched;  // the camera knows nothing of it: any event naming it was counted above
     else if (correct && !wrong)

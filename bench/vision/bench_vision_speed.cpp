@@ -1,6 +1,7 @@
 // Speed of the tracker per frame on one core, at 720p and 1080p: the steady state (the motion check that
-// runs on every frame), a deciding frame (motion check plus the top view and every token's space), a full
-// tracker step, and calibration from the markers. Then memory over a 10,000-frame run.
+// runs on every frame), a deciding frame (motion check, the top view, its averaging with the still views
+// before it, and every token's space), a full tracker step, and calibration from the markers. Then memory
+// over a 10,000-frame run.
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,9 +12,11 @@
 #include <opencv2/core.hpp>
 #include <random>
 #include <string>
+#include <type_traits>
 
 #include "vision/board_calibrator.h"
 #include "vision/motion_detector.h"
+#include "vision/still_average.h"
 #include "vision/table_renderer.h"
 #include "vision/table_script.h"
 #include "vision/token_locator.h"
@@ -31,13 +34,18 @@ double thread_cpu_ms() {
 }
 
 // Median CPU time of this thread: on a machine shared with other work, wall time measures the neighbours.
+// A step that returns a double times itself (the part of it to count).
 template <typename F>
 double median_ms(int runs, F&& f) {
   std::vector<double> t;
   for (int i = 0; i < runs; ++i) {
-    const double a = thread_cpu_ms();
-    f(i);
-    t.push_back(thread_cpu_ms() - a);
+    if constexpr (std::is_same_v<decltype(f(i)), double>) {
+      t.push_back(f(i));
+    } else {
+      const double a = thread_cpu_ms();
+      f(i);
+      t.push_back(thread_cpu_ms() - a);
+    }
   }
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
@@ -76,10 +84,24 @@ void speed(int width, int height) {
   locator.top_view(still[0], *tracker.calibration(), top);
   const auto learned = tracker.tokens();
   locator.learn(top, 0);  // a reference to compare against
+  // What the tracker does on a deciding frame: the top view is averaged with the still ones before it
+  // (TokenTracker::Settings::average_frames, as the tracker runs it), then every token's space is found.
+  StillAverage average(TokenTracker::Settings{}.average_frames);
+  const auto& fit = tracker.calibration()->board_to_image.matrix();
   const double decide_ms = median_ms(40, [&](int i) {
     motion.moving(still[static_cast<size_t>(i % 2)]);
     locator.top_view(still[static_cast<size_t>(i % 2)], *tracker.calibration(), top);
+    average.add(top, fit);
     locator.locate(top, learned);
+  });
+  // The averaging alone, on the same top view (after the first view, as on every later still frame).
+  cv::Mat view;
+  const double average_ms = median_ms(60, [&](int i) {
+    locator.top_view(still[static_cast<size_t>(i % 2)], *tracker.calibration(), view);
+    if (i == 0) average.restart();
+    const double a = thread_cpu_ms();
+    average.add(view, fit);
+    return thread_cpu_ms() - a;
   });
 
   int64_t n = 1000;
@@ -100,11 +122,11 @@ void speed(int width, int height) {
                         [&](int i) { (void)calibrator.calibrate(still[static_cast<size_t>(i % 2)], *known); })
             : -1.0;
   std::printf(
-      "%4dx%-4d  steady state (motion check) %6.2f ms | deciding frame (motion + top view + spaces) %6.2f ms "
+      "%4dx%-4d  steady state (motion check) %6.2f ms | deciding frame (motion + top view + averaging + "
+      "spaces) %6.2f ms (of which the averaging %5.2f ms) | tracker step on a still, decided scene %6.2f ms "
       "| "
-      "tracker step on a still, decided scene %6.2f ms | calibration from markers %6.2f ms (check where they "
-      "were %5.2f ms)\n",
-      width, height, motion_ms, decide_ms, steady_ms, calibrate_ms, recheck_ms);
+      "calibration from markers %6.2f ms (check where they were %5.2f ms)\n",
+      width, height, motion_ms, decide_ms, average_ms, steady_ms, calibrate_ms, recheck_ms);
 }
 
 void memory() {
