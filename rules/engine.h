@@ -80,7 +80,7 @@ static_assert(sizeof(Step) <= 64, "a step is copied on every throw: keep it to a
 class DeckState {
  public:
   DeckState() = default;
-  explicit DeckState(const std::vector<int>& order) : ring_(order), size_(order.size()) {}
+  explicit DeckState(std::vector<int> order) : ring_(std::move(order)), size_(ring_.size()) {}
 
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
@@ -109,17 +109,20 @@ class DeckState {
     return c;
   }
   void push_bottom(int c) {
-    if (size_ == ring_.size()) {
-      std::vector<int> grown = order();
-      grown.resize(size_ + 1);
-      ring_ = std::move(grown);
-      head_ = 0;
-    }
+    if (size_ == ring_.size()) grow();
     ring_[slot(size_)] = c;
     ++size_;
   }
 
  private:
+  // One slot more, the cards laid out from the first (never in a game: a deck holds at most its copies).
+  [[gnu::noinline]] void grow() {
+    std::vector<int> grown = order();
+    grown.resize(size_ + 1);
+    ring_ = std::move(grown);
+    head_ = 0;
+  }
+
   std::size_t slot(std::size_t i) const {
     std::size_t s = head_ + i;
     return s >= ring_.size() ? s - ring_.size() : s;

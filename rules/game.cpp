@@ -98,7 +98,7 @@ std::expected<Game, std::string> Game::start(std::shared_ptr<const Edition> edit
     for (std::size_t c = 0; c < deck.cards.size(); ++c)
       for (int k = 0; k < deck.cards[c].copies; ++k) order.push_back(static_cast<int>(c));
     shuffle(order, g.rng_);
-    g.decks_.emplace_back(order);
+    g.decks_.emplace_back(std::move(order));
   }
   Engine e(g, nullptr);
   for (PlayerId p : st.players.ids())
