@@ -357,7 +357,7 @@ std::expected<void, std::string> Engine::handle(const Draw& in) {
   while (d < ed.decks.size() && ed.decks[d].id != in.deck) ++d;
   if (d == ed.decks.size()) return Fail(fmt::format("no deck '{}' in this edition", in.deck));
   const Deck& deck = ed.decks[d];
-  auto& order = g.decks_[d].order;
+  auto& order = g.decks_[d];
   std::size_t pos = 0;
   if (in.card) {
     auto known =
@@ -365,23 +365,21 @@ std::expected<void, std::string> Engine::handle(const Draw& in) {
     if (known == deck.cards.end())
       return Fail(fmt::format("no card '{}' in the {} deck", *in.card, deck.name));
     int index = static_cast<int>(known - deck.cards.begin());
-    auto where = std::find(order.begin(), order.end(), index);
-    if (where == order.end())
+    while (pos < order.size() && order[pos] != index) ++pos;
+    if (pos == order.size())
       return Fail(fmt::format("the card '{}' is not in the {} deck: a player holds it", *in.card, deck.name));
-    pos = static_cast<std::size_t>(where - order.begin());
   } else if (order.empty()) {
     return Fail(fmt::format("the {} deck is empty", deck.name));
   }
   PlayerId p = it->player;
   st.pending.erase(it);
-  int index = order[pos];
-  order.erase(order.begin() + static_cast<std::ptrdiff_t>(pos));
+  int index = pos == 0 ? order.pop_top() : order.erase_at(pos);
   const Card& card = deck.cards[index];
   bool keep = is_jail_card(card);
   if (keep) {
     (deck.id == "chance" ? st.players[p].chance_cards : st.players[p].chest_cards)++;
   } else {
-    order.push_back(index);  // returned face down to the bottom
+    order.push_bottom(index);  // returned face down to the bottom
   }
   event([&] { return Event{.kind = Event::Kind::card_drawn, .player = p, .card = &card}; });
   FrontSteps next = front_steps();
@@ -556,7 +554,8 @@ std::expected<void, std::string> Engine::adopt(const Adopt& in) {
   if (in.cards) {
     int available = pl.cards();
     for (std::size_t d = 0; d < ed.decks.size(); ++d)
-      for (int c : g.decks_[d].order) available += is_jail_card(ed.decks[d].cards[c]) ? 1 : 0;
+      for (std::size_t i = 0; i < g.decks_[d].size(); ++i)
+        available += is_jail_card(ed.decks[d].cards[g.decks_[d][i]]) ? 1 : 0;
     if (*in.cards < 0 || *in.cards > available)
       return Fail(fmt::format("only {} Get Out of Jail cards exist for {}", available, name(in.player)));
   }
@@ -593,11 +592,11 @@ std::expected<void, std::string> Engine::adopt(const Adopt& in) {
 
 void Engine::take_jail_card(PlayerId p) {
   for (std::size_t d = 0; d < ed.decks.size(); ++d) {
-    auto& order = g.decks_[d].order;
+    auto& order = g.decks_[d];
     for (std::size_t i = 0; i < order.size(); ++i) {
       const Card& c = ed.decks[d].cards[order[i]];
       if (is_jail_card(c)) {
-        order.erase(order.begin() + static_cast<std::ptrdiff_t>(i));
+        order.erase_at(i);
         (ed.decks[d].id == "chance" ? st.players[p].chance_cards : st.players[p].chest_cards)++;
         return;
       }

@@ -94,11 +94,11 @@ std::expected<Game, std::string> Game::start(std::shared_ptr<const Edition> edit
   st.house_credits.assign(st.players.size(), 0);
   st.hotel_credits.assign(st.players.size(), 0);
   for (const auto& deck : ed.decks) {
-    DeckState ds;
+    std::vector<int> order;
     for (std::size_t c = 0; c < deck.cards.size(); ++c)
-      for (int k = 0; k < deck.cards[c].copies; ++k) ds.order.push_back(static_cast<int>(c));
-    shuffle(ds.order, g.rng_);
-    g.decks_.push_back(std::move(ds));
+      for (int k = 0; k < deck.cards[c].copies; ++k) order.push_back(static_cast<int>(c));
+    shuffle(order, g.rng_);
+    g.decks_.emplace_back(std::move(order));
   }
   Engine e(g, nullptr);
   for (PlayerId p : st.players.ids())

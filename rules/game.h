@@ -16,7 +16,7 @@ namespace bb::rules {
 
 // The engine's private machinery (rules/engine.h): never used outside rules/.
 struct Step;
-struct DeckState;
+class DeckState;
 
 // What one accepted input caused.
 struct Outcome {

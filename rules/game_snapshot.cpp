@@ -278,7 +278,7 @@ std::string Game::snapshot() const {
   state["hotel_credits"] = st.hotel_credits;
 
   json decks = json::array();
-  for (const auto& d : decks_) decks.push_back(d.order);
+  for (const auto& d : decks_) decks.push_back(d.order());
   json steps = json::array();
   // Stored next step first (steps_ keeps the next step last).
   for (auto it = steps_.rbegin(); it != steps_.rend(); ++it) steps.push_back(step_json(*edition_, *it));
@@ -392,8 +392,8 @@ std::expected<Game, std::string> Game::restore(std::shared_ptr<const Edition> ed
     for (const auto& d : j.at("decks")) decks.push_back(DeckState{d.get<std::vector<int>>()});
     if (decks.size() != ed.decks.size()) return std::unexpected("the snapshot's decks are not the edition's");
     for (std::size_t d = 0; d < decks.size(); ++d)
-      for (int c : decks[d].order)
-        if (c < 0 || c >= static_cast<int>(ed.decks[d].cards.size()))
+      for (std::size_t i = 0; i < decks[d].size(); ++i)
+        if (int c = decks[d][i]; c < 0 || c >= static_cast<int>(ed.decks[d].cards.size()))
           return std::unexpected(
               fmt::format("the snapshot's deck {} holds card {}, not in the edition", d, c));
     std::vector<Step> steps;
