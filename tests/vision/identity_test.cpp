@@ -134,6 +134,25 @@ const TableRenderer& twins_720p() {
   return *r;
 }
 
+// The board's top view, as the locator warps it, with four tokens on `spaces` (token t on spaces[t]; on GO
+// each in its own slot), each turned `degrees_per_token` times its number.
+cv::Mat top_with_tokens(const TableRenderer& r, const TableScene& base, const std::array<int, 4>& spaces,
+                        double degrees_per_token, TokenLocator& locator) {
+  TableScene scene = base;
+  for (int t = 0; t < 4; ++t) {
+    const int space = spaces[static_cast<size_t>(t)];
+    scene.tokens.push_back({t, r.slot_position(space, space == 0 ? t : 0), degrees_per_token * t});
+  }
+  cv::Mat image, top;
+  RenderTruth truth;
+  r.render(scene, image, &truth);
+  Calibration calibration;
+  calibration.board_to_image = truth.board_to_image;
+  calibration.image_to_board = *truth.board_to_image.inverse();
+  locator.top_view(image, calibration, top);
+  return top;
+}
+
 TEST(Identity, AnUntouchedLookAlikeTellsWhichOneMoved) {
   // JPEG at quality 30-50 smears a 12-pixel square and star alike: by outline alone two of these twelve
   // moves were questions (the bench's pairs/jpeg game). A hand moves one token at a time: the look-alike
@@ -159,20 +178,8 @@ TEST(Identity, AnUntouchedTokenKeepsItsBlobWhateverItsOutline) {
   const TableRenderer& r = twins_720p();
   const SpaceMap& map = r.space_map();
   const TableScene base = scene_of(r, Condition::clean, 2101);
-  Calibration calibration;
   auto top_of = [&](const std::array<int, 4>& spaces, TokenLocator& locator) {
-    TableScene scene = base;
-    for (int t = 0; t < 4; ++t) {
-      const int space = spaces[static_cast<size_t>(t)];
-      scene.tokens.push_back({t, r.slot_position(space, space == 0 ? t : 0), 40.0 * t});
-    }
-    cv::Mat image, top;
-    RenderTruth truth;
-    r.render(scene, image, &truth);
-    calibration.board_to_image = truth.board_to_image;
-    calibration.image_to_board = *truth.board_to_image.inverse();
-    locator.top_view(image, calibration, top);
-    return top;
+    return top_with_tokens(r, base, spaces, 40.0, locator);
   };
   TokenLocator locator(map, {});
   auto tokens = locator.learn(top_of({0, 0, 0, 0}, locator), 0);
@@ -217,20 +224,8 @@ TEST(Identity, ATokenTheFamilySettledKeepsItsBlob) {
   const TableRenderer& r = twins_720p();
   const SpaceMap& map = r.space_map();
   const TableScene base = scene_of(r, Condition::clean, 2101);
-  Calibration calibration;
   auto top_of = [&](const std::array<int, 4>& spaces, TokenLocator& locator) {
-    TableScene scene = base;
-    for (int t = 0; t < 4; ++t) {
-      const int space = spaces[static_cast<size_t>(t)];
-      scene.tokens.push_back({t, r.slot_position(space, space == 0 ? t : 0), 40.0 * t});
-    }
-    cv::Mat image, top;
-    RenderTruth truth;
-    r.render(scene, image, &truth);
-    calibration.board_to_image = truth.board_to_image;
-    calibration.image_to_board = *truth.board_to_image.inverse();
-    locator.top_view(image, calibration, top);
-    return top;
+    return top_with_tokens(r, base, spaces, 40.0, locator);
   };
   for (const bool settled : {false, true}) {
     TokenLocator locator(map, {});
@@ -283,19 +278,7 @@ TEST(Identity, ABlobUnchangedSinceTheTokenStoodElsewhereIsNotIt) {
   const TableScene base = scene_of(r, Condition::clean, 2102);
   const int side = TokenLocator::Settings{}.top_side;
   auto top_of = [&](const std::array<int, 4>& spaces, TokenLocator& locator) {
-    TableScene scene = base;
-    for (int t = 0; t < 4; ++t) {
-      const int space = spaces[static_cast<size_t>(t)];
-      scene.tokens.push_back({t, r.slot_position(space, space == 0 ? t : 0), 0.0});
-    }
-    cv::Mat image, top;
-    RenderTruth truth;
-    r.render(scene, image, &truth);
-    Calibration calibration;
-    calibration.board_to_image = truth.board_to_image;
-    calibration.image_to_board = *truth.board_to_image.inverse();
-    locator.top_view(image, calibration, top);
-    return top;
+    return top_with_tokens(r, base, spaces, 0.0, locator);
   };
   TokenLocator locator(map, {});
   const auto tokens = locator.learn(top_of({0, 0, 0, 0}, locator), 0);
