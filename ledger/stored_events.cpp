@@ -167,6 +167,34 @@ const rules::Deck* deck_of(const rules::Edition& edition, const rules::Card* car
   return nullptr;
 }
 
+// A stored event has one "amount" column: the money for the kinds that move it, the house count of a sale
+// and the series piece of a FINANCE (1932) auction (the rows written before the event had typed fields for
+// them read the same way).
+rules::Money stored_amount(const rules::Event& e) {
+  switch (e.kind) {
+    case Kind::sold:
+      return e.houses_left;
+    case Kind::auction_started:
+      return e.series_piece;
+    default:
+      return e.amount;
+  }
+}
+
+void restore_amount(rules::Event& e, rules::Money stored) {
+  switch (e.kind) {
+    case Kind::sold:
+      e.houses_left = static_cast<int>(stored);
+      return;
+    case Kind::auction_started:
+      e.series_piece = static_cast<int>(stored);
+      return;
+    default:
+      e.amount = stored;
+      return;
+  }
+}
+
 }  // namespace
 
 nlohmann::json events_to_json(const std::vector<rules::Event>& events, const rules::Edition& edition) {
@@ -178,7 +206,7 @@ nlohmann::json events_to_json(const std::vector<rules::Event>& events, const rul
                            {"from", w.from},
                            {"to", w.to},
                            {"space", rules::space_wire(e.space)},
-                           {"amount", e.amount},
+                           {"amount", stored_amount(e)},
                            {"detail", w.detail}};
     if (e.card) {
       item["card"] = e.card->id;
@@ -198,7 +226,7 @@ std::vector<rules::Event> events_from_json(const nlohmann::json& list, const rul
     e.kind = *kind;
     e.player = rules::player_from_wire(item.value("player", rules::player_wire(std::nullopt)));
     e.space = rules::space_from_wire(item.value("space", -1));
-    e.amount = item.value("amount", rules::Money{0});
+    restore_amount(e, item.value("amount", rules::Money{0}));
     if (!decode({item.value("from", -1), item.value("to", -1), item.value("detail", 0)}, e)) continue;
     if (item.contains("card")) {
       // By its deck and id; a row written before the deck was stored names the id alone (the first deck

@@ -387,9 +387,12 @@ class Engine {
       a.timer_s =
           r.auction_timer_min_s + random_below(g.rng_, r.auction_timer_max_s - r.auction_timer_min_s + 1);
     st.auction = a;
-    Money piece = item == Auction::Item::property ? finance::series_piece(ed, r, st, *space).value_or(0) : 0;
+    const int piece = item == Auction::Item::property
+                          ? static_cast<int>(finance::series_piece(ed, r, st, *space).value_or(0))
+                          : 0;
     event([&] {
-      return Event{.kind = Event::Kind::auction_started, .space = space, .amount = piece, .auctioned = item};
+      return Event{
+          .kind = Event::Kind::auction_started, .space = space, .series_piece = piece, .auctioned = item};
     });
   }
 

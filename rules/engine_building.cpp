@@ -256,7 +256,7 @@ void Engine::sell(PlayerId p, SpaceId s) {
         return Event{.kind = Event::Kind::sold,
                      .player = p,
                      .space = lot.space,
-                     .amount = lot.houses_after,
+                     .houses_left = lot.houses_after,
                      .piece = Event::Piece::group_sale_lot,
                      .had_hotel = lot.hotel_before};
       });
@@ -265,7 +265,7 @@ void Engine::sell(PlayerId p, SpaceId s) {
         return Event{.kind = Event::Kind::sold,
                      .player = p,
                      .space = lot.space,
-                     .amount = lot.houses_after,
+                     .houses_left = lot.houses_after,
                      .piece = lot.hotel_before ? Event::Piece::hotel : Event::Piece::house};
       });
   }

@@ -160,10 +160,10 @@ struct Event {
   std::optional<PlayerId> other_player{};  // traded: the other side; partnership: the partner; free_ride: the
                                            // owner of the lot ridden on
   Account creditor = Account::bank();      // bankrupt: who gets everything (the bank or a player)
-  Money amount = 0;  // bought, mortgaged, auction_won: the price; sold: houses left on the lot (a hotel's:
-                     // the houses put in its place); auction_started: the piece of its series announced
-                     // (FINANCE 1932), 0 when none; salary_earned, salary_forfeit: the salary; game_over:
-                     // the winners' worth
+  Money amount = 0;      // bought, mortgaged, auction_won: the price; salary_earned, salary_forfeit: the
+                         // salary; game_over: the winners' worth; 0 in every other event
+  int houses_left = 0;   // sold: the houses left on the lot (a hotel's: the houses put in its place)
+  int series_piece = 0;  // auction_started (FINANCE 1932): the piece of its series announced; 0 when none
   const Card* card = nullptr;  // card_drawn
   int group = 0;               // drafted, partnership: the group's index in Edition::groups
   int winners = 0;             // game_over: how many players share the win (1: one winner; more: a tie, one

@@ -144,7 +144,8 @@ TEST(StoredEvents, ASaleReadsAsWhatWasSold) {
       R"({"kind":"sold","player":2,"from":-1,"to":-1,"space":37,"amount":2,"detail":0})";
   Event h = read_one(house);
   EXPECT_EQ(h.piece, Piece::house);
-  EXPECT_EQ(h.amount, 2);
+  EXPECT_EQ(h.houses_left, 2);  // the stored column holds the houses left; no money moved with the event
+  EXPECT_EQ(h.amount, 0);
   EXPECT_FALSE(h.had_hotel);
 
   const std::string hotel =
@@ -156,7 +157,8 @@ TEST(StoredEvents, ASaleReadsAsWhatWasSold) {
   Event g = read_one(group_lot_with_hotel);
   EXPECT_EQ(g.piece, Piece::group_sale_lot);
   EXPECT_TRUE(g.had_hotel);
-  EXPECT_EQ(g.amount, 3);
+  EXPECT_EQ(g.houses_left, 3);
+  EXPECT_EQ(g.amount, 0);
 
   const std::string group_lot_with_houses =
       R"({"kind":"sold","player":2,"from":0,"to":-1,"space":39,"amount":2,"detail":2})";
@@ -191,7 +193,14 @@ TEST(StoredEvents, AnAuctionReadsAsWhatItSells) {
       R"({"kind":"auction_unsold","player":-2,"from":-1,"to":-1,"space":-1,"amount":0,"detail":2})";
   EXPECT_EQ(read_one(hotel).auctioned, Item::hotel);
 
-  for (const auto& stored : {property, house, hotel}) expect_written_back(stored);
+  // FINANCE (1932): the piece of its series an auction announced is stored in the amount column.
+  const std::string second_piece =
+      R"({"kind":"auction_started","player":-2,"from":-1,"to":-1,"space":5,"amount":2,"detail":0})";
+  Event s = read_one(second_piece);
+  EXPECT_EQ(s.series_piece, 2);
+  EXPECT_EQ(s.amount, 0);
+
+  for (const auto& stored : {property, house, hotel, second_piece}) expect_written_back(stored);
 }
 
 TEST(StoredEvents, TheEndReadsAsHowManyShareTheWin) {
