@@ -2,6 +2,7 @@
 #include <cstdint>
 
 namespace bb::rules {
+// Plain values and constants: any thread.
 // An integer count of the edition's smallest unit (dollars, or 10K in the Here and Now edition). Never a
 // float.
 using Money = std::int64_t;

@@ -9,6 +9,7 @@
 
 namespace bb::rules {
 
+// Pure functions of their arguments (they read edition files, nothing else): any thread.
 // Runs a game script (spec/game-script.md) through the engine, as `boardbank replay` and the tests do.
 struct ReplayResult {
   std::optional<Game> game;         // the game as it stands after the last accepted input

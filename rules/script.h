@@ -13,6 +13,8 @@ namespace bb::rules {
 
 class Game;
 
+// Pure functions: they read and write strings, never a file or a clock; any thread (a Game passed in is only
+// read, so the caller keeps it still while it is dumped).
 // The game-script format of spec/game-script.md: JSON Lines, a setup line then one input per line.
 std::expected<Setup, std::string> parse_setup(std::string_view json_line);
 // Player fields name players of `names`; spaces are given by index (or by name, an extension).
