@@ -89,12 +89,12 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView& vie
   }
   if (const auto* choose = std::get_if<rules::Choose>(&input)) {
     // The option's button on the home screen; one that pays opens a confirmation the player's card answers.
-    plan_press("home.option." + choose->option, acts, kRead);
-    const auto answer = rules::parse_answer(choose->option);
-    if (answer && rules::moves_money(*answer)) {
+    const std::string option(view.game ? view.game->option_name(choose->option)
+                                       : rules::answer_name(choose->option.answer));
+    plan_press("home.option." + option, acts, kRead);
+    if (rules::moves_money(choose->option.answer)) {
       acts.push_back(
-          {[this, option = choose->option](ParticipantContext& c) { screenshot(c, "confirm-" + option); },
-           milliseconds(0)});
+          {[this, option](ParticipantContext& c) { screenshot(c, "confirm-" + option); }, milliseconds(0)});
       plan_tap(choose->player, acts, false);
     }
     return;

@@ -324,7 +324,7 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
         sets.push_back(
             {Wording::option(game, q, opt), group ? Palette::parse_hex(group->colour) : Colour{0, 0, 0, 0}});
       }
-      const std::vector<std::string> ids = game.option_names(q);
+      const rules::QuestionOptions offered = q.options;
       const std::string title = Wording::question(game, q);
       // Taking a set is the chooser's decision: confirmed by their card, like a purchase.
       std::vector<std::string> questions;
@@ -332,19 +332,21 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
         questions.push_back(
             fmt::format("{} takes {}?", game.account_name(player), Wording::option(game, q, opt)));
       choices.push_back(
-          {"home.draft", fmt::format("Choose a set ({} left)", ids.size()), Palette::primary,
-           [&ui, sets, ids, title, questions, player] {
-             ui.open_dialog(std::make_unique<ChoiceDialog>(title, sets, [&ui, ids, questions, player](int i) {
-               const auto at = static_cast<std::size_t>(i);
-               ui.confirm({questions[at], "Take this set", player,
-                           ApplyInput{rules::Choose{player, ids[at]}, {}, std::nullopt, {}}, nullptr});
-             }));
+          {"home.draft", fmt::format("Choose a set ({} left)", offered.size()), Palette::primary,
+           [&ui, sets, offered, title, questions, player] {
+             ui.open_dialog(
+                 std::make_unique<ChoiceDialog>(title, sets, [&ui, offered, questions, player](int i) {
+                   const auto at = static_cast<std::size_t>(i);
+                   ui.confirm({questions[at], "Take this set", player,
+                               ApplyInput{rules::Choose{player, offered[at]}, {}, std::nullopt, {}},
+                               nullptr});
+                 }));
            }});
     }
     for (const auto& option : kind == rules::QuestionKind::draft ? rules::QuestionOptions{} : q.options) {
       using rules::Answer;
       const std::string opt(game.option_name(option));
-      rules::Choose choose{player, opt};
+      const rules::Choose choose{player, option};
       const std::string label = Wording::option(game, q, option);
       const bool pays = rules::moves_money(option.answer);
       payment = payment || pays;

@@ -109,17 +109,16 @@ void SampleTable::play(int inputs, std::uint64_t seed) {
       switch (q.kind) {
         case rules::QuestionKind::buy:
           tries.push_back(rules::Choose{
-              q.player, std::string(rules::answer_name(p.cash >= q.amount + 150 ? rules::Answer::buy
-                                                                                : rules::Answer::auction))});
+              q.player, {p.cash >= q.amount + 150 ? rules::Answer::buy : rules::Answer::auction}});
           break;
         case rules::QuestionKind::tax:
-          tries.push_back(rules::Choose{q.player, std::string(rules::answer_name(rules::Answer::pay_fixed))});
+          tries.push_back(rules::Choose{q.player, {rules::Answer::pay_fixed}});
           break;
         case rules::QuestionKind::jail:
-          tries.push_back(rules::Choose{q.player, std::string(rules::answer_name(rules::Answer::pay_fine))});
+          tries.push_back(rules::Choose{q.player, {rules::Answer::pay_fine}});
           break;
         case rules::QuestionKind::mortgaged_transfer:
-          tries.push_back(rules::Choose{q.player, std::string(rules::answer_name(rules::Answer::keep))});
+          tries.push_back(rules::Choose{q.player, {rules::Answer::keep}});
           break;
         case rules::QuestionKind::draw:
           tries.push_back(rules::Draw{q.deck, std::nullopt});
@@ -140,8 +139,7 @@ void SampleTable::play(int inputs, std::uint64_t seed) {
         case rules::QuestionKind::draft:
           break;  // the options below: the first set still free
       }
-      for (const auto& o : q.options)
-        tries.push_back(rules::Choose{q.player, std::string(game_->option_name(o))});
+      for (const auto& o : q.options) tries.push_back(rules::Choose{q.player, o});
     } else {
       // Between throws the player builds where the rules allow, while cash lasts.
       const rules::PlayerId me = st.current;
@@ -398,7 +396,7 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
   auto auction = start("auction", editions_dir, four, 13);
   if (!auction) return std::unexpected(auction.error());
   BB_TRY(must(*auction, rules::Roll{1, 2}));
-  BB_TRY(must(*auction, rules::Choose{rules::PlayerId{0}, "auction"}));
+  BB_TRY(must(*auction, rules::Choose{rules::PlayerId{0}, {rules::Answer::auction}}));
   BB_TRY(must(*auction, rules::Bid{rules::PlayerId{1}, 30}));
   BB_TRY(must(*auction, rules::Bid{rules::PlayerId{2}, 45}));
   BB_TRY(must(*auction, rules::Bid{rules::PlayerId{1}, 52}));
@@ -537,7 +535,9 @@ std::expected<std::vector<SampleTable>, std::string> SampleTable::samples(const 
       // The ships Short Game's first moment: the title-deed draft, Bob choosing after Ann.
       auto draft = start("ships-short-draft", editions_dir, four, 37, "ships", {{"short_game", true}});
       if (!draft) return std::unexpected(draft.error());
-      BB_TRY(must(*draft, rules::Choose{rules::PlayerId{0}, "dark_blue"}));
+      const auto dark_blue = ed->option_named("dark_blue");
+      if (!dark_blue) return std::unexpected(std::string("the ships edition has no dark_blue set to draft"));
+      BB_TRY(must(*draft, rules::Choose{rules::PlayerId{0}, *dark_blue}));
       draft->seen_positions.clear();
       out.push_back(std::move(*draft));
     }

@@ -10,9 +10,6 @@
 namespace bb::rules {
 
 namespace {
-// The spec's spelling of an answer, for a Choose: short enough to stay in the string's own buffer.
-std::string say(Answer a) { return std::string(answer_name(a)); }
-
 constexpr Money kReserve = 150;  // cash a bot keeps back before buying or building
 
 // Where ownership is capped (FINANCE, Parker: eight markers), a player with none left cannot buy or bid.
@@ -136,11 +133,11 @@ Input Bot::next(const Game& g) {
       case QuestionKind::draw:
         return Draw{q.deck, std::nullopt};
       case QuestionKind::buy:
-        return Choose{p, pl.cash - q.amount >= kReserve && markers_left(g, p) ? say(Answer::buy)
-                                                                              : say(Answer::auction)};
+        return Choose{p,
+                      {pl.cash - q.amount >= kReserve && markers_left(g, p) ? Answer::buy : Answer::auction}};
       case QuestionKind::tax:
-        return Choose{p, q.amount <= g.tax_worth(p) * q.percent / 100 ? say(Answer::pay_fixed)
-                                                                      : say(Answer::pay_percent)};
+        return Choose{
+            p, {q.amount <= g.tax_worth(p) * q.percent / 100 ? Answer::pay_fixed : Answer::pay_percent}};
       case QuestionKind::jail: {
         auto has = [&](Answer a) {
           return std::any_of(q.options.begin(), q.options.end(),
@@ -148,27 +145,27 @@ Input Bot::next(const Game& g) {
         };
         // FINANCE (1932)'s three throws of a house owner: keeps a throw of 7 or more.
         if (has(Answer::use_throw))
-          return Choose{p, q.amount >= 7 ? say(Answer::use_throw) : say(Answer::throw_again)};
-        if (has(Answer::use_card)) return Choose{p, say(Answer::use_card)};
-        if (has(Answer::pay_fine) && pl.cash > 500) return Choose{p, say(Answer::pay_fine)};
+          return Choose{p, {q.amount >= 7 ? Answer::use_throw : Answer::throw_again}};
+        if (has(Answer::use_card)) return Choose{p, {Answer::use_card}};
+        if (has(Answer::pay_fine) && pl.cash > 500) return Choose{p, {Answer::pay_fine}};
         return Roll{dice(), dice()};
       }
       case QuestionKind::mortgaged_transfer: {
         Money lift = ed.spaces[*q.space].mortgage + q.amount;
-        return Choose{p, pl.cash - lift > 2 * kReserve ? say(Answer::lift) : say(Answer::keep)};
+        return Choose{p, {pl.cash - lift > 2 * kReserve ? Answer::lift : Answer::keep}};
       }
       case QuestionKind::roll:
         return Roll{dice(), dice()};
       case QuestionKind::draft: {
         // The set with the highest printed prices.
-        std::string best;
+        QuestionOption best{Answer::take_set};  // no set left: refused, as any answer would be
         Money best_value = -1;
         for (const QuestionOption& o : q.options) {
           Money value = 0;
           for (SpaceId s : ed.members_of(o.group)) value += ed.spaces[s].price;
           if (value > best_value) {
             best_value = value;
-            best = std::string(g.option_name(o));
+            best = o;
           }
         }
         return Choose{p, best};

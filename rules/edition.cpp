@@ -150,6 +150,20 @@ const Group* Edition::group(const std::string& group_id) const {
   return nullptr;
 }
 
+std::string_view Edition::option_name(const QuestionOption& option) const {
+  if (option.answer == Answer::take_set && option.group >= 0 &&
+      option.group < static_cast<int>(groups.size()))
+    return groups[static_cast<std::size_t>(option.group)].id;
+  return answer_name(option.answer);
+}
+
+std::optional<QuestionOption> Edition::option_named(std::string_view text) const {
+  if (auto answer = parse_answer(text)) return QuestionOption{*answer};
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    if (groups[g].id == text) return QuestionOption{Answer::take_set, static_cast<int>(g)};
+  return std::nullopt;
+}
+
 std::vector<SpaceId> Edition::group_members(const std::string& group_id) const {
   std::vector<SpaceId> out;
   for (const auto& s : spaces)

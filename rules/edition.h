@@ -3,8 +3,10 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "rules/answer.h"
 #include "rules/ids.h"
 #include "rules/money.h"
 #include "rules/space_set.h"
@@ -219,6 +221,9 @@ struct Option {
   std::map<std::string, long long> overrides;  // Rules field name -> value (bools as 0/1)
 };
 
+// One rule book as loaded from its TOML file: the board, the decks, the rules and the words. Owns all of
+// it; a game holds it through a shared_ptr<const Edition> and never changes it. Never does I/O itself
+// (load_edition reads the file). Immutable once loaded: any thread may read it, any number at once.
 struct Edition {
   std::string id;
   std::string name;
@@ -247,6 +252,10 @@ struct Edition {
   }
   const Deck* deck(const std::string& id) const;
   const Group* group(const std::string& id) const;
+  // A question's option as the game-script spec spells it: the answer's name, or for a draft's take_set the
+  // group's id. option_named reads a spelling back (nullopt: no answer and no group of this edition).
+  std::string_view option_name(const QuestionOption& option) const;
+  std::optional<QuestionOption> option_named(std::string_view text) const;
   std::vector<SpaceId> group_members(const std::string& group) const;
   std::optional<SpaceId> space_by_name(const std::string& name) const;
   // Rules with the named options applied; an unknown option name is an error.

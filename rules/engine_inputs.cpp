@@ -186,17 +186,15 @@ std::expected<void, std::string> Engine::handle(const Choose& in) {
     return q.player == in.player && q.kind != QuestionKind::debt && q.kind != QuestionKind::draw;
   });
   if (it == st.pending.end()) return Fail(fmt::format("{} has no question to answer", name(in.player)));
-  // The option's spelling is parsed here, once: past this point only the typed answer is compared.
-  auto chosen = std::find_if(it->options.begin(), it->options.end(),
-                             [&](const QuestionOption& o) { return g.option_name(o) == in.option; });
+  auto chosen = std::find(it->options.begin(), it->options.end(), in.option);
   if (chosen == it->options.end()) {
     std::string opts;
     for (const auto& o : it->options) {
       if (!opts.empty()) opts += ", ";
       opts += g.option_name(o);
     }
-    return Fail(fmt::format("'{}' is not an answer to {}'s {} question (options: {})", in.option,
-                            name(in.player), question_name(it->kind), opts));
+    return Fail(fmt::format("'{}' is not an answer to {}'s {} question (options: {})",
+                            g.option_name(in.option), name(in.player), question_name(it->kind), opts));
   }
   const QuestionOption answer = *chosen;
   // The question's facts the answer needs, kept past its erase below (a copy of the whole Question copied

@@ -33,10 +33,7 @@ std::string_view question_name(QuestionKind kind) {
 }
 
 std::string_view Game::option_name(const QuestionOption& option) const {
-  if (option.answer == Answer::take_set && option.group >= 0 &&
-      option.group < static_cast<int>(edition_->groups.size()))
-    return edition_->groups[static_cast<std::size_t>(option.group)].id;
-  return answer_name(option.answer);
+  return edition_->option_name(option);
 }
 
 std::optional<QuestionOption> Game::parse_option(const Question& question, std::string_view text) const {
@@ -328,9 +325,9 @@ std::string Game::describe(const Event& e) const {
     case Event::Kind::bought:
       return fmt::format("{} buys {} for {}", who(e.player), where(e.space), ed.format_money(e.amount));
     case Event::Kind::auction_started:
-      if (e.auctioned == Auction::Item::property && e.amount > 0 && e.space)  // FINANCE (1932): the piece
+      if (e.auctioned == Auction::Item::property && e.series_piece > 0 && e.space)  // FINANCE (1932)
         return fmt::format("Auction: {}, {}", item(e.auctioned, e.space),
-                           finance::piece_words(edition(), *e.space, static_cast<int>(e.amount)));
+                           finance::piece_words(edition(), *e.space, e.series_piece));
       return fmt::format("Auction: {}", item(e.auctioned, e.space));
     case Event::Kind::auction_won:
       return fmt::format("{} wins the auction of {} for {}", who(e.player), item(e.auctioned, e.space),
@@ -341,15 +338,15 @@ std::string Game::describe(const Event& e) const {
       return fmt::format("{} builds a {} on {}", who(e.player),
                          e.piece == Event::Piece::hotel ? ed.words.hotel : ed.words.house, where(e.space));
     case Event::Kind::sold: {
-      auto houses = [&](Money n) { return ed.words.count_houses(static_cast<int>(n)); };
+      auto houses = [&](int n) { return ed.words.count_houses(n); };
       switch (e.piece) {
         case Event::Piece::hotel:
           return fmt::format("{} sells the {} on {} for {}", who(e.player), ed.words.hotel, where(e.space),
-                             houses(e.amount));
+                             houses(e.houses_left));
         case Event::Piece::group_sale_lot:
           return fmt::format("{} sells the {} on {}: {} left", who(e.player),
                              e.had_hotel ? ed.words.hotel : ed.words.houses, where(e.space),
-                             houses(e.amount));
+                             houses(e.houses_left));
         case Event::Piece::lot_to_bank:
           return fmt::format("{} sells {} back to the bank", who(e.player), where(e.space));
         case Event::Piece::house:

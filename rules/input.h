@@ -6,18 +6,24 @@
 #include <variant>
 #include <vector>
 
+#include "rules/answer.h"
 #include "rules/ids.h"
 #include "rules/money.h"
 
 namespace bb::rules {
 
+// Plain data, owned by value: any thread may build, copy or read one; the game applies it on the thread
+// that owns the game.
 // One decided input, as the game-script spec names them. Players by seat (PlayerId, in turn order).
 struct Roll {
   int d1 = 0, d2 = 0;
 };
+// An answer to the player's pending question: one of the options it lists. A script spells it as a string
+// (parse_input reads it once, against the edition: a draft's options are the sets' group ids); past the
+// reader only the typed option travels, so no caller spells or compares an answer's name.
 struct Choose {
   PlayerId player{0};
-  std::string option;
+  QuestionOption option;
 };
 struct Bid {
   PlayerId player{0};

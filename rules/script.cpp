@@ -237,7 +237,15 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     if (!p) return Fail(p.error());
     if (!j.contains("option") || !j["option"].is_string())
       return Fail("choose needs \"option\", one of the question's options");
-    return Choose{*p, j["option"].get<std::string>()};
+    const std::string text = j["option"].get<std::string>();
+    auto option = edition.option_named(text);
+    if (!option)
+      return Fail(fmt::format(
+          "'{}' is not an answer: choose one of the options the pending question lists (buy, auction, "
+          "pay_fixed, pay_percent, pay_fine, use_card, roll, use_throw, throw_again, lift, keep, or in a "
+          "draft a set's group id)",
+          text));
+    return Choose{*p, *option};
   }
   if (t == "bid") {
     auto p = player();
@@ -457,7 +465,8 @@ std::string input_to_json(const Input& input, const std::vector<std::string>& na
         using T = std::decay_t<decltype(in)>;
         if constexpr (std::is_same_v<T, Roll>) return {{"t", "roll"}, {"dice", {in.d1, in.d2}}};
         if constexpr (std::is_same_v<T, Choose>)
-          return {{"t", "choose"}, {"player", nm(in.player)}, {"option", in.option}};
+          return {
+              {"t", "choose"}, {"player", nm(in.player)}, {"option", std::string(ed.option_name(in.option))}};
         if constexpr (std::is_same_v<T, Bid>)
           return {{"t", "bid"}, {"player", nm(in.player)}, {"amount", in.amount}};
         if constexpr (std::is_same_v<T, Close>) return {{"t", "close"}};

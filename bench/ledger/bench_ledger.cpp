@@ -86,7 +86,7 @@ Played marathon(const std::shared_ptr<const bb::rules::Edition>& edition, std::u
     if (st.auction) {
       input = bb::rules::Close{};
     } else if (!st.pending.empty() && st.pending.front().kind == bb::rules::QuestionKind::buy) {
-      input = bb::rules::Choose{st.pending.front().player, "auction"};
+      input = bb::rules::Choose{st.pending.front().player, {bb::rules::Answer::auction}};
     }
     if (!game->apply(input)) {
       fmt::print(stderr, "bench_ledger: the marathon driver is stuck\n");

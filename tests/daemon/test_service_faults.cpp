@@ -332,7 +332,7 @@ TEST(Service, AnUnpluggedDiceUnitIsShownAndTheScreensDiceCarryTheGameOn) {
     } else if (stage == 2 && view.game->state().players[0].position == rules::SpaceId{3}) {
       // Ann declines Baltic Avenue's purchase on the screen: the game goes on to its auction.
       display::ApplyInput decline;
-      decline.input = rules::Choose{rules::PlayerId{0}, "auction"};
+      decline.input = rules::Choose{rules::PlayerId{0}, {rules::Answer::auction}};
       c.touch(decline);
       stage = 3;
     } else if (stage == 3 && view.awaiting.kind == K::bids) {
@@ -395,7 +395,7 @@ TEST(Service, AnUnpluggedCardReaderIsShownTheScreenConfirmsAndItsReturnIsNoticed
       stage = 1;
     } else if (stage == 1 && view.awaiting.kind == K::rules_question) {
       display::ApplyInput buy;  // bought on the screen (confirmed by her card there)
-      buy.input = rules::Choose{rules::PlayerId{0}, "buy"};
+      buy.input = rules::Choose{rules::PlayerId{0}, {rules::Answer::buy}};
       c.touch(buy);
       stage = 2;
     } else if (stage == 2 && view.awaiting.kind == K::throw_dice &&

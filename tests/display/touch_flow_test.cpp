@@ -440,7 +440,7 @@ TEST(TouchFlow, LedgerFiltersByPlayerAndByProperty) {
 TEST(TouchFlow, TheAuctionCountdownTicksAndStopsAtZero) {
   auto t = new_table();
   ASSERT_TRUE(t.apply(rules::Roll{1, 2}).has_value());
-  ASSERT_TRUE(t.apply(rules::Choose{rules::PlayerId{0}, "auction"}).has_value());
+  ASSERT_TRUE(t.apply(rules::Choose{rules::PlayerId{0}, {rules::Answer::auction}}).has_value());
   auto fonts = FontSet::open();
   ASSERT_TRUE(fonts.has_value());
   Ui ui(UiSettings{true, "1234", "", 30});

@@ -63,9 +63,7 @@ rules::Input RandomDriver::propose(const rules::Game& game, int attempt) {
     if (q.options.empty())
       return attempt % 2 ? rules::Input{rules::Bankrupt{q.player}} : rules::Roll{die(), die()};
     std::size_t pick = chance(80) ? 0 : rng_() % q.options.size();
-    return rules::Choose{q.player,
-                         std::string(game.option_name(
-                             q.options[(pick + static_cast<std::size_t>(attempt)) % q.options.size()]))};
+    return rules::Choose{q.player, q.options[(pick + static_cast<std::size_t>(attempt)) % q.options.size()]};
   }
   if (attempt == 0) {
     const rules::PlayerId player = st.current;

@@ -71,6 +71,37 @@ TEST(Answers, TheBuyQuestionOffersTypedOptionsAndRefusesAnUnknownOne) {
   EXPECT_EQ(g.cash("Ann"), 1440);
 }
 
+// A script's option is read once, against the edition: a fixed answer by its name, a draft's set by its
+// group id; any other word is refused by the reader, naming the answers, before it reaches the game.
+TEST(Answers, AChooseLineIsReadIntoTheTypedOption) {
+  const Edition classic_edition = load_shipped("classic");
+  const Edition* classic = &classic_edition;
+  const std::vector<std::string> names{"Ann", "Bob"};
+  auto buy = parse_input(R"({"t": "choose", "player": "Bob", "option": "buy"})", names, *classic);
+  ASSERT_TRUE(buy) << buy.error();
+  const auto* choose = std::get_if<Choose>(&*buy);
+  ASSERT_NE(choose, nullptr);
+  EXPECT_EQ(choose->player, PlayerId{1});
+  EXPECT_EQ(choose->option, QuestionOption{Answer::buy});
+  auto set = parse_input(R"({"t": "choose", "player": "Ann", "option": "dark_blue"})", names, *classic);
+  ASSERT_TRUE(set) << set.error();
+  const QuestionOption dark_blue = std::get<Choose>(*set).option;
+  EXPECT_EQ(dark_blue.answer, Answer::take_set);
+  ASSERT_GE(dark_blue.group, 0);
+  EXPECT_EQ(classic->groups[static_cast<std::size_t>(dark_blue.group)].id, "dark_blue");
+  // Written back the same way.
+  EXPECT_NE(input_to_json(*set, names, classic).find(R"("option":"dark_blue")"), std::string::npos);
+  EXPECT_NE(input_to_json(*buy, names, classic).find(R"("option":"buy")"), std::string::npos);
+  for (const char* word : {"sell_everything", "Buy", "take_set", ""}) {
+    auto refused = parse_input(fmt::format(R"({{"t": "choose", "player": "Ann", "option": "{}"}})", word),
+                               names, *classic);
+    ASSERT_FALSE(refused) << word;
+    EXPECT_NE(refused.error().find(fmt::format("'{}' is not an answer", word)), std::string::npos)
+        << refused.error();
+    EXPECT_NE(refused.error().find("pay_fine"), std::string::npos) << refused.error();
+  }
+}
+
 TEST(Refusals, TheValueAndTheSentenceSayTheSame) {
   ScriptedGame g(kTwoPlayers);
   g.ok(R"({"t": "roll", "dice": [1, 2]})");
@@ -108,7 +139,7 @@ TEST(History, AGameThatForgetsItsHistoryPlaysOnButRefusesUndo) {
   EXPECT_FALSE(copy.has_history());
   EXPECT_TRUE(copy.inputs().empty());
   EXPECT_EQ(copy.input_count(), 1u);
-  ASSERT_TRUE(copy.apply(Choose{PlayerId{0}, "buy"}));
+  ASSERT_TRUE(copy.apply(Choose{PlayerId{0}, {Answer::buy}}));
   EXPECT_EQ(copy.input_count(), 2u);
   EXPECT_TRUE(copy.inputs().empty());
   EXPECT_EQ(copy.state().players[0].cash, 1440);

@@ -93,13 +93,13 @@ TEST_F(TableTest, ShipsShortGameDraftIsTakenByTheChoosersCard) {
   auto r = tap(kAnnCard);
   ASSERT_EQ(r.cards.size(), 1u);
   EXPECT_EQ(r.cards[0].player, rules::PlayerId{0});
-  const std::string set(game().option_name(game().state().pending.front().options.front()));
+  const rules::QuestionOption set = game().state().pending.front().options.front();
   r = touch(by_card(rules::Choose{rules::PlayerId{0}, set}, 0));
   ASSERT_EQ(r.recorded.size(), 1u);
   EXPECT_EQ(game().state().pending.front().player, rules::PlayerId{1});
   restart();
   EXPECT_EQ(game().state().pending.front().player, rules::PlayerId{1});
-  const rules::SpaceId lot = game().edition().group_members(set).front();
+  const rules::SpaceId lot = game().edition().members_of(set.group).front();
   EXPECT_EQ(game().state().spaces[lot].owner, rules::PlayerId{0});
 }
 

@@ -107,7 +107,8 @@ TEST_F(CameraTest, ACameraLostMidGameDropsItsQuestionsAndTheDiceGoOn) {
   EXPECT_TRUE(contains(r.messages, "the dice alone decide"));
   EXPECT_FALSE(question());
   EXPECT_FALSE(table->view().camera);
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
+  touch(display::ApplyInput{
+      rules::Choose{rules::PlayerId{0}, {rules::Answer::buy}}, {}, rules::PlayerId{0}, {}});
   EXPECT_EQ(game().state().spaces[3].owner, rules::PlayerId{0});
   dice(2, 3);
   EXPECT_EQ(game().state().players[1].position, rules::SpaceId{5});

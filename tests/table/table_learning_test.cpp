@@ -126,7 +126,8 @@ TEST_F(LearningTest, ATokenTheCameraCannotSeeIsSaidTriedAgainOrLeftToTheDice) {
   // The game goes on from the dice: Ann throws, then Bob, whose dog the camera never reports.
   dice(1, 2);
   EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::rules_question);  // buy Baltic Avenue?
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
+  touch(display::ApplyInput{
+      rules::Choose{rules::PlayerId{0}, {rules::Answer::buy}}, {}, rules::PlayerId{0}, {}});
   seen(0, 3);
   const auto before = inputs();
   dice(2, 2);

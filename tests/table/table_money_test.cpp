@@ -104,7 +104,8 @@ TEST_F(TableTest, TheServicesNamedReadersDecideWhetherTheScreenConfirms) {
 TEST_F(TableTest, ABidAboveTheBiddersCashIsRefused) {
   start();
   dice(1, 2);
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "auction"}, {}, rules::PlayerId{0}, {}});
+  touch(display::ApplyInput{
+      rules::Choose{rules::PlayerId{0}, {rules::Answer::auction}}, {}, rules::PlayerId{0}, {}});
   ASSERT_TRUE(game().state().auction);
   EXPECT_EQ(table->view().awaiting.kind, Awaiting::Kind::bids);
   auto r =
@@ -120,8 +121,8 @@ TEST_F(TableTest, TheDealTimerClosesTheAuctionOnce) {
   write_timed_edition(20);
   start({"Ann", "Bob"}, {kAnnCard, kBobCard}, "timed");
   dice(1, 2);
-  auto r =
-      touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "auction"}, {}, rules::PlayerId{0}, {}});
+  auto r = touch(display::ApplyInput{
+      rules::Choose{rules::PlayerId{0}, {rules::Answer::auction}}, {}, rules::PlayerId{0}, {}});
   ASSERT_EQ(r.timers.size(), 1u);
   EXPECT_EQ(r.timers[0].action, TimerRequest::Action::arm);
   EXPECT_EQ(r.timers[0].after_ms, 20000u);

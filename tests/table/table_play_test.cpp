@@ -85,7 +85,8 @@ TEST_F(TableTest, ATapDeliveredAgainAfterACrashIsNeverPostedTwice) {
 TEST_F(TableTest, RentWaitsForThePayersTapAndTheWrongCardIsRefusedWithTheReason) {
   start();
   dice(1, 2);  // Ann on Baltic Avenue
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
+  touch(display::ApplyInput{
+      rules::Choose{rules::PlayerId{0}, {rules::Answer::buy}}, {}, rules::PlayerId{0}, {}});
   ASSERT_EQ(game().state().spaces[3].owner, rules::PlayerId{0});
   EXPECT_FALSE(question());  // a purchase was confirmed on the screen by Ann's card already
   dice(1, 2);                // Bob on Baltic Avenue: rent to Ann
@@ -181,7 +182,8 @@ TEST_F(TableTest, ACardWithNothingToConfirmIsRefused) {
 TEST_F(TableTest, GamesEndWithStandingsAndStayBrowsable) {
   start();
   dice(1, 2);
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
+  touch(display::ApplyInput{
+      rules::Choose{rules::PlayerId{0}, {rules::Answer::buy}}, {}, rules::PlayerId{0}, {}});
   auto r = touch(display::ApplyInput{rules::End{}, {}, std::nullopt, {}});
   ASSERT_EQ(r.recorded.size(), 1u);
   EXPECT_TRUE(game().state().ended);

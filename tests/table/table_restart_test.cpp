@@ -40,7 +40,8 @@ TEST_F(RestartTest, ACardRegisteredDuringAGameIsStoredWithItAndKnownAfterARestar
   EXPECT_TRUE(table->invariant_violations().empty());
   // Bob's second card answers for Bob after the restart: his rent waits for his tap and this card gives it.
   dice(1, 2);  // Ann on Baltic Avenue
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
+  touch(display::ApplyInput{
+      rules::Choose{rules::PlayerId{0}, {rules::Answer::buy}}, {}, rules::PlayerId{0}, {}});
   dice(1, 2);  // Bob on Baltic Avenue: rent to Ann
   ASSERT_TRUE(question());
   ASSERT_EQ(question()->kind, QK::confirm_payment);
@@ -69,7 +70,8 @@ TEST_F(RestartTest, AStickeredDeckCardRegisteredAtTheTableDrawsItselfAfterAResta
 TEST_F(RestartTest, APaymentConfirmedBeforeACrashIsNotAskedAgain) {
   start();
   dice(1, 2);
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
+  touch(display::ApplyInput{
+      rules::Choose{rules::PlayerId{0}, {rules::Answer::buy}}, {}, rules::PlayerId{0}, {}});
   dice(1, 2);  // Bob pays Ann the rent
   ASSERT_TRUE(question());
   const auto rent = cash(0);
@@ -94,7 +96,8 @@ TEST_F(RestartTest, APaymentConfirmedBeforeACrashIsNotAskedAgain) {
 TEST_F(RestartTest, APaymentNotConfirmedBeforeACrashIsAskedAgainOnce) {
   start();
   dice(1, 2);
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
+  touch(display::ApplyInput{
+      rules::Choose{rules::PlayerId{0}, {rules::Answer::buy}}, {}, rules::PlayerId{0}, {}});
   dice(1, 2);  // Bob pays Ann the rent; the service dies before Bob taps
   ASSERT_TRUE(question());
   const std::string text = question()->text;
@@ -119,7 +122,8 @@ TEST_F(RestartTest, APaymentNotConfirmedIsAskedAgainWhenTheGameResumesFromASnaps
   open(configured);
   start();
   dice(1, 2);
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
+  touch(display::ApplyInput{
+      rules::Choose{rules::PlayerId{0}, {rules::Answer::buy}}, {}, rules::PlayerId{0}, {}});
   dice(1, 2);  // Bob pays Ann the rent; the service dies before Bob taps
   ASSERT_TRUE(question());
   kill_and_restart();
@@ -140,7 +144,8 @@ TEST_F(RestartTest, AConfirmationOnTheScreenWithoutAReaderIsStoredToo) {
   gone.state = display::DeviceStatus::State::missing;
   event(DeviceHealth{gone});
   dice(1, 2);
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
+  touch(display::ApplyInput{
+      rules::Choose{rules::PlayerId{0}, {rules::Answer::buy}}, {}, rules::PlayerId{0}, {}});
   dice(1, 2);
   ASSERT_TRUE(question());
   auto r = answer("confirm");
@@ -152,7 +157,8 @@ TEST_F(RestartTest, AConfirmationOnTheScreenWithoutAReaderIsStoredToo) {
 TEST_F(RestartTest, AnUndoneThrowsPaymentsAreNotAskedAgain) {
   start();
   dice(1, 2);
-  touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}});
+  touch(display::ApplyInput{
+      rules::Choose{rules::PlayerId{0}, {rules::Answer::buy}}, {}, rules::PlayerId{0}, {}});
   dice(1, 2);  // rent
   ASSERT_TRUE(question());
   touch(display::ApplyInput{rules::Undo{}, "wrong dice", std::nullopt, "pin"});
