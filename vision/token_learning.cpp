@@ -440,6 +440,7 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
   // compare like with like. Tokens of one colour are told apart here by where they stand.
   if (!tokens.empty()) {
     const auto seen = im.find(top, tokens, &centres);
+    im.learned_seen = seen;
     for (size_t k = 0; k < tokens.size(); ++k) {
       if (seen[k].visible_fraction > 0.3) tokens[k].area_px *= seen[k].visible_fraction;
       tokens[k].shape = seen[k].shape;
