@@ -425,6 +425,9 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
         std::nth_element(levels.begin(), upper, levels.end());
         scale = std::clamp(*upper / std::max(0.01, pf.i), 0.3, 2.5);
       }
+      // Only a clear difference (a shadow, a lamp): a few percent is the paper's own grain and print, and
+      // the grey token's outline measured against the paint below shifts with it.
+      if (scale > 0.87 && scale < 1.15) scale = 1.0;
       im.reference.setTo(cv::Scalar(paper[0] * scale, paper[1] * scale, paper[2] * scale), mine);
     }
   }
