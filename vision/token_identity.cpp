@@ -54,10 +54,38 @@ void TokenLocator::remember_decided(const cv::Mat& top, const std::vector<TokenO
     const TokenObservation& o = decided[t];
     // Seen sure, alone, and at about its learned size (a blob three times a token's area is the token and
     // a shadow or a sleeve of its look, or not the token at all: nothing to hold on to).
-    if (!o.visible || o.shared || o.confidence < sure || o.visible_fraction < 0.7 || o.visible_fraction > 1.4)
+    if (!o.visible || o.shared || o.confidence < sure || o.visible_fraction < 0.6 || o.visible_fraction > 1.4)
       continue;
     im.decided_centre[t] = o.centre;
     im.decided_area[t] = o.visible_fraction;  // over the learned area: locate() compares it alike
+  }
+  // Just learned, two tokens of one look touching on the start space share one blob, neither held; each
+  // is held by its piece of it as learning divided them (its area was measured from that piece). When
+  // one leaves, the other's blob is its piece, unchanged: the one that moved is told by elimination (in
+  // pairs/blur the two blue tokens touching on GO made the first move of each a question by outline).
+  // Held so from one decision to the next while both stay there, shared.
+  if (im.learned_seen.size() == decided.size()) {
+    im.piece_centre.assign(decided.size(), {-1, -1});
+    im.piece_space.assign(decided.size(), -1);
+    for (size_t t = 0; t < decided.size(); ++t) {
+      const TokenObservation& piece = im.learned_seen[t];
+      if (piece.visible && piece.outline_cut && piece.visible_fraction > 0) {
+        im.piece_centre[t] = piece.centre;
+        im.piece_space[t] = piece.space;
+      }
+    }
+  }
+  im.learned_seen.clear();
+  if (im.piece_centre.size() != decided.size()) im.piece_centre.clear();
+  for (size_t t = 0; t < im.piece_centre.size(); ++t) {
+    const TokenObservation& o = decided[t];
+    if (im.piece_centre[t].x < 0) continue;
+    if (im.decided_area[t] > 0 || !o.visible || !o.shared || o.space != im.piece_space[t]) {
+      im.piece_centre[t] = {-1, -1};  // seen alone, or gone: held as any token is, or not at all
+      continue;
+    }
+    im.decided_centre[t] = im.piece_centre[t];
+    im.decided_area[t] = 1.0;  // the learned area is the piece's
   }
 }
 
@@ -65,7 +93,7 @@ bool TokenLocator::remember_settled(size_t token, int space) {
   Impl& im = *impl_;
   if (im.decided_top.empty() || token >= im.decided_seen.size()) return false;
   const TokenObservation& o = im.decided_seen[token];
-  if (!o.visible || o.space != space || o.shared || o.visible_fraction < 0.7 || o.visible_fraction > 1.4)
+  if (!o.visible || o.space != space || o.shared || o.visible_fraction < 0.6 || o.visible_fraction > 1.4)
     return false;
   im.decided_centre[token] = o.centre;
   im.decided_area[token] = o.visible_fraction;
@@ -77,6 +105,7 @@ void TokenLocator::forget_decided() {
   impl_->decided_top.release();
   impl_->decided_centre.clear();
   impl_->decided_area.clear();
+  impl_->piece_centre.clear();
 }
 
 bool TokenLocator::Impl::untouched(size_t t, const Tally& blob, double area) const {
@@ -323,7 +352,15 @@ size_t TokenLocator::Impl::by_elimination(const std::vector<size_t>& members,
     }
   if (left == found.size()) return none;
   const double size = static_cast<double>(found[left]->pixels.size()) / area;
-  if (size < 0.7 || size > 1.4) return none;
+  // Every other member untouched on its own blob and this blob new since the last decision: it is the one
+  // that moved, though a soft view shows less of it (in hard/mixed a metal grey token's blob was 0.64 of
+  // its size, and the token was said hidden).
+  bool others_untouched = true;
+  for (size_t k = 0; k < n; ++k)
+    others_untouched &= k == absent || untouched(members[k], *found[static_cast<size_t>(best_choice[k])],
+                                                 tokens[members[k]].area_px);
+  const bool arrived = others_untouched && changed_share(*found[left]) > 0.5;
+  if (size < (arrived ? 0.6 : 0.7) || size > 1.4) return none;
   for (size_t k = 0; k < n; ++k) {
     if (k == absent) continue;
     if (used[static_cast<size_t>(best_choice[k])] > 1) return none;  // a shared blob: not beyond doubt

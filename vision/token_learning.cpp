@@ -400,7 +400,37 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
   }
   for (int i : caps) painted.at<uint8_t>(i) = 255;
   cv::dilate(painted, painted, kernel, cv::Point(-1, -1), 2);
-  im.reference.setTo(cv::Scalar(paper[0], paper[1], paper[2]), painted);
+  // At the light it stands in there: a shadow over the start space darkens its paper, and the board's
+  // paper painted under a token was, once the token left, a token-sized dark place of a grey token's look
+  // (in hard/shadow, taken for the metal grey token at every move). Per token, the paper's level is the
+  // upper quartile of the start space's brightness around it (print is darker, the marker is left out).
+  {
+    cv::Mat parts;
+    const int part_count = cv::connectedComponents(painted, parts, 8, CV_32S);
+    const int reach = static_cast<int>(0.5 * w) + 1;
+    for (int part = 1; part < part_count; ++part) {
+      const cv::Mat mine = parts == part;
+      const cv::Rect box =
+          (cv::boundingRect(mine) + cv::Size(2 * reach, 2 * reach) - cv::Point(reach, reach)) &
+          cv::Rect(0, 0, s, s);
+      std::vector<double> levels;
+      for (int y = box.y; y < box.y + box.height; ++y)
+        for (int x = box.x; x < box.x + box.width; ++x)
+          if (im.labels.at<int16_t>(y, x) == start_space && !painted.at<uint8_t>(y, x) &&
+              !(marker && marker->contains(x, y)))
+            levels.push_back(features(top.at<cv::Vec3b>(y, x), unit).i);
+      double scale = 1.0;
+      if (levels.size() >= 20) {
+        auto upper = levels.begin() + static_cast<long>(levels.size() * 3 / 4);
+        std::nth_element(levels.begin(), upper, levels.end());
+        scale = std::clamp(*upper / std::max(0.01, pf.i), 0.3, 2.5);
+      }
+      // Only a clear difference (a shadow, a lamp): a few percent is the paper's own grain and print, and
+      // the grey token's outline measured against the paint below shifts with it.
+      if (scale > 0.87 && scale < 1.15) scale = 1.0;
+      im.reference.setTo(cv::Scalar(paper[0] * scale, paper[1] * scale, paper[2] * scale), mine);
+    }
+  }
   if (marker)
     for (int y = marker->y; y < marker->y + marker->height; ++y)
       for (int x = marker->x; x < marker->x + marker->width; ++x)
@@ -413,6 +443,7 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
   // compare like with like. Tokens of one colour are told apart here by where they stand.
   if (!tokens.empty()) {
     const auto seen = im.find(top, tokens, &centres);
+    im.learned_seen = seen;
     for (size_t k = 0; k < tokens.size(); ++k) {
       if (seen[k].visible_fraction > 0.3) tokens[k].area_px *= seen[k].visible_fraction;
       tokens[k].shape = seen[k].shape;

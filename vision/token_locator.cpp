@@ -257,6 +257,7 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
   // Per token told by colour alone: its foreground blob, and every blob nearly as much like it.
   std::vector<int> component(tokens.size(), -1);
   std::vector<std::vector<int>> looks_like(tokens.size());
+  std::vector<std::vector<const Tally*>> others_found(tokens.size());  // a lone token's blobs not its own
   for (size_t first = 0; first < tokens.size(); ++first) {
     if (group[first] != static_cast<int>(first)) continue;
     std::vector<size_t> members;
@@ -318,12 +319,48 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
     if (members.size() == 1) {
       const size_t t = members.front();
       if (found.empty()) continue;
+      // Untouched where it stood when last decided, its blob is its own even when a larger one of its
+      // look has come (in a shadow or dim light another neutral token, moved, matches it): a hand moves one
+      // token at a time, and this one's pixels did not change.
+      if (!near)
+        for (auto it = found.begin() + 1; it != found.end(); ++it)
+          if (im.untouched(t, **it, tokens[t].area_px)) {
+            std::rotate(found.begin(), it, it + 1);
+            break;
+          }
+      // A soft view breaks a token's blob in two (its sheen, a blurred rim): a second piece on the same
+      // space, within the token's reach, the two together no larger than it, is the same token, not a
+      // second place that looks like it.
+      Tally joined;
+      if (!near && found.size() > 1 && !im.untouched(t, *found.front(), tokens[t].area_px)) {
+        const double area = tokens[t].area_px;
+        const auto main_space = [](const Tally& b) {
+          return std::max_element(b.per_space.begin(), b.per_space.end()) - b.per_space.begin();
+        };
+        for (auto it = found.begin() + 1; it != found.end(); ++it) {
+          const Tally& a = *found.front();
+          const Tally& b = **it;
+          const double na = static_cast<double>(a.pixels.size()), nb = static_cast<double>(b.pixels.size());
+          if (main_space(b) != main_space(a) || na + nb > 1.5 * area ||
+              std::hypot(a.centre.x - b.centre.x, a.centre.y - b.centre.y) > 1.2 * std::sqrt(area))
+            continue;
+          joined = a;
+          joined.pixels.insert(joined.pixels.end(), b.pixels.begin(), b.pixels.end());
+          for (size_t sp = 0; sp < joined.per_space.size(); ++sp) joined.per_space[sp] += b.per_space[sp];
+          joined.centre = {(a.centre.x * na + b.centre.x * nb) / (na + nb),
+                           (a.centre.y * na + b.centre.y * nb) / (na + nb)};
+          found.erase(it);
+          found.front() = &joined;
+          break;
+        }
+      }
       out[t] = observe(static_cast<int>(t), *found.front(), tokens[t].area_px);
       component[t] = im.blobs.at<int>(found.front()->pixels.front());
       for (const Tally* b : found)
         if (b->pixels.size() >= 0.5 * found.front()->pixels.size())
           looks_like[t].push_back(im.blobs.at<int>(b->pixels.front()));
       for (int i : found.front()->pixels) im.claimed.at<uint8_t>(i) = 255;
+      others_found[t].assign(found.begin() + 1, found.end());
       // Untouched where it stood when last decided: another blob like it is not this token.
       out[t].untouched = !near && im.untouched(t, *found.front(), tokens[t].area_px);
       if (!out[t].untouched && found.size() > 1 &&
@@ -333,6 +370,26 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
       continue;
     }
     assign_by_outline(members, found, tokens, near, out);
+  }
+  // A grey token in a shadow (or a black one in bright light) may match only the other neutral token's
+  // look: every pixel of it goes to that one, and it would be said hidden. While that other token is
+  // untouched on its own blob, a blob of its look that has come since the last decision, of about the
+  // unseen token's size and the only such one, is the unseen token (a hand moves one token at a time).
+  for (size_t t = 0; t < tokens.size() && !near; ++t) {
+    if (out[t].visible || !neutral(tokens[t])) continue;
+    const Tally* arrived = nullptr;
+    int count = 0;
+    for (size_t u = 0; u < tokens.size(); ++u) {
+      if (u == t || !neutral(tokens[u]) || !out[u].untouched) continue;
+      for (const Tally* b : others_found[u]) {
+        const double size = static_cast<double>(b->pixels.size()) / tokens[t].area_px;
+        if (size > 0.6 && size < 1.5 && im.changed_share(*b) > 0.5) arrived = b, ++count;
+      }
+    }
+    if (count != 1) continue;
+    out[t] = observe(static_cast<int>(t), *arrived, tokens[t].area_px);
+    component[t] = im.blobs.at<int>(arrived->pixels.front());
+    for (int i : arrived->pixels) im.claimed.at<uint8_t>(i) = 255;
   }
   // Grey and black tokens differ only in brightness: in a shadow or dim light one matches the other. Two
   // of them where one's blob looks like the other too may have swapped: both are questions (a grey
@@ -350,6 +407,20 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
                  swapped = std::abs(la - tb) + std::abs(lb - ta);
     return swapped - direct > std::log(2.0);
   };
+  // One blob (they touch) holding a token's worth of each one's own pixels, both sure on one space where
+  // one of them stood already (the other moved onto it): swapping them changes no token's space. The
+  // pixels were given to each by colour, and disjointly: a blob of one token and its rim cannot hold two
+  // tokens' worth.
+  auto one_space_holds_both = [&](size_t a, size_t b) {
+    const double sure = im.settings.unsure_below;
+    for (size_t t : {a, b})
+      if (!out[t].visible || out[t].confidence < sure || out[t].visible_fraction < 0.6 ||
+          out[t].visible_fraction > 1.5)
+        return false;
+    if (out[a].space != out[b].space) return false;
+    return !im.last_spaces.empty() &&
+           (im.last_spaces[a] == out[a].space || im.last_spaces[b] == out[a].space);
+  };
   for (size_t a = 0; a < tokens.size() && !near; ++a)
     for (size_t b = a + 1; b < tokens.size(); ++b) {
       auto seen_in = [&](size_t t, int blob) {
@@ -360,6 +431,7 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
       if (told_apart(a, b)) continue;
       // One of them untouched on its own blob, the other elsewhere: they cannot have swapped.
       if (component[a] != component[b] && (out[a].untouched || out[b].untouched)) continue;
+      if (component[a] == component[b] && one_space_holds_both(a, b)) continue;
       for (size_t t : {a, b}) {
         out[t].confidence = std::min(out[t].confidence, 0.5);
         const int other = out[t == a ? b : a].space;

@@ -93,7 +93,14 @@ struct TokenLocator::Impl {
   std::vector<Point2> decided_centre;
   std::vector<double> decided_area;
   std::vector<TokenObservation> decided_seen;  // as remember_decided was given them
-  const cv::Mat* current_top = nullptr;        // of the current find()
+  // learn(): each token as measured on the start space, tokens of one look touching there divided between
+  // them; the first remember_decided after learning (the same view) holds each divided token by its piece,
+  // and goes on holding it so while it stays there in a shared blob: its piece's centre and space (x < 0:
+  // not so held).
+  std::vector<TokenObservation> learned_seen;
+  std::vector<Point2> piece_centre;
+  std::vector<int> piece_space;
+  const cv::Mat* current_top = nullptr;  // of the current find()
   std::vector<uint8_t> chroma_fg;
   // Of the last find(): foreground pixels given to a learned token's blob, and the light's correction.
   mutable cv::Mat claimed;

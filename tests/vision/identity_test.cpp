@@ -171,6 +171,26 @@ TEST(Identity, AnUntouchedLookAlikeTellsWhichOneMoved) {
   EXPECT_EQ(score.false_moves, 0) << score.summary();
 }
 
+TEST(Identity, TwoLookAlikesTouchingOnGoAreHeldByTheirPiecesUntilOneLeaves) {
+  // The bench's pairs/blur game: the two blue tokens stand touching on GO, learned as one blob divided
+  // between them. Neither was held (a shared blob), and the first move of either was a question by
+  // outline, a square and a star alike in a soft view. Each is held by its piece of the blob as learned:
+  // the one left behind is its piece, unchanged, and the one that moved is told by elimination. The
+  // first ten moves are all reported.
+  const TableRenderer& r = twins_720p();
+  const int c = static_cast<int>(Condition::blur);
+  std::mt19937_64 rng(static_cast<uint64_t>(2000 + c));
+  const TableScene base = scene_for(Condition::blur, r, rng);
+  const uint64_t seed = static_cast<uint64_t>(2000 / 13 + 77 * c);
+  auto moves = random_moves(4, r.space_map().space_count(), 12, seed);
+  moves.resize(10);
+  const TrackingScore score = evaluate_game(r, base, 4, moves, seed, TokenTracker::Settings{});
+  ASSERT_TRUE(score.learned);
+  EXPECT_EQ(score.moves_correct, score.moves) << score.summary();
+  EXPECT_EQ(score.moves_wrong, 0) << score.summary();
+  EXPECT_EQ(score.false_moves, 0) << score.summary();
+}
+
 TEST(Identity, AnUntouchedTokenKeepsItsBlobWhateverItsOutline) {
   // The outlines of the blue square and star taken the wrong way round (as a soft view at setup can leave
   // them): by outline, the star's move would be the square's. The square, untouched on its blob since
