@@ -173,6 +173,28 @@ Input Bot::next(const Game& g) {
     }
   }
   // Between moves: the player whose turn it is improves their position, then throws.
+  return input_of(between_moves(g));
+}
+
+Input Bot::input_of(const Move& move) {
+  switch (move.kind) {
+    case Move::Kind::roll:
+      return Roll{move.d1, move.d2};
+    case Move::Kind::build:
+      return Build{move.player, move.space, false};
+    case Move::Kind::unmortgage:
+      return Unmortgage{move.player, move.space};
+    case Move::Kind::other:
+      break;
+  }
+  Input other = std::move(*other_);
+  other_.reset();
+  return other;
+}
+
+Bot::Move Bot::between_moves(const Game& g) {
+  const GameState& st = g.state();
+  const Edition& ed = g.edition();
   PlayerId p = st.current;
   const auto& pl = st.players[p];
   // Most between-moves decisions end in a throw: when the cash covers neither the cheapest house nor the
@@ -189,7 +211,7 @@ Input Bot::next(const Game& g) {
           return st.spaces[s].mortgaged && pl.cash > ed.spaces[s].mortgage * 2 + 3 * kReserve &&
                  !g.refusal_to_unmortgage(p, s);
         }))
-      return Unmortgage{p, *lift};
+      return Move{.kind = Move::Kind::unmortgage, .player = p, .space = *lift};
   // Only the lots that pass the cheap tests (a lot that can have buildings, in a group owned whole) are
   // walked: most players own no whole group, and then none is.
   if (pl.cash - least.house_cost > 2 * kReserve)
@@ -197,13 +219,13 @@ Input Bot::next(const Game& g) {
           return !st.spaces[s].hotel && pl.cash - ed.spaces[s].house_cost > 2 * kReserve &&
                  !g.refusal_to_build(p, s);
         }))
-      return Build{p, *build, false};
+      return Move{.kind = Move::Kind::build, .player = p, .space = *build};
   return between_moves_without_lots(g, p);
 }
 
 // The between-moves decisions after building and lifting mortgages: now and then a trade that completes a
 // group, FINANCE (1932)'s moves, and otherwise the throw.
-Input Bot::between_moves_without_lots(const Game& g, PlayerId p) {
+Bot::Move Bot::between_moves_without_lots(const Game& g, PlayerId p) {
   const GameState& st = g.state();
   const Edition& ed = g.edition();
   const auto& pl = st.players[p];
@@ -216,11 +238,11 @@ Input Bot::between_moves_without_lots(const Game& g, PlayerId p) {
       if (g.lots_of(p).count_common(ed.group_set(static_cast<int>(gi))) !=
           static_cast<int>(members.size()) - 1)
         continue;
-      std::optional<SpaceId> other;
+      std::optional<SpaceId> missing;
       for (SpaceId m : members)
-        if (st.spaces[m].owner != p && st.spaces[m].owner) other = m;
-      if (!other) continue;
-      const SpaceId other_lot = *other;
+        if (st.spaces[m].owner != p && st.spaces[m].owner) missing = m;
+      if (!missing) continue;
+      const SpaceId other_lot = *missing;
       PlayerId seller = *st.spaces[other_lot].owner;
       Money offer = ed.spaces[other_lot].price * 2;
       bool buildings = false;
@@ -234,7 +256,8 @@ Input Bot::between_moves_without_lots(const Game& g, PlayerId p) {
         t.to = seller;
         t.give.cash = offer;
         t.get.spaces = {other_lot};
-        return t;
+        other_ = std::move(t);
+        return Move{.kind = Move::Kind::other, .player = p};
       }
     }
   }
@@ -242,8 +265,13 @@ Input Bot::between_moves_without_lots(const Game& g, PlayerId p) {
   // jail insurance: it is not even called (its optional Input was a cost of its own on every throw).
   const Rules& rules = g.rules();
   if (rules.partnerships || rules.jail_insurance > 0 || rules.jail_insurance_card > 0)
-    if (auto finance_move = finance_1932(g, p)) return *finance_move;
-  return Roll{dice(), dice()};
+    if (auto finance_move = finance_1932(g, p)) {
+      other_ = std::move(*finance_move);
+      return Move{.kind = Move::Kind::other, .player = p};
+    }
+  const int d1 = dice();
+  const int d2 = dice();
+  return Move{.kind = Move::Kind::roll, .player = p, .d1 = d1, .d2 = d2};
 }
 
 // FINANCE (1932): now and then a railroad or power company partnership; jail insurance before a throw that

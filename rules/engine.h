@@ -275,6 +275,37 @@ class Engine {
   int properties_owned(PlayerId p) const { return g.lots_of(p).size(); }
 
   Money rent_for(SpaceId s, int dice_total) const;
+  // A lot `p` lands on charges rent (the rule of Engine::land): someone else owns it, that owner is still in
+  // the game and the lot is not mortgaged. A free ride may still waive it.
+  bool charges_rent(PlayerId p, const SpaceState& ss) const {
+    return ss.owner && *ss.owner != p && !ss.mortgaged && active(*ss.owner);
+  }
+  // A landing on `pos` that does nothing but charge rent: Engine::land would queue only the payment (no free
+  // ride to take, no partnership to share it, no effect of the space, no rival to move back). The fast
+  // throw pays it at once.
+  bool lands_on_rent_only(PlayerId p, SpaceId pos) const {
+    return is_ownable(ed.spaces[pos]) && charges_rent(p, st.spaces[pos]) && st.free_rides.empty() &&
+           st.partnerships.empty() && ed.spaces[pos].on_land.empty() && r.forced_move_back <= 0;
+  }
+
+  // ---------------------------------------------------------------- one input
+  // What Game::run_input does around every input, for the fused path too (Bot::play plays the bot's common
+  // decisions without building an Input): `handle` checks and applies the input, the step machine runs on,
+  // and the input is counted (kept for undo while the game keeps its history). Refused, nothing is counted.
+  template <typename In, typename Handle>
+  std::expected<void, std::string> as_input(const In& input, const Handle& handle) {
+    const std::size_t first_posting = st.postings.size();
+    g.input_index_ = static_cast<int>(g.input_count());
+    if (auto result = handle(); !result) return result;
+    run();
+    if (g.keep_history_) {
+      g.inputs_.push_back(Input{input});
+      g.postings_by_input_.emplace_back(first_posting, st.postings.size());
+    } else {
+      ++g.history_offset_;
+    }
+    return {};
+  }
 
   // ---------------------------------------------------------------- the step machine
   void run() {

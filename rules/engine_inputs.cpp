@@ -75,13 +75,9 @@ void Engine::fast_throw(PlayerId p, int total) {
   g.steps_.push_back(make(Step::Kind::end_roll, p));
   move_by(p, total, true);
   const SpaceId pos = st.players[p].position;
-  const Space& sp = ed.spaces[pos];
-  const SpaceState& ss = st.spaces[pos];
-  // Engine::land's rent with nothing else to do: an owned lot of someone else, neither mortgaged nor ridden
-  // on for free, no partnership to share the income, no effect of the space and no rival to move back.
-  if (is_ownable(sp) && ss.owner && ss.owner != p && !ss.mortgaged && active(*ss.owner) &&
-      st.free_rides.empty() && st.partnerships.empty() && sp.on_land.empty() && r.forced_move_back <= 0)
-    pay(p, *ss.owner, rent_for(pos, st.last_d1 + st.last_d2), Memo::rent, pos);
+  // Engine::land's rent with nothing else to do (the same rule: charges_rent).
+  if (lands_on_rent_only(p, pos))
+    pay(p, *st.spaces[pos].owner, rent_for(pos, st.last_d1 + st.last_d2), Memo::rent, pos);
   else
     land(p, 1, 0);
   if (g.steps_.size() == 1 && !blocked()) {

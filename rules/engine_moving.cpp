@@ -107,11 +107,11 @@ void Engine::land(PlayerId p, int multiplier, int dice_multiplier) {
         start_auction(Auction::Item::property, pos);
       }
     } else if (const PlayerId owner = *ss.owner;
-               owner != p && !ss.mortgaged && active(owner) && take_free_ride(p, owner, sp.group_index)) {
+               charges_rent(p, ss) && take_free_ride(p, owner, sp.group_index)) {
       event([&] {
         return Event{.kind = Event::Kind::free_ride, .player = p, .space = pos, .other_player = owner};
       });
-    } else if (owner != p && !ss.mortgaged && active(owner)) {
+    } else if (charges_rent(p, ss)) {
       if (sp.rent.kind == RentRule::Kind::dice && dice_multiplier > 0) {
         Step roll = make(Step::Kind::need_roll, p);
         roll.roll = Step::Roll::rent_dice;
