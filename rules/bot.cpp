@@ -205,11 +205,10 @@ Bot::Move Bot::between_moves(const Game& g) {
   // The player's lots in board order, kept by the game (no scan of the board). Cheap checks first: they
   // skip most lots before the game checks the rules.
   // Each pass is skipped where the edition's least cost already rules out every lot.
-  const SpaceSet& lots = g.lots_of(p);
+  // Only the player's mortgaged lots (a set the game keeps) are walked for a mortgage to lift: mostly none.
   if (pl.cash > least.mortgage * 2 + 3 * kReserve)
-    if (auto lift = lots.find_first([&](SpaceId s) {
-          return st.spaces[s].mortgaged && pl.cash > ed.spaces[s].mortgage * 2 + 3 * kReserve &&
-                 !g.refusal_to_unmortgage(p, s);
+    if (auto lift = g.lots_of(p).intersection(g.mortgaged_lots()).find_first([&](SpaceId s) {
+          return pl.cash > ed.spaces[s].mortgage * 2 + 3 * kReserve && !g.refusal_to_unmortgage(p, s);
         }))
       return Move{.kind = Move::Kind::unmortgage, .player = p, .space = *lift};
   // Only the lots that pass the cheap tests (a lot that can have buildings, in a group owned whole) are

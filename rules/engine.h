@@ -427,7 +427,8 @@ class Engine {
     });
   }
 
-  // The only ways a lot changes owner: each keeps Game::owned_lots_ in step with the board.
+  // The only ways a lot changes owner (with return_to_bank): each keeps Game::owned_lots_ in step with the
+  // board.
   void set_owner(SpaceId lot, PlayerOrNobody owner) {
     SpaceState& ss = st.spaces[lot];
     if (ss.owner) g.owned_lots_[*ss.owner].erase(lot);
@@ -438,6 +439,15 @@ class Engine {
   void return_to_bank(SpaceId lot) {
     set_owner(lot, std::nullopt);
     st.spaces[lot] = SpaceState{};
+    g.mortgaged_lots_.erase(lot);
+  }
+  // The only way a lot's mortgage is taken or lifted: keeps Game::mortgaged_lots_ in step with the board.
+  void set_mortgaged(SpaceId lot, bool mortgaged) {
+    st.spaces[lot].mortgaged = mortgaged;
+    if (mortgaged)
+      g.mortgaged_lots_.insert(lot);
+    else
+      g.mortgaged_lots_.erase(lot);
   }
 
   void give_lot(PlayerId p, SpaceId lot) {
@@ -681,7 +691,7 @@ class Engine {
     if (auto e = check_space(in.space)) return Fail(*e);
     if (st.ended) return Fail("the game has ended");
     if (auto why = why_not_mortgage(in.player, in.space)) return Fail(*why);
-    st.spaces[in.space.index()].mortgaged = true;
+    set_mortgaged(in.space, true);
     post(Account::bank(), in.player, ed.spaces[in.space.index()].mortgage, Memo::mortgage, in.space);
     event([&] {
       return Event{.kind = Event::Kind::mortgaged,
@@ -698,7 +708,7 @@ class Engine {
     if (st.ended) return Fail("the game has ended");
     if (in_debt(in.player)) return Fail(fmt::format("{} must pay what they owe first", name(in.player)));
     if (auto why = why_not_unmortgage(in.player, in.space)) return Fail(*why);
-    st.spaces[in.space.index()].mortgaged = false;
+    set_mortgaged(in.space, false);
     post(in.player, Account::bank(), ed.spaces[in.space.index()].mortgage, Memo::unmortgage, in.space);
     post(in.player, Account::bank(), interest(in.space), Memo::interest, in.space);
     event([&] { return Event{.kind = Event::Kind::unmortgaged, .player = in.player, .space = in.space}; });

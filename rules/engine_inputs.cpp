@@ -260,7 +260,7 @@ std::expected<void, std::string> Engine::handle(const Choose& in) {
       st.pending.erase(it);
       const SpaceId lot = *q.space;  // a mortgaged_transfer question always names its lot
       if (answer.answer == Answer::lift) {
-        st.spaces[lot].mortgaged = false;
+        set_mortgaged(lot, false);
         pay(p, Account::bank(), ed.spaces[lot].mortgage, Memo::unmortgage, lot);
         pay(p, Account::bank(), interest(lot), Memo::interest, lot);
         event([&] { return Event{.kind = Event::Kind::unmortgaged, .player = p, .space = lot}; });
@@ -560,7 +560,7 @@ std::expected<void, std::string> Engine::adopt(const Adopt& in) {
     set_owner(a.space, in.player);
     ss.houses = a.houses;
     ss.hotel = a.hotel;
-    ss.mortgaged = a.mortgaged;
+    set_mortgaged(a.space, a.mortgaged);
   }
   if (in.cash) {
     Money diff = *in.cash - pl.cash;

@@ -270,7 +270,9 @@ void Engine::next_turn() {
   g.extra_roll_blocked_ = false;
   auto& ending = st.players[st.current];
   ending.insured = ending.insured_card = false;
-  for (std::size_t i = 0; i < st.players.size(); ++i) {  // a plain walk: every turn makes it
+  // A salary waits for a claim only where the edition makes players claim it (FINANCE 1932 forgetters;
+  // invariant_violations checks that none waits elsewhere): no walk of the players on every other turn.
+  for (std::size_t i = 0; r.salary_must_be_claimed && i < st.players.size(); ++i) {
     if (const PlayerId q{static_cast<int>(i)}; st.players[q].unclaimed_salary > 0) {
       event([&] {
         return Event{

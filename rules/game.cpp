@@ -200,6 +200,9 @@ std::expected<void, std::string> Game::run_input(const Input& input, Outcome* ou
 
 void Game::recount_owned_lots() {
   owned_lots_.assign(state_.players.size(), SpaceSet{});
+  mortgaged_lots_ = SpaceSet{};
+  for (SpaceId s : state_.spaces.ids())
+    if (state_.spaces[s].mortgaged) mortgaged_lots_.insert(s);
   for (SpaceId s : state_.spaces.ids())
     if (const PlayerOrNobody owner = state_.spaces[s].owner; owner && owner->index() < owned_lots_.size())
       owned_lots_[*owner].insert(s);
