@@ -50,6 +50,7 @@ const Bot::Thresholds& Bot::thresholds(const Edition& ed) {
   thresholds_for_ = &ed;
   thresholds_ = Thresholds{};
   whole_groups_.clear();
+  nearly_whole_.clear();
   for (SpaceId s : ed.spaces.ids()) {
     const Space& sp = ed.spaces[s];
     if (sp.kind == Space::Kind::property) {
@@ -80,6 +81,24 @@ SpaceSet Bot::build_candidates(const Game& g, PlayerId p, const Thresholds& leas
     if (lots.contains_all(*group)) whole.insert_all(*group);
   known = WholeGroups{.lots = lots, .whole = whole.intersection(least.properties)};
   return known.whole;
+}
+
+const std::vector<int>& Bot::nearly_whole(const Game& g, PlayerId p) {
+  const Edition& ed = g.edition();
+  if (nearly_whole_.size() <= p.index()) nearly_whole_.resize(p.index() + 1);
+  NearlyWhole& known = nearly_whole_[p.index()];
+  const SpaceSet& lots = g.lots_of(p);
+  if (known.lots == lots) return known.groups;  // (no lots, no group but one: the cache starts right)
+  known.lots = lots;
+  known.groups.clear();
+  for (std::size_t gi = 0; gi < ed.groups.size(); ++gi) {
+    const auto& members = ed.members_of(static_cast<int>(gi));
+    if (members.size() < 2 || !ownable(ed.spaces[members[0]])) continue;
+    // All but one of the group's lots are the player's (counted a word at a time).
+    if (lots.count_common(ed.group_set(static_cast<int>(gi))) == static_cast<int>(members.size()) - 1)
+      known.groups.push_back(static_cast<int>(gi));
+  }
+  return known.groups;
 }
 
 int Bot::dice() { return static_cast<int>(random() % 6) + 1; }
@@ -230,13 +249,10 @@ Bot::Move Bot::between_moves_without_lots(const Game& g, PlayerId p) {
   const auto& pl = st.players[p];
   // Complete a group by buying the one missing lot from its owner, now and then.
   if (random() % 8 == 0) {
-    for (std::size_t gi = 0; gi < ed.groups.size(); ++gi) {
-      const auto& members = ed.members_of(static_cast<int>(gi));
-      if (members.size() < 2 || !ownable(ed.spaces[members[0]])) continue;
-      // All but one of the group's lots are the player's (counted a word at a time), and that one is owned.
-      if (g.lots_of(p).count_common(ed.group_set(static_cast<int>(gi))) !=
-          static_cast<int>(members.size()) - 1)
-        continue;
+    // The groups of which the player owns all but one lot (kept by seat until their lots change); that one
+    // must be someone's.
+    for (int gi : nearly_whole(g, p)) {
+      const auto& members = ed.members_of(gi);
       std::optional<SpaceId> missing;
       for (SpaceId m : members)
         if (st.spaces[m].owner != p && st.spaces[m].owner) missing = m;

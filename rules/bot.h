@@ -86,6 +86,14 @@ class Bot {
     SpaceSet whole;
   };
   std::vector<WholeGroups> whole_groups_;
+  // By seat, the same way: the groups of two or more ownable lots of which the player owns all but one, in
+  // the edition's order (where the bot looks for a trade that completes a group).
+  struct NearlyWhole {
+    SpaceSet lots;
+    std::vector<int> groups;
+  };
+  std::vector<NearlyWhole> nearly_whole_;
+  const std::vector<int>& nearly_whole(const Game& game, PlayerId player);
   // The rare between-moves decision that is no Move (a member: an optional Input made and dropped on every
   // decision was a cost of its own).
   std::optional<Input> other_;
