@@ -176,6 +176,10 @@ class Engine {
 
   void post(Account from, Account to, Money amount, Memo memo, std::optional<SpaceId> space,
             const std::string& card = {});
+  // post() where the game keeps its journal: the Posting built and kept. Out of line, so that a playout's
+  // payment (the cash moved and counted) sets up none of it.
+  [[gnu::noinline]] void post_to_journal(Account from, Account to, Money amount, Memo memo,
+                                         std::optional<SpaceId> space, const std::string& card);
 
   // Nothing left to sell or mortgage: no buildings and no unmortgaged property.
   bool nothing_to_raise(PlayerId p) const {

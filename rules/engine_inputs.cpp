@@ -72,7 +72,10 @@ std::expected<void, std::string> Engine::handle(const Roll& in) {
 // (a card, a tax, a partner's share, a free ride) the machine runs as before, in Engine::run after this
 // input.
 void Engine::fast_throw(PlayerId p, int total) {
-  g.steps_.push_back(make(Step::Kind::end_roll, p));
+  // The queue is empty (Engine::handle(Roll) comes here only then), and neither the move nor the landing
+  // reads it: the end of the roll is put under what the landing queued only when it queued something or
+  // asked a question (a step pushed and popped again on every throw was a cost of its own).
+  assert(g.steps_.empty());
   move_by(p, total, true);
   const SpaceId pos = st.players[p].position;
   // Engine::land's rent with nothing else to do (the same rule: charges_rent).
@@ -80,10 +83,11 @@ void Engine::fast_throw(PlayerId p, int total) {
     pay(p, *st.spaces[pos].owner, rent_for(pos, st.last_d1 + st.last_d2), Memo::rent, pos);
   else
     land(p, 1, 0);
-  if (g.steps_.size() == 1 && !blocked()) {
-    g.steps_.pop_back();
+  if (g.steps_.empty() && !blocked()) {
     end_roll(p);
+    return;
   }
+  g.steps_.insert(g.steps_.begin(), make(Step::Kind::end_roll, p));
 }
 
 std::expected<void, std::string> Engine::jail_roll(const Roll& in) {
