@@ -101,6 +101,10 @@ const std::vector<int>& Bot::nearly_whole(const Game& g, PlayerId p) {
   return known.groups;
 }
 
+bool Bot::buys(const Game& g, const Question& q) {
+  return g.state().players[q.player].cash - q.amount >= kReserve && markers_left(g, q.player);
+}
+
 int Bot::dice() { return static_cast<int>(random() % 6) + 1; }
 
 Input Bot::next(const Game& g) {
@@ -152,8 +156,7 @@ Input Bot::next(const Game& g) {
       case QuestionKind::draw:
         return Draw{q.deck, std::nullopt};
       case QuestionKind::buy:
-        return Choose{p,
-                      {pl.cash - q.amount >= kReserve && markers_left(g, p) ? Answer::buy : Answer::auction}};
+        return Choose{p, {buys(g, q) ? Answer::buy : Answer::auction}};
       case QuestionKind::tax:
         return Choose{
             p, {q.amount <= g.tax_worth(p) * q.percent / 100 ? Answer::pay_fixed : Answer::pay_percent}};

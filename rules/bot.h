@@ -37,7 +37,8 @@ class Bot {
   // `game.play(next(game))` does, the same decision, the same random draws and the same state after, with a
   // throw's faces taken from `dice` where given (the bot's own dice are drawn all the same, so its random
   // source moves as in next()). The common decisions between moves (a throw, a house) are decided on the
-  // game's state and handed to the engine without building an Input; everything else goes through next()
+  // game's state and handed to the engine without building an Input, and so is the answer to a buy question;
+  // everything else goes through next()
   // and Game::play. The game's events are not built (as Game::play). tests/rules/fused_play_test.cpp plays
   // the same games both ways.
   std::expected<void, std::string> play(Game& game, BotDice* dice = nullptr);
@@ -55,6 +56,8 @@ class Bot {
   // FINANCE 1932's moves) is put in other_ until input_of() takes it.
   Move between_moves(const Game& game);
   Input input_of(const Move& move);
+  // The answer to a buy question: buy when $150 stay in hand (and a marker is left), otherwise auction.
+  static bool buys(const Game& game, const Question& question);
 
   // The least any lot of the edition costs to build on or to lift from its mortgage: below both, the bot
   // need not look at its lots between moves. Worked out once per edition the bot plays.

@@ -10,6 +10,19 @@ namespace bb::rules {
 
 std::expected<void, std::string> Bot::play(Game& g, BotDice* dice) {
   const GameState& st = g.state();
+  if (!st.ended && !st.auction && !st.pending.empty() && st.pending.front().kind == QuestionKind::buy &&
+      !g.rules().salary_must_be_claimed) {
+    // The bot's answer to the question before any other (Bot::next's), and the engine's handling of that
+    // Choose: the bot buys only with the price and $150 in hand and a marker left, the checks that
+    // Engine::handle(Choose) makes before Engine::answer_buy.
+    const Question& q = st.pending.front();
+    const Choose choose{q.player, {buys(g, q) ? Answer::buy : Answer::auction}};
+    Engine e(g, nullptr);
+    return e.as_input(choose, [&]() -> std::expected<void, std::string> {
+      e.answer_buy(e.st.pending.begin(), choose.option.answer == Answer::buy);
+      return {};
+    });
+  }
   // Bot::next answers an auction, a salary to claim (FINANCE 1932 forgetters) and a question before it looks
   // at the moves between them: those decisions go the general way, an Input through Game::play.
   if (st.ended || st.auction || !st.pending.empty() || g.rules().salary_must_be_claimed) {

@@ -662,6 +662,20 @@ class Engine {
 
   std::expected<void, std::string> handle(const Choose& in);
 
+  // A buy question answered, once the answer is known to be allowed (Engine::handle(Choose), and Bot::play
+  // for the bot's answer): the question leaves the pending list, then the lot is bought at its price or goes
+  // to auction.
+  void answer_buy(std::vector<Question>::iterator question, bool buy) {
+    const PlayerId p = question->player;
+    const SpaceId lot = *question->space;  // a buy question always names its lot
+    const Money price = question->amount;
+    st.pending.erase(question);
+    if (!buy) return start_auction(Auction::Item::property, lot);
+    post(p, Account::bank(), price, Memo::buy, lot);
+    give_lot(p, lot);
+    event([&] { return Event{.kind = Event::Kind::bought, .player = p, .space = lot, .amount = price}; });
+  }
+
   void use_jail_card(PlayerId p) {
     auto& pl = st.players[p];
     std::string deck_id = pl.chance_cards > 0 ? "chance" : "chest";

@@ -216,16 +216,8 @@ std::expected<void, std::string> Engine::handle(const Choose& in) {
         if (r.max_properties > 0 && properties_owned(p) >= r.max_properties)
           return Fail(
               fmt::format("{} already owns {} properties, the most allowed", name(p), r.max_properties));
-        st.pending.erase(it);
-        post(p, Account::bank(), q.amount, Memo::buy, lot);
-        give_lot(p, lot);
-        event([&] {
-          return Event{.kind = Event::Kind::bought, .player = p, .space = lot, .amount = q.amount};
-        });
-      } else {
-        st.pending.erase(it);
-        start_auction(Auction::Item::property, lot);
       }
+      answer_buy(it, answer.answer == Answer::buy);
       return {};
     }
     case QuestionKind::tax: {
