@@ -507,25 +507,8 @@ class Engine {
     }
   }
 
-  void ask_mortgaged_transfer(PlayerId p, SpaceId s) {
-    Question q;
-    q.player = p;
-    q.kind = QuestionKind::mortgaged_transfer;
-    q.options = {{Answer::lift}, {Answer::keep}};
-    q.space = s;
-    q.amount = interest(s);
-    // "<lot> is mortgaged: lift it now for <mortgage and interest>, or keep it and pay <interest> interest",
-    // appended into one buffer sized once: a bankruptcy asks this for every mortgaged lot, and fmt::format's
-    // parse and copy were most of its cost.
-    const std::string& lot = space_name(s);
-    const std::string lift = money(ed.spaces[s.index()].mortgage + q.amount), keep = money(q.amount);
-    constexpr std::string_view mortgaged = " is mortgaged: lift it now for ",
-                               or_keep = ", or keep it and pay ", interest_words = " interest";
-    q.reason.reserve(lot.size() + mortgaged.size() + lift.size() + or_keep.size() + keep.size() +
-                     interest_words.size());
-    q.reason.append(lot).append(mortgaged).append(lift).append(or_keep).append(keep).append(interest_words);
-    st.pending.push_back(std::move(q));
-  }
+  // A bankrupt's mortgaged lot passed on: its new owner lifts the mortgage now or keeps it and pays interest.
+  void ask_mortgaged_transfer(PlayerId p, SpaceId s);
 
   Money interest(SpaceId s) const {
     Money m = ed.spaces[s.index()].mortgage * r.mortgage_interest_percent;
@@ -665,16 +648,7 @@ class Engine {
   // A buy question answered, once the answer is known to be allowed (Engine::handle(Choose), and Bot::play
   // for the bot's answer): the question leaves the pending list, then the lot is bought at its price or goes
   // to auction.
-  void answer_buy(std::vector<Question>::iterator question, bool buy) {
-    const PlayerId p = question->player;
-    const SpaceId lot = *question->space;  // a buy question always names its lot
-    const Money price = question->amount;
-    st.pending.erase(question);
-    if (!buy) return start_auction(Auction::Item::property, lot);
-    post(p, Account::bank(), price, Memo::buy, lot);
-    give_lot(p, lot);
-    event([&] { return Event{.kind = Event::Kind::bought, .player = p, .space = lot, .amount = price}; });
-  }
+  void answer_buy(std::vector<Question>::iterator question, bool buy);
 
   void use_jail_card(PlayerId p) {
     auto& pl = st.players[p];

@@ -90,6 +90,17 @@ void Engine::fast_throw(PlayerId p, int total) {
   g.steps_.insert(g.steps_.begin(), make(Step::Kind::end_roll, p));
 }
 
+void Engine::answer_buy(std::vector<Question>::iterator question, bool buy) {
+  const PlayerId p = question->player;
+  const SpaceId lot = *question->space;  // a buy question always names its lot
+  const Money price = question->amount;
+  st.pending.erase(question);
+  if (!buy) return start_auction(Auction::Item::property, lot);
+  post(p, Account::bank(), price, Memo::buy, lot);
+  give_lot(p, lot);
+  event([&] { return Event{.kind = Event::Kind::bought, .player = p, .space = lot, .amount = price}; });
+}
+
 std::expected<void, std::string> Engine::jail_roll(const Roll& in) {
   PlayerId p = st.current;
   std::erase_if(st.pending, [&](const Question& q) { return q.kind == QuestionKind::jail; });
