@@ -36,11 +36,10 @@ class Bot {
   // Plays the bot's next decision on `game` (fused, for playouts and benchmarks): exactly what
   // `game.play(next(game))` does, the same decision, the same random draws and the same state after, with a
   // throw's faces taken from `dice` where given (the bot's own dice are drawn all the same, so its random
-  // source moves as in next()). The common decisions between moves (a throw, a house) are decided on the
-  // game's state and handed to the engine without building an Input, and so is the answer to a buy question;
-  // everything else goes through next()
-  // and Game::play. The game's events are not built (as Game::play). tests/rules/fused_play_test.cpp plays
-  // the same games both ways.
+  // source moves as in next()). The common decisions (a throw, a house, the answer to a buy question) are
+  // decided on the game's state and handed to the engine's own handlers without building an Input; everything
+  // else goes through next() and Game::play. The game's events are not built (as Game::play).
+  // tests/rules/fused_play_test.cpp plays the same games both ways.
   std::expected<void, std::string> play(Game& game, BotDice* dice = nullptr);
 
  private:

@@ -14,10 +14,12 @@ std::expected<void, std::string> Bot::play(Game& g, BotDice* dice) {
       !g.rules().salary_must_be_claimed) {
     // The bot's answer to the question before any other (Bot::next's), and the engine's handling of that
     // Choose: the bot buys only with the price and $150 in hand and a marker left, the checks that
-    // Engine::handle(Choose) makes before Engine::answer_buy.
+    // Engine::handle(Choose) makes before Engine::answer_buy, once it has found the player in the game and
+    // this question theirs to answer (the first that is neither a debt nor a draw).
     const Question& q = st.pending.front();
     const Choose choose{q.player, {buys(g, q) ? Answer::buy : Answer::auction}};
     Engine e(g, nullptr);
+    if (!e.active(q.player)) return g.play(choose);  // refused there, as the general path refuses it
     return e.as_input(choose, [&]() -> std::expected<void, std::string> {
       e.answer_buy(e.st.pending.begin(), choose.option.answer == Answer::buy);
       return {};
