@@ -1,7 +1,5 @@
 #include "odds/playout.h"
 
-#include <variant>
-
 #include "rules/bot.h"
 #include "rules/splitmix.h"
 
@@ -31,19 +29,21 @@ std::optional<PlayoutResult> play_out(rules::Game game, std::uint64_t seed, int 
   const std::size_t players = game.state().players.size();
   rules::Bot bot(seed);
   DiceStream dice(seed);
+  // The bot's throws show the playout's own dice (its own are drawn all the same, so its decisions do not
+  // depend on where the faces come from).
+  struct StreamDice final : rules::BotDice {
+    explicit StreamDice(DiceStream& s) : stream(s) {}
+    int die() override { return stream.next(); }
+    DiceStream& stream;
+  } faces(dice);
   while (!game.state().ended) {
     if (stop && stop->load(std::memory_order_relaxed)) return std::nullopt;
     const auto& st = game.state();
     const bool cap = st.turns - start_turns >= turn_cap && st.pending.empty() && !st.auction;
-    // Built in place from the bot's answer: a default-constructed Input, assigned afterwards, was the whole
-    // variant's storage zeroed on every decision, a measurable part of a playout.
-    rules::Input input = cap ? rules::Input{rules::End{}} : bot.next(game);
     result.capped = result.capped || cap;
-    if (auto* roll = std::get_if<rules::Roll>(&input)) {
-      roll->d1 = dice.next();
-      roll->d2 = dice.next();
-    }
-    if (!game.play(input)) {  // nobody reads a playout's events: none are built
+    // The bot's decision played as one call (rules::Bot::play: no Input built for a throw or a house);
+    // nobody reads a playout's events: none are built.
+    if (cap ? !game.play(rules::End{}) : !bot.play(game, &faces)) {
       result.refused = true;
       result.turns = game.state().turns - start_turns;
       return result;

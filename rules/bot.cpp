@@ -50,6 +50,7 @@ const Bot::Thresholds& Bot::thresholds(const Edition& ed) {
   thresholds_for_ = &ed;
   thresholds_ = Thresholds{};
   whole_groups_.clear();
+  nearly_whole_.clear();
   for (SpaceId s : ed.spaces.ids()) {
     const Space& sp = ed.spaces[s];
     if (sp.kind == Space::Kind::property) {
@@ -80,6 +81,28 @@ SpaceSet Bot::build_candidates(const Game& g, PlayerId p, const Thresholds& leas
     if (lots.contains_all(*group)) whole.insert_all(*group);
   known = WholeGroups{.lots = lots, .whole = whole.intersection(least.properties)};
   return known.whole;
+}
+
+const std::vector<int>& Bot::nearly_whole(const Game& g, PlayerId p) {
+  const Edition& ed = g.edition();
+  if (nearly_whole_.size() <= p.index()) nearly_whole_.resize(p.index() + 1);
+  NearlyWhole& known = nearly_whole_[p.index()];
+  const SpaceSet& lots = g.lots_of(p);
+  if (known.lots == lots) return known.groups;  // (no lots, no group but one: the cache starts right)
+  known.lots = lots;
+  known.groups.clear();
+  for (std::size_t gi = 0; gi < ed.groups.size(); ++gi) {
+    const auto& members = ed.members_of(static_cast<int>(gi));
+    if (members.size() < 2 || !ownable(ed.spaces[members[0]])) continue;
+    // All but one of the group's lots are the player's (counted a word at a time).
+    if (lots.count_common(ed.group_set(static_cast<int>(gi))) == static_cast<int>(members.size()) - 1)
+      known.groups.push_back(static_cast<int>(gi));
+  }
+  return known.groups;
+}
+
+bool Bot::buys(const Game& g, const Question& q) {
+  return g.state().players[q.player].cash - q.amount >= kReserve && markers_left(g, q.player);
 }
 
 int Bot::dice() { return static_cast<int>(random() % 6) + 1; }
@@ -133,8 +156,7 @@ Input Bot::next(const Game& g) {
       case QuestionKind::draw:
         return Draw{q.deck, std::nullopt};
       case QuestionKind::buy:
-        return Choose{p,
-                      {pl.cash - q.amount >= kReserve && markers_left(g, p) ? Answer::buy : Answer::auction}};
+        return Choose{p, {buys(g, q) ? Answer::buy : Answer::auction}};
       case QuestionKind::tax:
         return Choose{
             p, {q.amount <= g.tax_worth(p) * q.percent / 100 ? Answer::pay_fixed : Answer::pay_percent}};
@@ -173,6 +195,28 @@ Input Bot::next(const Game& g) {
     }
   }
   // Between moves: the player whose turn it is improves their position, then throws.
+  return input_of(between_moves(g));
+}
+
+Input Bot::input_of(const Move& move) {
+  switch (move.kind) {
+    case Move::Kind::roll:
+      return Roll{move.d1, move.d2};
+    case Move::Kind::build:
+      return Build{move.player, move.space, false};
+    case Move::Kind::unmortgage:
+      return Unmortgage{move.player, move.space};
+    case Move::Kind::other:
+      break;
+  }
+  Input other = std::move(*other_);
+  other_.reset();
+  return other;
+}
+
+Bot::Move Bot::between_moves(const Game& g) {
+  const GameState& st = g.state();
+  const Edition& ed = g.edition();
   PlayerId p = st.current;
   const auto& pl = st.players[p];
   // Most between-moves decisions end in a throw: when the cash covers neither the cheapest house nor the
@@ -183,13 +227,12 @@ Input Bot::next(const Game& g) {
   // The player's lots in board order, kept by the game (no scan of the board). Cheap checks first: they
   // skip most lots before the game checks the rules.
   // Each pass is skipped where the edition's least cost already rules out every lot.
-  const SpaceSet& lots = g.lots_of(p);
+  // Only the player's mortgaged lots (a set the game keeps) are walked for a mortgage to lift: mostly none.
   if (pl.cash > least.mortgage * 2 + 3 * kReserve)
-    if (auto lift = lots.find_first([&](SpaceId s) {
-          return st.spaces[s].mortgaged && pl.cash > ed.spaces[s].mortgage * 2 + 3 * kReserve &&
-                 !g.refusal_to_unmortgage(p, s);
+    if (auto lift = g.lots_of(p).intersection(g.mortgaged_lots()).find_first([&](SpaceId s) {
+          return pl.cash > ed.spaces[s].mortgage * 2 + 3 * kReserve && !g.refusal_to_unmortgage(p, s);
         }))
-      return Unmortgage{p, *lift};
+      return Move{.kind = Move::Kind::unmortgage, .player = p, .space = *lift};
   // Only the lots that pass the cheap tests (a lot that can have buildings, in a group owned whole) are
   // walked: most players own no whole group, and then none is.
   if (pl.cash - least.house_cost > 2 * kReserve)
@@ -197,30 +240,27 @@ Input Bot::next(const Game& g) {
           return !st.spaces[s].hotel && pl.cash - ed.spaces[s].house_cost > 2 * kReserve &&
                  !g.refusal_to_build(p, s);
         }))
-      return Build{p, *build, false};
+      return Move{.kind = Move::Kind::build, .player = p, .space = *build};
   return between_moves_without_lots(g, p);
 }
 
 // The between-moves decisions after building and lifting mortgages: now and then a trade that completes a
 // group, FINANCE (1932)'s moves, and otherwise the throw.
-Input Bot::between_moves_without_lots(const Game& g, PlayerId p) {
+Bot::Move Bot::between_moves_without_lots(const Game& g, PlayerId p) {
   const GameState& st = g.state();
   const Edition& ed = g.edition();
   const auto& pl = st.players[p];
   // Complete a group by buying the one missing lot from its owner, now and then.
   if (random() % 8 == 0) {
-    for (std::size_t gi = 0; gi < ed.groups.size(); ++gi) {
-      const auto& members = ed.members_of(static_cast<int>(gi));
-      if (members.size() < 2 || !ownable(ed.spaces[members[0]])) continue;
-      // All but one of the group's lots are the player's (counted a word at a time), and that one is owned.
-      if (g.lots_of(p).count_common(ed.group_set(static_cast<int>(gi))) !=
-          static_cast<int>(members.size()) - 1)
-        continue;
-      std::optional<SpaceId> other;
+    // The groups of which the player owns all but one lot (kept by seat until their lots change); that one
+    // must be someone's.
+    for (int gi : nearly_whole(g, p)) {
+      const auto& members = ed.members_of(gi);
+      std::optional<SpaceId> missing;
       for (SpaceId m : members)
-        if (st.spaces[m].owner != p && st.spaces[m].owner) other = m;
-      if (!other) continue;
-      const SpaceId other_lot = *other;
+        if (st.spaces[m].owner != p && st.spaces[m].owner) missing = m;
+      if (!missing) continue;
+      const SpaceId other_lot = *missing;
       PlayerId seller = *st.spaces[other_lot].owner;
       Money offer = ed.spaces[other_lot].price * 2;
       bool buildings = false;
@@ -234,7 +274,8 @@ Input Bot::between_moves_without_lots(const Game& g, PlayerId p) {
         t.to = seller;
         t.give.cash = offer;
         t.get.spaces = {other_lot};
-        return t;
+        other_ = std::move(t);
+        return Move{.kind = Move::Kind::other, .player = p};
       }
     }
   }
@@ -242,8 +283,13 @@ Input Bot::between_moves_without_lots(const Game& g, PlayerId p) {
   // jail insurance: it is not even called (its optional Input was a cost of its own on every throw).
   const Rules& rules = g.rules();
   if (rules.partnerships || rules.jail_insurance > 0 || rules.jail_insurance_card > 0)
-    if (auto finance_move = finance_1932(g, p)) return *finance_move;
-  return Roll{dice(), dice()};
+    if (auto finance_move = finance_1932(g, p)) {
+      other_ = std::move(*finance_move);
+      return Move{.kind = Move::Kind::other, .player = p};
+    }
+  const int d1 = dice();
+  const int d2 = dice();
+  return Move{.kind = Move::Kind::roll, .player = p, .d1 = d1, .d2 = d2};
 }
 
 // FINANCE (1932): now and then a railroad or power company partnership; jail insurance before a throw that

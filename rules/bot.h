@@ -1,6 +1,8 @@
 #pragma once
 #include <cstdint>
+#include <expected>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "rules/game.h"
@@ -9,16 +11,53 @@
 
 namespace bb::rules {
 
+// Where the throws of a game the bot plays come from when they are not the bot's own dice: the odds' playouts
+// throw from a stream of their own (common random numbers). Called once per die, on the bot's thread.
+class BotDice {
+ public:
+  virtual int die() = 0;  // 1 to 6
+
+ protected:
+  ~BotDice() = default;
+};
+
 // A table of simple players for `simulate`, benchmarks and property tests: it always sends an input the game
 // accepts, decided by plain rules of thumb and its own seeded random source (never the engine's).
-// It asks the game yes-or-no questions (Game::refusal_to_*) and never has a refusal worded. Threads: a Bot
-// belongs to the one thread that plays its game; several bots on several threads share nothing.
+// It asks the game yes-or-no questions (Game::refusal_to_*) and never has a refusal worded. It owns its
+// random source and what it has worked out about the edition and the players' groups; it never changes a game
+// except through Game::play (or, in play(), the engine's own handlers of the inputs it would have sent).
+// Threads: a Bot belongs to the one thread that plays its game; several bots on several threads share
+// nothing.
 class Bot {
  public:
   explicit Bot(std::uint64_t seed) : rng_(seed * 0x9e3779b97f4a7c15ULL + 1) {}
+  // The bot's next decision as an input (a throw shows the bot's own dice).
   Input next(const Game& game);
+  // Plays the bot's next decision on `game` (fused, for playouts and benchmarks): exactly what
+  // `game.play(next(game))` does, the same decision, the same random draws and the same state after, with a
+  // throw's faces taken from `dice` where given (the bot's own dice are drawn all the same, so its random
+  // source moves as in next()). The common decisions (a throw, a house, the answer to a buy question) are
+  // decided on the game's state and handed to the engine's own handlers without building an Input; everything
+  // else goes through next() and Game::play. The game's events are not built (as Game::play).
+  // tests/rules/fused_play_test.cpp plays the same games both ways.
+  std::expected<void, std::string> play(Game& game, BotDice* dice = nullptr);
 
  private:
+  // A decision between moves, typed so that play() hands the common ones to the engine without an Input.
+  struct Move {
+    enum class Kind : std::uint8_t { roll, build, unmortgage, other };
+    Kind kind = Kind::roll;
+    PlayerId player{0};
+    SpaceId space{0};
+    int d1 = 0, d2 = 0;  // roll: the bot's own dice
+  };
+  // The between-moves decision of the player whose turn it is; a decision of another kind (a trade,
+  // FINANCE 1932's moves) is put in other_ until input_of() takes it.
+  Move between_moves(const Game& game);
+  Input input_of(const Move& move);
+  // The answer to a buy question: buy when $150 stay in hand (and a marker is left), otherwise auction.
+  static bool buys(const Game& game, const Question& question);
+
   // The least any lot of the edition costs to build on or to lift from its mortgage: below both, the bot
   // need not look at its lots between moves. Worked out once per edition the bot plays.
   struct Thresholds {
@@ -34,7 +73,7 @@ class Bot {
   // player owns whole where the edition asks for that. Empty when the bank and the player's credits have no
   // house and no hotel left to build with, since the rules then refuse every build.
   SpaceSet build_candidates(const Game& game, PlayerId player, const Thresholds& least);
-  Input between_moves_without_lots(const Game& game, PlayerId player);
+  Move between_moves_without_lots(const Game& game, PlayerId player);
   std::optional<Input> finance_1932(const Game& game, PlayerId player);
   int dice();
   std::uint64_t random();
@@ -49,6 +88,17 @@ class Bot {
     SpaceSet whole;
   };
   std::vector<WholeGroups> whole_groups_;
+  // By seat, the same way: the groups of two or more ownable lots of which the player owns all but one, in
+  // the edition's order (where the bot looks for a trade that completes a group).
+  struct NearlyWhole {
+    SpaceSet lots;
+    std::vector<int> groups;
+  };
+  std::vector<NearlyWhole> nearly_whole_;
+  const std::vector<int>& nearly_whole(const Game& game, PlayerId player);
+  // The rare between-moves decision that is no Move (a member: an optional Input made and dropped on every
+  // decision was a cost of its own).
+  std::optional<Input> other_;
 };
 
 }  // namespace bb::rules

@@ -176,6 +176,10 @@ class Engine {
 
   void post(Account from, Account to, Money amount, Memo memo, std::optional<SpaceId> space,
             const std::string& card = {});
+  // post() where the game keeps its journal: the Posting built and kept. Out of line, so that a playout's
+  // payment (the cash moved and counted) sets up none of it.
+  [[gnu::noinline]] void post_to_journal(Account from, Account to, Money amount, Memo memo,
+                                         std::optional<SpaceId> space, const std::string& card);
 
   // Nothing left to sell or mortgage: no buildings and no unmortgaged property.
   bool nothing_to_raise(PlayerId p) const {
@@ -275,6 +279,37 @@ class Engine {
   int properties_owned(PlayerId p) const { return g.lots_of(p).size(); }
 
   Money rent_for(SpaceId s, int dice_total) const;
+  // A lot `p` lands on charges rent (the rule of Engine::land): someone else owns it, that owner is still in
+  // the game and the lot is not mortgaged. A free ride may still waive it.
+  bool charges_rent(PlayerId p, const SpaceState& ss) const {
+    return ss.owner && *ss.owner != p && !ss.mortgaged && active(*ss.owner);
+  }
+  // A landing on `pos` that does nothing but charge rent: Engine::land would queue only the payment (no free
+  // ride to take, no partnership to share it, no effect of the space, no rival to move back). The fast
+  // throw pays it at once.
+  bool lands_on_rent_only(PlayerId p, SpaceId pos) const {
+    return is_ownable(ed.spaces[pos]) && charges_rent(p, st.spaces[pos]) && st.free_rides.empty() &&
+           st.partnerships.empty() && ed.spaces[pos].on_land.empty() && r.forced_move_back <= 0;
+  }
+
+  // ---------------------------------------------------------------- one input
+  // What Game::run_input does around every input, for the fused path too (Bot::play plays the bot's common
+  // decisions without building an Input): `handle` checks and applies the input, the step machine runs on,
+  // and the input is counted (kept for undo while the game keeps its history). Refused, nothing is counted.
+  template <typename In, typename Handle>
+  std::expected<void, std::string> as_input(const In& input, const Handle& handle) {
+    const std::size_t first_posting = st.postings.size();
+    g.input_index_ = static_cast<int>(g.input_count());
+    if (auto result = handle(); !result) return result;
+    run();
+    if (g.keep_history_) {
+      g.inputs_.push_back(Input{input});
+      g.postings_by_input_.emplace_back(first_posting, st.postings.size());
+    } else {
+      ++g.history_offset_;
+    }
+    return {};
+  }
 
   // ---------------------------------------------------------------- the step machine
   void run() {
@@ -396,7 +431,8 @@ class Engine {
     });
   }
 
-  // The only ways a lot changes owner: each keeps Game::owned_lots_ in step with the board.
+  // The only ways a lot changes owner (with return_to_bank): each keeps Game::owned_lots_ in step with the
+  // board.
   void set_owner(SpaceId lot, PlayerOrNobody owner) {
     SpaceState& ss = st.spaces[lot];
     if (ss.owner) g.owned_lots_[*ss.owner].erase(lot);
@@ -407,6 +443,15 @@ class Engine {
   void return_to_bank(SpaceId lot) {
     set_owner(lot, std::nullopt);
     st.spaces[lot] = SpaceState{};
+    g.mortgaged_lots_.erase(lot);
+  }
+  // The only way a lot's mortgage is taken or lifted: keeps Game::mortgaged_lots_ in step with the board.
+  void set_mortgaged(SpaceId lot, bool mortgaged) {
+    st.spaces[lot].mortgaged = mortgaged;
+    if (mortgaged)
+      g.mortgaged_lots_.insert(lot);
+    else
+      g.mortgaged_lots_.erase(lot);
   }
 
   void give_lot(PlayerId p, SpaceId lot) {
@@ -462,25 +507,8 @@ class Engine {
     }
   }
 
-  void ask_mortgaged_transfer(PlayerId p, SpaceId s) {
-    Question q;
-    q.player = p;
-    q.kind = QuestionKind::mortgaged_transfer;
-    q.options = {{Answer::lift}, {Answer::keep}};
-    q.space = s;
-    q.amount = interest(s);
-    // "<lot> is mortgaged: lift it now for <mortgage and interest>, or keep it and pay <interest> interest",
-    // appended into one buffer sized once: a bankruptcy asks this for every mortgaged lot, and fmt::format's
-    // parse and copy were most of its cost.
-    const std::string& lot = space_name(s);
-    const std::string lift = money(ed.spaces[s.index()].mortgage + q.amount), keep = money(q.amount);
-    constexpr std::string_view mortgaged = " is mortgaged: lift it now for ",
-                               or_keep = ", or keep it and pay ", interest_words = " interest";
-    q.reason.reserve(lot.size() + mortgaged.size() + lift.size() + or_keep.size() + keep.size() +
-                     interest_words.size());
-    q.reason.append(lot).append(mortgaged).append(lift).append(or_keep).append(keep).append(interest_words);
-    st.pending.push_back(std::move(q));
-  }
+  // A bankrupt's mortgaged lot passed on: its new owner lifts the mortgage now or keeps it and pays interest.
+  void ask_mortgaged_transfer(PlayerId p, SpaceId s);
 
   Money interest(SpaceId s) const {
     Money m = ed.spaces[s.index()].mortgage * r.mortgage_interest_percent;
@@ -617,6 +645,11 @@ class Engine {
 
   std::expected<void, std::string> handle(const Choose& in);
 
+  // A buy question answered, once the answer is known to be allowed (Engine::handle(Choose), and Bot::play
+  // for the bot's answer): the question leaves the pending list, then the lot is bought at its price or goes
+  // to auction.
+  void answer_buy(std::vector<Question>::iterator question, bool buy);
+
   void use_jail_card(PlayerId p) {
     auto& pl = st.players[p];
     std::string deck_id = pl.chance_cards > 0 ? "chance" : "chest";
@@ -650,7 +683,7 @@ class Engine {
     if (auto e = check_space(in.space)) return Fail(*e);
     if (st.ended) return Fail("the game has ended");
     if (auto why = why_not_mortgage(in.player, in.space)) return Fail(*why);
-    st.spaces[in.space.index()].mortgaged = true;
+    set_mortgaged(in.space, true);
     post(Account::bank(), in.player, ed.spaces[in.space.index()].mortgage, Memo::mortgage, in.space);
     event([&] {
       return Event{.kind = Event::Kind::mortgaged,
@@ -667,7 +700,7 @@ class Engine {
     if (st.ended) return Fail("the game has ended");
     if (in_debt(in.player)) return Fail(fmt::format("{} must pay what they owe first", name(in.player)));
     if (auto why = why_not_unmortgage(in.player, in.space)) return Fail(*why);
-    st.spaces[in.space.index()].mortgaged = false;
+    set_mortgaged(in.space, false);
     post(in.player, Account::bank(), ed.spaces[in.space.index()].mortgage, Memo::unmortgage, in.space);
     post(in.player, Account::bank(), interest(in.space), Memo::interest, in.space);
     event([&] { return Event{.kind = Event::Kind::unmortgaged, .player = in.player, .space = in.space}; });

@@ -127,4 +127,24 @@ void Engine::finish() {
     });
 }
 
+void Engine::ask_mortgaged_transfer(PlayerId p, SpaceId s) {
+  Question q;
+  q.player = p;
+  q.kind = QuestionKind::mortgaged_transfer;
+  q.options = {{Answer::lift}, {Answer::keep}};
+  q.space = s;
+  q.amount = interest(s);
+  // "<lot> is mortgaged: lift it now for <mortgage and interest>, or keep it and pay <interest> interest",
+  // appended into one buffer sized once: a bankruptcy asks this for every mortgaged lot, and fmt::format's
+  // parse and copy were most of its cost.
+  const std::string& lot = space_name(s);
+  const std::string lift = money(ed.spaces[s.index()].mortgage + q.amount), keep = money(q.amount);
+  constexpr std::string_view mortgaged = " is mortgaged: lift it now for ", or_keep = ", or keep it and pay ",
+                             interest_words = " interest";
+  q.reason.reserve(lot.size() + mortgaged.size() + lift.size() + or_keep.size() + keep.size() +
+                   interest_words.size());
+  q.reason.append(lot).append(mortgaged).append(lift).append(or_keep).append(keep).append(interest_words);
+  st.pending.push_back(std::move(q));
+}
+
 }  // namespace bb::rules

@@ -72,22 +72,33 @@ std::expected<void, std::string> Engine::handle(const Roll& in) {
 // (a card, a tax, a partner's share, a free ride) the machine runs as before, in Engine::run after this
 // input.
 void Engine::fast_throw(PlayerId p, int total) {
-  g.steps_.push_back(make(Step::Kind::end_roll, p));
+  // The queue is empty (Engine::handle(Roll) comes here only then), and neither the move nor the landing
+  // reads it: the end of the roll is put under what the landing queued only when it queued something or
+  // asked a question (a step pushed and popped again on every throw was a cost of its own).
+  assert(g.steps_.empty());
   move_by(p, total, true);
   const SpaceId pos = st.players[p].position;
-  const Space& sp = ed.spaces[pos];
-  const SpaceState& ss = st.spaces[pos];
-  // Engine::land's rent with nothing else to do: an owned lot of someone else, neither mortgaged nor ridden
-  // on for free, no partnership to share the income, no effect of the space and no rival to move back.
-  if (is_ownable(sp) && ss.owner && ss.owner != p && !ss.mortgaged && active(*ss.owner) &&
-      st.free_rides.empty() && st.partnerships.empty() && sp.on_land.empty() && r.forced_move_back <= 0)
-    pay(p, *ss.owner, rent_for(pos, st.last_d1 + st.last_d2), Memo::rent, pos);
+  // Engine::land's rent with nothing else to do (the same rule: charges_rent).
+  if (lands_on_rent_only(p, pos))
+    pay(p, *st.spaces[pos].owner, rent_for(pos, st.last_d1 + st.last_d2), Memo::rent, pos);
   else
     land(p, 1, 0);
-  if (g.steps_.size() == 1 && !blocked()) {
-    g.steps_.pop_back();
+  if (g.steps_.empty() && !blocked()) {
     end_roll(p);
+    return;
   }
+  g.steps_.insert(g.steps_.begin(), make(Step::Kind::end_roll, p));
+}
+
+void Engine::answer_buy(std::vector<Question>::iterator question, bool buy) {
+  const PlayerId p = question->player;
+  const SpaceId lot = *question->space;  // a buy question always names its lot
+  const Money price = question->amount;
+  st.pending.erase(question);
+  if (!buy) return start_auction(Auction::Item::property, lot);
+  post(p, Account::bank(), price, Memo::buy, lot);
+  give_lot(p, lot);
+  event([&] { return Event{.kind = Event::Kind::bought, .player = p, .space = lot, .amount = price}; });
 }
 
 std::expected<void, std::string> Engine::jail_roll(const Roll& in) {
@@ -216,16 +227,8 @@ std::expected<void, std::string> Engine::handle(const Choose& in) {
         if (r.max_properties > 0 && properties_owned(p) >= r.max_properties)
           return Fail(
               fmt::format("{} already owns {} properties, the most allowed", name(p), r.max_properties));
-        st.pending.erase(it);
-        post(p, Account::bank(), q.amount, Memo::buy, lot);
-        give_lot(p, lot);
-        event([&] {
-          return Event{.kind = Event::Kind::bought, .player = p, .space = lot, .amount = q.amount};
-        });
-      } else {
-        st.pending.erase(it);
-        start_auction(Auction::Item::property, lot);
       }
+      answer_buy(it, answer.answer == Answer::buy);
       return {};
     }
     case QuestionKind::tax: {
@@ -264,7 +267,7 @@ std::expected<void, std::string> Engine::handle(const Choose& in) {
       st.pending.erase(it);
       const SpaceId lot = *q.space;  // a mortgaged_transfer question always names its lot
       if (answer.answer == Answer::lift) {
-        st.spaces[lot].mortgaged = false;
+        set_mortgaged(lot, false);
         pay(p, Account::bank(), ed.spaces[lot].mortgage, Memo::unmortgage, lot);
         pay(p, Account::bank(), interest(lot), Memo::interest, lot);
         event([&] { return Event{.kind = Event::Kind::unmortgaged, .player = p, .space = lot}; });
@@ -564,7 +567,7 @@ std::expected<void, std::string> Engine::adopt(const Adopt& in) {
     set_owner(a.space, in.player);
     ss.houses = a.houses;
     ss.hotel = a.hotel;
-    ss.mortgaged = a.mortgaged;
+    set_mortgaged(a.space, a.mortgaged);
   }
   if (in.cash) {
     Money diff = *in.cash - pl.cash;

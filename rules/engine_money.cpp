@@ -6,13 +6,16 @@ namespace bb::rules {
 void Engine::post(Account from, Account to, Money amount, Memo memo, std::optional<SpaceId> space,
                   const std::string& card) {
   if (amount <= 0 || from == to) return;
-  if (!g.keep_journal_) {  // a playout: the same cash moves, and only the count of postings is kept
-    if (auto payer = from.player()) st.players[*payer].cash -= amount;
-    if (auto payee = to.player()) st.players[*payee].cash += amount;
-    assert(from.is_bank() || st.players[*from.player()].cash >= 0);
-    ++g.forgotten_postings_;
-    return;
-  }
+  if (g.keep_journal_) return post_to_journal(from, to, amount, memo, space, card);
+  // A playout: the same cash moves, and only the count of postings is kept.
+  if (auto payer = from.player()) st.players[*payer].cash -= amount;
+  if (auto payee = to.player()) st.players[*payee].cash += amount;
+  assert(from.is_bank() || st.players[*from.player()].cash >= 0);
+  ++g.forgotten_postings_;
+}
+
+void Engine::post_to_journal(Account from, Account to, Money amount, Memo memo, std::optional<SpaceId> space,
+                             const std::string& card) {
   Posting p;
   p.seq = static_cast<std::int64_t>(g.posting_count()) + 1;
   p.from = from;

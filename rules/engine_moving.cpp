@@ -107,11 +107,11 @@ void Engine::land(PlayerId p, int multiplier, int dice_multiplier) {
         start_auction(Auction::Item::property, pos);
       }
     } else if (const PlayerId owner = *ss.owner;
-               owner != p && !ss.mortgaged && active(owner) && take_free_ride(p, owner, sp.group_index)) {
+               charges_rent(p, ss) && take_free_ride(p, owner, sp.group_index)) {
       event([&] {
         return Event{.kind = Event::Kind::free_ride, .player = p, .space = pos, .other_player = owner};
       });
-    } else if (owner != p && !ss.mortgaged && active(owner)) {
+    } else if (charges_rent(p, ss)) {
       if (sp.rent.kind == RentRule::Kind::dice && dice_multiplier > 0) {
         Step roll = make(Step::Kind::need_roll, p);
         roll.roll = Step::Roll::rent_dice;
@@ -270,7 +270,9 @@ void Engine::next_turn() {
   g.extra_roll_blocked_ = false;
   auto& ending = st.players[st.current];
   ending.insured = ending.insured_card = false;
-  for (std::size_t i = 0; i < st.players.size(); ++i) {  // a plain walk: every turn makes it
+  // A salary waits for a claim only where the edition makes players claim it (FINANCE 1932 forgetters;
+  // invariant_violations checks that none waits elsewhere): no walk of the players on every other turn.
+  for (std::size_t i = 0; r.salary_must_be_claimed && i < st.players.size(); ++i) {
     if (const PlayerId q{static_cast<int>(i)}; st.players[q].unclaimed_salary > 0) {
       event([&] {
         return Event{

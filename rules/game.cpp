@@ -193,24 +193,16 @@ std::expected<void, std::string> Game::play(const Input& input) {
 }
 
 std::expected<void, std::string> Game::run_input(const Input& input, Outcome* outcome) {
-  const std::size_t first_posting = state_.postings.size();
-  input_index_ = static_cast<int>(input_count());
   Engine e(*this, outcome);  // no outcome: the engine words and keeps no events
   // Validation happens before any change inside each handler, so a refused input leaves the state as it was.
-  auto result = std::visit([&](const auto& in) { return e.handle(in); }, input);
-  if (!result) return result;
-  e.run();
-  if (keep_history_) {
-    inputs_.push_back(input);
-    postings_by_input_.emplace_back(first_posting, state_.postings.size());
-  } else {
-    ++history_offset_;
-  }
-  return {};
+  return e.as_input(input, [&] { return std::visit([&](const auto& in) { return e.handle(in); }, input); });
 }
 
 void Game::recount_owned_lots() {
   owned_lots_.assign(state_.players.size(), SpaceSet{});
+  mortgaged_lots_ = SpaceSet{};
+  for (SpaceId s : state_.spaces.ids())
+    if (state_.spaces[s].mortgaged) mortgaged_lots_.insert(s);
   for (SpaceId s : state_.spaces.ids())
     if (const PlayerOrNobody owner = state_.spaces[s].owner; owner && owner->index() < owned_lots_.size())
       owned_lots_[*owner].insert(s);

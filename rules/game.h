@@ -71,6 +71,10 @@ class Game {
   // keeps it with every change of owner, so the bots and the rules ask it instead of scanning the board.
   // invariant_violations() checks it against the board.
   const SpaceSet& lots_of(PlayerId player) const { return owned_lots_[player]; }
+  // The mortgaged lots of the board (whoever owns them), kept by the engine with every mortgage taken or
+  // lifted: a bot with cash to lift one asks only these instead of walking its lots. invariant_violations()
+  // checks it against the board.
+  const SpaceSet& mortgaged_lots() const { return mortgaged_lots_; }
   const Setup& setup() const { return setup_; }
   // Inputs in effect (undone ones removed), in order. A game restored from a snapshot without its history
   // holds only the inputs applied since; input_count() is always the whole game's.
@@ -200,6 +204,9 @@ class Game {
   // By player: the lots state_.spaces says they own. Changed only with an owner (Engine::set_owner and
   // Engine::return_to_bank), and counted afresh where a whole state is put in place (recount_owned_lots).
   ById<PlayerId, SpaceSet> owned_lots_;
+  // The lots state_.spaces says are mortgaged. Changed only with a mortgage (Engine::set_mortgaged and
+  // Engine::return_to_bank), and counted afresh with owned_lots_.
+  SpaceSet mortgaged_lots_;
   void recount_owned_lots();
   std::uint64_t rng_ = 0;
   int input_index_ = -1;

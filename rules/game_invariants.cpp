@@ -88,6 +88,10 @@ std::vector<std::string> Game::invariant_violations() const {
                                     st.players[p].name, owned_lots_[p].contains(s) ? "holds" : "lacks",
                                     ed.spaces[s].name));
   }
+  for (SpaceId s : st.spaces.ids())
+    if (mortgaged_lots_.contains(s) != st.spaces[s].mortgaged)
+      bad.push_back(fmt::format("the set of mortgaged lots {} {}, but the board says otherwise",
+                                mortgaged_lots_.contains(s) ? "holds" : "lacks", ed.spaces[s].name));
   if (houses != rules_.houses)
     bad.push_back(fmt::format("houses: {} counted, supply {}", houses, rules_.houses));
   if (hotels != rules_.hotels)

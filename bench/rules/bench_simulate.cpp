@@ -29,9 +29,9 @@ struct Totals {
   long long games = 0;
 };
 
-// keep_history false: the game keeps no inputs for undo (Game::forget_history); with_events false: inputs go
-// through Game::play, which builds no events. Both false is how the odds' playouts play: then the game keeps
-// no journal of postings either (Game::forget_journal).
+// keep_history false: the game keeps no inputs for undo (Game::forget_history); with_events false: the bot's
+// decisions go through Bot::play (fused with the engine) and Game::play, which build no events. Both false is
+// how the odds' playouts play: then the game keeps no journal of postings either (Game::forget_journal).
 Totals play_games(int games, std::uint64_t seed, int players, bool keep_history = true,
                   bool with_events = true) {
   Totals t;
@@ -45,11 +45,14 @@ Totals play_games(int games, std::uint64_t seed, int players, bool keep_history 
     if (!keep_history && !with_events) game->forget_journal();  // as a playout plays: no journal either
     bb::rules::Bot bot(setup.seed);
     while (!game->state().ended) {
-      bb::rules::Input in =
-          game->state().turns >= 1000 && game->state().pending.empty() && !game->state().auction
-              ? bb::rules::Input{bb::rules::End{}}
-              : bot.next(*game);
-      if (with_events ? !game->apply(in) : !game->play(in)) std::abort();
+      const bool cap = game->state().turns >= 1000 && game->state().pending.empty() && !game->state().auction;
+      if (!with_events && !cap) {
+        // As a playout plays: the bot's decision and the engine fused (Bot::play), no Input for a throw.
+        if (!bot.play(*game)) std::abort();
+      } else {
+        bb::rules::Input in = cap ? bb::rules::Input{bb::rules::End{}} : bot.next(*game);
+        if (with_events ? !game->apply(in) : !game->play(in)) std::abort();
+      }
       ++t.inputs;
     }
     t.turns += game->state().turns;

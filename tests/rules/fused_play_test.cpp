@@ -1,0 +1,161 @@
+// The fused path of the playouts (Bot::play: the bot's decision handed to the engine without an Input, on top
+// of the engine's fast throw) against the general path (Bot::next, an Input, Game::apply with the fast paths
+// off): the same bot games, played both ways, are the same game after every decision (the signature and the
+// whole snapshot), in every shipped edition, with 2 to 6 players, with the bots' own dice and with the
+// throws of a stream of their own (as the odds' playouts throw). The games are checked to reach the fused
+// decisions (throws, houses) and what they hand back (questions, auctions, debts, bankruptcy, trades).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+#include <variant>
+
+#include "rules/bot.h"
+#include "rules/game.h"
+#include "rules/splitmix.h"
+#include "test_support.h"
+
+namespace bb::rules {
+namespace {
+
+// The throws of a game played with dice of its own; two with the same seed throw the same.
+class StreamDice final : public BotDice {
+ public:
+  explicit StreamDice(std::uint64_t seed) : state_(seed) {}
+  int die() override { return static_cast<int>(splitmix64(state_) % 6) + 1; }
+
+ private:
+  std::uint64_t state_;
+};
+
+struct Compared {
+  long long decisions = 0;
+  long long turns = 0;
+  std::map<std::size_t, long long> inputs;  // by the index of the general path's input in the Input variant
+};
+
+enum class Mode {
+  journal,  // the game keeps its journal and history (an undo now and then); the bots' own dice
+  playout,  // as a playout plays: no journal, no history; the dice from a stream of their own
+};
+
+// Plays one bot game twice from the same start: by Bot::play (fast paths on) and by Bot::next and
+// Game::apply (fast paths off), two bots of the same seed deciding each on its own game; stops at the first
+// decision after which the games differ.
+void compare_game(const std::shared_ptr<const Edition>& edition, const Setup& setup, Mode mode,
+                  Compared& out) {
+  auto fused = Game::start(edition, setup);
+  ASSERT_TRUE(fused) << fused.error();
+  if (mode == Mode::playout) fused->forget_journal();
+  Game general = *fused;
+  general.use_fast_paths(false);
+  Bot fused_bot(setup.seed), general_bot(setup.seed);
+  StreamDice fused_dice(setup.seed * 7 + 3), general_dice(setup.seed * 7 + 3);
+  BotDice* dice = mode == Mode::playout ? &fused_dice : nullptr;
+  const std::string where = setup.edition + " seed " + std::to_string(setup.seed) + " players " +
+                            std::to_string(setup.players.size()) +
+                            (mode == Mode::playout ? " (playout)" : " (journal)");
+  for (int guard = 0; !fused->state().ended && guard < 200000; ++guard) {
+    const auto& st = general.state();
+    const bool cap = st.turns >= 400 && st.pending.empty() && !st.auction;
+    if (mode == Mode::journal && guard % 211 == 210) {
+      // An undo replays each game the way it was played; the fused path's inputs were kept as inputs.
+      ASSERT_TRUE(fused->apply(Undo{}));
+      ASSERT_TRUE(general.apply(Undo{}));
+    } else if (cap) {
+      ASSERT_TRUE(fused->play(End{}));
+      ASSERT_TRUE(general.play(End{}));
+    } else {
+      auto by_fused = fused_bot.play(*fused, dice);
+      ASSERT_TRUE(by_fused) << where << ": " << by_fused.error();
+      Input in = general_bot.next(general);
+      if (auto* roll = std::get_if<Roll>(&in); roll && dice) {
+        roll->d1 = general_dice.die();
+        roll->d2 = general_dice.die();
+      }
+      ++out.inputs[in.index()];
+      auto by_general = general.apply(in);
+      ASSERT_TRUE(by_general) << where << ": " << by_general.error();
+    }
+    ++out.decisions;
+    ASSERT_EQ(fused->input_count(), general.input_count()) << where;
+    ASSERT_EQ(fused->signature(), general.signature()) << where << " input " << general.input_count();
+    // The snapshot holds what the signature may not: the steps still queued, the decks' order, the dice.
+    ASSERT_EQ(fused->snapshot(), general.snapshot()) << where << " input " << general.input_count();
+  }
+  EXPECT_TRUE(fused->state().ended) << where;
+  if (mode == Mode::journal) {
+    EXPECT_EQ(fused->invariant_violations(), std::vector<std::string>{}) << where;
+  }
+  out.turns += fused->state().turns;
+}
+
+Setup bot_setup(const std::string& edition, std::uint64_t seed, int players) {
+  Setup setup;
+  setup.edition = edition;
+  setup.seed = seed;
+  for (int p = 0; p < players; ++p) setup.players.push_back({"P" + std::to_string(p), "", "", {}});
+  return setup;
+}
+
+// Under the sanitizers a third of the games (at least 4), as in the fast paths' test.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr int kShareOfGames = 3;
+#else
+constexpr int kShareOfGames = 1;
+#endif
+
+template <typename T>
+constexpr std::size_t index_of = Input(T{}).index();
+
+Compared compare_edition(const std::string& id, int games, std::uint64_t first_seed,
+                         const std::map<std::string, bool>& options = {}) {
+  auto edition = std::make_shared<const Edition>(testing::load_shipped(id));
+  Compared out;
+  const int played = std::max(std::min(games, 4), games / kShareOfGames);
+  for (int gi = 0; gi < played; ++gi) {
+    Setup setup = bot_setup(id, first_seed + static_cast<std::uint64_t>(gi), 2 + gi % 5);
+    setup.options = options;
+    compare_game(edition, setup, gi % 2 == 0 ? Mode::playout : Mode::journal, out);
+    if (::testing::Test::HasFatalFailure()) break;
+  }
+  // The fused decisions were played (throws; houses where the edition's games build) and so were the
+  // general path's answers between them.
+  EXPECT_GT(out.inputs[index_of<Roll>], 0) << id;
+  EXPECT_GT(out.inputs[index_of<Choose>] + out.inputs[index_of<Bid>], 0) << id;
+  return out;
+}
+
+TEST(FusedPlay, ClassicGamesAreTheSameAfterEveryDecision) {
+  Compared c = compare_edition("classic", 30, 1);
+  EXPECT_GT(c.inputs[index_of<Build>], 0);
+  EXPECT_GT(c.inputs[index_of<Draw>], 0);
+  EXPECT_GT(c.inputs[index_of<Bankrupt>], 0);
+  EXPECT_GT(c.inputs[index_of<Sell>] + c.inputs[index_of<Mortgage>], 0);
+  EXPECT_GT(c.inputs[index_of<Trade>], 0);
+  EXPECT_GT(c.inputs[index_of<Unmortgage>], 0);
+}
+
+TEST(FusedPlay, WorldAndFinanceParkerGamesAreTheSameAfterEveryDecision) {
+  EXPECT_GT(compare_edition("world", 10, 50).inputs[index_of<Build>], 0);
+  EXPECT_GT(compare_edition("finance-parker", 10, 70).inputs[index_of<Build>], 0);
+}
+
+// FINANCE (1932): with FORGETTERS every decision goes the general way (a salary may wait for a claim).
+TEST(FusedPlay, Finance1932GamesAreTheSameAfterEveryDecision) {
+  compare_edition("finance-1932", 10, 90);
+  Compared forgetters =
+      compare_edition("finance-1932", 5, 100, {{"forgetters", true}, {"doubles_throw_again", true}});
+  EXPECT_GT(forgetters.inputs[index_of<Claim>], 0);
+}
+
+TEST(FusedPlay, ShipsAndSlidersGamesAreTheSameAfterEveryDecision) {
+  compare_edition("ships", 10, 110);
+  compare_edition("ships", 5, 130, {{"short_game", true}});
+  compare_edition("sliders", 10, 150);
+}
+
+}  // namespace
+}  // namespace bb::rules
