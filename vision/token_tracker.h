@@ -82,8 +82,8 @@ class TokenTracker {
   // taken as decided there (not asked again); its blob on that space in the last decided view, if it was
   // seen there alone, becomes its remembered one, so that a look-alike's later move is told by elimination
   // instead of asked about too. The question's other spaces are refuted for it: a sure look at it there
-  // later is asked about, never reported as a move. Called on the camera thread, like process(). Only the
-  // accuracy bench's evaluator calls it so far; the daemon does not yet hand the table's answers back.
+  // later is asked about, never reported as a move. Called on the camera thread, like process(): the daemon
+  // hands it the table's answers (table::Reaction::camera_settled), the accuracy bench's evaluator the truth.
   void settle(const std::string& name, int space);
   // True while the tracker waits for a token to be put down (ready_for_token was said).
   bool waiting_for_token() const { return awaiting_new_token_; }
