@@ -71,10 +71,11 @@ struct CameraLearning {
 };
 
 // Where the table settled a token the camera asked about: the family answered the camera's question on the
-// screen ("Move it to ...", "Put it back on ...", "The camera is wrong": where the game has it), or the
-// camera was unsure of a token just thrown for and the dice's space was one of its candidates. The daemon
-// hands it to the tracker (vision's TokenTracker::settle) on the camera thread, so the tracker stops asking
-// about that token there and can tell its look-alikes apart by it again.
+// screen with where it stands ("The camera is wrong": where the game has it), or the camera was unsure of a
+// token just thrown for and the dice's space was one of its candidates. ("Move it" and "Put it back" settle
+// nothing: the camera sees the token arrive, and the table checks that arrival.) The daemon hands it to the
+// tracker (vision's TokenTracker::settle) on the camera thread, so the tracker stops asking about that token
+// there and can tell its look-alikes apart by it again.
 struct CameraSettled {
   rules::PlayerId player{0};
   rules::SpaceId space{0};

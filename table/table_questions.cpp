@@ -236,8 +236,7 @@ Reaction Table::State::answer(const display::AnswerQuestion& a, const std::strin
       const rules::PlayerId p = q.token_player.value();
       if (a.option == "move_token") {
         r.messages.push_back(fmt::format("Move {} to {}", token_name(p), space_name(q.shown.expected)));
-        close(qid);
-        settled_by_family(r, p, q.shown.expected);  // where the family puts it now
+        close(qid);  // the camera sees it arrive (and the dice settle a doubt then): nothing settled yet
       } else if (a.option == "camera_wrong") {
         if (p.index() < expected.size()) expected[p].reset();
         r.messages.push_back(
@@ -264,8 +263,9 @@ Reaction Table::State::answer(const display::AnswerQuestion& a, const std::strin
         r.messages.push_back(fmt::format("Put {} back on {}", token_name(q.token_player.value()),
                                          space_name(q.shown.expected)));
       close(qid);
-      // Put back, or it never left ("The camera is wrong"): either way it stands where the game has it.
-      settled_by_family(r, q.token_player.value(), q.shown.expected);
+      // It never left ("The camera is wrong"): it stands where the game has it. One to put back is seen
+      // going back.
+      if (a.option == "camera_wrong") settled_by_family(r, q.token_player.value(), q.shown.expected);
       break;
     case QK::register_card:
       if (a.option == "ignore") {
