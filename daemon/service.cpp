@@ -132,6 +132,17 @@ void Service::Impl::react(const table::Reaction& r) {
     camera_learn_one.store(r.camera_learning->player->number() + 1);
     log(fmt::format("the camera learns token {} alone", token_of_player(*r.camera_learning->player)));
   }
+  if (r.camera_settled && camera_configured) {
+    // The family's answer goes to the tracker, which belongs to the camera thread: it takes it before its
+    // next frame.
+    const std::string token = token_of_player(r.camera_settled->player);
+    {
+      std::lock_guard lock(camera_settle_mutex);
+      camera_settled.emplace_back(token, r.camera_settled->space.number());
+    }
+    camera_settle_due.store(true);
+    log(fmt::format("the camera takes {} as settled on space {}", token, r.camera_settled->space.number()));
+  }
   follow_history(r);
   if (r.snapshot_changed || !r.recorded.empty() || r.question) picture_changed();
   for (const auto& card : r.cards) {

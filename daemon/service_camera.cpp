@@ -306,6 +306,16 @@ void Service::Impl::camera_main(
       }
       tracker->learn_next_token(token_of_player(rules::PlayerId{one - 1}));
     }
+    if (camera_settle_due.exchange(false)) {
+      // The table settled where tokens the tracker asked about stand (the family's answers).
+      std::vector<std::pair<std::string, int>> settled;
+      {
+        std::lock_guard lock(camera_settle_mutex);
+        settled.swap(camera_settled);
+      }
+      if (tracker)
+        for (const auto& [token, space] : settled) tracker->settle(token, space);
+    }
     const auto grab = (*source)->grab(frame);
     switch (grab.status) {
       case vision::FrameSource::Status::frame:

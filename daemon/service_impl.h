@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "daemon/backup_finisher.h"
@@ -73,6 +74,13 @@ struct Service::Impl : ParticipantContext {
   // to learn next, plus one (0: nothing asked since the camera thread last looked); with the players' count.
   std::atomic<int> camera_learn_one{0};
   std::atomic<int> camera_learn_players{0};
+  // Loop -> camera thread: tokens the table settled (Reaction::camera_settled: the family answered the
+  // camera's question), each a token's name and its space, for the tracker's settle() before its next frame.
+  // Guarded by camera_settle_mutex; `camera_settle_due` says there is something to take, so the camera thread
+  // locks nothing on the frames between.
+  std::mutex camera_settle_mutex;
+  std::vector<std::pair<std::string, int>> camera_settled;
+  std::atomic<bool> camera_settle_due{false};
   bool learning_asked = false;  // the table's learn_tokens request was handed to the camera thread
   // Loop -> camera thread: how far the table's learning is (its game, one at a time, the tokens left to the
   // dice), kept with the camera's set-up whenever the camera thread keeps it (TokenSetupStore). Guarded by

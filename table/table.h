@@ -70,6 +70,18 @@ struct CameraLearning {
   std::optional<rules::PlayerId> player;
 };
 
+// Where the table settled a token the camera asked about: the family answered the camera's question on the
+// screen with where it stands ("The camera is wrong": where the game has it), or the camera was unsure of a
+// token just thrown for and the dice's space was one of its candidates. ("Move it" and "Put it back" settle
+// nothing: the camera sees the token arrive, and the table checks that arrival.) The daemon hands it to the
+// tracker (vision's TokenTracker::settle) on the camera thread, so the tracker stops asking about that token
+// there and can tell its look-alikes apart by it again.
+struct CameraSettled {
+  rules::PlayerId player{0};
+  rules::SpaceId space{0};
+  bool operator==(const CameraSettled&) const = default;
+};
+
 // The learning of the tokens as it stands: what the service keeps beside the camera's set-up, so that a
 // restart in the middle of it asks only for the tokens not learned yet (Table::restore_learning).
 struct TokenLearning {
@@ -95,6 +107,8 @@ struct Reaction {
   bool cards_changed = false;
   // The table asks the camera to learn a token alone next (one at a time): the daemon tells the tracker.
   std::optional<CameraLearning> camera_learning;
+  // The table settled where a token the camera asked about stands: the daemon tells the tracker.
+  std::optional<CameraSettled> camera_settled;
 };
 
 // What the table waits for now: the snapshot's table parts come from it, and the demo's bots read it.

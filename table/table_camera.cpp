@@ -305,6 +305,9 @@ Reaction Table::State::token(const TokenReport& e) {
     if (here(*expect)) {  // where the dice say: nothing to ask
       expected[p].reset();
       close_token_questions();
+      // The camera was not sure and the dice settle it: the tracker takes their space as the family's word
+      // (it stops asking about the token there and tells its look-alikes apart by it again).
+      if (unsure) r.camera_settled = CameraSettled{p, *expect};
       return r;
     }
     if (find(display::TableQuestion::Kind::camera_mismatch, p)) {

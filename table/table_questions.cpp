@@ -191,6 +191,12 @@ Reaction Table::State::house_payment(const display::RequestHousePayment& p) {
   return r;
 }
 
+void Table::State::settled_by_family(Reaction& r, rules::PlayerId player,
+                                     std::optional<rules::SpaceId> space) {
+  // The camera's question about the token is answered: the tracker takes the answer (TokenTracker::settle).
+  if (camera && space) r.camera_settled = CameraSettled{player, *space};
+}
+
 Reaction Table::State::answer(const display::AnswerQuestion& a, const std::string& id) {
   Reaction r;
   auto it = std::find_if(questions.begin(), questions.end(),
@@ -230,12 +236,13 @@ Reaction Table::State::answer(const display::AnswerQuestion& a, const std::strin
       const rules::PlayerId p = q.token_player.value();
       if (a.option == "move_token") {
         r.messages.push_back(fmt::format("Move {} to {}", token_name(p), space_name(q.shown.expected)));
-        close(qid);
+        close(qid);  // the camera sees it arrive (and the dice settle a doubt then): nothing settled yet
       } else if (a.option == "camera_wrong") {
         if (p.index() < expected.size()) expected[p].reset();
         r.messages.push_back(
             fmt::format("The dice stand: {} is on {}", token_name(p), space_name(q.shown.expected)));
         close(qid);
+        settled_by_family(r, p, q.shown.expected);
       } else {  // enter_dice: the throw recorded was wrong; the banker takes it back and the right one goes
                 // in
         const auto* g = game();
@@ -256,6 +263,9 @@ Reaction Table::State::answer(const display::AnswerQuestion& a, const std::strin
         r.messages.push_back(fmt::format("Put {} back on {}", token_name(q.token_player.value()),
                                          space_name(q.shown.expected)));
       close(qid);
+      // It never left ("The camera is wrong"): it stands where the game has it. One to put back is seen
+      // going back.
+      if (a.option == "camera_wrong") settled_by_family(r, q.token_player.value(), q.shown.expected);
       break;
     case QK::register_card:
       if (a.option == "ignore") {

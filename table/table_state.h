@@ -109,6 +109,9 @@ struct Table::State {
 
   // table_questions.cpp
   Reaction answer(const display::AnswerQuestion& a, const std::string& id);
+  // The family answered a camera question about `player`'s token: it stands on `space`
+  // (Reaction::camera_settled).
+  void settled_by_family(Reaction& r, rules::PlayerId player, std::optional<rules::SpaceId> space);
   Reaction house_payment(const display::RequestHousePayment& p);
   void ask(Reaction& r, OpenQuestion q);
   void close(const std::string& question_id);

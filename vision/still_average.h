@@ -2,6 +2,7 @@
 
 #include <array>
 #include <memory>
+#include <vector>
 
 namespace cv {
 class Mat;
@@ -26,9 +27,19 @@ class StillAverage {
   void add(cv::Mat& top, const std::array<double, 9>& fit);
   // The scene moved: the next view starts the average.
   void restart() { count_ = 0; }
+  // Only the pixels of `region` (CV_8U, the views' size; nonzero: averaged) are averaged from now on; the
+  // rest of each view is left as it is. The tracker's locator reads only the ring of spaces (and a few
+  // pixels around it): averaging the board's middle too cost half the pass for nothing. An empty region
+  // averages every pixel again.
+  void set_region(const cv::Mat& region);
 
  private:
   struct Buffers;
+  struct Span {
+    int row, begin, end;  // [begin, end) of the row, in pixels
+  };
+  std::vector<Span> spans_;  // empty: the whole view
+  int region_rows_ = 0, region_cols_ = 0;
   int frames_;
   int count_ = 0;
   std::array<double, 9> fit_{};

@@ -105,6 +105,19 @@ void TokenLocator::top_view(const cv::Mat& frame, const Calibration& calibration
                       cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
 }
 
+void TokenLocator::top_view(const cv::Mat& frame, const Calibration& calibration, cv::Mat& out,
+                            const std::vector<std::array<int, 4>>& parts) const {
+  const int s = impl_->settings.top_side;
+  assert(out.rows == s && out.cols == s && out.type() == frame.type());
+  const Homography top_to_board({1.0 / s, 0, 0, 0, 1.0 / s, 0, 0, 0, 1});
+  const cv::Matx33d top_to_image(top_to_board.then(calibration.board_to_image).matrix().data());
+  for (const auto& [x, y, w, h] : parts) {
+    cv::Mat part = out(cv::Rect(x, y, w, h));  // warped in place: from (x, y) of the view
+    cv::warpPerspective(frame, part, top_to_image * cv::Matx33d(1, 0, x, 0, 1, y, 0, 0, 1), part.size(),
+                        cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+  }
+}
+
 std::vector<TokenObservation> TokenLocator::locate(const cv::Mat& top,
                                                    const std::vector<TokenAppearance>& tokens,
                                                    const std::vector<int>& last_spaces) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <expected>
 #include <memory>
 #include <string>
@@ -68,6 +69,11 @@ class TokenLocator {
   TokenLocator& operator=(const TokenLocator&) = delete;
 
   void top_view(const cv::Mat& frame, const Calibration& calibration, cv::Mat& out) const;
+  // The same view warped only within `parts` (x, y, width, height, in the view's pixels); the rest of `out`,
+  // of the view's size and type already, is left as it was. The tracker's deciding frames read only the
+  // ring of spaces (TokenTracker): warping the board's middle too cost a third of the view.
+  void top_view(const cv::Mat& frame, const Calibration& calibration, cv::Mat& out,
+                const std::vector<std::array<int, 4>>& parts) const;
 
   // All tokens stand apart on `start_space` and the rest of the board is empty: records the board as the
   // reference (with the tokens painted out) and learns each token, named T1.. from the one nearest the

@@ -23,6 +23,57 @@ TrackerEvent event(TrackerEvent::Kind kind, int64_t frame, std::string token = {
   e.token = std::move(token);
   return e;
 }
+
+// The pixels of a top view of `side` pixels that the locator reads while it locates the tokens: the ring of
+// spaces (every pixel on a space, as TokenLocator takes its ring) and `margin` pixels around it (its opening
+// and closing reach one pixel further, a new token's convex outline and the place it leaves bare a few).
+cv::Mat ring_region_of(const SpaceMap& map, int side, int margin) {
+  cv::Mat ring(side, side, CV_8U);
+  for (int y = 0; y < side; ++y)
+    for (int x = 0; x < side; ++x)
+      ring.at<uint8_t>(y, x) = map.space_at({(x + 0.5) / side, (y + 0.5) / side}) >= 0 ? 255 : 0;
+  cv::dilate(ring, ring, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * margin + 1, 2 * margin + 1)));
+  return ring;
+}
+
+// Rectangles (x, y, width, height) that cover `region` and leave out the largest rectangle free of it (the
+// board's middle): up to four bands around it, or the whole view when nothing is free.
+std::vector<std::array<int, 4>> parts_around_middle(const cv::Mat& region) {
+  const int rows = region.rows, cols = region.cols;
+  // The largest free rectangle, row by row over the heights of free pixels above (a stack of rising heights).
+  std::vector<int> height(static_cast<size_t>(cols) + 1, 0);
+  long best = 0;
+  std::array<int, 4> middle{0, 0, 0, 0};
+  std::vector<int> stack;
+  for (int y = 0; y < rows; ++y) {
+    for (int x = 0; x < cols; ++x)
+      height[static_cast<size_t>(x)] = region.at<uint8_t>(y, x) ? 0 : height[static_cast<size_t>(x)] + 1;
+    stack.clear();
+    for (int x = 0; x <= cols; ++x) {
+      while (!stack.empty() && height[static_cast<size_t>(stack.back())] >= height[static_cast<size_t>(x)]) {
+        const int h = height[static_cast<size_t>(stack.back())];
+        stack.pop_back();
+        const int left = stack.empty() ? 0 : stack.back() + 1;
+        if (const long area = static_cast<long>(h) * (x - left); area > best) {
+          best = area;
+          middle = {left, y - h + 1, x - left, h};
+        }
+      }
+      stack.push_back(x);
+    }
+  }
+  if (best == 0) return {{0, 0, cols, rows}};
+  const auto [mx, my, mw, mh] = middle;
+  std::vector<std::array<int, 4>> parts;
+  if (my > 0) parts.push_back({0, 0, cols, my});
+  if (my + mh < rows) parts.push_back({0, my + mh, cols, rows - my - mh});
+  if (mx > 0) parts.push_back({0, my, mx, mh});
+  if (mx + mw < cols) parts.push_back({mx + mw, my, cols - mx - mw, mh});
+  return parts;
+}
+
+// Pixels around the ring that a deciding frame makes too (see ring_region_of).
+constexpr int kRingMargin = 12;
 }  // namespace
 
 TokenTracker::TokenTracker(const SpaceMap& map, Settings settings, MarkerLayout markers)
@@ -31,9 +82,13 @@ TokenTracker::TokenTracker(const SpaceMap& map, Settings settings, MarkerLayout 
       calibrator_(markers),
       motion_(settings.motion),
       locator_(map, settings.locator, markers),
-      still_view_(settings.average_frames) {
+      still_view_(settings.average_frames),
+      top_(std::make_unique<cv::Mat>()),
+      ring_region_(std::make_unique<cv::Mat>(ring_region_of(map, settings.locator.top_side, kRingMargin))),
+      ring_parts_(parts_around_middle(*ring_region_)) {
   assert(settings.still_frames >= 1 && settings.agree_frames >= 1 && settings.average_frames >= 1);
   assert(settings.start_space >= 0 && settings.start_space < map.space_count());
+  still_view_.set_region(*ring_region_);
 }
 
 TokenTracker::~TokenTracker() = default;
@@ -346,8 +401,16 @@ std::vector<TrackerEvent> TokenTracker::process(const cv::Mat& frame, int64_t fr
   }
   if (still_count_ == settings_.still_frames) check_board(frame, frame_index, events);
 
-  cv::Mat top;
-  locator_.top_view(frame, *calibration_, top);
+  // In play the view is made only where the locator reads it, into the buffer of the frame before (whose
+  // middle it keeps). While tokens are learned, or the empty board is taken, the whole view is made: it may
+  // become the reference.
+  cv::Mat& top = *top_;
+  const int side = settings_.locator.top_side;
+  const bool in_play = !tokens_.empty() && !awaiting_new_token_ && locator_.has_reference();
+  if (in_play && top.rows == side && top.cols == side && top.type() == frame.type())
+    locator_.top_view(frame, *calibration_, top, ring_parts_);
+  else
+    locator_.top_view(frame, *calibration_, top);
   still_view_.add(top, calibration_->board_to_image.matrix());
   if (settings_.learning == Settings::Learning::one_at_a_time && !locator_.has_reference()) {
     // The table has cleared the board: this is its empty look, and the first token is awaited.

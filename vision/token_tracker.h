@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -82,8 +83,8 @@ class TokenTracker {
   // taken as decided there (not asked again); its blob on that space in the last decided view, if it was
   // seen there alone, becomes its remembered one, so that a look-alike's later move is told by elimination
   // instead of asked about too. The question's other spaces are refuted for it: a sure look at it there
-  // later is asked about, never reported as a move. Called on the camera thread, like process(). Only the
-  // accuracy bench's evaluator calls it so far; the daemon does not yet hand the table's answers back.
+  // later is asked about, never reported as a move. Called on the camera thread, like process(): the daemon
+  // hands it the table's answers (table::Reaction::camera_settled), the accuracy bench's evaluator the truth.
   void settle(const std::string& name, int space);
   // True while the tracker waits for a token to be put down (ready_for_token was said).
   bool waiting_for_token() const { return awaiting_new_token_; }
@@ -99,6 +100,12 @@ class TokenTracker {
   const std::vector<int>& positions() const { return positions_; }
   const SpaceMap& space_map() const { return map_; }
   std::string invariant_problem() const;
+  // What a deciding frame in play makes of the top view: the ring of spaces and a margin around it (the
+  // locator reads nothing else then). `ring_region()` marks its pixels (CV_8U, the top view's size), which
+  // are averaged (StillAverage); `ring_parts()` are rectangles (x, y, width, height) around the board's
+  // middle that cover it, which are warped. Public for the speed bench, which times the same steps.
+  const cv::Mat& ring_region() const { return *ring_region_; }
+  const std::vector<std::array<int, 4>>& ring_parts() const { return ring_parts_; }
 
  private:
   struct Pending {
@@ -168,6 +175,9 @@ class TokenTracker {
   int64_t last_not_found_ = -1'000'000;
   // The top view averaged over the still frames since the scene last moved, through one board fit.
   StillAverage still_view_;
+  std::unique_ptr<cv::Mat> top_;  // the top view, made into the same buffer every frame
+  std::unique_ptr<cv::Mat> ring_region_;
+  std::vector<std::array<int, 4>> ring_parts_;
   // Just after tokens are learned: their looks on `top` are remembered as decided (remember_decided).
   void remember_learned(const cv::Mat& top);
 };

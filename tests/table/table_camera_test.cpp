@@ -1,4 +1,5 @@
 // The camera as a cross-check: it never posts; where it disagrees with the dice the table asks.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "table_test_support.h"
@@ -93,6 +94,98 @@ TEST_F(CameraTest, AnUnsureSightingThatIncludesTheRightSpaceAsksNothing) {
   const auto r = event(t);
   EXPECT_FALSE(r.question);
   EXPECT_EQ(table->view().expected_positions[rules::PlayerId{0}], std::nullopt);
+  // The dice settle the camera's doubt: the tracker is told the car stands where they say.
+  EXPECT_EQ(r.camera_settled,
+            (std::optional<CameraSettled>{CameraSettled{rules::PlayerId{0}, rules::SpaceId{3}}}));
+  // A doubt about a token nobody threw for that includes where the game has it asks nothing either, but
+  // settles nothing: that it did not move is the table's guess, not the dice's word.
+  TokenReport dog = t;
+  dog.player = rules::PlayerId{1};
+  dog.to = rules::SpaceId{0};
+  dog.candidates = {rules::SpaceId{0}, rules::SpaceId{4}};
+  dog.id = "camera:901:1";
+  const auto d = event(dog);
+  EXPECT_FALSE(d.question);
+  EXPECT_EQ(d.camera_settled, std::nullopt);
+}
+
+TEST_F(CameraTest, TheFamilysAnswerToACameraQuestionSettlesTheTokenForTheCamera) {
+  // The camera asked where the car is (unsure between Income Tax and Oriental Avenue; the dice say Baltic
+  // Avenue): whichever way the family answers where it stands, the reaction hands that to the camera.
+  using Settled = std::optional<CameraSettled>;
+  const auto unsure_car = [&] {
+    TokenReport t;
+    t.kind = TokenReport::Kind::unsure;
+    t.player = rules::PlayerId{0};
+    t.to = rules::SpaceId{4};
+    t.candidates = {rules::SpaceId{4}, rules::SpaceId{6}};
+    t.id = fmt::format("camera:{}:0", next_id++);
+    return event(t);
+  };
+  dice(1, 2);
+  auto r = unsure_car();
+  ASSERT_TRUE(r.question);
+  EXPECT_EQ(r.question->kind, QK::camera_mismatch);
+  EXPECT_EQ(r.camera_settled, Settled{}) << "a question is no answer";
+  // "Move it": the family moves it; the camera sees it arrive (a doubt then is settled by the dice).
+  r = answer("move_token");
+  EXPECT_EQ(r.camera_settled, Settled{});
+  // "The dice were wrong": the throw is taken back and entered again; where the token stands is not said.
+  unsure_car();
+  ASSERT_TRUE(question());
+  r = answer("enter_dice", std::string("1,3;") + kPin);
+  ASSERT_EQ(r.recorded.size(), 2u);
+  EXPECT_EQ(r.camera_settled, Settled{});
+  // The dice now say Income Tax and the camera sees the car, sure, on Oriental Avenue. "The camera is
+  // wrong": the car stands where the dice say.
+  r = seen(0, 6);
+  ASSERT_TRUE(r.question);
+  EXPECT_EQ(r.camera_settled, Settled{});
+  r = answer("camera_wrong");
+  EXPECT_EQ(r.camera_settled, (Settled{CameraSettled{rules::PlayerId{0}, rules::SpaceId{4}}}));
+}
+
+TEST_F(CameraTest, AnAnswerAboutATokenMovedWhenNobodyThrewSettlesItWhereTheGameHasIt) {
+  using Settled = std::optional<CameraSettled>;
+  for (const std::string option : {"move_token", "camera_wrong"}) {
+    TokenReport t;
+    t.kind = TokenReport::Kind::unsure;
+    t.player = rules::PlayerId{1};
+    t.to = rules::SpaceId{6};
+    t.candidates = {rules::SpaceId{6}, rules::SpaceId{8}};
+    t.id = fmt::format("camera:{}:1", next_id++);
+    auto r = event(t);
+    ASSERT_TRUE(r.question);
+    EXPECT_EQ(r.question->kind, QK::token_moved);
+    EXPECT_EQ(r.camera_settled, Settled{});
+    r = answer(option);
+    // "The camera is wrong": it never left. "Put it back": the camera sees it go back.
+    const Settled want =
+        option == "camera_wrong" ? Settled{CameraSettled{rules::PlayerId{1}, rules::SpaceId{0}}} : Settled{};
+    EXPECT_EQ(r.camera_settled, want) << option;
+  }
+}
+
+TEST_F(CameraTest, OtherAnswersSettleNoToken) {
+  // The learning question's answers, a purchase, a payment: nothing for the camera to settle.
+  using Settled = std::optional<CameraSettled>;
+  dice(1, 2);
+  EXPECT_EQ(seen(0, 3).camera_settled, Settled{});
+  EXPECT_EQ(touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}})
+                .camera_settled,
+            Settled{});
+  EXPECT_EQ(
+      touch(display::RequestHousePayment{rules::PlayerId{1}, rules::Account::bank(), 50, "a house rule"})
+          .camera_settled,
+      Settled{});
+  ASSERT_TRUE(question());
+  EXPECT_EQ(question()->kind, QK::house_payment);
+  EXPECT_EQ(tap(kBobCard).camera_settled, Settled{});
+  EXPECT_FALSE(question());
+  EXPECT_EQ(table->learn_tokens_again().camera_settled, Settled{});
+  ASSERT_TRUE(question());
+  EXPECT_EQ(question()->kind, QK::learn_tokens);
+  EXPECT_EQ(answer("one_by_one").camera_settled, Settled{});
 }
 
 TEST_F(CameraTest, ACameraLostMidGameDropsItsQuestionsAndTheDiceGoOn) {

@@ -105,3 +105,33 @@ TEST(StillAverage, NoiseShrinksAndANewFitOrAMoveStartsAfresh) {
   average.add(fresh, moved);
   EXPECT_EQ(cv::norm(fresh, kept, cv::NORM_INF), 0);
 }
+
+TEST(StillAverage, OnlyItsRegionIsAveragedTheSameAsTheWholeView) {
+  // The tracker averages only the ring of spaces and a margin (TokenTracker::ring_region): there the mean is
+  // the whole view's to the bit; elsewhere each view is left as it came.
+  cv::Mat scene(48, 60, CV_8UC3);
+  cv::randu(scene, 0, 256);
+  cv::Mat region = cv::Mat::zeros(scene.size(), CV_8U);
+  region(cv::Rect(0, 0, 60, 10)).setTo(255);  // a band along the top, and a ring's side
+  region(cv::Rect(0, 10, 9, 38)).setTo(255);
+  cv::RNG rng(11);
+  StillAverage whole(8), part(8);
+  part.set_region(region);
+  for (int f = 0; f < 10; ++f) {
+    cv::Mat noise(scene.size(), CV_16SC3), view;
+    rng.fill(noise, cv::RNG::NORMAL, 0, 7);
+    scene.convertTo(view, CV_16SC3);
+    view += noise;
+    view.convertTo(view, CV_8UC3);
+    cv::Mat a = view.clone(), b = view.clone();
+    whole.add(a, kFit);
+    part.add(b, kFit);
+    cv::Mat inside_a, inside_b, outside_b, outside_view;
+    a.copyTo(inside_a, region);
+    b.copyTo(inside_b, region);
+    EXPECT_EQ(cv::norm(inside_a, inside_b, cv::NORM_INF), 0) << "frame " << f;
+    b.copyTo(outside_b, ~region);
+    view.copyTo(outside_view, ~region);
+    EXPECT_EQ(cv::norm(outside_b, outside_view, cv::NORM_INF), 0) << "frame " << f;
+  }
+}
