@@ -307,7 +307,7 @@ void Service::Impl::camera_main(
       tracker->learn_next_token(token_of_player(rules::PlayerId{one - 1}));
     }
     if (camera_settle_due.exchange(false)) {
-      // The table settled where tokens the tracker asked about stand (the family's answers).
+      // The table settled where tokens the tracker was unsure of stand (the family's answers, the dice).
       std::vector<std::pair<std::string, int>> settled;
       {
         std::lock_guard lock(camera_settle_mutex);

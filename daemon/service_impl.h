@@ -75,7 +75,8 @@ struct Service::Impl : ParticipantContext {
   std::atomic<int> camera_learn_one{0};
   std::atomic<int> camera_learn_players{0};
   // Loop -> camera thread: tokens the table settled (Reaction::camera_settled: the family answered the
-  // camera's question), each a token's name and its space, for the tracker's settle() before its next frame.
+  // camera's question, or the dice settled its doubt about the token just thrown for), each a token's name
+  // and its space, for the tracker's settle() before its next frame.
   // Guarded by camera_settle_mutex; `camera_settle_due` says there is something to take, so the camera thread
   // locks nothing on the frames between.
   std::mutex camera_settle_mutex;

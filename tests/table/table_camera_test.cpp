@@ -171,7 +171,8 @@ TEST_F(CameraTest, OtherAnswersSettleNoToken) {
   using Settled = std::optional<CameraSettled>;
   dice(1, 2);
   EXPECT_EQ(seen(0, 3).camera_settled, Settled{});
-  EXPECT_EQ(touch(display::ApplyInput{rules::Choose{rules::PlayerId{0}, "buy"}, {}, rules::PlayerId{0}, {}})
+  EXPECT_EQ(touch(display::ApplyInput{
+                      rules::Choose{rules::PlayerId{0}, {rules::Answer::buy}}, {}, rules::PlayerId{0}, {}})
                 .camera_settled,
             Settled{});
   EXPECT_EQ(
