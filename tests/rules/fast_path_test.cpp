@@ -61,30 +61,13 @@ void compare_game(const std::shared_ptr<const Edition>& edition, const Setup& se
   out.turns += fast->state().turns;
 }
 
-Setup bot_setup(const std::string& edition, std::uint64_t seed, int players) {
-  Setup setup;
-  setup.edition = edition;
-  setup.seed = seed;
-  for (int p = 0; p < players; ++p) setup.players.push_back({"P" + std::to_string(p), "", "", {}});
-  return setup;
-}
-
-// Under the sanitizers a third of the games (at least 4): each is compared after every input, several times
-// slower there, and the sanitizers look for memory faults on the paths a few games already take; the normal
-// build compares them all. Each test's coverage checks hold for either count.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr int kShareOfGames = 3;
-#else
-constexpr int kShareOfGames = 1;
-#endif
-
 Compared compare_edition(const std::string& id, int games, std::uint64_t first_seed,
                          const std::map<std::string, bool>& options = {}) {
   auto edition = std::make_shared<const Edition>(testing::load_shipped(id));
   Compared out;
-  const int played = std::max(std::min(games, 4), games / kShareOfGames);
+  const int played = testing::games_to_compare(games);
   for (int gi = 0; gi < played; ++gi) {
-    Setup setup = bot_setup(id, first_seed + static_cast<std::uint64_t>(gi), 2 + gi % 5);
+    Setup setup = testing::bot_setup(id, first_seed + static_cast<std::uint64_t>(gi), 2 + gi % 5);
     setup.options = options;
     compare_game(edition, setup, out);
     if (::testing::Test::HasFatalFailure()) break;

@@ -92,21 +92,6 @@ void compare_game(const std::shared_ptr<const Edition>& edition, const Setup& se
   out.turns += fused->state().turns;
 }
 
-Setup bot_setup(const std::string& edition, std::uint64_t seed, int players) {
-  Setup setup;
-  setup.edition = edition;
-  setup.seed = seed;
-  for (int p = 0; p < players; ++p) setup.players.push_back({"P" + std::to_string(p), "", "", {}});
-  return setup;
-}
-
-// Under the sanitizers a third of the games (at least 4), as in the fast paths' test.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr int kShareOfGames = 3;
-#else
-constexpr int kShareOfGames = 1;
-#endif
-
 template <typename T>
 constexpr std::size_t index_of = Input(T{}).index();
 
@@ -114,9 +99,9 @@ Compared compare_edition(const std::string& id, int games, std::uint64_t first_s
                          const std::map<std::string, bool>& options = {}) {
   auto edition = std::make_shared<const Edition>(testing::load_shipped(id));
   Compared out;
-  const int played = std::max(std::min(games, 4), games / kShareOfGames);
+  const int played = testing::games_to_compare(games);
   for (int gi = 0; gi < played; ++gi) {
-    Setup setup = bot_setup(id, first_seed + static_cast<std::uint64_t>(gi), 2 + gi % 5);
+    Setup setup = testing::bot_setup(id, first_seed + static_cast<std::uint64_t>(gi), 2 + gi % 5);
     setup.options = options;
     compare_game(edition, setup, gi % 2 == 0 ? Mode::playout : Mode::journal, out);
     if (::testing::Test::HasFatalFailure()) break;

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -107,6 +109,28 @@ class ScriptedGame {
   std::optional<Game> game_;
   std::vector<std::string> names_;
 };
+
+// A bot game's setup: `players` players (P0, P1, ...) at `edition`, seeded with `seed`.
+inline Setup bot_setup(const std::string& edition, std::uint64_t seed, int players) {
+  Setup setup;
+  setup.edition = edition;
+  setup.seed = seed;
+  for (int p = 0; p < players; ++p) setup.players.push_back({"P" + std::to_string(p), "", "", {}});
+  return setup;
+}
+
+// How many of `games` bot games a differential test (fast paths, fused play) compares: all of them in the
+// normal build; under the sanitizers a third (at least 4), since each is compared after every input, several
+// times slower there, and the sanitizers look for memory faults on the paths a few games already take. Each
+// test's coverage checks hold for either count.
+inline int games_to_compare(int games) {
+#if defined(__SANITIZE_ADDRESS__)
+  constexpr int kShareOfGames = 3;
+#else
+  constexpr int kShareOfGames = 1;
+#endif
+  return std::max(std::min(games, 4), games / kShareOfGames);
+}
 
 inline const char* kTwoPlayers =
     R"({"setup": {"edition": "classic", "players": [{"name": "Ann"}, {"name": "Bob"}], "seed": 7}})";
