@@ -27,6 +27,13 @@ using bb::test_support::test_time_factor;
 // `native` wakes (or any count of a fixed period) as a give-up limit for this build: times the factor above.
 inline int wake_limit(int native) { return native * test_time_factor(); }
 
+// Whether any of the service's log lines contains `part`.
+inline bool said(const std::vector<std::string>& lines, const std::string& part) {
+  for (const auto& line : lines)
+    if (line.find(part) != std::string::npos) return true;
+  return false;
+}
+
 // A folder of its own for each test (named after the process and the test), removed at the end.
 class TempFolder {
  public:

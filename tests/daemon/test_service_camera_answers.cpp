@@ -5,11 +5,10 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <deque>
-#include <mutex>
 #include <opencv2/core.hpp>
 
 #include "daemon/service.h"
+#include "scripted_table_camera.h"
 #include "service_test_support.h"
 #include "table/table.h"
 #include "vision/board_layout.h"
@@ -23,6 +22,8 @@ namespace {
 
 using namespace std::chrono_literals;
 using service_test::dice_service_setup;
+using service_test::said;
+using service_test::shared_camera;
 using service_test::start_two_player_game;
 using service_test::TempFolder;
 using service_test::wake_limit;
@@ -30,63 +31,30 @@ using QK = display::TableQuestion::Kind;
 
 // A table whose two tokens are alike (red discs: a family's two tokens of one set), standing apart on GO;
 // the family moves them by hand when the test says.
-class TwinsCamera final : public vision::FrameSource {
+class TwinsCamera final : public service_test::ScriptedTableCamera {
  public:
   TwinsCamera()
-      : renderer_(vision::classic_layout(), vision::SpaceMap(vision::classic_layout().spaces_per_side),
-                  {{0xE01010, vision::TokenShape::circle}, {0xE01010, vision::TokenShape::circle}}, 960,
-                  540) {
-    std::mt19937_64 rng(11);
-    script_ = std::make_unique<vision::TableScript>(
-        renderer_, vision::scene_for(vision::Condition::clean, renderer_, rng), 2, 11);
-    for (auto& f : script_->opening()) pending_.push_back(std::move(f.scene));
-  }
+      : ScriptedTableCamera({{0xE01010, vision::TokenShape::circle}, {0xE01010, vision::TokenShape::circle}},
+                            "a table with two tokens alike") {}
   // A hand carries token `token` (0: the one the camera names T1, the car's) to `space`.
   void move(int token, int space) {
-    std::lock_guard lock(mutex_);
-    for (auto& f : script_->play({token, space}, ++moves_)) pending_.push_back(std::move(f.scene));
+    script([&](Scripting s) { return s.script.play({token, space}, ++s.moves); });
   }
   // A hand carries token `token` to `space` and, on its way, knocks token `other` to another place on GO:
-  // no still moment between, so the camera sees both changed at once.
+  // one script, so no still moment between and the camera sees both changed at once.
   void move_and_knock(int token, int space, int other) {
-    std::lock_guard lock(mutex_);
-    auto carried = script_->play({token, space}, ++moves_);
-    while (!carried.empty() && carried.back().still) carried.pop_back();
-    for (auto& f : carried) pending_.push_back(std::move(f.scene));
-    for (auto& f : script_->place(other, renderer_.slot_position(0, 2), ++moves_))
-      pending_.push_back(std::move(f.scene));
+    script([&](Scripting s) {
+      auto frames = s.script.play({token, space}, ++s.moves);
+      while (!frames.empty() && frames.back().still) frames.pop_back();
+      for (auto& f : s.script.place(other, s.renderer.slot_position(0, 2), ++s.moves))
+        frames.push_back(std::move(f));
+      return frames;
+    });
   }
-  bool caught_up() {
-    std::lock_guard lock(mutex_);
-    return pending_.empty();
-  }
-  Grab grab(cv::Mat& frame) override {
-    std::this_thread::sleep_for(5ms);  // a camera's pace, shortened
-    vision::TableScene scene;
-    {
-      std::lock_guard lock(mutex_);
-      if (!pending_.empty()) {
-        last_ = std::move(pending_.front());
-        pending_.pop_front();
-      }
-      scene = last_;
-    }
-    renderer_.render(scene, frame);
-    return {};
-  }
-  std::string describe() const override { return "a table with two tokens alike"; }
-
- private:
-  vision::TableRenderer renderer_;
-  std::unique_ptr<vision::TableScript> script_;
-  std::mutex mutex_;
-  std::deque<vision::TableScene> pending_;
-  vision::TableScene last_;
-  int moves_ = 0;
 };
 
 // What the family saw, kept past the service.
-struct Seen {
+struct TwinsSeen {
   std::string car_question;                   // the camera's question about the car, as the screen said it
   std::string dog_question;                   // the table's question once the dog moved (nobody threw)
   std::optional<rules::SpaceId> dog_seen_on;  // where the camera then saw the dog (nothing: unsure)
@@ -97,9 +65,9 @@ struct Seen {
 // dog aside on GO as she does. The camera, unable to tell the two discs apart (both changed), asks where the
 // car is; the family answers "Move it to Reading Railroad" and does. Then the dog is moved (a child, nobody
 // threw): the camera says where it went.
-struct Family final : Participant {
+struct TwinsFamily final : Participant {
   std::shared_ptr<TwinsCamera> camera;
-  std::shared_ptr<Seen> seen = std::make_shared<Seen>();
+  std::shared_ptr<TwinsSeen> seen = std::make_shared<TwinsSeen>();
   int dice_pipe = -1;
   std::string name() const override { return "family"; }
   Wake wake() const override { return Wake{-1, 5ms}; }
@@ -155,12 +123,6 @@ struct Family final : Participant {
   std::string question_;
 };
 
-bool said(const std::vector<std::string>& lines, const std::string& part) {
-  for (const auto& line : lines)
-    if (line.find(part) != std::string::npos) return true;
-  return false;
-}
-
 TEST(ServiceCameraAnswers, TheCamerasQuestionIsAnsweredAndTheDicesSettlingReachesTheTracker) {
   TempFolder dir;
   int dice_pipe[2];
@@ -169,17 +131,8 @@ TEST(ServiceCameraAnswers, TheCamerasQuestionIsAnsweredAndTheDicesSettlingReache
   ServiceSetup setup = dice_service_setup(dir, dice_pipe[0], lines);
   setup.camera_silence = kCameraSilence * service_test::test_time_factor();
   auto camera = std::make_shared<TwinsCamera>();
-  setup.frame_source = [camera]() -> std::expected<std::unique_ptr<vision::FrameSource>, std::string> {
-    struct Shared final : vision::FrameSource {
-      std::shared_ptr<TwinsCamera> c;
-      Grab grab(cv::Mat& frame) override { return c->grab(frame); }
-      std::string describe() const override { return c->describe(); }
-    };
-    auto s = std::make_unique<Shared>();
-    s->c = camera;
-    return s;
-  };
-  auto family = std::make_unique<Family>();
+  setup.frame_source = shared_camera(camera);
+  auto family = std::make_unique<TwinsFamily>();
   family->camera = camera;
   family->dice_pipe = dice_pipe[1];
   const auto seen = family->seen;

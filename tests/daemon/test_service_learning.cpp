@@ -6,12 +6,11 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <deque>
-#include <mutex>
 #include <opencv2/core.hpp>
 
 #include "daemon/service.h"
 #include "daemon/token_setup_store.h"
+#include "scripted_table_camera.h"
 #include "service_test_support.h"
 #include "table/table.h"
 #include "vision/board_layout.h"
@@ -24,64 +23,33 @@ namespace bb::daemon {
 namespace {
 
 using namespace std::chrono_literals;
+using service_test::said;
+using service_test::shared_camera;
 using service_test::start_two_player_game;
 using service_test::TempFolder;
 using service_test::test_config;
 using service_test::wake_limit;
 
 // A table camera whose tokens stand beside the board until the family puts each down by hand.
-class PuttingDownCamera final : public vision::FrameSource {
+class PuttingDownCamera final : public service_test::ScriptedTableCamera {
  public:
   // `down_on`: per token, the space it already stands on (a restart after it was learned), -1 beside the
   // board.
   explicit PuttingDownCamera(int tokens, std::vector<int> down_on = {})
-      : renderer_(vision::classic_layout(), vision::SpaceMap(vision::classic_layout().spaces_per_side),
-                  vision::default_token_looks(tokens), 960, 540) {
-    std::mt19937_64 rng(11);
-    vision::TableScript::Settings settings;
-    for (int t = 0; t < tokens; ++t)
-      settings.start_positions.push_back(
-          static_cast<std::size_t>(t) < down_on.size() && down_on[static_cast<std::size_t>(t)] >= 0
-              ? renderer_.slot_position(down_on[static_cast<std::size_t>(t)], 1)
-              : vision::Point2{1.25, 0.2 + 0.15 * t});
-    script_ = std::make_unique<vision::TableScript>(
-        renderer_, vision::scene_for(vision::Condition::clean, renderer_, rng), tokens, 11, settings);
-    for (auto& f : script_->opening()) pending_.push_back(std::move(f.scene));
-  }
+      : ScriptedTableCamera(vision::default_token_looks(tokens),
+                            "a table whose tokens are put down one at a time",
+                            [tokens, down_on](const vision::TableRenderer& board) {
+                              std::vector<vision::Point2> at;
+                              for (std::size_t t = 0; t < static_cast<std::size_t>(tokens); ++t)
+                                at.push_back(t < down_on.size() && down_on[t] >= 0
+                                                 ? board.slot_position(down_on[t], 1)
+                                                 : vision::Point2{1.25, 0.2 + 0.15 * static_cast<double>(t)});
+                              return at;
+                            }) {}
   // The family puts `token` down alone on `space` (a hand carries it in).
   void put_down(int token, int space) {
-    std::lock_guard lock(mutex_);
-    for (auto& f : script_->place(token, renderer_.slot_position(space, 1), ++moves_))
-      pending_.push_back(std::move(f.scene));
+    script([&](Scripting s) { return s.script.place(token, s.renderer.slot_position(space, 1), ++s.moves); });
   }
-  // Every frame scripted so far has been shown.
-  bool caught_up() {
-    std::lock_guard lock(mutex_);
-    return pending_.empty();
-  }
-  Grab grab(cv::Mat& frame) override {
-    std::this_thread::sleep_for(5ms);  // a camera's pace, shortened
-    vision::TableScene scene;
-    {
-      std::lock_guard lock(mutex_);
-      if (!pending_.empty()) {
-        last_ = std::move(pending_.front());
-        pending_.pop_front();
-      }
-      scene = last_;
-    }
-    renderer_.render(scene, frame);
-    return {};
-  }
-  std::string describe() const override { return "a table whose tokens are put down one at a time"; }
-
- private:
-  vision::TableRenderer renderer_;
-  std::unique_ptr<vision::TableScript> script_;
-  std::mutex mutex_;
-  std::deque<vision::TableScene> pending_;
-  vision::TableScene last_;
-  int moves_ = 0;
 };
 
 // The family: starts a two-player game, chooses one at a time on the learning screen, and puts each token
@@ -165,21 +133,6 @@ struct Family final : TestFamily {
   }
 };
 
-// The camera as a FrameSource the service may own, over a camera the test keeps.
-std::function<std::expected<std::unique_ptr<vision::FrameSource>, std::string>()> shared_camera(
-    std::shared_ptr<PuttingDownCamera> camera) {
-  return [camera]() -> std::expected<std::unique_ptr<vision::FrameSource>, std::string> {
-    struct Shared final : vision::FrameSource {
-      std::shared_ptr<PuttingDownCamera> c;
-      Grab grab(cv::Mat& frame) override { return c->grab(frame); }
-      std::string describe() const override { return c->describe(); }
-    };
-    auto s = std::make_unique<Shared>();
-    s->c = camera;
-    return s;
-  };
-}
-
 // The service as these tests run it: headless, no devices from the configuration, its log into `lines`, and
 // the camera's silence stretched by the time factor (the rendered table takes longer than kCameraSilence per
 // picture under an emulator).
@@ -212,12 +165,6 @@ Seen run_learning(bool skip_second, std::vector<std::string>& lines, int& exit_c
   }
   exit_code = (*service)->run();
   return *seen;
-}
-
-bool said(const std::vector<std::string>& lines, const std::string& part) {
-  for (const auto& line : lines)
-    if (line.find(part) != std::string::npos) return true;
-  return false;
 }
 
 TEST(ServiceLearning, EachTokenIsAskedForByNameInTurnAndLearnedFromTheRenderedTable) {
