@@ -48,6 +48,12 @@ SampleTable& sample(const std::string& name) {
   throw std::runtime_error("no sample table " + name);
 }
 
+SampleTable started_table(const std::string& name, const std::vector<std::string>& players) {
+  auto t = SampleTable::start(name, EDITIONS_DIR, players, 5);
+  if (!t) throw std::runtime_error(t.error());
+  return std::move(*t);
+}
+
 std::vector<std::string> structural_problems(const Frame& frame, const Layout& layout) {
   std::vector<std::string> out;
   const Rect window{0, 0, frame.width(), frame.height()};

@@ -21,6 +21,10 @@ FontSet& fonts();
 std::vector<SampleTable>& samples();
 SampleTable& sample(const std::string& name);
 
+// A new classic table with these players at the start of a game (seed 5, the tests' usual one); throws when
+// the edition does not load.
+SampleTable started_table(const std::string& name, const std::vector<std::string>& players);
+
 // What a frame gets wrong structurally: text outside its box, targets too small or overlapping, labels
 // drawn over each other, anything outside the window.
 std::vector<std::string> structural_problems(const Frame& frame, const Layout& layout);

@@ -23,12 +23,11 @@ constexpr int kPanelHeight = 480;
 std::string name(Rotation r) { return fmt::format("{} degrees", degrees(r)); }
 
 // A game whose first player is about to throw, with no card reader (the screen confirms).
-SampleTable new_table() {
-  auto t = SampleTable::start("rotated", EDITIONS_DIR, {"Ann", "Bob", "Cleo", "Dev"}, 5);
-  if (!t) throw std::runtime_error(t.error());
-  t->devices[1] = {DeviceStatus::Kind::card_reader, "Card reader", DeviceStatus::State::missing,
-                   "No answer on the SPI bus", "Check its cable"};
-  return std::move(*t);
+SampleTable rotated_table() {
+  auto t = testing::started_table("rotated", {"Ann", "Bob", "Cleo", "Dev"});
+  t.devices[1] = {DeviceStatus::Kind::card_reader, "Card reader", DeviceStatus::State::missing,
+                  "No answer on the SPI bus", "Check its cable"};
+  return t;
 }
 
 // Where the upright picture's pixel (x, y) of a layout_w x layout_h layout appears on the panel, by hand:
@@ -140,7 +139,7 @@ void mouse_click(Harness& h, Rotation r, const std::string& id) {
 
 TEST(Rotation, AFingerOnTheTurnedPanelPressesTheButtonDrawnThere) {
   for (auto r : kRotations) {
-    Harness h(new_table(), kPanelWidth, kPanelHeight, {}, r);
+    Harness h(rotated_table(), kPanelWidth, kPanelHeight, {}, r);
     ASSERT_TRUE(h.can_see("home.roll")) << name(r);
     // The button is drawn where the finger goes: the panel's pixel there has the button's colour, not the
     // background's (the upright picture at the target's centre).
@@ -161,7 +160,7 @@ TEST(Rotation, AFingerOnTheTurnedPanelPressesTheButtonDrawnThere) {
 
 TEST(Rotation, AClickOnTheTurnedPanelPressesTheButtonDrawnThere) {
   for (auto r : kRotations) {
-    Harness h(new_table(), kPanelWidth, kPanelHeight, {}, r);
+    Harness h(rotated_table(), kPanelWidth, kPanelHeight, {}, r);
     mouse_click(h, r, "home.roll");
     EXPECT_TRUE(h.can_see("dice.ok")) << name(r);
   }

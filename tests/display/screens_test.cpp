@@ -16,14 +16,7 @@ const std::vector<ScreenId> kScreens = {
     ScreenId::home,   ScreenId::auction, ScreenId::properties, ScreenId::trade,   ScreenId::ledger,
     ScreenId::charts, ScreenId::board,   ScreenId::setup,      ScreenId::devices, ScreenId::calibration};
 
-std::unique_ptr<FontSet>& fonts() {
-  static std::unique_ptr<FontSet> f = [] {
-    auto r = FontSet::open();
-    if (!r) throw std::runtime_error(r.error());
-    return std::move(*r);
-  }();
-  return f;
-}
+using testing::fonts;
 
 struct Size {
   int w, h;
@@ -41,7 +34,7 @@ TEST_P(EverySize, EveryScreenInEveryStateIsLaidOutCleanly) {
     for (ScreenId s : kScreens) {
       Ui ui;
       ui.go(s);
-      const auto& frame = ui.build(table.snapshot(), layout, *fonts(), 0);
+      const auto& frame = ui.build(table.snapshot(), layout, fonts(), 0);
       const auto problems = testing::structural_problems(frame, layout);
       EXPECT_TRUE(problems.empty()) << table.name() << " screen " << static_cast<int>(s) << " at " << w << "x"
                                     << h << ": " << problems.front() << " (and " << problems.size() - 1
@@ -66,7 +59,7 @@ TEST(Screens, EveryScreenButHomeHasAWayBack) {
     if (s == ScreenId::home) continue;
     Ui ui;
     ui.go(s);
-    const auto& frame = ui.build(table.snapshot(), layout, *fonts(), 0);
+    const auto& frame = ui.build(table.snapshot(), layout, fonts(), 0);
     const Target* back = frame.find("back");
     ASSERT_NE(back, nullptr) << "screen " << static_cast<int>(s);
     ui.tap(back->rect.cx(), back->rect.cy());
@@ -85,17 +78,17 @@ TEST(Screens, TouchingEverythingNeverChangesTheGame) {
       probe.go(s);
       const auto ids = [&] {
         std::vector<std::string> v;
-        for (const auto& t : probe.build(table.snapshot(), layout, *fonts(), 0).targets) v.push_back(t.id);
+        for (const auto& t : probe.build(table.snapshot(), layout, fonts(), 0).targets) v.push_back(t.id);
         return v;
       }();
       for (const auto& id : ids) {
         Ui ui;
         ui.go(s);
-        const auto& frame = ui.build(table.snapshot(), layout, *fonts(), 0);
+        const auto& frame = ui.build(table.snapshot(), layout, fonts(), 0);
         const Target* t = frame.find(id);
         ASSERT_NE(t, nullptr);
         ui.tap(t->rect.cx(), t->rect.cy());
-        ui.build(table.snapshot(), layout, *fonts(), 0);
+        ui.build(table.snapshot(), layout, fonts(), 0);
         (void)ui.take_intents();
       }
     }
@@ -107,11 +100,11 @@ TEST(Screens, TouchingEverythingNeverChangesTheGame) {
 TEST(Screens, HomeSaysWhatIsOwedAndWhy) {
   const Layout layout = Layout::for_window(800, 480);
   Ui ui;
-  const auto& debt = ui.build(testing::sample("debt").snapshot(), layout, *fonts(), 0);
+  const auto& debt = ui.build(testing::sample("debt").snapshot(), layout, fonts(), 0);
   EXPECT_TRUE(debt.shows("Ann owes Bob")) << "the debt question names debtor and creditor";
   EXPECT_NE(debt.find("home.debt.bankrupt"), nullptr);
   Ui ui2;
-  const auto& buy = ui2.build(testing::sample("developed").snapshot(), layout, *fonts(), 0);
+  const auto& buy = ui2.build(testing::sample("developed").snapshot(), layout, fonts(), 0);
   EXPECT_TRUE(buy.shows("buy Oriental Avenue for $100?"));
   EXPECT_NE(buy.find("home.option.buy"), nullptr);
   EXPECT_NE(buy.find("home.option.auction"), nullptr);
@@ -121,7 +114,7 @@ TEST(Screens, HomeSaysWhatIsOwedAndWhy) {
 TEST(Screens, AGameEndedInATieSaysTieInTheStandings) {
   const Layout layout = Layout::for_window(800, 480);
   Ui ui;
-  const auto& f = ui.build(testing::sample("tie").snapshot(), layout, *fonts(), 0);
+  const auto& f = ui.build(testing::sample("tie").snapshot(), layout, fonts(), 0);
   EXPECT_TRUE(f.shows("Game over: a tie between Ann and Cleo!"));
   EXPECT_TRUE(f.shows("Final standings: a tie"));
   int ties = 0;
@@ -134,7 +127,7 @@ TEST(Screens, AGameEndedInATieSaysTieInTheStandings) {
 TEST(Screens, AnAuctionTakesTheScreenAndShowsTheHighestBidder) {
   const Layout layout = Layout::for_window(800, 480);
   Ui ui;
-  const auto& f = ui.build(testing::sample("auction").snapshot(), layout, *fonts(), 0);
+  const auto& f = ui.build(testing::sample("auction").snapshot(), layout, fonts(), 0);
   EXPECT_EQ(ui.screen(), ScreenId::auction);
   EXPECT_TRUE(f.shows("Bob is highest"));
   EXPECT_TRUE(f.shows("$52"));
@@ -143,7 +136,7 @@ TEST(Screens, AnAuctionTakesTheScreenAndShowsTheHighestBidder) {
 TEST(Screens, LongNamesAreShortenedNotSpilled) {
   const Layout layout = Layout::for_window(800, 480);
   Ui ui;
-  const auto& f = ui.build(testing::sample("six-players").snapshot(), layout, *fonts(), 0);
+  const auto& f = ui.build(testing::sample("six-players").snapshot(), layout, fonts(), 0);
   int players = 0;
   for (const auto& t : f.targets) players += t.id.rfind("home.player.", 0) == 0;
   EXPECT_EQ(players, 6);

@@ -8,13 +8,10 @@
 namespace bb::display {
 namespace {
 
-using testing::Harness;
+// Two players at the start of a classic game.
+SampleTable question_table() { return testing::started_table("question", {"Ann", "Bob"}); }
 
-SampleTable new_table() {
-  auto t = SampleTable::start("question", EDITIONS_DIR, {"Ann", "Bob"}, 5);
-  if (!t) throw std::runtime_error(t.error());
-  return std::move(*t);
-}
+using testing::Harness;
 
 TableQuestion camera_question() {
   TableQuestion q;
@@ -41,7 +38,7 @@ void expect_sound(Harness& h) {
 }
 
 TEST(TableQuestion, TheCamerasQuestionShowsAndIsAnsweredByTouch) {
-  Harness h(new_table());
+  Harness h(question_table());
   h.ask(camera_question());
   EXPECT_TRUE(h.frame().shows("The car is on Illinois Avenue, the dice say Kentucky Avenue"));
   expect_sound(h);
@@ -54,7 +51,7 @@ TEST(TableQuestion, TheCamerasQuestionShowsAndIsAnsweredByTouch) {
 }
 
 TEST(TableQuestion, TheDiceWereWrongAsksForTheDiceThenTheBankersPin) {
-  Harness h(new_table());
+  Harness h(question_table());
   h.ask(camera_question());
   h.tap("question.enter_dice");
   h.tap("dice.1.1");
@@ -71,7 +68,7 @@ TEST(TableQuestion, TheDiceWereWrongAsksForTheDiceThenTheBankersPin) {
 }
 
 TEST(TableQuestion, ALongListOfAnswersIsChosenFromAList) {
-  Harness h(new_table());
+  Harness h(question_table());
   TableQuestion q;
   q.id = "q9";
   q.kind = TableQuestion::Kind::pick_card;
@@ -89,7 +86,7 @@ TEST(TableQuestion, ALongListOfAnswersIsChosenFromAList) {
 }
 
 TEST(TableQuestion, APaymentWaitingForACardSaysWhoTaps) {
-  Harness h(new_table());
+  Harness h(question_table());
   TableQuestion q;
   q.id = "q3";
   q.kind = TableQuestion::Kind::confirm_payment;
@@ -112,7 +109,7 @@ namespace bb::display {
 namespace {
 
 TEST(HousePayment, AskedOnThePropertyScreenGoesToTheTableAsARequest) {
-  Harness h(new_table());
+  Harness h(question_table());
   h.tap("nav.properties");
   h.tap("props.player.1");
   h.tap("props.house_rule");

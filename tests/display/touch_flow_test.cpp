@@ -13,13 +13,10 @@
 namespace bb::display {
 namespace {
 
-using testing::Harness;
+// Four players at the start of a classic game.
+SampleTable flow_table() { return testing::started_table("flow", {"Ann", "Bob", "Cleo", "Dev"}); }
 
-SampleTable new_table() {
-  auto t = SampleTable::start("flow", EDITIONS_DIR, {"Ann", "Bob", "Cleo", "Dev"}, 5);
-  if (!t) throw std::runtime_error(t.error());
-  return std::move(*t);
-}
+using testing::Harness;
 
 void adopt(SampleTable& t, rules::Adopt a) {
   auto r = t.apply(a);
@@ -35,7 +32,7 @@ void roll(Harness& h, int d1, int d2) {
 }
 
 TEST(TouchFlow, BuyAPropertyConfirmedByTheBuyersCard) {
-  Harness h(new_table());
+  Harness h(flow_table());
   roll(h, 1, 2);
   ASSERT_EQ(h.table().game().state().players[0].position, rules::SpaceId{3});
   EXPECT_TRUE(h.frame().shows("buy Baltic Avenue for $60?"));
@@ -53,7 +50,7 @@ TEST(TouchFlow, BuyAPropertyConfirmedByTheBuyersCard) {
 }
 
 TEST(TouchFlow, WithoutACardReaderTheScreenConfirms) {
-  auto t = new_table();
+  auto t = flow_table();
   t.devices[1] = {DeviceStatus::Kind::card_reader, "Card reader", DeviceStatus::State::missing,
                   "No answer on the SPI bus", "Check its cable"};
   Harness h(std::move(t));
@@ -67,7 +64,7 @@ TEST(TouchFlow, WithoutACardReaderTheScreenConfirms) {
 // The service names its readers after their configuration ("Card reader (door)", "Card reader (RC522)"):
 // the screen asks for a card while any reader works, and offers the screen's own button once all are down.
 TEST(TouchFlow, ANamedReaderConfirmsByCardWhileAnyReaderWorks) {
-  auto t = new_table();
+  auto t = flow_table();
   t.devices[1] = {DeviceStatus::Kind::card_reader, "Card reader (door)", DeviceStatus::State::missing, "",
                   ""};
   t.devices.push_back(
@@ -80,7 +77,7 @@ TEST(TouchFlow, ANamedReaderConfirmsByCardWhileAnyReaderWorks) {
 }
 
 TEST(TouchFlow, PayRentByTap) {
-  auto t = new_table();
+  auto t = flow_table();
   adopt(
       t,
       rules::Adopt{
@@ -93,7 +90,7 @@ TEST(TouchFlow, PayRentByTap) {
 }
 
 TEST(TouchFlow, RentAnnCannotPayIsRaisedByMortgagingOnScreen) {
-  auto t = new_table();
+  auto t = flow_table();
   adopt(t, rules::Adopt{rules::PlayerId{1},
                         std::nullopt,
                         std::nullopt,
@@ -122,7 +119,7 @@ TEST(TouchFlow, RentAnnCannotPayIsRaisedByMortgagingOnScreen) {
 }
 
 TEST(TouchFlow, BuildThreeHousesEvenly) {
-  auto t = new_table();
+  auto t = flow_table();
   adopt(t, rules::Adopt{rules::PlayerId{0},
                         std::nullopt,
                         std::nullopt,
@@ -154,7 +151,7 @@ TEST(TouchFlow, BuildThreeHousesEvenly) {
 }
 
 TEST(TouchFlow, MortgageAndLift) {
-  auto t = new_table();
+  auto t = flow_table();
   adopt(
       t,
       rules::Adopt{
@@ -202,7 +199,7 @@ TEST(TouchFlow, AHotelSaleWithNoHousesInTheBankListsEveryLotBeforeItIsPosted) {
 
 // A hotel sold for its houses is still one lot: the question says what it comes down to.
 TEST(TouchFlow, AHotelSaleWithHousesInTheBankSaysWhatItComesDownTo) {
-  auto t = new_table();
+  auto t = flow_table();
   adopt(t, rules::Adopt{rules::PlayerId{0},
                         std::nullopt,
                         std::nullopt,
@@ -220,7 +217,7 @@ TEST(TouchFlow, AHotelSaleWithHousesInTheBankSaysWhatItComesDownTo) {
 }
 
 TEST(TouchFlow, RunAnAuctionByTapsCardsAndKeypad) {
-  Harness h(new_table());
+  Harness h(flow_table());
   roll(h, 1, 2);
   h.tap("home.option.auction");
   ASSERT_EQ(h.screen().ui().screen(), ScreenId::auction);
@@ -249,7 +246,7 @@ TEST(TouchFlow, RunAnAuctionByTapsCardsAndKeypad) {
 }
 
 TEST(TouchFlow, MakeATradeBothConfirm) {
-  auto t = new_table();
+  auto t = flow_table();
   adopt(
       t,
       rules::Adopt{
@@ -300,7 +297,7 @@ TEST(TouchFlow, TheTradeScreenOffersOnlyPlayersStillInTheGame) {
 // The family agrees to stop: the Ledger screen's End button, confirmed on the screen, ends the game and the
 // richest wins; the button is greyed once the game is over.
 TEST(TouchFlow, TheFamilyEndsTheGameOnTheLedgerScreen) {
-  Harness h(new_table(), 800, 480, UiSettings{true, "2468", "", 0});
+  Harness h(flow_table(), 800, 480, UiSettings{true, "2468", "", 0});
   roll(h, 1, 2);
   h.tap("home.option.buy");
   h.card(0);
@@ -322,7 +319,7 @@ TEST(TouchFlow, TheFamilyEndsTheGameOnTheLedgerScreen) {
 }
 
 TEST(TouchFlow, UndoNeedsTheBankersPinAndAReason) {
-  Harness h(new_table(), 800, 480, UiSettings{true, "2468", "", 0});
+  Harness h(flow_table(), 800, 480, UiSettings{true, "2468", "", 0});
   roll(h, 1, 2);
   h.tap("home.option.buy");
   h.card(0);
@@ -351,7 +348,7 @@ TEST(TouchFlow, UndoNeedsTheBankersPinAndAReason) {
 }
 
 TEST(TouchFlow, SetupRegistersAnUnknownCard) {
-  auto t = new_table();
+  auto t = flow_table();
   Harness h(std::move(t));
   h.tap("nav.setup");
   h.card_uid("DEADBEEF");
@@ -389,7 +386,7 @@ TEST(TouchFlow, SoundsAreQuietWithoutADeviceAndOffBySetting) {
 }
 
 TEST(TouchFlow, NothingIsDrawnWhileNothingChanges) {
-  Harness h(new_table());
+  Harness h(flow_table());
   const int frames = h.screen().frames_drawn();
   for (int i = 0; i < 50; ++i) {
     h.screen().pump();
@@ -407,7 +404,7 @@ namespace bb::display {
 namespace {
 
 TEST(TouchFlow, LedgerFiltersByPlayerAndByProperty) {
-  auto t = new_table();
+  auto t = flow_table();
   adopt(
       t,
       rules::Adopt{
@@ -438,7 +435,7 @@ TEST(TouchFlow, LedgerFiltersByPlayerAndByProperty) {
 }
 
 TEST(TouchFlow, TheAuctionCountdownTicksAndStopsAtZero) {
-  auto t = new_table();
+  auto t = flow_table();
   ASSERT_TRUE(t.apply(rules::Roll{1, 2}).has_value());
   ASSERT_TRUE(t.apply(rules::Choose{rules::PlayerId{0}, {rules::Answer::auction}}).has_value());
   auto fonts = FontSet::open();
@@ -460,7 +457,7 @@ TEST(TouchFlow, AWindowOnTheDummyVideoDriverDrawsAndTakesClicks) {
   o.window = true;
   auto screen = TouchScreen::open(o);
   if (!screen) GTEST_SKIP() << "no SDL video driver here: " << screen.error();
-  auto t = new_table();
+  auto t = flow_table();
   (*screen)->show(t.snapshot());
   EXPECT_TRUE((*screen)->draw_if_needed());
   const Target* ledger = (*screen)->frame().find("nav.ledger");

@@ -1,11 +1,22 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "peripherals/edge_decoder.h"
 
 namespace bb::peripherals::testing {
+
+// A whole text file (a recorded trace); empty when it cannot be read, which the trace reader then refuses.
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 // Feeds every edge, checking the decoder's invariant after each, then ends the input `tail` later.
 inline std::vector<PeripheralEvent> decode_all(EdgeDecoder& decoder, const std::vector<Edge>& edges,

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "decode_helpers.h"
 #include "peripherals/device_factory.h"
 #include "peripherals/fake_mfrc522.h"
 #include "peripherals/probe.h"
@@ -21,12 +22,7 @@ namespace {
 const std::string kTraceName = std::string(TRACES_DIR) + "/rc522_session.trace";
 const std::string kExpectedName = std::string(TRACES_DIR) + "/rc522_session.expected.jsonl";
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using testing::read_file;
 
 std::string as_json_lines(const std::vector<PeripheralEvent>& events) {
   std::string json;

@@ -5,17 +5,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "decode_helpers.h"
 #include "peripherals/probe.h"
 
 namespace bb::peripherals {
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using testing::read_file;
 
 TEST(TraceLimits, AnErrorQuotesAtMostFortyPrintableCharactersOfTheWord) {
   std::string text = "# boardbank-trace 1 device=wiegand d0=GPIO5 d1=GPIO6\n";
