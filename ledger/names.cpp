@@ -35,37 +35,37 @@ constexpr std::array<std::pair<Memo, std::string_view>, 25> kMemos = {{
     {Memo::partnership, "partnership"},
 }};
 
-using Kind = rules::Event::Kind;
-constexpr std::array<std::pair<Kind, std::string_view>, 27> kEvents = {{
-    {Kind::moved, "moved"},
-    {Kind::jailed, "jailed"},
-    {Kind::released, "released"},
-    {Kind::card_drawn, "card_drawn"},
-    {Kind::bought, "bought"},
-    {Kind::auction_started, "auction_started"},
-    {Kind::auction_won, "auction_won"},
-    {Kind::auction_unsold, "auction_unsold"},
-    {Kind::built, "built"},
-    {Kind::sold, "sold"},
-    {Kind::mortgaged, "mortgaged"},
-    {Kind::unmortgaged, "unmortgaged"},
-    {Kind::traded, "traded"},
-    {Kind::bankrupt, "bankrupt"},
-    {Kind::game_over, "game_over"},
-    {Kind::turn, "turn"},
-    {Kind::undone, "undone"},
-    {Kind::three_doubles, "three_doubles"},
-    {Kind::stays_in_jail, "stays_in_jail"},
-    {Kind::insured, "insured"},
-    {Kind::adopted, "adopted"},
+using EventKind = rules::Event::Kind;
+constexpr std::array<std::pair<EventKind, std::string_view>, 27> kEvents = {{
+    {EventKind::moved, "moved"},
+    {EventKind::jailed, "jailed"},
+    {EventKind::released, "released"},
+    {EventKind::card_drawn, "card_drawn"},
+    {EventKind::bought, "bought"},
+    {EventKind::auction_started, "auction_started"},
+    {EventKind::auction_won, "auction_won"},
+    {EventKind::auction_unsold, "auction_unsold"},
+    {EventKind::built, "built"},
+    {EventKind::sold, "sold"},
+    {EventKind::mortgaged, "mortgaged"},
+    {EventKind::unmortgaged, "unmortgaged"},
+    {EventKind::traded, "traded"},
+    {EventKind::bankrupt, "bankrupt"},
+    {EventKind::game_over, "game_over"},
+    {EventKind::turn, "turn"},
+    {EventKind::undone, "undone"},
+    {EventKind::three_doubles, "three_doubles"},
+    {EventKind::stays_in_jail, "stays_in_jail"},
+    {EventKind::insured, "insured"},
+    {EventKind::adopted, "adopted"},
     // Stored as "unknown" before 25 November 2026 (and so left out when read back); an older build reads
     // these names as unknown too.
-    {Kind::free_ride, "free_ride"},
-    {Kind::salary_earned, "salary_earned"},
-    {Kind::salary_forfeit, "salary_forfeit"},
-    {Kind::drafted, "drafted"},
-    {Kind::partnership, "partnership"},
-    {Kind::withdrawn, "withdrawn"},
+    {EventKind::free_ride, "free_ride"},
+    {EventKind::salary_earned, "salary_earned"},
+    {EventKind::salary_forfeit, "salary_forfeit"},
+    {EventKind::drafted, "drafted"},
+    {EventKind::partnership, "partnership"},
+    {EventKind::withdrawn, "withdrawn"},
 }};
 
 }  // namespace
@@ -82,13 +82,13 @@ std::optional<Memo> Names::memo_from(std::string_view name) {
   return std::nullopt;
 }
 
-std::string_view Names::event(Kind kind) {
+std::string_view Names::event(EventKind kind) {
   for (const auto& [value, name] : kEvents)
     if (value == kind) return name;
   return "unknown";
 }
 
-std::optional<Kind> Names::event_from(std::string_view name) {
+std::optional<EventKind> Names::event_from(std::string_view name) {
   for (const auto& [value, text] : kEvents)
     if (text == name) return value;
   return std::nullopt;

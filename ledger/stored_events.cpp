@@ -11,7 +11,7 @@ namespace bb::ledger {
 namespace {
 
 using Event = rules::Event;
-using Kind = Event::Kind;
+using EventKind = Event::Kind;
 using Piece = Event::Piece;
 using Item = rules::Auction::Item;
 
@@ -50,20 +50,20 @@ std::optional<Item> item_from_wire(int detail) {
 
 Overloaded encode(const Event& e) {
   switch (e.kind) {
-    case Kind::moved:
+    case EventKind::moved:
       return {rules::space_wire(e.from_space), rules::space_wire(e.to_space), e.jumped ? 1 : 0};
-    case Kind::jailed:
+    case EventKind::jailed:
       return {rules::space_wire(e.from_space), rules::space_wire(e.to_space), 0};
-    case Kind::traded:
-    case Kind::free_ride:
+    case EventKind::traded:
+    case EventKind::free_ride:
       return {-1, rules::player_wire(e.other_player), 0};
-    case Kind::partnership:
+    case EventKind::partnership:
       return {e.group, rules::player_wire(e.other_player), e.share_percent};
-    case Kind::bankrupt:
+    case EventKind::bankrupt:
       return {-1, e.creditor.wire(), 0};
-    case Kind::built:
+    case EventKind::built:
       return {-1, -1, e.piece == Piece::hotel ? 1 : 0};
-    case Kind::sold:
+    case EventKind::sold:
       switch (e.piece) {
         case Piece::house:
           return {-1, -1, 0};
@@ -75,13 +75,13 @@ Overloaded encode(const Event& e) {
           return {-1, -1, 3};
       }
       return {};
-    case Kind::auction_started:
-    case Kind::auction_won:
-    case Kind::auction_unsold:
+    case EventKind::auction_started:
+    case EventKind::auction_won:
+    case EventKind::auction_unsold:
       return {-1, -1, item_wire(e.auctioned)};
-    case Kind::game_over:
+    case EventKind::game_over:
       return {-1, -1, e.winners};
-    case Kind::drafted:
+    case EventKind::drafted:
       return {-1, -1, e.group};
     default:
       return {};
@@ -92,36 +92,36 @@ Overloaded encode(const Event& e) {
 // stored.
 bool decode(const Overloaded& w, Event& e) {
   switch (e.kind) {
-    case Kind::moved:
+    case EventKind::moved:
       if (w.detail != 0 && w.detail != 1) return false;
       e.from_space = rules::space_from_wire(w.from);
       e.to_space = rules::space_from_wire(w.to);
       e.jumped = w.detail == 1;
       return true;
-    case Kind::jailed:
+    case EventKind::jailed:
       e.from_space = rules::space_from_wire(w.from);
       e.to_space = rules::space_from_wire(w.to);
       return true;
-    case Kind::traded:
-    case Kind::free_ride:
+    case EventKind::traded:
+    case EventKind::free_ride:
       e.other_player = rules::player_from_wire(w.to);
       return true;
-    case Kind::partnership:
+    case EventKind::partnership:
       e.group = w.from;
       e.other_player = rules::player_from_wire(w.to);
       e.share_percent = w.detail;
       return true;
-    case Kind::bankrupt: {
+    case EventKind::bankrupt: {
       auto creditor = rules::Account::from_wire(w.to);
       if (!creditor) return false;
       e.creditor = *creditor;
       return true;
     }
-    case Kind::built:
+    case EventKind::built:
       if (w.detail != 0 && w.detail != 1) return false;
       e.piece = w.detail == 1 ? Piece::hotel : Piece::house;
       return true;
-    case Kind::sold:
+    case EventKind::sold:
       switch (w.detail) {
         case 0:
           e.piece = Piece::house;
@@ -140,18 +140,18 @@ bool decode(const Overloaded& w, Event& e) {
         default:
           return false;
       }
-    case Kind::auction_started:
-    case Kind::auction_won:
-    case Kind::auction_unsold: {
+    case EventKind::auction_started:
+    case EventKind::auction_won:
+    case EventKind::auction_unsold: {
       auto item = item_from_wire(w.detail);
       if (!item) return false;
       e.auctioned = *item;
       return true;
     }
-    case Kind::game_over:
+    case EventKind::game_over:
       e.winners = w.detail;
       return true;
-    case Kind::drafted:
+    case EventKind::drafted:
       e.group = w.detail;
       return true;
     default:
@@ -172,9 +172,9 @@ const rules::Deck* deck_of(const rules::Edition& edition, const rules::Card* car
 // them read the same way).
 rules::Money stored_amount(const rules::Event& e) {
   switch (e.kind) {
-    case Kind::sold:
+    case EventKind::sold:
       return e.houses_left;
-    case Kind::auction_started:
+    case EventKind::auction_started:
       return e.series_piece;
     default:
       return e.amount;
@@ -183,10 +183,10 @@ rules::Money stored_amount(const rules::Event& e) {
 
 void restore_amount(rules::Event& e, rules::Money stored) {
   switch (e.kind) {
-    case Kind::sold:
+    case EventKind::sold:
       e.houses_left = static_cast<int>(stored);
       return;
-    case Kind::auction_started:
+    case EventKind::auction_started:
       e.series_piece = static_cast<int>(stored);
       return;
     default:

@@ -13,7 +13,6 @@
 
 namespace bb::rules {
 
-using edition_files::Fail;
 using edition_files::lower;
 using edition_files::parse_toml;
 using edition_files::read_edition_tree;
@@ -388,7 +387,7 @@ EditionError problem_at(const toml::node* node, const toml::node* fallback, std:
   });
   EditionError first = std::move(problems.front());
   first.more.assign(std::make_move_iterator(problems.begin() + 1), std::make_move_iterator(problems.end()));
-  throw Fail{std::move(first)};
+  throw edition_files::Fail{std::move(first)};
 }
 
 Edition build_edition(const toml::table& root, const std::string& file) {
@@ -667,11 +666,12 @@ std::expected<Edition, EditionError> parse_edition(std::string_view toml_text, c
   try {
     toml::table root = parse_toml(toml_text, file);
     if (root.get("extends"))
-      throw Fail{EditionError{file, static_cast<int>(root.get("extends")->source().begin.line), "extends",
-                              "an edition that extends another is read from its file (load_edition), which "
-                              "finds the one it extends"}};
+      throw edition_files::Fail{
+          EditionError{file, static_cast<int>(root.get("extends")->source().begin.line), "extends",
+                       "an edition that extends another is read from its file (load_edition), which "
+                       "finds the one it extends"}};
     return build_edition(root, file);
-  } catch (const Fail& f) {
+  } catch (const edition_files::Fail& f) {
     return std::unexpected(f.error);
   }
 }
@@ -689,7 +689,7 @@ std::expected<Edition, EditionError> load_edition(const std::string& id_or_path,
     if (!fs::exists(path)) continue;
     try {
       return build_edition(read_edition_tree(path.string(), search_dirs, 0), path.string());
-    } catch (const Fail& f) {
+    } catch (const edition_files::Fail& f) {
       return std::unexpected(f.error);
     }
   }

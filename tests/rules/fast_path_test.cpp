@@ -20,7 +20,7 @@ namespace {
 // How often each kind of event happened over the games compared: what the comparison covered.
 using Seen = std::map<Event::Kind, long long>;
 
-struct Compared {
+struct InputsCompared {
   long long inputs = 0;
   long long turns = 0;
   Seen seen;
@@ -28,7 +28,7 @@ struct Compared {
 
 // Plays one bot game on two copies of the same start, one with the fast paths and one without, the bot
 // deciding on the fast one; stops at the first input after which they differ.
-void compare_game(const std::shared_ptr<const Edition>& edition, const Setup& setup, Compared& out) {
+void compare_game(const std::shared_ptr<const Edition>& edition, const Setup& setup, InputsCompared& out) {
   auto fast = Game::start(edition, setup);
   ASSERT_TRUE(fast) << fast.error();
   Game general = *fast;
@@ -61,10 +61,10 @@ void compare_game(const std::shared_ptr<const Edition>& edition, const Setup& se
   out.turns += fast->state().turns;
 }
 
-Compared compare_edition(const std::string& id, int games, std::uint64_t first_seed,
-                         const std::map<std::string, bool>& options = {}) {
+InputsCompared compare_inputs(const std::string& id, int games, std::uint64_t first_seed,
+                              const std::map<std::string, bool>& options = {}) {
   auto edition = std::make_shared<const Edition>(testing::load_shipped(id));
-  Compared out;
+  InputsCompared out;
   const int played = testing::games_to_compare(games);
   for (int gi = 0; gi < played; ++gi) {
     Setup setup = testing::bot_setup(id, first_seed + static_cast<std::uint64_t>(gi), 2 + gi % 5);
@@ -76,7 +76,7 @@ Compared compare_edition(const std::string& id, int games, std::uint64_t first_s
 }
 
 // What the fast paths hand back to the step machine, or that follows from it, was played and compared.
-void expect_covered(const Compared& c, const std::string& id) {
+void expect_covered(const InputsCompared& c, const std::string& id) {
   using K = Event::Kind;
   for (K kind : {K::moved, K::bought, K::card_drawn, K::jailed, K::released, K::auction_started,
                  K::auction_won, K::built, K::bankrupt, K::game_over, K::turn})
@@ -85,18 +85,18 @@ void expect_covered(const Compared& c, const std::string& id) {
 }
 
 TEST(FastPaths, ClassicGamesAreTheSameAfterEveryInput) {
-  Compared c = compare_edition("classic", 30, 1);
+  InputsCompared c = compare_inputs("classic", 30, 1);
   expect_covered(c, "classic");
   // The general path's debts: a sale or a mortgage was made to pay one (Bot::raise_money).
   EXPECT_GT(c.seen[Event::Kind::mortgaged] + c.seen[Event::Kind::sold], 0);
 }
 
 TEST(FastPaths, WorldGamesAreTheSameAfterEveryInput) {
-  expect_covered(compare_edition("world", 10, 50), "world");
+  expect_covered(compare_inputs("world", 10, 50), "world");
 }
 
 TEST(FastPaths, FinanceParkerGamesAreTheSameAfterEveryInput) {
-  Compared c = compare_edition("finance-parker", 10, 70);
+  InputsCompared c = compare_inputs("finance-parker", 10, 70);
   for (Event::Kind kind :
        {Event::Kind::bought, Event::Kind::card_drawn, Event::Kind::built, Event::Kind::turn})
     EXPECT_GT(c.seen[kind], 0) << static_cast<int>(kind);
@@ -105,20 +105,20 @@ TEST(FastPaths, FinanceParkerGamesAreTheSameAfterEveryInput) {
 // FINANCE (1932): every landing on an unsold lease is an auction, and with FORGETTERS the salary waits for a
 // claim; with its later custom, doubles throw again and three go to jail.
 TEST(FastPaths, Finance1932GamesAreTheSameAfterEveryInput) {
-  Compared c = compare_edition("finance-1932", 10, 90);
+  InputsCompared c = compare_inputs("finance-1932", 10, 90);
   EXPECT_GT(c.seen[Event::Kind::auction_started], 0);
-  Compared forgetters =
-      compare_edition("finance-1932", 5, 100, {{"forgetters", true}, {"doubles_throw_again", true}});
+  InputsCompared forgetters =
+      compare_inputs("finance-1932", 5, 100, {{"forgetters", true}, {"doubles_throw_again", true}});
   EXPECT_GT(forgetters.seen[Event::Kind::salary_earned], 0);
   EXPECT_GT(forgetters.seen[Event::Kind::jailed], 0);
 }
 
 TEST(FastPaths, ShipsAndSlidersGamesAreTheSameAfterEveryInput) {
-  Compared ships = compare_edition("ships", 10, 110);
+  InputsCompared ships = compare_inputs("ships", 10, 110);
   EXPECT_GT(ships.seen[Event::Kind::turn], 0);
-  Compared short_ships = compare_edition("ships", 5, 130, {{"short_game", true}});
+  InputsCompared short_ships = compare_inputs("ships", 5, 130, {{"short_game", true}});
   EXPECT_GT(short_ships.seen[Event::Kind::drafted], 0);
-  Compared sliders = compare_edition("sliders", 10, 150);
+  InputsCompared sliders = compare_inputs("sliders", 10, 150);
   EXPECT_GT(sliders.seen[Event::Kind::turn], 0);
 }
 

@@ -255,7 +255,7 @@ TEST(FinanceParker, ABoardWithoutAJailMayNotSendAnyoneThere) {
       << refused.error().what();
 }
 
-struct Played {
+struct ParkerGamesPlayed {
   std::uint64_t signature = 0xcbf29ce484222325ULL;
   int finished = 0;
   int bankruptcies = 0;
@@ -264,11 +264,11 @@ struct Played {
 
 // Bot games with every invariant checked after every input; the game is ended by the clock ("at a certain
 // hour") after 1,000 turns if nobody has won by then.
-Played play_games(int games, std::uint64_t seed, int players) {
+ParkerGamesPlayed play_games(int games, std::uint64_t seed, int players) {
   auto ed = load_edition("finance-parker", editions());
   EXPECT_TRUE(ed);
   auto shared = std::make_shared<const Edition>(std::move(*ed));
-  Played out;
+  ParkerGamesPlayed out;
   for (int gi = 0; gi < games; ++gi) {
     Setup setup;
     setup.edition = "finance-parker";
@@ -294,7 +294,7 @@ TEST(FinanceParker, TenThousandSimulatedGamesKeepEveryInvariant) {
 #else
   constexpr int kGames = 10000;
 #endif
-  Played p = play_games(kGames, 1, 4);
+  ParkerGamesPlayed p = play_games(kGames, 1, 4);
   EXPECT_EQ(p.finished, kGames);
   EXPECT_GT(p.bankruptcies, kGames);
   EXPECT_GT(p.lots_sold_back, 0);
@@ -303,7 +303,7 @@ TEST(FinanceParker, TenThousandSimulatedGamesKeepEveryInvariant) {
 // Pins the edition's games: any change to a rule it uses changes this number (update it in the same commit,
 // saying why).
 TEST(FinanceParker, SignatureOfAFixedSetOfGamesIsPinned) {
-  Played p = play_games(200, 42, 4);
+  ParkerGamesPlayed p = play_games(200, 42, 4);
   EXPECT_EQ(p.finished, 200);
   EXPECT_EQ(p.signature, 0xdf378e9b9bfdc618ULL) << std::hex << p.signature;
 }

@@ -30,7 +30,7 @@ class StreamDice final : public BotDice {
   std::uint64_t state_;
 };
 
-struct Compared {
+struct DecisionsCompared {
   long long decisions = 0;
   long long turns = 0;
   std::map<std::size_t, long long> inputs;  // by the index of the general path's input in the Input variant
@@ -45,7 +45,7 @@ enum class Mode {
 // Game::apply (fast paths off), two bots of the same seed deciding each on its own game; stops at the first
 // decision after which the games differ.
 void compare_game(const std::shared_ptr<const Edition>& edition, const Setup& setup, Mode mode,
-                  Compared& out) {
+                  DecisionsCompared& out) {
   auto fused = Game::start(edition, setup);
   ASSERT_TRUE(fused) << fused.error();
   if (mode == Mode::playout) fused->forget_journal();
@@ -95,10 +95,10 @@ void compare_game(const std::shared_ptr<const Edition>& edition, const Setup& se
 template <typename T>
 constexpr std::size_t index_of = Input(T{}).index();
 
-Compared compare_edition(const std::string& id, int games, std::uint64_t first_seed,
-                         const std::map<std::string, bool>& options = {}) {
+DecisionsCompared compare_decisions(const std::string& id, int games, std::uint64_t first_seed,
+                                    const std::map<std::string, bool>& options = {}) {
   auto edition = std::make_shared<const Edition>(testing::load_shipped(id));
-  Compared out;
+  DecisionsCompared out;
   const int played = testing::games_to_compare(games);
   for (int gi = 0; gi < played; ++gi) {
     Setup setup = testing::bot_setup(id, first_seed + static_cast<std::uint64_t>(gi), 2 + gi % 5);
@@ -114,7 +114,7 @@ Compared compare_edition(const std::string& id, int games, std::uint64_t first_s
 }
 
 TEST(FusedPlay, ClassicGamesAreTheSameAfterEveryDecision) {
-  Compared c = compare_edition("classic", 30, 1);
+  DecisionsCompared c = compare_decisions("classic", 30, 1);
   EXPECT_GT(c.inputs[index_of<Build>], 0);
   EXPECT_GT(c.inputs[index_of<Draw>], 0);
   EXPECT_GT(c.inputs[index_of<Bankrupt>], 0);
@@ -124,22 +124,22 @@ TEST(FusedPlay, ClassicGamesAreTheSameAfterEveryDecision) {
 }
 
 TEST(FusedPlay, WorldAndFinanceParkerGamesAreTheSameAfterEveryDecision) {
-  EXPECT_GT(compare_edition("world", 10, 50).inputs[index_of<Build>], 0);
-  EXPECT_GT(compare_edition("finance-parker", 10, 70).inputs[index_of<Build>], 0);
+  EXPECT_GT(compare_decisions("world", 10, 50).inputs[index_of<Build>], 0);
+  EXPECT_GT(compare_decisions("finance-parker", 10, 70).inputs[index_of<Build>], 0);
 }
 
 // FINANCE (1932): with FORGETTERS every decision goes the general way (a salary may wait for a claim).
 TEST(FusedPlay, Finance1932GamesAreTheSameAfterEveryDecision) {
-  compare_edition("finance-1932", 10, 90);
-  Compared forgetters =
-      compare_edition("finance-1932", 5, 100, {{"forgetters", true}, {"doubles_throw_again", true}});
+  compare_decisions("finance-1932", 10, 90);
+  DecisionsCompared forgetters =
+      compare_decisions("finance-1932", 5, 100, {{"forgetters", true}, {"doubles_throw_again", true}});
   EXPECT_GT(forgetters.inputs[index_of<Claim>], 0);
 }
 
 TEST(FusedPlay, ShipsAndSlidersGamesAreTheSameAfterEveryDecision) {
-  compare_edition("ships", 10, 110);
-  compare_edition("ships", 5, 130, {{"short_game", true}});
-  compare_edition("sliders", 10, 150);
+  compare_decisions("ships", 10, 110);
+  compare_decisions("ships", 5, 130, {{"short_game", true}});
+  compare_decisions("sliders", 10, 150);
 }
 
 }  // namespace

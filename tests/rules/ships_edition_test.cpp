@@ -278,18 +278,18 @@ TEST(ShipsShortGame, IsAnOptionOverTheFullGame) {
   EXPECT_FALSE(ed.rules_with({{"time_limit", true}}));  // the ships text has no Time Limit Game
 }
 
-struct Played {
+struct ShortGamesPlayed {
   std::uint64_t signature = 0xcbf29ce484222325ULL;
   int finished = 0;
   int ended_by_one_bankruptcy = 0;
 };
 
 // Bot games of the Short Game with every invariant checked after every input.
-Played play_short_games(int games, std::uint64_t seed, int players, bool loses_turn = false) {
+ShortGamesPlayed play_short_games(int games, std::uint64_t seed, int players, bool loses_turn = false) {
   auto ed = load_edition("ships", editions());
   EXPECT_TRUE(ed);
   auto shared = std::make_shared<const Edition>(std::move(*ed));
-  Played out;
+  ShortGamesPlayed out;
   for (int gi = 0; gi < games; ++gi) {
     Setup setup;
     setup.edition = "ships";
@@ -317,21 +317,21 @@ TEST(ShipsShortGame, TenThousandSimulatedGamesKeepEveryInvariant) {
 #else
   constexpr int kGames = 10000;
 #endif
-  Played p = play_short_games(kGames, 1, 4);
+  ShortGamesPlayed p = play_short_games(kGames, 1, 4);
   EXPECT_EQ(p.finished, kGames);
   EXPECT_GT(p.ended_by_one_bankruptcy, kGames * 9 / 10);
 }
 
 // The same with the other reading of "You lose one turn" switched on.
 TEST(ShipsShortGame, SimulatedGamesWithTheLostTurnKeepEveryInvariant) {
-  Played p = play_short_games(1000, 1, 4, true);
+  ShortGamesPlayed p = play_short_games(1000, 1, 4, true);
   EXPECT_EQ(p.finished, 1000);
 }
 
 // Pins the Short Game's games: any change to a rule it uses changes this number (update it in the same
 // commit, saying why).
 TEST(ShipsShortGame, SignatureOfAFixedSetOfGamesIsPinned) {
-  Played p = play_short_games(200, 42, 4);
+  ShortGamesPlayed p = play_short_games(200, 42, 4);
   EXPECT_EQ(p.finished, 200);
   // 0x21e541c7ab04d6ff before rule 1's draft: now every game starts with the players' chosen sets.
   EXPECT_EQ(p.signature, 0x765c962bca579ca1ULL) << std::hex << p.signature;
