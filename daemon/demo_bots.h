@@ -149,7 +149,7 @@ class DemoBots final : public Participant {
   static bool owns(const table::TableView& view, rules::PlayerId player, rules::SpaceId space);
   std::string situation(const table::TableView& view) const;
   std::deque<Act> plan(const table::TableView& view, ParticipantContext& context);
-  void plan_input(const rules::Input& input, const table::TableView& view, std::deque<Act>& acts);
+  void plan_input(const rules::Input& input, const rules::Game& game, std::deque<Act>& acts);
   void plan_setup(ParticipantContext& context, std::deque<Act>& acts);
   void plan_trade(const rules::Trade& trade, std::deque<Act>& acts);
   // Learning one at a time (Settings::learn_one_at_a_time): true when it planned (or waits for the camera).

@@ -75,7 +75,8 @@ void DemoBots::plan_setup(ParticipantContext& context, std::deque<Act>& acts) {
 
 // A game input the bot decided: a throw goes to the dice unit, everything else is a touch on the screen
 // (the option pressed, the keypad's amount), confirmed by a card where the table asks for one afterwards.
-void DemoBots::plan_input(const rules::Input& input, const table::TableView& view, std::deque<Act>& acts) {
+// `game`: the game the input was decided on (the table's, as its view shows it).
+void DemoBots::plan_input(const rules::Input& input, const rules::Game& game, std::deque<Act>& acts) {
   if (const auto* roll = std::get_if<rules::Roll>(&input)) {
     const int d1 = roll->d1, d2 = roll->d2;
     Act toss{[this, d1, d2](ParticipantContext&) {
@@ -89,8 +90,7 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView& vie
   }
   if (const auto* choose = std::get_if<rules::Choose>(&input)) {
     // The option's button on the home screen; one that pays opens a confirmation the player's card answers.
-    const std::string option(view.game ? view.game->option_name(choose->option)
-                                       : rules::answer_name(choose->option.answer));
+    const std::string option(game.option_name(choose->option));
     plan_press("home.option." + option, acts, kRead);
     if (rules::moves_money(choose->option.answer)) {
       acts.push_back(
@@ -112,7 +112,7 @@ void DemoBots::plan_input(const rules::Input& input, const table::TableView& vie
     // The auctioneer closes it; a sale is confirmed by the buyer's card, no sale on the screen.
     plan_press("auction.close", acts, kRead);
     const std::optional<rules::PlayerId> buyer =
-        view.game && view.game->state().auction ? view.game->state().auction->high_bidder : std::nullopt;
+        game.state().auction ? game.state().auction->high_bidder : std::nullopt;
     if (buyer)
       plan_tap(*buyer, acts, false);
     else
@@ -334,7 +334,7 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
     }
     case Kind::throw_dice: {
       if (!view.game) break;
-      plan_input(decide(*view.game), view, acts);
+      plan_input(decide(*view.game), *view.game, acts);
       break;
     }
     case Kind::move_token:
@@ -349,7 +349,7 @@ std::deque<DemoBots::Act> DemoBots::plan(const table::TableView& view, Participa
       break;
     case Kind::rules_question:
     case Kind::bids:
-      if (view.game) plan_input(decide(*view.game), view, acts);
+      if (view.game) plan_input(decide(*view.game), *view.game, acts);
       break;
     case Kind::tap_card:
       plan_tap(a.player, acts, true);
