@@ -66,9 +66,14 @@ build() { # build DIR [cmake options...]
   cmake --build "$dir" -j "$jobs"
 }
 
-# The ASan+UBSan build (build-sanitize): unoptimised, so a report points at the line; no benchmarks.
+# The ASan+UBSan build (build-sanitize): unoptimised, so a report points at the line; no benchmarks. A unity
+# build (CMake joins each target's sources eight at a time): it is only ever built whole, and compiling and
+# instrumenting the shared headers' code once per eight files instead of once per file takes half the CPU
+# (measured side by side: 607 s against 1,185 s of CPU for the whole tree). So two
+# .cpp files of one target must not give different things one name in a namespace they share (an anonymous
+# namespace is shared, too): `./run.sh build --sanitize` says so at once, as CI does.
 sanitize_build() {
-  build build-sanitize -DBOARDBANK_SANITIZE=ON -DBOARDBANK_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug
+  build build-sanitize -DBOARDBANK_SANITIZE=ON -DBOARDBANK_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug -DCMAKE_UNITY_BUILD=ON
 }
 
 cmd=${1:-demo}; shift || true

@@ -18,3 +18,9 @@ endif()
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_GREATER_EQUAL 13)
   add_compile_options(-Wno-error=dangling-reference)
 endif()
+# A unity build (the sanitizer tree's, see run.sh) includes every source file into a few larger ones, so GCC takes
+# a class defined in a .cpp for one defined in a header and warns that its member's type has internal linkage
+# (-Wsubobject-linkage). Each .cpp is still its own translation unit in every other build, where it is right.
+if(CMAKE_UNITY_BUILD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  add_compile_options(-Wno-subobject-linkage)
+endif()
