@@ -154,7 +154,7 @@ Input Bot::next(const Game& g) {
         if (auto raise = raise_money(g, p)) return *raise;
         return Bankrupt{p};
       case QuestionKind::draw:
-        return Draw{q.deck, std::nullopt};
+        return Draw{*q.deck, std::nullopt};
       case QuestionKind::buy:
         return Choose{p, {buys(g, q) ? Answer::buy : Answer::auction}};
       case QuestionKind::tax:
@@ -331,7 +331,8 @@ std::optional<Input> Bot::finance_1932(const Game& g, PlayerId p) {
       within_a_throw([](const Effect& e) { return e.kind == Effect::Kind::go_to_jail; }))
     return Insure{p, false};
   if (rules.jail_insurance_card > 0 && !pl.insured_card && pl.cash > kReserve + rules.jail_insurance_card &&
-      within_a_throw([](const Effect& e) { return e.kind == Effect::Kind::draw && e.deck == "chance"; }))
+      within_a_throw(
+          [&](const Effect& e) { return e.kind == Effect::Kind::draw && ed.deck_sends_to_jail(*e.deck); }))
     return Insure{p, true};
   return std::nullopt;
 }

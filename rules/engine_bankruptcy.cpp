@@ -65,9 +65,8 @@ void Engine::bankrupt(PlayerId p) {
   if (!creditor_player) {
     return_cards_to_decks(p);
   } else {
-    st.players[*creditor_player].chance_cards += pl.chance_cards;
-    st.players[*creditor_player].chest_cards += pl.chest_cards;
-    pl.chance_cards = pl.chest_cards = 0;
+    for (DeckId d : ed.decks.ids()) st.players[*creditor_player].jail_cards[d] += pl.jail_cards[d];
+    pl.jail_cards = {};
   }
   pl.bankrupt = true;
   pl.in_jail = false;
