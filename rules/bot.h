@@ -70,6 +70,14 @@ class Bot {
     // might build on are the members of the groups they own whole.
     std::vector<const SpaceSet*> property_groups;
     SpaceSet properties;  // every lot that can have buildings
+    // The groups of two or more ownable lots, in the edition's order: a group the player owns all but one
+    // lot of is where the bot looks for a trade (nearly_whole).
+    struct TradeGroup {
+      int group = 0;    // index into Edition::groups
+      int members = 0;  // how many lots it has
+      const SpaceSet* lots = nullptr;
+    };
+    std::vector<TradeGroup> trade_groups;
   };
   const Thresholds& thresholds(const Edition& edition);
   // The lots the player might build on by the cheap tests alone: lots that can have buildings, in groups the
@@ -98,7 +106,7 @@ class Bot {
     std::vector<int> groups;
   };
   std::vector<NearlyWhole> nearly_whole_;
-  const std::vector<int>& nearly_whole(const Game& game, PlayerId player);
+  const std::vector<int>& nearly_whole(const Game& game, PlayerId player, const Thresholds& least);
   // The rare between-moves decision that is no Move (a member: an optional Input made and dropped on every
   // decision was a cost of its own).
   std::optional<Input> other_;
