@@ -555,7 +555,9 @@ class Engine {
   // returns are never put back on another lot (docs/editions.md).
   std::expected<SalePlan, std::string> sale_plan(PlayerId p, SpaceId s) const;
 
-  void sell(PlayerId p, SpaceId s);
+  // Carries out `plan`, the sale_plan(p, s) just worked out and allowed (Engine::handle(Sell) hands over its
+  // own: working it out again was a third of a sale's cost).
+  void sell(PlayerId p, SpaceId s, const SalePlan& plan);
 
   std::optional<Refusal> refuse_mortgage(PlayerId p, SpaceId s) const {
     if (!active(p)) return refuse(RK::not_in_game, p);

@@ -414,7 +414,7 @@ std::expected<void, std::string> Engine::handle(const Sell& in) {
                     "and changes {} too ({} in all); confirm the whole sale to go ahead",
                     space_name(in.space), lots, money(plan->total)));
   }
-  sell(in.player, in.space);
+  sell(in.player, in.space, *plan);
   return {};
 }
 
