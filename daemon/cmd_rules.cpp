@@ -98,7 +98,7 @@ int run_simulate(const SimulateOptions& o) {
       ++total_inputs;
       if (!applied) {
         fmt::print(stderr, "game {} (seed {}): the bot's input {} was refused: {}\n", gi, setup.seed,
-                   rules::input_to_json(input, {}), applied.error());
+                   rules::input_to_json(input, {}, game->edition()), applied.error());
         ++broken;
         break;
       }

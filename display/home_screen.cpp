@@ -394,7 +394,7 @@ void HomeScreen::build_question(FrameBuilder& fb, UiContext& ui, int top, int bo
                                        nullptr});
                          }});
     } else if (kind == rules::QuestionKind::draw) {
-      const std::string deck = q.deck;
+      const rules::DeckId deck = *q.deck;
       choices.push_back({"home.draw", "Draw the card", Palette::primary, [&ui, deck] {
                            ui.emit(ApplyInput{rules::Draw{deck, std::nullopt}, {}, std::nullopt, {}});
                          }});

@@ -121,7 +121,7 @@ void SampleTable::play(int inputs, std::uint64_t seed) {
           tries.push_back(rules::Choose{q.player, {rules::Answer::keep}});
           break;
         case rules::QuestionKind::draw:
-          tries.push_back(rules::Draw{q.deck, std::nullopt});
+          tries.push_back(rules::Draw{*q.deck, std::nullopt});
           break;
         case rules::QuestionKind::debt: {
           for (std::size_t s = 0; s < st.spaces.size(); ++s)

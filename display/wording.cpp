@@ -159,8 +159,7 @@ std::string Wording::question(const rules::Game& game, const rules::Question& q)
                          q.creditor.is_bank() ? std::string("the bank") : game.account_name(q.creditor),
                          money(game, q.amount), q.reason.empty() ? std::string{} : " (" + q.reason + ")");
     case QuestionKind::draw: {
-      const auto* deck = game.edition().deck(q.deck);
-      return fmt::format("{}: draw a {} card", who, deck ? deck->name : q.deck);
+      return fmt::format("{}: draw a {} card", who, game.edition().decks[*q.deck].name);
     }
     case QuestionKind::roll:
       return fmt::format("{}: throw the dice{}", who, q.reason.empty() ? "" : " (" + q.reason + ")");

@@ -408,7 +408,7 @@ std::expected<Recorded, LedgerError> Ledger::record(GameId id, const rules::Inpu
     }
     LiveGame& g = **found;
     // With the edition: a partnership's group and a trade's free rides are stored by their group's id.
-    std::string body = rules::input_to_json(input, g.names, &g.game.edition());
+    std::string body = rules::input_to_json(input, g.names, g.game.edition());
 
     sql_->find_input.bind(1, id).bind(2, meta.id);
     if (sql_->find_input.step()) {

@@ -60,8 +60,12 @@ const Bot::Thresholds& Bot::thresholds(const Edition& ed) {
     if (ownable(sp)) thresholds_.mortgage = std::min(thresholds_.mortgage, sp.mortgage);
   }
   for (std::size_t gi = 0; gi < ed.groups.size(); ++gi) {
-    const SpaceSet& members = ed.group_set(static_cast<int>(gi));
+    const int group = static_cast<int>(gi);
+    const SpaceSet& members = ed.group_set(group);
     if (members.count_common(thresholds_.properties) > 0) thresholds_.property_groups.push_back(&members);
+    const auto& spaces = ed.members_of(group);
+    if (spaces.size() >= 2 && ownable(ed.spaces[spaces[0]]))
+      thresholds_.trade_groups.push_back({group, static_cast<int>(spaces.size()), &members});
   }
   return thresholds_;
 }
@@ -83,21 +87,17 @@ SpaceSet Bot::build_candidates(const Game& g, PlayerId p, const Thresholds& leas
   return known.whole;
 }
 
-const std::vector<int>& Bot::nearly_whole(const Game& g, PlayerId p) {
-  const Edition& ed = g.edition();
+const std::vector<int>& Bot::nearly_whole(const Game& g, PlayerId p, const Thresholds& least) {
   if (nearly_whole_.size() <= p.index()) nearly_whole_.resize(p.index() + 1);
   NearlyWhole& known = nearly_whole_[p.index()];
   const SpaceSet& lots = g.lots_of(p);
   if (known.lots == lots) return known.groups;  // (no lots, no group but one: the cache starts right)
   known.lots = lots;
   known.groups.clear();
-  for (std::size_t gi = 0; gi < ed.groups.size(); ++gi) {
-    const auto& members = ed.members_of(static_cast<int>(gi));
-    if (members.size() < 2 || !ownable(ed.spaces[members[0]])) continue;
-    // All but one of the group's lots are the player's (counted a word at a time).
-    if (lots.count_common(ed.group_set(static_cast<int>(gi))) == static_cast<int>(members.size()) - 1)
-      known.groups.push_back(static_cast<int>(gi));
-  }
+  // All but one of the group's lots are the player's (counted a word at a time), over the groups worked out
+  // once for the edition: the player's lots change often enough that this is asked afresh most times.
+  for (const Thresholds::TradeGroup& group : least.trade_groups)
+    if (lots.count_common(*group.lots) == group.members - 1) known.groups.push_back(group.group);
   return known.groups;
 }
 
@@ -154,7 +154,7 @@ Input Bot::next(const Game& g) {
         if (auto raise = raise_money(g, p)) return *raise;
         return Bankrupt{p};
       case QuestionKind::draw:
-        return Draw{q.deck, std::nullopt};
+        return Draw{*q.deck, std::nullopt};
       case QuestionKind::buy:
         return Choose{p, {buys(g, q) ? Answer::buy : Answer::auction}};
       case QuestionKind::tax:
@@ -254,7 +254,7 @@ Bot::Move Bot::between_moves_without_lots(const Game& g, PlayerId p) {
   if (random() % 8 == 0) {
     // The groups of which the player owns all but one lot (kept by seat until their lots change); that one
     // must be someone's.
-    for (int gi : nearly_whole(g, p)) {
+    for (int gi : nearly_whole(g, p, thresholds(ed))) {
       const auto& members = ed.members_of(gi);
       std::optional<SpaceId> missing;
       for (SpaceId m : members)
@@ -331,7 +331,8 @@ std::optional<Input> Bot::finance_1932(const Game& g, PlayerId p) {
       within_a_throw([](const Effect& e) { return e.kind == Effect::Kind::go_to_jail; }))
     return Insure{p, false};
   if (rules.jail_insurance_card > 0 && !pl.insured_card && pl.cash > kReserve + rules.jail_insurance_card &&
-      within_a_throw([](const Effect& e) { return e.kind == Effect::Kind::draw && e.deck == "chance"; }))
+      within_a_throw(
+          [&](const Effect& e) { return e.kind == Effect::Kind::draw && ed.deck_sends_to_jail(*e.deck); }))
     return Insure{p, true};
   return std::nullopt;
 }

@@ -36,9 +36,12 @@ class Bot {
   // Plays the bot's next decision on `game` (fused, for playouts and benchmarks): exactly what
   // `game.play(next(game))` does, the same decision, the same random draws and the same state after, with a
   // throw's faces taken from `dice` where given (the bot's own dice are drawn all the same, so its random
-  // source moves as in next()). The common decisions (a throw, a house, the answer to a buy question) are
-  // decided on the game's state and handed to the engine's own handlers without building an Input; everything
-  // else goes through next() and Game::play. The game's events are not built (as Game::play).
+  // source moves as in next()). The common decisions (a throw, a house, the answer to a buy question, a card
+  // to draw) are decided on the game's state and handed to the engine's own handlers without building an
+  // Input; everything else goes through next() and Game::play. A throw is played with the questions it asks
+  // that the bot answers at once (the lot offered, a card to draw, the lot a card sends the token to), each
+  // still an input of its own (input_count() counts them), without returning in between: the caller next
+  // sees the game with none of those pending. The game's events are not built (as Game::play).
   // tests/rules/fused_play_test.cpp plays the same games both ways.
   std::expected<void, std::string> play(Game& game, BotDice* dice = nullptr);
 
@@ -67,6 +70,14 @@ class Bot {
     // might build on are the members of the groups they own whole.
     std::vector<const SpaceSet*> property_groups;
     SpaceSet properties;  // every lot that can have buildings
+    // The groups of two or more ownable lots, in the edition's order: a group the player owns all but one
+    // lot of is where the bot looks for a trade (nearly_whole).
+    struct TradeGroup {
+      int group = 0;    // index into Edition::groups
+      int members = 0;  // how many lots it has
+      const SpaceSet* lots = nullptr;
+    };
+    std::vector<TradeGroup> trade_groups;
   };
   const Thresholds& thresholds(const Edition& edition);
   // The lots the player might build on by the cheap tests alone: lots that can have buildings, in groups the
@@ -95,7 +106,7 @@ class Bot {
     std::vector<int> groups;
   };
   std::vector<NearlyWhole> nearly_whole_;
-  const std::vector<int>& nearly_whole(const Game& game, PlayerId player);
+  const std::vector<int>& nearly_whole(const Game& game, PlayerId player, const Thresholds& least);
   // The rare between-moves decision that is no Move (a member: an optional Input made and dropped on every
   // decision was a cost of its own).
   std::optional<Input> other_;

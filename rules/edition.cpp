@@ -143,6 +143,25 @@ const Deck* Edition::deck(const std::string& deck_id) const {
   return nullptr;
 }
 
+std::optional<DeckId> Edition::deck_named(std::string_view deck_id) const {
+  for (std::size_t d = 0; d < decks.size(); ++d)
+    if (decks[d].id == deck_id) return DeckId{static_cast<int>(d)};
+  return std::nullopt;
+}
+
+std::string Edition::deck_words() const {
+  std::string ids;
+  for (const auto& d : decks) ids += (ids.empty() ? "" : ", ") + d.id;
+  return ids;
+}
+
+bool Edition::deck_sends_to_jail(DeckId deck) const {
+  return std::ranges::any_of(decks[deck].cards, [](const Card& card) {
+    return std::ranges::any_of(card.effects,
+                               [](const Effect& e) { return e.kind == Effect::Kind::go_to_jail; });
+  });
+}
+
 const Group* Edition::group(const std::string& group_id) const {
   for (const auto& g : groups)
     if (g.id == group_id) return &g;
@@ -316,9 +335,11 @@ Effect parse_effect(const Reader& r, const toml::node& node, const std::vector<S
   bool needs_space = e.kind == Effect::Kind::advance_to || e.kind == Effect::Kind::move_to;
   e.space = resolve_space(r, *t, "space", spaces, board_size, needs_space);
   if (e.kind == Effect::Kind::draw) {
-    e.deck = r.string(*t, "deck", "", true);
-    if (std::find(deck_ids.begin(), deck_ids.end(), e.deck) == deck_ids.end())
-      r.fail(t->get("deck"), 0, "deck", fmt::format("no deck '{}' is defined in this edition", e.deck));
+    const std::string deck = r.string(*t, "deck", "", true);
+    auto known = std::find(deck_ids.begin(), deck_ids.end(), deck);
+    if (known == deck_ids.end())
+      r.fail(t->get("deck"), 0, "deck", fmt::format("no deck '{}' is defined in this edition", deck));
+    e.deck = DeckId{static_cast<int>(known - deck_ids.begin())};
   }
   if (e.kind == Effect::Kind::advance_to_nearest) {
     e.group = r.string(*t, "group", "", true);

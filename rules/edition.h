@@ -41,7 +41,7 @@ struct Effect {
   Kind kind = Kind::collect;
   Money amount = 0;
   int percent = 0;
-  std::string deck;
+  std::optional<DeckId> deck;  // draw: which deck
   int space = -1;
   std::string group;
   int steps = 0;
@@ -60,7 +60,7 @@ struct Card {
 };
 
 struct Deck {
-  std::string id;    // "chance", "chest"
+  std::string id;    // "chance", "chest": how scripts and snapshots spell the deck (Edition::deck_named)
   std::string name;  // "Chance", "Community Chest"
   std::vector<Card> cards;
 };
@@ -234,7 +234,7 @@ struct Edition {
   Rules rules;
   std::vector<Group> groups;
   ById<SpaceId, Space> spaces;
-  std::vector<Deck> decks;
+  ById<DeckId, Deck> decks;  // at most kMaxDecks (the edition's checks refuse more)
   std::vector<Option> options;
 
   std::optional<SpaceId> jail_space;  // none on a board without a jail
@@ -251,6 +251,12 @@ struct Edition {
     return group_sets[static_cast<std::size_t>(group_index)];
   }
   const Deck* deck(const std::string& id) const;
+  // A deck as scripts spell it (its id in the edition file), read once where it comes in; nullopt: no deck
+  // of this edition. deck_words lists the edition's deck ids for a refusal ("chance, chest").
+  std::optional<DeckId> deck_named(std::string_view id) const;
+  std::string deck_words() const;
+  // Whether a card of the deck sends the drawer to jail (the bots insure against drawing one).
+  bool deck_sends_to_jail(DeckId deck) const;
   const Group* group(const std::string& id) const;
   // A question's option as the game-script spec spells it: the answer's name, or for a draft's take_set the
   // group's id. option_named reads a spelling back (nullopt: no answer and no group of this edition).

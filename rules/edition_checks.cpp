@@ -292,6 +292,9 @@ std::vector<EditionError> meaning_problems(const Edition& ed, const toml::table&
               fmt::format("deck '{}' holds {} cards with their copies: a deck holds at most {}", deck.id,
                           total, kMaxCardsInDeck));
   }
+  if (ed.decks.size() > static_cast<std::size_t>(kMaxDecks))
+    c.blame(table_at(root, "deck", static_cast<std::size_t>(kMaxDecks)), "deck",
+            fmt::format("the edition has {} decks: an edition has at most {}", ed.decks.size(), kMaxDecks));
   return out;
 }
 

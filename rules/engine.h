@@ -482,9 +482,9 @@ class Engine {
   }
 
   // A Get Out of Jail card leaving a player's hand goes back to the bottom of its deck.
-  void return_jail_card(std::size_t deck) {
+  void return_jail_card(DeckId deck) {
     const auto& cards = ed.decks[deck].cards;
-    auto& order = g.decks_[deck];
+    auto& order = g.decks_[deck.index()];
     for (std::size_t c = 0; c < cards.size(); ++c) {
       if (!is_jail_card(cards[c])) continue;
       int in_deck = 0;
@@ -498,13 +498,8 @@ class Engine {
 
   void return_cards_to_decks(PlayerId p) {
     auto& pl = st.players[p];
-    for (std::size_t d = 0; d < ed.decks.size(); ++d) {
-      int* held = ed.decks[d].id == "chance"  ? &pl.chance_cards
-                  : ed.decks[d].id == "chest" ? &pl.chest_cards
-                                              : nullptr;
-      if (!held) continue;
-      for (; *held > 0; --*held) return_jail_card(d);
-    }
+    for (DeckId d : ed.decks.ids())
+      for (int& held = pl.jail_cards[d]; held > 0; --held) return_jail_card(d);
   }
 
   // A bankrupt's mortgaged lot passed on: its new owner lifts the mortgage now or keeps it and pays interest.
@@ -560,7 +555,9 @@ class Engine {
   // returns are never put back on another lot (docs/editions.md).
   std::expected<SalePlan, std::string> sale_plan(PlayerId p, SpaceId s) const;
 
-  void sell(PlayerId p, SpaceId s);
+  // Carries out `plan`, the sale_plan(p, s) just worked out and allowed (Engine::handle(Sell) hands over its
+  // own: working it out again was a third of a sale's cost).
+  void sell(PlayerId p, SpaceId s, const SalePlan& plan);
 
   std::optional<Refusal> refuse_mortgage(PlayerId p, SpaceId s) const {
     if (!active(p)) return refuse(RK::not_in_game, p);
@@ -650,12 +647,13 @@ class Engine {
   // to auction.
   void answer_buy(std::vector<Question>::iterator question, bool buy);
 
+  // The player's first card (HeldJailCards::first) goes back to its deck; the caller knows he holds one.
   void use_jail_card(PlayerId p) {
-    auto& pl = st.players[p];
-    std::string deck_id = pl.chance_cards > 0 ? "chance" : "chest";
-    (pl.chance_cards > 0 ? pl.chance_cards : pl.chest_cards)--;
-    for (std::size_t d = 0; d < ed.decks.size(); ++d)
-      if (ed.decks[d].id == deck_id) return return_jail_card(d);
+    auto& held = st.players[p].jail_cards;
+    const std::optional<DeckId> deck = held.first();
+    assert(deck);
+    --held[*deck];
+    return_jail_card(*deck);
   }
 
   std::expected<void, std::string> handle(const Bid& in);

@@ -65,9 +65,8 @@ void Engine::bankrupt(PlayerId p) {
   if (!creditor_player) {
     return_cards_to_decks(p);
   } else {
-    st.players[*creditor_player].chance_cards += pl.chance_cards;
-    st.players[*creditor_player].chest_cards += pl.chest_cards;
-    pl.chance_cards = pl.chest_cards = 0;
+    for (DeckId d : ed.decks.ids()) st.players[*creditor_player].jail_cards[d] += pl.jail_cards[d];
+    pl.jail_cards = {};
   }
   pl.bankrupt = true;
   pl.in_jail = false;
@@ -134,6 +133,13 @@ void Engine::ask_mortgaged_transfer(PlayerId p, SpaceId s) {
   q.options = {{Answer::lift}, {Answer::keep}};
   q.space = s;
   q.amount = interest(s);
+  // Words for the screens: a game without a journal (a playout's) shows no screen and is never restored, so
+  // its questions go unworded (a bankruptcy asks this for every mortgaged lot, and the amounts' wording was
+  // a tenth of a playout's bankruptcy).
+  if (!g.keep_journal_) {
+    st.pending.push_back(std::move(q));
+    return;
+  }
   // "<lot> is mortgaged: lift it now for <mortgage and interest>, or keep it and pay <interest> interest",
   // appended into one buffer sized once: a bankruptcy asks this for every mortgaged lot, and fmt::format's
   // parse and copy were most of its cost.

@@ -225,8 +225,7 @@ std::expected<SalePlan, std::string> Engine::sale_plan(PlayerId p, SpaceId s) co
   return plan;
 }
 
-void Engine::sell(PlayerId p, SpaceId s) {
-  SalePlan plan = *sale_plan(p, s);
+void Engine::sell(PlayerId p, SpaceId s, const SalePlan& plan) {
   bool group_sale =
       plan.lots.size() > 1 ||
       (st.spaces[s].hotel && plan.lots[0].houses_after != std::min(r.houses_for_hotel, r.max_houses));

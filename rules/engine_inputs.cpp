@@ -13,7 +13,7 @@ std::string Engine::expecting() const {
         return fmt::format("{} owes {} ({}): raise money or send bankrupt", name(q.player), money(q.amount),
                            q.reason);
       case QuestionKind::draw:
-        return fmt::format("{} must draw a {} card", name(q.player), q.deck);
+        return fmt::format("{} must draw a {} card", name(q.player), ed.decks[*q.deck].id);
       default:
         return fmt::format("{} must answer the {} question", name(q.player),
                            std::string(question_name(q.kind)));
@@ -352,13 +352,14 @@ std::expected<void, std::string> Engine::handle(const Draw& in) {
                          [&](const Question& q) { return q.kind == QuestionKind::draw; });
   if (it == st.pending.end() || it != st.pending.begin())
     return Fail(fmt::format("no card is to be drawn now: {}", expecting()));
+  if (in.deck.index() >= ed.decks.size())
+    return Fail(
+        fmt::format("no deck {} in this edition: its decks are {}", in.deck.index(), ed.deck_words()));
   if (it->deck != in.deck)
-    return Fail(fmt::format("the card must come from the {} deck, not {}", it->deck, in.deck));
-  std::size_t d = 0;
-  while (d < ed.decks.size() && ed.decks[d].id != in.deck) ++d;
-  if (d == ed.decks.size()) return Fail(fmt::format("no deck '{}' in this edition", in.deck));
-  const Deck& deck = ed.decks[d];
-  auto& order = g.decks_[d];
+    return Fail(fmt::format("the card must come from the {} deck, not {}", ed.decks[*it->deck].id,
+                            ed.decks[in.deck].id));
+  const Deck& deck = ed.decks[in.deck];
+  auto& order = g.decks_[in.deck.index()];
   std::size_t pos = 0;
   if (in.card) {
     auto known =
@@ -378,7 +379,7 @@ std::expected<void, std::string> Engine::handle(const Draw& in) {
   const Card& card = deck.cards[index];
   bool keep = is_jail_card(card);
   if (keep) {
-    (deck.id == "chance" ? st.players[p].chance_cards : st.players[p].chest_cards)++;
+    ++st.players[p].jail_cards[in.deck];
   } else {
     order.push_bottom(index);  // returned face down to the bottom
   }
@@ -413,7 +414,7 @@ std::expected<void, std::string> Engine::handle(const Sell& in) {
                     "and changes {} too ({} in all); confirm the whole sale to go ahead",
                     space_name(in.space), lots, money(plan->total)));
   }
-  sell(in.player, in.space);
+  sell(in.player, in.space, *plan);
   return {};
 }
 
@@ -477,15 +478,9 @@ std::expected<void, std::string> Engine::handle(const Trade& in) {
     }
     for (const auto& grant : o.free_rides) st.free_rides.push_back({b, a, grant.group, grant.rides});
     for (int c = 0; c < o.cards; ++c) {
-      auto& from_pl = st.players[a];
-      auto& to_pl = st.players[b];
-      if (from_pl.chance_cards > 0) {
-        --from_pl.chance_cards;
-        ++to_pl.chance_cards;
-      } else {
-        --from_pl.chest_cards;
-        ++to_pl.chest_cards;
-      }
+      const DeckId deck = *st.players[a].jail_cards.first();  // check_offer: he holds them
+      --st.players[a].jail_cards[deck];
+      ++st.players[b].jail_cards[deck];
     }
   };
   hand_over(in.from, in.to, in.give);
@@ -592,13 +587,13 @@ std::expected<void, std::string> Engine::adopt(const Adopt& in) {
 }
 
 void Engine::take_jail_card(PlayerId p) {
-  for (std::size_t d = 0; d < ed.decks.size(); ++d) {
-    auto& order = g.decks_[d];
+  for (DeckId d : ed.decks.ids()) {
+    auto& order = g.decks_[d.index()];
     for (std::size_t i = 0; i < order.size(); ++i) {
       const Card& c = ed.decks[d].cards[order[i]];
       if (is_jail_card(c)) {
         order.erase_at(i);
-        (ed.decks[d].id == "chance" ? st.players[p].chance_cards : st.players[p].chest_cards)++;
+        ++st.players[p].jail_cards[d];
         return;
       }
     }

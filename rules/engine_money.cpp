@@ -55,7 +55,9 @@ void Engine::pay(Account from, Account to, Money amount, Memo memo, std::optiona
   q.space = space;
   q.memo = memo;
   q.card = card_id;
-  q.reason = memo_words(memo, space, card_id);
+  // Words for the screens: a game without a journal (a playout's) shows no screen and is never restored, so
+  // its questions go unworded.
+  if (g.keep_journal_) q.reason = memo_words(memo, space, card_id);
   // Debts come before every other question: nothing else happens at the table until they are settled.
   auto first_other = std::find_if(st.pending.begin(), st.pending.end(),
                                   [](const Question& other) { return other.kind != QuestionKind::debt; });

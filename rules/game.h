@@ -169,7 +169,9 @@ class Game {
   // built or stored, and the postings kept so far are dropped, so a copy of this game copies no journal.
   // posting_count() still counts every posting. Such a game's ledger cannot be checked
   // (invariant_violations skips the journal's balances), its signature differs from the same game with its
-  // journal, and its snapshot cannot be restored: it is for the odds' playouts and benchmarks only.
+  // journal, and its snapshot cannot be restored: it is for the odds' playouts and benchmarks only. Nobody
+  // reads its questions' words either: a debt and a mortgaged transfer carry no `reason` (the state dump and
+  // the snapshot show an empty one).
   void forget_journal();
   bool keeps_journal() const { return keep_journal_; }
   // Every posting the game made, kept in the journal or not (the next posting's seq is this plus one).

@@ -123,14 +123,13 @@ std::vector<std::string> Game::invariant_violations() const {
     }
   }
   // Every card is either in its deck or in exactly one player's hand.
-  for (std::size_t d = 0; d < ed.decks.size(); ++d) {
+  for (DeckId d : ed.decks.ids()) {
     int total = 0, held = 0;
     for (const auto& c : ed.decks[d].cards) total += c.copies;
-    for (const auto& pl : st.players)
-      held += ed.decks[d].id == "chance" ? pl.chance_cards : ed.decks[d].id == "chest" ? pl.chest_cards : 0;
-    if (static_cast<int>(decks_[d].size()) + held != total)
+    for (const auto& pl : st.players) held += pl.jail_cards[d];
+    if (static_cast<int>(decks_[d.index()].size()) + held != total)
       bad.push_back(fmt::format("the {} deck has {} cards and players hold {}, of {}", ed.decks[d].name,
-                                decks_[d].size(), held, total));
+                                decks_[d.index()].size(), held, total));
   }
   for (const auto& f : st.free_rides)
     if (f.rides <= 0 || !seated(f.holder) || !seated(f.owner) || st.players[f.holder].bankrupt ||

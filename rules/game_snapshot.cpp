@@ -16,24 +16,29 @@ using nlohmann::json;
 
 namespace {
 
-json player_json(const PlayerState& p) {
-  return json{{"name", p.name},
-              {"token", p.token},
-              {"card", p.card},
-              {"cash", p.cash},
-              {"position", p.position.number()},
-              {"in_jail", p.in_jail},
-              {"jail_attempts", p.jail_attempts},
-              {"chance_cards", p.chance_cards},
-              {"chest_cards", p.chest_cards},
-              {"bankrupt", p.bankrupt},
-              {"passed_start", p.passed_start},
-              {"insured", p.insured},
-              {"insured_card", p.insured_card},
-              {"unclaimed_salary", p.unclaimed_salary}};
+// A player's Get Out of Jail cards are written by deck, each as "<deck id>_cards" ("chance_cards",
+// "chest_cards"), and read back from the same keys: the decks are the edition's, so the snapshot's keys are
+// too.
+std::string held_cards_key(const Deck& deck) { return deck.id + "_cards"; }
+
+json player_json(const Edition& ed, const PlayerState& p) {
+  json j{{"name", p.name},
+         {"token", p.token},
+         {"card", p.card},
+         {"cash", p.cash},
+         {"position", p.position.number()},
+         {"in_jail", p.in_jail},
+         {"jail_attempts", p.jail_attempts},
+         {"bankrupt", p.bankrupt},
+         {"passed_start", p.passed_start},
+         {"insured", p.insured},
+         {"insured_card", p.insured_card},
+         {"unclaimed_salary", p.unclaimed_salary}};
+  for (DeckId d : ed.decks.ids()) j[held_cards_key(ed.decks[d])] = p.jail_cards[d];
+  return j;
 }
 
-PlayerState player_from(const json& j) {
+PlayerState player_from(const Edition& ed, const json& j) {
   PlayerState p;
   p.name = j.at("name").get<std::string>();
   p.token = j.at("token").get<std::string>();
@@ -42,8 +47,7 @@ PlayerState player_from(const json& j) {
   p.position = SpaceId{j.at("position").get<int>()};
   p.in_jail = j.at("in_jail").get<bool>();
   p.jail_attempts = j.at("jail_attempts").get<int>();
-  p.chance_cards = j.at("chance_cards").get<int>();
-  p.chest_cards = j.at("chest_cards").get<int>();
+  for (DeckId d : ed.decks.ids()) p.jail_cards[d] = j.at(held_cards_key(ed.decks[d])).get<int>();
   p.bankrupt = j.at("bankrupt").get<bool>();
   p.passed_start = j.at("passed_start").get<bool>();
   p.insured = j.at("insured").get<bool>();
@@ -88,7 +92,7 @@ json question_json(const Game& g, const Question& q) {
               {"amount", q.amount},
               {"percent", q.percent},
               {"creditor", q.creditor.wire()},
-              {"deck", q.deck},
+              {"deck", q.deck ? g.edition().decks[*q.deck].id : std::string{}},
               {"reason", q.reason},
               {"memo", static_cast<int>(q.memo)},
               {"card", q.card}};
@@ -120,7 +124,10 @@ Question question_from(const Edition& ed, const json& j, std::size_t players) {
   q.amount = j.at("amount").get<Money>();
   q.percent = j.at("percent").get<int>();
   q.creditor = account_from(j.at("creditor"), players);
-  q.deck = j.at("deck").get<std::string>();
+  if (const auto deck = j.at("deck").get<std::string>(); !deck.empty()) {
+    q.deck = ed.deck_named(deck);
+    if (!q.deck) throw std::out_of_range(fmt::format("the question's deck '{}' is not the edition's", deck));
+  }
   q.reason = j.at("reason").get<std::string>();
   q.memo = enum_from(j.at("memo"), Memo::partnership, "memo");
   q.card = j.at("card").get<std::string>();
@@ -229,9 +236,10 @@ std::expected<std::vector<std::pair<std::size_t, std::size_t>>, std::string> pos
 
 std::string Game::snapshot() const {
   const GameState& st = state_;
+  const Edition& ed = *edition_;
   json state;
   state["players"] = json::array();
-  for (const auto& p : st.players) state["players"].push_back(player_json(p));
+  for (const auto& p : st.players) state["players"].push_back(player_json(ed, p));
   state["spaces"] = json::array();
   for (const auto& s : st.spaces) {
     json space = json::array({player_wire(s.owner), s.houses, s.hotel, s.mortgaged});
@@ -328,7 +336,7 @@ std::expected<Game, std::string> Game::restore(std::shared_ptr<const Edition> ed
     const json& sj = j.at("state");
     const std::size_t seats = setup.players.size();
     GameState st;
-    for (const auto& p : sj.at("players")) st.players.push_back(player_from(p));
+    for (const auto& p : sj.at("players")) st.players.push_back(player_from(ed, p));
     if (st.players.size() != setup.players.size())
       return std::unexpected("the snapshot's players are not the setup's players");
     for (std::size_t i = 0; i < st.players.size(); ++i)

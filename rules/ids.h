@@ -30,6 +30,22 @@ constexpr std::optional<SpaceId> space_from_wire(int number) {
   return number < 0 ? std::nullopt : std::optional<SpaceId>{SpaceId{number}};
 }
 
+// A deck of cards, by its place among the edition's decks (Edition::decks, in the order the edition file
+// lists them). One int like SpaceId, so a deck is never mixed up with a card, a group or a count. The wire
+// (a script's `draw` line, the state dump, the snapshot) spells a deck by the id its edition file gives it
+// ("chance", "chest"): read once against the edition (Edition::deck_named, which refuses an unknown word) and
+// written back from it (Edition::decks[deck].id), so no code past the reader compares a deck's word.
+// Plain data: any thread.
+class DeckId {
+ public:
+  constexpr explicit DeckId(int number) : number_(number) {}
+  constexpr std::size_t index() const { return static_cast<std::size_t>(number_); }
+  constexpr auto operator<=>(const DeckId&) const = default;
+
+ private:
+  int number_;
+};
+
 // A player, by seat: 0 is the first to play, then in turn order. One int like SpaceId, and for the same
 // reason: a player is never mixed up with a space, a group, a count or an account. Constructed explicitly
 // from a number range-checked where it came in (a script's player name, a screen, a snapshot); index()

@@ -30,8 +30,10 @@ struct Bid {
   Money amount = 0;
 };
 struct Close {};
+// The top card of a deck, or the card named (its id in that deck): a script spells the deck by its id in the
+// edition file, which parse_input reads once against the edition.
 struct Draw {
-  std::string deck;
+  DeckId deck{0};
   std::optional<std::string> card;
 };
 struct Build {

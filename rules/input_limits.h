@@ -19,9 +19,10 @@ inline constexpr std::size_t kMaxScriptLineBytes = 64 * 1024;
 inline constexpr std::size_t kMaxEditionFileBytes = 1024 * 1024;
 
 // Counts in an edition.
-inline constexpr int kMaxBoardSpaces = 200;      // a board's spaces
-inline constexpr int kMaxCardCopies = 100;       // copies of one card in a deck
-inline constexpr int kMaxCardsInDeck = 1000;     // all copies of all cards of one deck
+inline constexpr int kMaxBoardSpaces = 200;   // a board's spaces
+inline constexpr int kMaxCardCopies = 100;    // copies of one card in a deck
+inline constexpr int kMaxCardsInDeck = 1000;  // all copies of all cards of one deck
+inline constexpr int kMaxDecks = 8;  // decks of cards (a player's Get Out of Jail cards are counted by deck)
 inline constexpr int kMaxBuildingSupply = 1000;  // houses or hotels the bank holds
 inline constexpr int kMaxHousesOnLot = 20;       // max_houses, houses_for_hotel
 inline constexpr int kMaxPercent = 100;          // interest, taxes

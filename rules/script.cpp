@@ -256,8 +256,13 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
   }
   if (t == "close") return Close{};
   if (t == "draw") {
-    if (!j.contains("deck") || !j["deck"].is_string()) return Fail("draw needs \"deck\" (chance or chest)");
-    Draw d{j["deck"].get<std::string>(), std::nullopt};
+    if (!j.contains("deck") || !j["deck"].is_string())
+      return Fail(fmt::format("draw needs \"deck\", one of this edition's decks: {}", edition.deck_words()));
+    const std::string word = j["deck"].get<std::string>();
+    const std::optional<DeckId> deck = edition.deck_named(word);
+    if (!deck)
+      return Fail(fmt::format("'{}' is not a deck: this edition's decks are {}", word, edition.deck_words()));
+    Draw d{*deck, std::nullopt};
     if (j.contains("card")) {
       if (!j["card"].is_string()) return Fail("\"card\" must be a card id in quotes");
       d.card = j["card"].get<std::string>();
@@ -454,9 +459,7 @@ std::string setup_to_json(const Setup& setup) {
   return j.dump();
 }
 
-std::string input_to_json(const Input& input, const std::vector<std::string>& names, const Edition* edition) {
-  static const Edition kNoEdition;
-  const Edition& ed = edition ? *edition : kNoEdition;
+std::string input_to_json(const Input& input, const std::vector<std::string>& names, const Edition& ed) {
   auto nm = [&](PlayerId p) {
     return p.number() >= 0 && p.index() < names.size() ? names[p.index()] : std::string("?");
   };
@@ -471,7 +474,8 @@ std::string input_to_json(const Input& input, const std::vector<std::string>& na
           return {{"t", "bid"}, {"player", nm(in.player)}, {"amount", in.amount}};
         if constexpr (std::is_same_v<T, Close>) return {{"t", "close"}};
         if constexpr (std::is_same_v<T, Draw>) {
-          json d = {{"t", "draw"}, {"deck", in.deck}};
+          json d = {{"t", "draw"},
+                    {"deck", in.deck.index() < ed.decks.size() ? ed.decks[in.deck].id : std::string("?")}};
           if (in.card) d["card"] = *in.card;
           return d;
         }
@@ -524,8 +528,8 @@ std::string input_to_json(const Input& input, const std::vector<std::string>& na
           return {{"t", "partner"},
                   {"holder", nm(in.holder)},
                   {"partner", nm(in.partner)},
-                  {"group", edition && in.group >= 0 && in.group < static_cast<int>(edition->groups.size())
-                                ? edition->groups[static_cast<std::size_t>(in.group)].id
+                  {"group", in.group >= 0 && in.group < static_cast<int>(ed.groups.size())
+                                ? ed.groups[static_cast<std::size_t>(in.group)].id
                                 : std::to_string(in.group)},
                   {"share", in.share_percent}};
         if constexpr (std::is_same_v<T, RegisterCard>) {
@@ -576,7 +580,7 @@ json state_json(const Game& game) {
       pj["amount"] = q.amount;
     if (q.kind == QuestionKind::tax) pj["percent"] = q.percent;
     if (q.kind == QuestionKind::debt) pj["creditor"] = account(q.creditor);
-    if (q.kind == QuestionKind::draw) pj["deck"] = q.deck;
+    if (q.kind == QuestionKind::draw) pj["deck"] = ed.decks[*q.deck].id;
     if (!q.reason.empty()) pj["reason"] = q.reason;
     pending.push_back(pj);
   }

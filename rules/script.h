@@ -24,9 +24,8 @@ std::expected<Input, std::string> parse_input(std::string_view json_line,
 std::optional<std::string> input_line_id(std::string_view json_line);
 
 std::string setup_to_json(const Setup& setup);
-// `edition` names the groups of free rides in a trade; without it they print as "?".
-std::string input_to_json(const Input& input, const std::vector<std::string>& names,
-                          const Edition* edition = nullptr);
+// `edition` spells what the input names by index: a draw's deck, a draft's set, the group of a free ride.
+std::string input_to_json(const Input& input, const std::vector<std::string>& names, const Edition& edition);
 // The state dump of `boardbank replay --json`: one JSON object, keys as the spec fixes them.
 std::string state_to_json(const Game& game, int indent = -1);
 // A short human summary: standings and the ledger total.

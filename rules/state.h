@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -8,9 +9,34 @@
 
 #include "rules/answer.h"
 #include "rules/ids.h"
+#include "rules/input_limits.h"
 #include "rules/money.h"
 
 namespace bb::rules {
+
+// The Get Out of Jail cards a player holds, counted by the deck each goes back to when used or returned. An
+// edition has at most kMaxDecks decks (its checks refuse more), so the counts sit in the player's state
+// without the heap. Plain data: any thread.
+class HeldJailCards {
+ public:
+  int& operator[](DeckId deck) { return by_deck_[deck.index()]; }
+  int operator[](DeckId deck) const { return by_deck_[deck.index()]; }
+  int total() const {
+    int n = 0;
+    for (int held : by_deck_) n += held;
+    return n;
+  }
+  // The deck of the card a player uses or hands over first: the first deck, in the edition's order, of which
+  // he holds one. nullopt: he holds none.
+  std::optional<DeckId> first() const {
+    for (std::size_t d = 0; d < by_deck_.size(); ++d)
+      if (by_deck_[d] > 0) return DeckId{static_cast<int>(d)};
+    return std::nullopt;
+  }
+
+ private:
+  std::array<int, kMaxDecks> by_deck_{};
+};
 
 struct PlayerState {
   std::string name;
@@ -19,15 +45,14 @@ struct PlayerState {
   Money cash = 0;
   SpaceId position{0};
   bool in_jail = false;
-  int jail_attempts = 0;  // failed doubles attempts this stay
-  int chance_cards = 0;   // Get Out of Jail cards held, by the deck they return to
-  int chest_cards = 0;
+  int jail_attempts = 0;     // failed doubles attempts this stay
+  HeldJailCards jail_cards;  // Get Out of Jail cards held, by the deck they return to
   bool bankrupt = false;
   bool passed_start = false;   // has completed a circuit (FINANCE: needed before building)
   bool insured = false;        // jail insurance against the Go to Jail corner, bought for this turn
   bool insured_card = false;   // jail insurance against a Go to Jail card, bought for this turn
   Money unclaimed_salary = 0;  // earned this turn where the edition makes players claim it
-  int cards() const { return chance_cards + chest_cards; }
+  int cards() const { return jail_cards.total(); }
 };
 
 struct SpaceState {
@@ -79,7 +104,7 @@ struct Question {
   Money amount = 0;                // buy: price; tax: the fixed amount; debt: what is owed; jail: the fine
   int percent = 0;                 // tax: the percentage
   Account creditor = Account::bank();  // debt: who is owed
-  std::string deck;                    // draw: which deck
+  std::optional<DeckId> deck{};        // draw: which deck
   std::string reason;  // debt and mortgaged_transfer: what it is for ("rent Baltic Avenue"); the other
                        // questions carry their facts in the fields above
   Memo memo{};         // debt: what the payment is for, posted once the debt is paid

@@ -184,7 +184,7 @@ void Table::State::follow_up(Reaction& r, const std::string& id) {
   // A card to draw: the table's virtual decks draw it at once; otherwise the player picks or taps it.
   if (!st.pending.empty() && st.pending.front().kind == rules::QuestionKind::draw && !st.ended) {
     if (settings.draw_mode == DrawMode::virtual_decks) {
-      const auto deck = st.pending.front().deck;
+      const rules::DeckId deck = *st.pending.front().deck;
       record(r, rules::Draw{deck, std::nullopt}, {id + ":draw", "table", {}, {}}, true);
     } else if (!find(display::TableQuestion::Kind::pick_card)) {
       pick_card_question(r);

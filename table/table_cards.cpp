@@ -190,14 +190,15 @@ Reaction Table::State::deck_card(const CardTapped& e, const CardRole& role) {
     return r;
   }
   const auto& q = g->state().pending.front();
-  if (q.deck != role.deck) {
-    const auto* deck = g->edition().deck(q.deck);
+  // The sticker's deck is a word of the table's settings: read against the game's edition here.
+  const std::optional<rules::DeckId> tapped = g->edition().deck_named(role.deck);
+  if (!tapped || q.deck != tapped) {
     r.messages.push_back(fmt::format("That card is from the other deck: {} draws from {}", name(q.player),
-                                     deck ? deck->name : q.deck));
+                                     g->edition().decks[*q.deck].name));
     r.cues.push_back(display::Cue::refused);
     return r;
   }
-  if (record(r, rules::Draw{role.deck, role.card}, {e.id, "card", {}, {}}, true)) {
+  if (record(r, rules::Draw{*tapped, role.card}, {e.id, "card", {}, {}}, true)) {
     if (auto* open = find(display::TableQuestion::Kind::pick_card)) close(open->shown.id);
     follow_up(r, e.id);
   }

@@ -107,8 +107,8 @@ void Table::State::payments_to_confirm(Reaction& r, const std::vector<rules::Pos
 void Table::State::pick_card_question(Reaction& r) {
   const auto* g = game();
   const auto& pending = g->state().pending.front();
-  const auto* deck = g->edition().deck(pending.deck);
-  if (!deck) return;
+  if (!pending.deck) return;
+  const auto* deck = &g->edition().decks[*pending.deck];
   OpenQuestion q;
   q.shown.kind = QK::pick_card;
   q.shown.title = fmt::format("{} draws a {} card", name(pending.player), deck->name);
@@ -357,7 +357,7 @@ Reaction Table::State::answer(const display::AnswerQuestion& a, const std::strin
         close(qid);
         break;
       }
-      const std::string deck = g->state().pending.front().deck;
+      const rules::DeckId deck = *g->state().pending.front().deck;
       std::optional<std::string> card;
       if (a.option.starts_with("card:")) card = a.option.substr(5);
       if (record(r, rules::Draw{deck, card}, {id, "touch", {}, {}}, true)) {

@@ -39,7 +39,7 @@ rules::Input RandomDriver::propose(const rules::Game& game, int attempt) {
     const rules::Question& q = st.pending.front();
     switch (q.kind) {
       case rules::QuestionKind::draw:
-        return rules::Draw{q.deck, std::nullopt};
+        return rules::Draw{*q.deck, std::nullopt};
       case rules::QuestionKind::roll:
         return rules::Roll{die(), die()};
       case rules::QuestionKind::debt: {
@@ -100,7 +100,7 @@ std::string RandomDriver::script(const std::string& editions_dir, std::uint64_t 
     for (int attempt = 0; attempt <= 8 && !accepted; ++attempt) {
       rules::Input input = n + 1 == max_inputs ? rules::Input{rules::End{}} : driver.propose(*game, attempt);
       if (game->apply(input)) {
-        out += rules::input_to_json(input, names) + "\n";
+        out += rules::input_to_json(input, names, game->edition()) + "\n";
         accepted = true;
       }
     }

@@ -42,7 +42,7 @@ TEST(HousePayment, ItsScriptLineReadsBackTheSame) {
   ScriptedGame g(kTwoPlayers);
   const std::vector<std::string> names{"Ann", "Bob"};
   const HousePayment paid{Account::bank(), PlayerId{1}, 120, "Free Parking jackpot"};
-  const auto line = input_to_json(paid, names, &g.game().edition());
+  const auto line = input_to_json(paid, names, g.game().edition());
   const auto back = parse_input(line, names, g.game().edition());
   ASSERT_TRUE(back) << back.error();
   const auto* h = std::get_if<HousePayment>(&*back);

@@ -147,7 +147,7 @@ TEST(Simulate, ReplayingTheRecordedScriptGivesTheSameGame) {
   for (int i = 0; i < 3000 && !game->state().ended; ++i) {
     Input in = bot.next(*game);
     ASSERT_TRUE(game->apply(in));
-    script += input_to_json(in, names) + "\n";
+    script += input_to_json(in, names, game->edition()) + "\n";
   }
   auto replayed = replay_script(script, "recorded.jsonl", {EDITIONS_DIR}, false);
   ASSERT_TRUE(replayed.ok()) << replayed.errors.front();

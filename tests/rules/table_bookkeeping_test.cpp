@@ -58,10 +58,10 @@ TEST(TableBookkeeping, TheirScriptLinesReadBackTheSame) {
   for (const Input& in : std::vector<Input>{
            RegisterCard{"0DDC0FFE", PlayerId{1}, {}, {}}, RegisterCard{"BA0BA0BB", std::nullopt, {}, {}},
            RegisterCard{"DEC0DE02", std::nullopt, "chance", "bank_dividend"}, ConfirmPayment{7}}) {
-    const auto line = input_to_json(in, names, &g.game().edition());
+    const auto line = input_to_json(in, names, g.game().edition());
     const auto back = parse_input(line, names, g.game().edition());
     ASSERT_TRUE(back) << back.error();
-    EXPECT_EQ(input_to_json(*back, names, &g.game().edition()), line);
+    EXPECT_EQ(input_to_json(*back, names, g.game().edition()), line);
   }
 }
 

@@ -90,8 +90,8 @@ TEST(Answers, AChooseLineIsReadIntoTheTypedOption) {
   ASSERT_GE(dark_blue.group, 0);
   EXPECT_EQ(classic->groups[static_cast<std::size_t>(dark_blue.group)].id, "dark_blue");
   // Written back the same way.
-  EXPECT_NE(input_to_json(*set, names, classic).find(R"("option":"dark_blue")"), std::string::npos);
-  EXPECT_NE(input_to_json(*buy, names, classic).find(R"("option":"buy")"), std::string::npos);
+  EXPECT_NE(input_to_json(*set, names, *classic).find(R"("option":"dark_blue")"), std::string::npos);
+  EXPECT_NE(input_to_json(*buy, names, *classic).find(R"("option":"buy")"), std::string::npos);
   for (const char* word : {"sell_everything", "Buy", "take_set", ""}) {
     auto refused = parse_input(fmt::format(R"({{"t": "choose", "player": "Ann", "option": "{}"}})", word),
                                names, *classic);
