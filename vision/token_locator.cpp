@@ -135,6 +135,8 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
   const cv::Vec3f gain = im.white_balance(top);
   const cv::Vec3f unit(1, 1, 1);
   im.current_top = &top;
+  im.token_area.resize(tokens.size());
+  for (size_t t = 0; t < tokens.size(); ++t) im.token_area[t] = tokens[t].area_px;
 
   // Pass 1: colour change against the reference, and the brightness ratio that feeds the light field.
   const size_t ring_size = im.ring.size();
@@ -464,6 +466,7 @@ TokenObservation TokenLocator::Impl::observe(int token, const Tally& blob, doubl
   const double total = static_cast<double>(blob.pixels.size());
   o.visible = true;
   o.visible_fraction = total / area;
+  o.blob_pixels = total;
   o.shape = blob.shape;
   o.cap = blob.cap;
   o.outline_cut = blob.divided;
