@@ -273,6 +273,7 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
   std::vector<int> component(tokens.size(), -1);
   std::vector<std::vector<int>> looks_like(tokens.size());
   std::vector<std::vector<const Tally*>> others_found(tokens.size());  // a lone token's blobs not its own
+  std::vector<Tally> joined_pieces(tokens.size());  // a lone token's blob in two pieces, joined
   for (size_t first = 0; first < tokens.size(); ++first) {
     if (group[first] != static_cast<int>(first)) continue;
     std::vector<size_t> members;
@@ -334,41 +335,60 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
     if (members.size() == 1) {
       const size_t t = members.front();
       if (found.empty()) continue;
-      // Untouched where it stood when last decided, its blob is its own even when a larger one of its
-      // look has come (in a shadow or dim light another neutral token, moved, matches it): a hand moves one
-      // token at a time, and this one's pixels did not change.
-      if (!near)
-        for (auto it = found.begin() + 1; it != found.end(); ++it)
-          if (im.untouched(t, **it, tokens[t].area_px)) {
-            std::rotate(found.begin(), it, it + 1);
-            break;
-          }
       // A soft view breaks a token's blob in two (its sheen, a blurred rim): a second piece on the same
       // space, within the token's reach, the two together no larger than it, is the same token, not a
       // second place that looks like it.
-      Tally joined;
-      if (!near && found.size() > 1 && !im.untouched(t, *found.front(), tokens[t].area_px)) {
-        const double area = tokens[t].area_px;
-        const auto main_space = [](const Tally& b) {
-          return std::max_element(b.per_space.begin(), b.per_space.end()) - b.per_space.begin();
-        };
+      const double area = tokens[t].area_px;
+      const auto main_space = [](const Tally& b) {
+        return std::max_element(b.per_space.begin(), b.per_space.end()) - b.per_space.begin();
+      };
+      const auto pieces_of_one = [&](const Tally& a, const Tally& b) {
+        const double na = static_cast<double>(a.pixels.size()), nb = static_cast<double>(b.pixels.size());
+        return main_space(a) == main_space(b) && na + nb <= 1.5 * area &&
+               std::hypot(a.centre.x - b.centre.x, a.centre.y - b.centre.y) <= 1.2 * std::sqrt(area);
+      };
+      const auto join = [&](const Tally& a, const Tally& b) {
+        const double na = static_cast<double>(a.pixels.size()), nb = static_cast<double>(b.pixels.size());
+        Tally both = a;
+        both.pixels.insert(both.pixels.end(), b.pixels.begin(), b.pixels.end());
+        for (size_t sp = 0; sp < both.per_space.size(); ++sp) both.per_space[sp] += b.per_space[sp];
+        both.centre = {(a.centre.x * na + b.centre.x * nb) / (na + nb),
+                       (a.centre.y * na + b.centre.y * nb) / (na + nb)};
+        return both;
+      };
+      Tally& joined = joined_pieces[t];
+      // Untouched where it stood when last decided, its blob is its own even when a larger one of its
+      // look has come (in a shadow or dim light another neutral token, moved, matches it): a hand moves one
+      // token at a time, and this one's pixels did not change. Its blob then may have been two pieces of a
+      // soft view, joined (below), and is found again as the same two pieces (hard1/blur: the metal grey
+      // token held so, and the black one moved beside it, were asked about as a pair that might have
+      // swapped).
+      bool held = !near && im.untouched(t, *found.front(), area);
+      for (auto it = found.begin() + 1; !near && !held && it != found.end(); ++it)
+        if (im.untouched(t, **it, area)) {
+          std::rotate(found.begin(), it, it + 1);
+          held = true;
+        }
+      for (size_t i = 0; !near && !held && i < found.size(); ++i)
+        for (size_t j = i + 1; !held && j < found.size(); ++j) {
+          if (!pieces_of_one(*found[i], *found[j])) continue;
+          Tally both = join(*found[i], *found[j]);
+          if (!im.untouched(t, both, area)) continue;
+          joined = std::move(both);
+          found.erase(found.begin() + static_cast<long>(j));
+          found[i] = &joined;
+          std::rotate(found.begin(), found.begin() + static_cast<long>(i),
+                      found.begin() + static_cast<long>(i) + 1);
+          held = true;
+        }
+      if (!near && !held)
         for (auto it = found.begin() + 1; it != found.end(); ++it) {
-          const Tally& a = *found.front();
-          const Tally& b = **it;
-          const double na = static_cast<double>(a.pixels.size()), nb = static_cast<double>(b.pixels.size());
-          if (main_space(b) != main_space(a) || na + nb > 1.5 * area ||
-              std::hypot(a.centre.x - b.centre.x, a.centre.y - b.centre.y) > 1.2 * std::sqrt(area))
-            continue;
-          joined = a;
-          joined.pixels.insert(joined.pixels.end(), b.pixels.begin(), b.pixels.end());
-          for (size_t sp = 0; sp < joined.per_space.size(); ++sp) joined.per_space[sp] += b.per_space[sp];
-          joined.centre = {(a.centre.x * na + b.centre.x * nb) / (na + nb),
-                           (a.centre.y * na + b.centre.y * nb) / (na + nb)};
+          if (!pieces_of_one(*found.front(), **it)) continue;
+          joined = join(*found.front(), **it);
           found.erase(it);
           found.front() = &joined;
           break;
         }
-      }
       out[t] = observe(static_cast<int>(t), *found.front(), tokens[t].area_px);
       component[t] = im.blobs.at<int>(found.front()->pixels.front());
       for (const Tally* b : found)
