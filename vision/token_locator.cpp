@@ -273,7 +273,8 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
   std::vector<int> component(tokens.size(), -1);
   std::vector<std::vector<int>> looks_like(tokens.size());
   std::vector<std::vector<const Tally*>> others_found(tokens.size());  // a lone token's blobs not its own
-  std::vector<Tally> joined_pieces(tokens.size());  // a lone token's blob in two pieces, joined
+  std::vector<Tally> joined_pieces(tokens.size());             // a lone token's blob in two pieces, joined
+  std::vector<const Tally*> own_blob(tokens.size(), nullptr);  // a lone token's blob
   for (size_t first = 0; first < tokens.size(); ++first) {
     if (group[first] != static_cast<int>(first)) continue;
     std::vector<size_t> members;
@@ -390,6 +391,7 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
           break;
         }
       out[t] = observe(static_cast<int>(t), *found.front(), tokens[t].area_px);
+      own_blob[t] = found.front();
       component[t] = im.blobs.at<int>(found.front()->pixels.front());
       for (const Tally* b : found)
         if (b->pixels.size() >= 0.5 * found.front()->pixels.size())
@@ -425,6 +427,40 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
     out[t] = observe(static_cast<int>(t), *arrived, tokens[t].area_px);
     component[t] = im.blobs.at<int>(arrived->pixels.front());
     for (int i : arrived->pixels) im.claimed.at<uint8_t>(i) = 255;
+  }
+  // A metal grey token in a shadow: its shaded side matches the black token's look and its lit side its
+  // own, one foreground blob whose pixels the two looks share out (hard1/shadow: 62 pixels of the grey
+  // token's look and 39 of the black one's, their centres a pixel apart, 0.44 of the grey token's size
+  // with the next space near: a question). While the black token stands untouched on its own blob, the
+  // pixels of its look in the grey one's blob, new since the last decision, are the grey token's: a hand
+  // moves one token at a time. Only for a token seen under its size and nowhere else (no question).
+  std::vector<Tally> with_shaded_side(tokens.size());
+  for (size_t t = 0; t < tokens.size() && !near; ++t) {
+    if (!own_blob[t] || !out[t].visible || out[t].untouched || out[t].visible_fraction >= 1.0 ||
+        !neutral(tokens[t]))
+      continue;
+    const double own_size = static_cast<double>(own_blob[t]->pixels.size());
+    if (std::any_of(others_found[t].begin(), others_found[t].end(),
+                    [&](const Tally* b) { return static_cast<double>(b->pixels.size()) >= 0.5 * own_size; }))
+      continue;
+    Tally& whole = with_shaded_side[t];
+    whole = *own_blob[t];
+    bool grew = false;
+    for (size_t u = 0; u < tokens.size(); ++u) {
+      if (u == t || !neutral(tokens[u]) || !out[u].untouched) continue;
+      for (const Tally* b : others_found[u]) {
+        if (im.blobs.at<int>(b->pixels.front()) != component[t] || im.changed_share(*b) <= 0.5 ||
+            static_cast<double>(whole.pixels.size() + b->pixels.size()) > 1.5 * tokens[t].area_px)
+          continue;
+        whole.pixels.insert(whole.pixels.end(), b->pixels.begin(), b->pixels.end());
+        for (size_t sp = 0; sp < whole.per_space.size(); ++sp) whole.per_space[sp] += b->per_space[sp];
+        grew = true;
+      }
+    }
+    if (!grew) continue;
+    whole.shape = shape_of(whole.pixels, s, &whole.centre);
+    out[t] = observe(static_cast<int>(t), whole, tokens[t].area_px);
+    for (int i : whole.pixels) im.claimed.at<uint8_t>(i) = 255;
   }
   // Grey and black tokens differ only in brightness: in a shadow or dim light one matches the other. Two
   // of them where one's blob looks like the other too may have swapped: both are questions (a grey
