@@ -153,7 +153,33 @@ void TokenLocator::remember_decided(const cv::Mat& top, const std::vector<TokenO
 bool TokenLocator::remember_settled(size_t token, int space) {
   Impl& im = *impl_;
   if (im.decided_top.empty() || token >= im.decided_seen.size()) return false;
-  const TokenObservation& o = im.decided_seen[token];
+  const TokenObservation* seen = &im.decided_seen[token];
+  if (seen->visible && seen->space != space && im.token_group.size() == im.decided_seen.size()) {
+    // The question put it on another candidate: its blob on `space` is the one a look-alike was given
+    // there (the two may have swapped), when exactly one was, alone and of this token's size. That
+    // look-alike is not held by it any more: the family said whose it is.
+    const TokenObservation* there = nullptr;
+    size_t given_to = 0;
+    for (size_t u = 0; u < im.decided_seen.size(); ++u) {
+      const TokenObservation& p = im.decided_seen[u];
+      if (u == token || im.token_group[u] != im.token_group[token] || !p.visible || p.shared ||
+          p.space != space)
+        continue;
+      const double size = p.blob_pixels / im.token_area[token];
+      if (size < 0.6 || size > 1.4) continue;
+      if (there) return false;
+      there = &p;
+      given_to = u;
+    }
+    if (!there) return false;
+    if (im.decided_area[given_to] > 0 && std::hypot(im.decided_centre[given_to].x - there->centre.x,
+                                                    im.decided_centre[given_to].y - there->centre.y) < 0.5)
+      im.decided_area[given_to] = 0;
+    im.decided_centre[token] = there->centre;
+    im.decided_area[token] = there->blob_pixels / im.token_area[token];
+    return true;
+  }
+  const TokenObservation& o = *seen;
   if (!o.visible || o.space != space || o.shared || o.visible_fraction < 0.6 || o.visible_fraction > 1.4)
     return false;
   im.decided_centre[token] = o.centre;

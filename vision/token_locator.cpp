@@ -217,6 +217,7 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
         break;
       }
   }
+  im.token_group = group;
   std::map<std::pair<int, int>, Tally> by_blob;  // (group, blob)
   std::vector<int> fg_per_space(static_cast<size_t>(spaces), 0), px_per_space(static_cast<size_t>(spaces), 0);
   for (size_t k = 0; k < ring_size; ++k) {

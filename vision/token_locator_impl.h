@@ -100,8 +100,9 @@ struct TokenLocator::Impl {
   std::vector<TokenObservation> learned_seen;
   std::vector<Point2> piece_centre;
   std::vector<int> piece_space;
-  std::vector<double> piece_area;        // over the token's learned area
-  std::vector<double> token_area;        // the tokens' learned areas, as the last find() was given them
+  std::vector<double> piece_area;  // over the token's learned area
+  std::vector<int> token_group;    // per token, its colour group in the last find() (look-alikes share one)
+  std::vector<double> token_area;  // the tokens' learned areas, as the last find() was given them
   const cv::Mat* current_top = nullptr;  // of the current find()
   std::vector<uint8_t> chroma_fg;
   // Of the last find(): foreground pixels given to a learned token's blob, and the light's correction.

@@ -318,6 +318,56 @@ TEST(Identity, ATokenTheFamilySettledKeepsItsBlob) {
   }
 }
 
+TEST(Identity, ATokenSettledOnTheOtherCandidateKeepsTheBlobItsLookAlikeWasGiven) {
+  // A doubt may put a look-alike on the other's blob: the square seen on the star's blob (space 33) and
+  // the star on the square's (24), both asked about. The family answered the square "24" and the star
+  // "33": each one's blob is the one its look-alike was given there, remembered untouched, so that the
+  // star's later move is told by elimination. Before, only a blob on the token's own reading was taken,
+  // and neither was held.
+  const TableRenderer& r = twins_720p();
+  const SpaceMap& map = r.space_map();
+  const TableScene base = scene_of(r, Condition::clean, 2101);
+  auto top_of = [&](const std::array<int, 4>& spaces, TokenLocator& locator) {
+    return top_with_tokens(r, base, spaces, 40.0, locator);
+  };
+  TokenLocator locator(map, {});
+  auto tokens = locator.learn(top_of({0, 0, 0, 0}, locator), 0);
+  ASSERT_EQ(tokens.size(), 4u);
+  const cv::Mat apart = top_of({6, 13, 24, 33}, locator);
+  auto before = locator.locate(apart, tokens);
+  std::vector<int> last(4, -1);
+  int square = -1, star = -1;
+  for (const auto& o : before) {
+    ASSERT_TRUE(o.visible);
+    last[static_cast<size_t>(o.token)] = o.space;
+    if (o.space == 24) square = o.token;
+    if (o.space == 33) star = o.token;
+  }
+  ASSERT_GE(square, 0);
+  ASSERT_GE(star, 0);
+  auto& sq_before = before[static_cast<size_t>(square)];
+  auto& st_before = before[static_cast<size_t>(star)];
+  std::swap(sq_before, st_before);  // the doubt: each on the other's blob
+  std::swap(sq_before.token, st_before.token);
+  for (auto* o : {&sq_before, &st_before}) {
+    o->confidence = 0.5;
+    o->candidates = {24, 33};
+  }
+  locator.remember_decided(apart, before, 0.75);
+  EXPECT_TRUE(locator.remember_settled(static_cast<size_t>(square), 24));
+  EXPECT_TRUE(locator.remember_settled(static_cast<size_t>(star), 33));
+  std::swap(tokens[static_cast<size_t>(square)].shape, tokens[static_cast<size_t>(star)].shape);
+  const auto after = locator.locate(top_of({6, 13, 24, 28}, locator), tokens, last);
+  const TokenObservation& sq = after[static_cast<size_t>(square)];
+  const TokenObservation& st = after[static_cast<size_t>(star)];
+  EXPECT_TRUE(sq.untouched);
+  EXPECT_EQ(sq.space, 24);
+  EXPECT_GE(sq.confidence, 0.75);
+  ASSERT_TRUE(st.visible);
+  EXPECT_EQ(st.space, 28);
+  EXPECT_GE(st.confidence, 0.75);
+}
+
 TEST(Identity, ABlobUnchangedSinceTheTokenStoodElsewhereIsNotIt) {
   // Something of the red token's look lies on the board (a print, a shadow: here a piece of its own top
   // pasted onto space 20), unchanged from one decision to the next. While the token stood elsewhere at the
