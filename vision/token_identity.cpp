@@ -137,7 +137,7 @@ void TokenLocator::remember_decided(const cv::Mat& top, const std::vector<TokenO
     im.piece_space.assign(decided.size(), -1);
     im.piece_area.assign(decided.size(), 0.0);
   }
-  im.hold_shared_by_pieces(decided, held_centre, held_area);
+  if (im.token_area.size() == decided.size()) im.hold_shared_by_pieces(decided, held_centre, held_area);
   for (size_t t = 0; t < im.piece_centre.size(); ++t) {
     const TokenObservation& o = decided[t];
     if (im.piece_centre[t].x < 0) continue;
