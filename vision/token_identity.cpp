@@ -43,9 +43,63 @@ ShapeFeatures shape_of(const std::vector<int>& pixels, int side, Point2* centre)
 
 }  // namespace locator_detail
 
+// Two tokens of one look decided in one blob (a look-alike came onto a token's space, or a soft view
+// joined two standing close) were held by neither: the next move of either was a question by outline, and
+// blur or JPEG make a square and a star alike (pairs/blur's eleventh move, pairs/mixed's first blue one).
+// A hand moves one token at a time, and each token's pixels are a piece of the shared blob: the one held
+// at the decision before (`held_centre`, `held_area`) by its blob then, still inside the shared one; the
+// other, when it came, by the rest of the shared blob (its centre and size are the shared blob's less
+// the held one's piece). When one of them leaves, the blob left is the other's piece, unchanged: it is
+// told untouched, and the one that moved by elimination.
+void TokenLocator::Impl::hold_shared_by_pieces(const std::vector<TokenObservation>& decided,
+                                               const std::vector<Point2>& held_centre,
+                                               const std::vector<double>& held_area) {
+  Impl& im = *this;
+  const size_t n = decided.size();
+  auto sharing = [&](size_t t) {
+    const TokenObservation& o = decided[t];
+    return o.visible && o.shared && im.piece_centre[t].x < 0;
+  };
+  auto same_blob = [&](size_t a, size_t b) {
+    return decided[a].space == decided[b].space &&
+           std::hypot(decided[a].centre.x - decided[b].centre.x, decided[a].centre.y - decided[b].centre.y) <
+               0.5;
+  };
+  for (size_t t = 0; t < n; ++t) {
+    if (!sharing(t) || t >= held_area.size() || held_area[t] <= 0) continue;
+    const Point2 was = held_centre[t];
+    // Its blob then lies inside the shared one: within a token's width of its centre.
+    if (std::hypot(was.x - decided[t].centre.x, was.y - decided[t].centre.y) > std::sqrt(im.token_area[t]))
+      continue;
+    im.piece_centre[t] = was;
+    im.piece_space[t] = decided[t].space;
+    im.piece_area[t] = held_area[t];
+  }
+  for (size_t t = 0; t < n; ++t) {
+    if (!sharing(t)) continue;
+    size_t partner = n;
+    for (size_t u = 0; u < n; ++u)
+      if (u != t && decided[u].visible && decided[u].shared && same_blob(t, u))
+        partner = partner == n ? u : n + 1;  // more than one partner: no way to divide the blob
+    if (partner >= n || im.piece_centre[partner].x < 0) continue;
+    const double whole = decided[t].blob_pixels;
+    const double theirs = im.piece_area[partner] * im.token_area[partner];
+    const double mine = whole - theirs;
+    if (mine < 0.5 * im.token_area[t]) continue;  // the held piece is most of the blob: nothing left to go by
+    const Point2 c = decided[t].centre, p = im.piece_centre[partner];
+    im.piece_centre[t] = {(c.x * whole - p.x * theirs) / mine, (c.y * whole - p.y * theirs) / mine};
+    im.piece_space[t] = decided[t].space;
+    im.piece_area[t] = mine / im.token_area[t];
+  }
+}
+
 void TokenLocator::remember_decided(const cv::Mat& top, const std::vector<TokenObservation>& decided,
                                     double sure) {
   Impl& im = *impl_;
+  // The holds of the decision before this one: a token held then and sharing one blob with a look-alike
+  // now is held by its piece of that blob (below).
+  const std::vector<Point2> held_centre = std::move(im.decided_centre);
+  const std::vector<double> held_area = std::move(im.decided_area);
   im.decided_top = top.clone();
   im.decided_centre.assign(decided.size(), {});
   im.decided_area.assign(decided.size(), 0.0);
@@ -67,16 +121,23 @@ void TokenLocator::remember_decided(const cv::Mat& top, const std::vector<TokenO
   if (im.learned_seen.size() == decided.size()) {
     im.piece_centre.assign(decided.size(), {-1, -1});
     im.piece_space.assign(decided.size(), -1);
+    im.piece_area.assign(decided.size(), 0.0);
     for (size_t t = 0; t < decided.size(); ++t) {
       const TokenObservation& piece = im.learned_seen[t];
       if (piece.visible && piece.outline_cut && piece.visible_fraction > 0) {
         im.piece_centre[t] = piece.centre;
         im.piece_space[t] = piece.space;
+        im.piece_area[t] = 1.0;  // the learned area is the piece's
       }
     }
   }
   im.learned_seen.clear();
-  if (im.piece_centre.size() != decided.size()) im.piece_centre.clear();
+  if (im.piece_centre.size() != decided.size() || im.token_area.size() != decided.size()) {
+    im.piece_centre.assign(decided.size(), {-1, -1});
+    im.piece_space.assign(decided.size(), -1);
+    im.piece_area.assign(decided.size(), 0.0);
+  }
+  if (im.token_area.size() == decided.size()) im.hold_shared_by_pieces(decided, held_centre, held_area);
   for (size_t t = 0; t < im.piece_centre.size(); ++t) {
     const TokenObservation& o = decided[t];
     if (im.piece_centre[t].x < 0) continue;
@@ -85,14 +146,40 @@ void TokenLocator::remember_decided(const cv::Mat& top, const std::vector<TokenO
       continue;
     }
     im.decided_centre[t] = im.piece_centre[t];
-    im.decided_area[t] = 1.0;  // the learned area is the piece's
+    im.decided_area[t] = im.piece_area[t];
   }
 }
 
 bool TokenLocator::remember_settled(size_t token, int space) {
   Impl& im = *impl_;
   if (im.decided_top.empty() || token >= im.decided_seen.size()) return false;
-  const TokenObservation& o = im.decided_seen[token];
+  const TokenObservation* seen = &im.decided_seen[token];
+  if (seen->visible && seen->space != space && im.token_group.size() == im.decided_seen.size()) {
+    // The question put it on another candidate: its blob on `space` is the one a look-alike was given
+    // there (the two may have swapped), when exactly one was, alone and of this token's size. That
+    // look-alike is not held by it any more: the family said whose it is.
+    const TokenObservation* there = nullptr;
+    size_t given_to = 0;
+    for (size_t u = 0; u < im.decided_seen.size(); ++u) {
+      const TokenObservation& p = im.decided_seen[u];
+      if (u == token || im.token_group[u] != im.token_group[token] || !p.visible || p.shared ||
+          p.space != space)
+        continue;
+      const double size = p.blob_pixels / im.token_area[token];
+      if (size < 0.6 || size > 1.4) continue;
+      if (there) return false;
+      there = &p;
+      given_to = u;
+    }
+    if (!there) return false;
+    if (im.decided_area[given_to] > 0 && std::hypot(im.decided_centre[given_to].x - there->centre.x,
+                                                    im.decided_centre[given_to].y - there->centre.y) < 0.5)
+      im.decided_area[given_to] = 0;
+    im.decided_centre[token] = there->centre;
+    im.decided_area[token] = there->blob_pixels / im.token_area[token];
+    return true;
+  }
+  const TokenObservation& o = *seen;
   if (!o.visible || o.space != space || o.shared || o.visible_fraction < 0.6 || o.visible_fraction > 1.4)
     return false;
   im.decided_centre[token] = o.centre;
@@ -106,6 +193,8 @@ void TokenLocator::forget_decided() {
   impl_->decided_centre.clear();
   impl_->decided_area.clear();
   impl_->piece_centre.clear();
+  impl_->piece_space.clear();
+  impl_->piece_area.clear();
 }
 
 bool TokenLocator::Impl::untouched(size_t t, const Tally& blob, double area) const {

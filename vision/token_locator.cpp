@@ -135,6 +135,8 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
   const cv::Vec3f gain = im.white_balance(top);
   const cv::Vec3f unit(1, 1, 1);
   im.current_top = &top;
+  im.token_area.resize(tokens.size());
+  for (size_t t = 0; t < tokens.size(); ++t) im.token_area[t] = tokens[t].area_px;
 
   // Pass 1: colour change against the reference, and the brightness ratio that feeds the light field.
   const size_t ring_size = im.ring.size();
@@ -215,6 +217,7 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
         break;
       }
   }
+  im.token_group = group;
   std::map<std::pair<int, int>, Tally> by_blob;  // (group, blob)
   std::vector<int> fg_per_space(static_cast<size_t>(spaces), 0), px_per_space(static_cast<size_t>(spaces), 0);
   for (size_t k = 0; k < ring_size; ++k) {
@@ -271,6 +274,8 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
   std::vector<int> component(tokens.size(), -1);
   std::vector<std::vector<int>> looks_like(tokens.size());
   std::vector<std::vector<const Tally*>> others_found(tokens.size());  // a lone token's blobs not its own
+  std::vector<Tally> joined_pieces(tokens.size());             // a lone token's blob in two pieces, joined
+  std::vector<const Tally*> own_blob(tokens.size(), nullptr);  // a lone token's blob
   for (size_t first = 0; first < tokens.size(); ++first) {
     if (group[first] != static_cast<int>(first)) continue;
     std::vector<size_t> members;
@@ -332,42 +337,62 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
     if (members.size() == 1) {
       const size_t t = members.front();
       if (found.empty()) continue;
-      // Untouched where it stood when last decided, its blob is its own even when a larger one of its
-      // look has come (in a shadow or dim light another neutral token, moved, matches it): a hand moves one
-      // token at a time, and this one's pixels did not change.
-      if (!near)
-        for (auto it = found.begin() + 1; it != found.end(); ++it)
-          if (im.untouched(t, **it, tokens[t].area_px)) {
-            std::rotate(found.begin(), it, it + 1);
-            break;
-          }
       // A soft view breaks a token's blob in two (its sheen, a blurred rim): a second piece on the same
       // space, within the token's reach, the two together no larger than it, is the same token, not a
       // second place that looks like it.
-      Tally joined;
-      if (!near && found.size() > 1 && !im.untouched(t, *found.front(), tokens[t].area_px)) {
-        const double area = tokens[t].area_px;
-        const auto main_space = [](const Tally& b) {
-          return std::max_element(b.per_space.begin(), b.per_space.end()) - b.per_space.begin();
-        };
+      const double area = tokens[t].area_px;
+      const auto main_space = [](const Tally& b) {
+        return std::max_element(b.per_space.begin(), b.per_space.end()) - b.per_space.begin();
+      };
+      const auto pieces_of_one = [&](const Tally& a, const Tally& b) {
+        const double na = static_cast<double>(a.pixels.size()), nb = static_cast<double>(b.pixels.size());
+        return main_space(a) == main_space(b) && na + nb <= 1.5 * area &&
+               std::hypot(a.centre.x - b.centre.x, a.centre.y - b.centre.y) <= 1.2 * std::sqrt(area);
+      };
+      const auto join = [&](const Tally& a, const Tally& b) {
+        const double na = static_cast<double>(a.pixels.size()), nb = static_cast<double>(b.pixels.size());
+        Tally both = a;
+        both.pixels.insert(both.pixels.end(), b.pixels.begin(), b.pixels.end());
+        for (size_t sp = 0; sp < both.per_space.size(); ++sp) both.per_space[sp] += b.per_space[sp];
+        both.centre = {(a.centre.x * na + b.centre.x * nb) / (na + nb),
+                       (a.centre.y * na + b.centre.y * nb) / (na + nb)};
+        return both;
+      };
+      Tally& joined = joined_pieces[t];
+      // Untouched where it stood when last decided, its blob is its own even when a larger one of its
+      // look has come (in a shadow or dim light another neutral token, moved, matches it): a hand moves one
+      // token at a time, and this one's pixels did not change. Its blob then may have been two pieces of a
+      // soft view, joined (below), and is found again as the same two pieces (hard1/blur: the metal grey
+      // token held so, and the black one moved beside it, were asked about as a pair that might have
+      // swapped).
+      bool held = !near && im.untouched(t, *found.front(), area);
+      for (auto it = found.begin() + 1; !near && !held && it != found.end(); ++it)
+        if (im.untouched(t, **it, area)) {
+          std::rotate(found.begin(), it, it + 1);
+          held = true;
+        }
+      for (size_t i = 0; !near && !held && i < found.size(); ++i)
+        for (size_t j = i + 1; !held && j < found.size(); ++j) {
+          if (!pieces_of_one(*found[i], *found[j])) continue;
+          Tally both = join(*found[i], *found[j]);
+          if (!im.untouched(t, both, area)) continue;
+          joined = std::move(both);
+          found.erase(found.begin() + static_cast<long>(j));
+          found[i] = &joined;
+          std::rotate(found.begin(), found.begin() + static_cast<long>(i),
+                      found.begin() + static_cast<long>(i) + 1);
+          held = true;
+        }
+      if (!near && !held)
         for (auto it = found.begin() + 1; it != found.end(); ++it) {
-          const Tally& a = *found.front();
-          const Tally& b = **it;
-          const double na = static_cast<double>(a.pixels.size()), nb = static_cast<double>(b.pixels.size());
-          if (main_space(b) != main_space(a) || na + nb > 1.5 * area ||
-              std::hypot(a.centre.x - b.centre.x, a.centre.y - b.centre.y) > 1.2 * std::sqrt(area))
-            continue;
-          joined = a;
-          joined.pixels.insert(joined.pixels.end(), b.pixels.begin(), b.pixels.end());
-          for (size_t sp = 0; sp < joined.per_space.size(); ++sp) joined.per_space[sp] += b.per_space[sp];
-          joined.centre = {(a.centre.x * na + b.centre.x * nb) / (na + nb),
-                           (a.centre.y * na + b.centre.y * nb) / (na + nb)};
+          if (!pieces_of_one(*found.front(), **it)) continue;
+          joined = join(*found.front(), **it);
           found.erase(it);
           found.front() = &joined;
           break;
         }
-      }
       out[t] = observe(static_cast<int>(t), *found.front(), tokens[t].area_px);
+      own_blob[t] = found.front();
       component[t] = im.blobs.at<int>(found.front()->pixels.front());
       for (const Tally* b : found)
         if (b->pixels.size() >= 0.5 * found.front()->pixels.size())
@@ -403,6 +428,40 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
     out[t] = observe(static_cast<int>(t), *arrived, tokens[t].area_px);
     component[t] = im.blobs.at<int>(arrived->pixels.front());
     for (int i : arrived->pixels) im.claimed.at<uint8_t>(i) = 255;
+  }
+  // A metal grey token in a shadow: its shaded side matches the black token's look and its lit side its
+  // own, one foreground blob whose pixels the two looks share out (hard1/shadow: 62 pixels of the grey
+  // token's look and 39 of the black one's, their centres a pixel apart, 0.44 of the grey token's size
+  // with the next space near: a question). While the black token stands untouched on its own blob, the
+  // pixels of its look in the grey one's blob, new since the last decision, are the grey token's: a hand
+  // moves one token at a time. Only for a token seen under its size and nowhere else (no question).
+  std::vector<Tally> with_shaded_side(tokens.size());
+  for (size_t t = 0; t < tokens.size() && !near; ++t) {
+    if (!own_blob[t] || !out[t].visible || out[t].untouched || out[t].visible_fraction >= 1.0 ||
+        !neutral(tokens[t]))
+      continue;
+    const double own_size = static_cast<double>(own_blob[t]->pixels.size());
+    if (std::any_of(others_found[t].begin(), others_found[t].end(),
+                    [&](const Tally* b) { return static_cast<double>(b->pixels.size()) >= 0.5 * own_size; }))
+      continue;
+    Tally& whole = with_shaded_side[t];
+    whole = *own_blob[t];
+    bool grew = false;
+    for (size_t u = 0; u < tokens.size(); ++u) {
+      if (u == t || !neutral(tokens[u]) || !out[u].untouched) continue;
+      for (const Tally* b : others_found[u]) {
+        if (im.blobs.at<int>(b->pixels.front()) != component[t] || im.changed_share(*b) <= 0.5 ||
+            static_cast<double>(whole.pixels.size() + b->pixels.size()) > 1.5 * tokens[t].area_px)
+          continue;
+        whole.pixels.insert(whole.pixels.end(), b->pixels.begin(), b->pixels.end());
+        for (size_t sp = 0; sp < whole.per_space.size(); ++sp) whole.per_space[sp] += b->per_space[sp];
+        grew = true;
+      }
+    }
+    if (!grew) continue;
+    whole.shape = shape_of(whole.pixels, s, &whole.centre);
+    out[t] = observe(static_cast<int>(t), whole, tokens[t].area_px);
+    for (int i : whole.pixels) im.claimed.at<uint8_t>(i) = 255;
   }
   // Grey and black tokens differ only in brightness: in a shadow or dim light one matches the other. Two
   // of them where one's blob looks like the other too may have swapped: both are questions (a grey
@@ -464,6 +523,7 @@ TokenObservation TokenLocator::Impl::observe(int token, const Tally& blob, doubl
   const double total = static_cast<double>(blob.pixels.size());
   o.visible = true;
   o.visible_fraction = total / area;
+  o.blob_pixels = total;
   o.shape = blob.shape;
   o.cap = blob.cap;
   o.outline_cut = blob.divided;

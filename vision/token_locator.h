@@ -25,6 +25,7 @@ struct TokenObservation {
   double confidence = 0;        // 0..1: share of the token on that space, lowered when partly hidden
   std::vector<int> candidates;  // spaces it touches, most likely first
   double visible_fraction = 0;  // seen area over learned area
+  double blob_pixels = 0;       // in its blob (a shared blob: both tokens')
   ShapeFeatures shape;          // the outline seen
   CapFeatures cap;              // a cap seen inside it (tokens of one colour only)
   bool shared = false;          // its blob holds two tokens of one look (the outline is neither's)

@@ -100,6 +100,9 @@ struct TokenLocator::Impl {
   std::vector<TokenObservation> learned_seen;
   std::vector<Point2> piece_centre;
   std::vector<int> piece_space;
+  std::vector<double> piece_area;  // over the token's learned area
+  std::vector<int> token_group;    // per token, its colour group in the last find() (look-alikes share one)
+  std::vector<double> token_area;  // the tokens' learned areas, as the last find() was given them
   const cv::Mat* current_top = nullptr;  // of the current find()
   std::vector<uint8_t> chroma_fg;
   // Of the last find(): foreground pixels given to a learned token's blob, and the light's correction.
@@ -147,6 +150,10 @@ struct TokenLocator::Impl {
   // the blob is unchanged since (had t come here, its arrival would have changed the pixels). A blob of the
   // board itself that matches t's look (a shadow, the start space's print) is kept from being taken for it.
   bool stood_elsewhere(size_t t, const Tally& blob, double area) const;
+  // remember_decided(): tokens of one look decided sharing one blob are held by their pieces of it, the one
+  // held at the decision before (`held_centre`, `held_area`) by its blob then, the other by the rest.
+  void hold_shared_by_pieces(const std::vector<TokenObservation>& decided,
+                             const std::vector<Point2>& held_centre, const std::vector<double>& held_area);
   // The share of `blob`'s pixels changed since remember_decided's view (1 when none is remembered).
   double changed_share(const Tally& blob) const;
   void assign_by_outline(const std::vector<size_t>& members, const std::vector<Tally*>& blobs,
