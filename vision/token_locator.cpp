@@ -63,6 +63,7 @@ int TokenLocator::Impl::token_at(const Features& f, const std::vector<TokenAppea
   int best = -1;
   double best_d = 16.0;  // squared distance in spreads: about four standard deviations
   for (size_t k = 0; k < tokens.size(); ++k) {
+    if (tokens[k].faint()) continue;  // its pixels are the paper's within noise: found by locate_faint
     const auto& m = tokens[k].mean;
     const auto& s = tokens[k].spread;
     const double dr = (f.r - m[0]) / s[0], dg = (f.g - m[1]) / s[1], di = (f.i - m[2]) / s[2];
@@ -135,6 +136,7 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
   const cv::Vec3f gain = im.white_balance(top);
   const cv::Vec3f unit(1, 1, 1);
   im.current_top = &top;
+  im.faint_fresh = false;
 
   // Pass 1: colour change against the reference, and the brightness ratio that feeds the light field.
   const size_t ring_size = im.ring.size();
@@ -209,8 +211,8 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
   std::vector<int> group(tokens.size());
   for (size_t t = 0; t < tokens.size(); ++t) {
     group[t] = static_cast<int>(t);
-    for (size_t u = 0; u < t; ++u)
-      if (alike(tokens[t], tokens[u])) {
+    for (size_t u = 0; u < t && !tokens[t].faint(); ++u)
+      if (!tokens[u].faint() && alike(tokens[t], tokens[u])) {
         group[t] = group[u];
         break;
       }
@@ -255,8 +257,9 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
       }
     return blob_brightness[blob] = std::max(0.01, median(levels));
   };
+  // Grey or black, found by its pixels (a faint white token is found apart, by its place's score).
   auto neutral = [](const TokenAppearance& t) {
-    return chroma_distance({t.mean[0], t.mean[1], 0}, {1.0 / 3, 1.0 / 3, 0}) < 0.1;
+    return !t.faint() && chroma_distance({t.mean[0], t.mean[1], 0}, {1.0 / 3, 1.0 / 3, 0}) < 0.1;
   };
   // A grey or black token's brightness is its colour: of two blobs that both match its pixels, the one
   // clearly nearer its learned brightness (by more than a factor of two) is its own; the other is a
@@ -272,7 +275,7 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
   std::vector<std::vector<int>> looks_like(tokens.size());
   std::vector<std::vector<const Tally*>> others_found(tokens.size());  // a lone token's blobs not its own
   for (size_t first = 0; first < tokens.size(); ++first) {
-    if (group[first] != static_cast<int>(first)) continue;
+    if (group[first] != static_cast<int>(first) || tokens[first].faint()) continue;
     std::vector<size_t> members;
     double smallest = 1e18, largest = 0;
     for (size_t t = first; t < tokens.size(); ++t)
@@ -455,6 +458,8 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
           out[t].candidates.push_back(im.last_spaces[t]);
       }
     }
+  // A white token on pale paper: by its place's score, clear of everything the colours above explained.
+  if (!near) im.locate_faint(tokens, out);
   return out;
 }
 
