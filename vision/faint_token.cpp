@@ -39,9 +39,11 @@ void TokenLocator::Impl::score_faint(const cv::Mat& top) {
   const double r = token_radius(map, s);
   const double token_area = std::numbers::pi * r * r;
   // Left out: what tokens seen by their colour claimed, anything of a colour (a hand, a sleeve, a token not
-  // learned) and any foreground blob larger than a few tokens (a resting hand's shadow), with a margin for
-  // their soft edges and shadows. A coloured token's shadow beside a place left out would look like the
-  // dark ring around a white top.
+  // learned) and any foreground blob of half a token or more (a black token not learned yet, a resting
+  // hand's shadow), with a margin for their soft edges and shadows: paper beside anything dark scores like
+  // a white top in its dark ring (0.155 beside the black token put down in white1/bright, before it was
+  // learned). A white token's own rim and shadow are thinner than the speckle filter: what is left of them
+  // in the foreground is a few small pieces.
   const int blob_count = stats.rows;
   std::vector<int> coloured(static_cast<size_t>(blob_count), 0), held(static_cast<size_t>(blob_count), 0);
   for (size_t k = 0; k < ring.size(); ++k) {
@@ -55,7 +57,7 @@ void TokenLocator::Impl::score_faint(const cv::Mat& top) {
   for (int b = 1; b < blob_count; ++b)
     leave_out[static_cast<size_t>(b)] = held[static_cast<size_t>(b)] > 0 ||
                                         coloured[static_cast<size_t>(b)] >= 8 ||
-                                        stats.at<int>(b, cv::CC_STAT_AREA) > 3 * token_area;
+                                        stats.at<int>(b, cv::CC_STAT_AREA) > 0.5 * token_area;
   cv::Mat excluded = claimed.clone();
   for (int i : ring)
     if (const int blob = blobs.at<int>(i); blob > 0 && leave_out[static_cast<size_t>(blob)])
