@@ -38,7 +38,8 @@ std::string tokens_to_json(const std::vector<TokenAppearance>& tokens) {
                  {"hu", t.hu},
                  {"shape", {t.shape.spread, t.shape.elongation, t.shape.fill}},
                  {"cap", {t.cap.share, t.cap.r, t.cap.g}},
-                 {"outline_cut", t.outline_cut}});
+                 {"outline_cut", t.outline_cut},
+                 {"faint_contrast", t.faint_contrast}});
   return j.dump();
 }
 
@@ -57,6 +58,7 @@ std::expected<std::vector<TokenAppearance>, std::string> tokens_from_json(const 
       const auto cap = j.value("cap", std::array<double, 3>{});
       t.cap = {cap[0], cap[1], cap[2]};
       t.outline_cut = j.value("outline_cut", false);
+      t.faint_contrast = j.value("faint_contrast", 0.0);  // absent in older set-ups: none was faint
       if (auto p = t.problem(); !p.empty()) return std::unexpected(p);
       out.push_back(t);
     }

@@ -44,7 +44,13 @@ struct TokenAppearance {
   // The outline was cut out of tokens of one look touching at setup: a rough guide, weighed at half, until
   // the tracker replaces it with the first sure look at the token alone.
   bool outline_cut = false;
+  // A faint token (a white one on pale paper): no pixel of it differs from the board beyond noise, but its
+  // top is brighter and its rim and shadow darker over a token-sized place. It is found by that region's
+  // centre-surround score (its middle's brightness change over the empty board, less its surroundings'),
+  // which this holds as measured when it was learned; 0 for a token found by its pixels' colour.
+  double faint_contrast = 0;
 
+  bool faint() const { return faint_contrast > 0; }
   std::string problem() const;  // empty when usable
 };
 

@@ -674,7 +674,8 @@ std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat&
     chosen = 1, count = 1;
     for (int i : caps_alone.front()) labels.at<int>(i) = chosen;
   }
-  if (count == 0) return std::unexpected("nothing new is on the board");
+  // Nothing new by its pixels: perhaps something faint (a white token on pale paper), by its place's score.
+  if (count == 0) return im.find_faint_token(top);
   if (count > 1)
     return std::unexpected("more than one new thing is on the board; put one token down at a time");
 

@@ -63,6 +63,7 @@ int TokenLocator::Impl::token_at(const Features& f, const std::vector<TokenAppea
   int best = -1;
   double best_d = 16.0;  // squared distance in spreads: about four standard deviations
   for (size_t k = 0; k < tokens.size(); ++k) {
+    if (tokens[k].faint()) continue;  // its pixels are the paper's within noise: found by locate_faint
     const auto& m = tokens[k].mean;
     const auto& s = tokens[k].spread;
     const double dr = (f.r - m[0]) / s[0], dg = (f.g - m[1]) / s[1], di = (f.i - m[2]) / s[2];
@@ -137,6 +138,7 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
   im.current_top = &top;
   im.token_area.resize(tokens.size());
   for (size_t t = 0; t < tokens.size(); ++t) im.token_area[t] = tokens[t].area_px;
+  im.faint_fresh = false;
 
   // Pass 1: colour change against the reference, and the brightness ratio that feeds the light field.
   const size_t ring_size = im.ring.size();
@@ -211,8 +213,8 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
   std::vector<int> group(tokens.size());
   for (size_t t = 0; t < tokens.size(); ++t) {
     group[t] = static_cast<int>(t);
-    for (size_t u = 0; u < t; ++u)
-      if (alike(tokens[t], tokens[u])) {
+    for (size_t u = 0; u < t && !tokens[t].faint(); ++u)
+      if (!tokens[u].faint() && alike(tokens[t], tokens[u])) {
         group[t] = group[u];
         break;
       }
@@ -258,8 +260,9 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
       }
     return blob_brightness[blob] = std::max(0.01, median(levels));
   };
+  // Grey or black, found by its pixels (a faint white token is found apart, by its place's score).
   auto neutral = [](const TokenAppearance& t) {
-    return chroma_distance({t.mean[0], t.mean[1], 0}, {1.0 / 3, 1.0 / 3, 0}) < 0.1;
+    return !t.faint() && chroma_distance({t.mean[0], t.mean[1], 0}, {1.0 / 3, 1.0 / 3, 0}) < 0.1;
   };
   // A grey or black token's brightness is its colour: of two blobs that both match its pixels, the one
   // clearly nearer its learned brightness (by more than a factor of two) is its own; the other is a
@@ -277,7 +280,7 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
   std::vector<Tally> joined_pieces(tokens.size());             // a lone token's blob in two pieces, joined
   std::vector<const Tally*> own_blob(tokens.size(), nullptr);  // a lone token's blob
   for (size_t first = 0; first < tokens.size(); ++first) {
-    if (group[first] != static_cast<int>(first)) continue;
+    if (group[first] != static_cast<int>(first) || tokens[first].faint()) continue;
     std::vector<size_t> members;
     double smallest = 1e18, largest = 0;
     for (size_t t = first; t < tokens.size(); ++t)
@@ -514,6 +517,8 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
           out[t].candidates.push_back(im.last_spaces[t]);
       }
     }
+  // A white token on pale paper: by its place's score, clear of everything the colours above explained.
+  if (!near) im.locate_faint(tokens, out);
   return out;
 }
 

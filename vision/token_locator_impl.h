@@ -5,7 +5,8 @@
 //
 // The locator is split by concern: token_locator.cpp (the per-frame look: light, foreground, colour),
 // token_learning.cpp (learning tokens on the start space and one at a time by difference from the empty
-// board), token_identity.cpp (telling tokens of one colour apart by outline and cap).
+// board), token_identity.cpp (telling tokens of one colour apart by outline and cap), faint_token.cpp
+// (tokens too close to the board's look for any pixel to tell: a white token on pale paper).
 
 #include <algorithm>
 #include <array>
@@ -159,6 +160,40 @@ struct TokenLocator::Impl {
   void assign_by_outline(const std::vector<size_t>& members, const std::vector<Tally*>& blobs,
                          const std::vector<TokenAppearance>& tokens, const std::vector<Point2>* near,
                          std::vector<TokenObservation>& out) const;
+
+  // Faint tokens (faint_token.cpp). A white token on pale paper changes no pixel beyond noise and the
+  // foreground threshold: its top is about a tenth brighter than the paper, its one-pixel rim and its
+  // shadow darker, each too thin or too slight alone. Over a token-sized place they add up: the mean change
+  // of brightness over the empty board in its middle, less the mean over a ring around it, is 4-40 times
+  // the same score's noise. Of the last find(): that score at every ring pixel (CV_32F; `faint_valid`: where
+  // it was measured, clear of tokens seen by colour, hands and their shadows), and its noise.
+  struct FaintPeak {
+    Point2 centre;  // top-view pixels
+    double score = 0;
+  };
+  cv::Mat faint_change, faint_weight, faint_score, faint_valid, faint_excluded, faint_score_of_valid;
+  double faint_noise = 0;
+  bool faint_fresh = false;  // the score is of the last find()
+  // Fills the above from the last find()'s light and foreground; `top` is that find()'s view.
+  void score_faint(const cv::Mat& top);
+  // The score of `view` against the empty board, in the last find()'s light, clear of `faint_excluded`;
+  // `faint_score_of_valid` gets where it was measured.
+  cv::Mat faint_score_of(const cv::Mat& view);
+  // The score's spread where it was measured (the median absolute score, as a standard deviation).
+  double noise_of(const cv::Mat& score, const cv::Mat& valid) const;
+  // The places where `score` is at least `floor`, best first, each at least a token's width from a better
+  // one, none where a token was found.
+  std::vector<FaintPeak> faint_peaks(const cv::Mat& score, double floor, size_t most) const;
+  // The least score a faint token counts from: far above the noise (and the false peaks it makes: at most
+  // 0.045 measured, a shadow fallen since the empty board was taken included).
+  double faint_floor() const;
+  // The token-sized disc of pixels on the ring around `centre`.
+  std::vector<int> faint_footprint(Point2 centre) const;
+  // The faint tokens among `tokens` located on the last find(), written into `out`; their footprints are
+  // claimed. Several faint tokens look alike: each takes a place, and all of them are questions.
+  void locate_faint(const std::vector<TokenAppearance>& tokens, std::vector<TokenObservation>& out);
+  // For find_new_token: the one faint new thing on the board as a token, or why not.
+  std::expected<NewToken, std::string> find_faint_token(const cv::Mat& top);
 };
 
 }  // namespace bb::vision

@@ -631,30 +631,29 @@ TokenTracker::Settings one_at_a_time(int tokens) {
   return settings;
 }
 
-TEST(Learning, AWhiteTokenTheCameraCannotSeeIsLeftToTheDiceAndTheOthersAreStillWatched) {
-  // Red, blue, white (no cap) and black put down one at a time: the white one on the pale paper is not
-  // seen, the tracker says so, and the family goes on without it (the table's "go on without": the next
-  // token is asked for). The evaluator models that choice: the white token's moves are left to the dice,
-  // counted apart, and every other token is learned and its moves reported, none wrong, no false move.
+TEST(Learning, AWhiteTokenPutDownAloneOnGoIsLearnedByItsPlaceAndItsMovesAreWatched) {
+  // Red, blue, white (no cap) and black put down one at a time: the white one on the pale paper changes no
+  // pixel beyond noise, and was said unseen and left to the dice (the table's "go on without it"). Its place
+  // scores (its top brighter, its rim and shadow darker than the empty board, over a token-sized region):
+  // it is learned, and every token's moves are reported, none wrong, no false move.
   const TableRenderer& r = red_blue_white_black();
   const TokenTracker::Settings settings = one_at_a_time(4);
   const std::vector<TableMove> moves{{0, 5}, {2, 8}, {1, 11}, {3, 14}, {2, 16}};
   std::mt19937_64 rng(71);
   const auto score = evaluate_game(r, scene_for(Condition::clean, r, rng), 4, moves, 71, settings);
   EXPECT_TRUE(score.learned) << score.summary();
-  EXPECT_EQ(score.tokens_learned, 3) << score.summary();
-  EXPECT_EQ(score.tokens_unwatched, 1) << score.summary();
-  EXPECT_EQ(score.moves_unwatched, 2) << score.summary();
-  EXPECT_EQ(score.moves_correct, 3) << score.summary();
+  EXPECT_EQ(score.tokens_learned, 4) << score.summary();
+  EXPECT_EQ(score.tokens_unwatched, 0) << score.summary();
+  EXPECT_EQ(score.moves_correct, 5) << score.summary();
   EXPECT_EQ(score.moves_wrong, 0) << score.summary();
   EXPECT_EQ(score.false_moves, 0) << score.summary();
-  EXPECT_DOUBLE_EQ(score.watched_accuracy(), 1.0);
 }
 
 TEST(Learning, ATokenLeftToTheDiceIsNoLongerWaitedForAndNothingPutDownLaterIsLearnedAsIt) {
-  // Red, blue, white (no cap) and black put down one at a time; the white one is not seen and the family
-  // goes on without it. Once black is learned the tracker waits for nothing more: it must not ask for a
-  // fifth token, and the white token put down later in the game is not learned as a token.
+  // Red, blue, white (no cap) and black put down one at a time; the white one is not put on the board (a
+  // token the camera cannot see: the hand reaches over and leaves it beside the board) and the family goes
+  // on without it. Once black is learned the tracker waits for nothing more: it must not ask for a fifth
+  // token, and nothing put down later in the game is learned as a token.
   const TableRenderer& r = red_blue_white_black();
   const TokenTracker::Settings settings = one_at_a_time(4);
   TableScript::Settings script_settings;
@@ -669,7 +668,8 @@ TEST(Learning, ATokenLeftToTheDiceIsNoLongerWaitedForAndNothingPutDownLaterIsLea
   for (int t = 0; t < 4; ++t) {
     const std::string name = learned_token_name(t);
     tracker.learn_next_token(name);
-    auto events = feed.run(script.place(t, r.slot_position(spaces[static_cast<size_t>(t)], 0), -1));
+    const Point2 to = t == 2 ? Point2{1.25, 0.45} : r.slot_position(spaces[static_cast<size_t>(t)], 0);
+    auto events = feed.run(script.place(t, to, -1));
     if (t == 2) {
       auto waited = feed.run(
           script.still(settings.still_frames + settings.agree_frames + settings.settle_limit_frames + 4, -1));
