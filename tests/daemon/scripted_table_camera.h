@@ -41,8 +41,9 @@ class ScriptedTableCamera : public vision::FrameSource {
     vision::TableScript::Settings settings;
     if (start_positions) settings.start_positions = start_positions(renderer_);
     std::mt19937_64 rng(kSeed);
-    script_ = std::make_unique<vision::TableScript>(renderer_, vision::scene_for(vision::Condition::clean, renderer_, rng),
-                                                    static_cast<int>(renderer_.looks().size()), kSeed, settings);
+    script_ = std::make_unique<vision::TableScript>(
+        renderer_, vision::scene_for(vision::Condition::clean, renderer_, rng),
+        static_cast<int>(renderer_.looks().size()), kSeed, settings);
     queue(script_->opening());
   }
 
