@@ -261,8 +261,8 @@ bool TokenTracker::learn_new_token(const cv::Mat& top, const std::vector<TokenOb
       e.to = -1;
       e.detail = fmt::format(
           "waiting for {} to be put down, but nothing new is seen on the board ({}). A white token on a "
-          "pale space cannot be told from the board: put it on a space with a coloured band, or stick a "
-          "small coloured cap on it (a round sticker of a "
+          "pale space, in bright light or beside the GO marker, can look like the board itself: put it on "
+          "a space with a coloured band, or stick a small coloured cap on it (a round sticker of a "
           "colour no other token has) and put it down again, or play with a coloured token instead",
           next_token_name(), found.error());
       events.push_back(e);

@@ -52,7 +52,7 @@ class TokenTracker {
     Learning learning = Learning::all_on_start_space;
     // Moves of other tokens while a token is not seen, after which it is reported lost. While waiting for
     // a token to be put down, a still scene showing nothing new for `settle_limit_frames` after something
-    // moved is said too (learn_incomplete: the token cannot be told from the board).
+    // moved is said too (learn_incomplete: the token looks like the board there).
     int lost_after_moves = 4;
     TokenLocator::Settings locator;
     MotionDetector::Settings motion;
