@@ -41,44 +41,24 @@ TEST(Decks, AnUnknownDeckWordIsRefusedNamingTheEditionsDecks) {
   EXPECT_FALSE(parse_input(R"({"t": "draw"})", names, classic));
 }
 
-// A board whose decks are not called "chance" or "chest": the Get Out of Jail card kept from "fate" is held
-// by that deck, goes back to it, and the snapshot spells it by the deck's id.
-constexpr const char* kOwnDecks = R"(id = "own_decks"
-[rules]
-start_cash = 100
-[[group]]
-id = "red"
-[[space]]
-name = "Start"
-type = "start"
-[[space]]
-name = "Lot"
-type = "property"
-group = "red"
-price = 10
-rent = [1, 2, 3, 4, 5, 6]
-house_cost = 5
-[[space]]
-name = "Jail"
-type = "jail"
-[[space]]
-name = "Fate"
-type = "action"
-on_land = [{ effect = "draw", deck = "fate" }]
-[[deck]]
-id = "luck"
-[[deck.card]]
-id = "home"
-effects = [{ effect = "advance_to", space = "Start" }]
-[[deck]]
+// A board whose decks are not called "chance" or "chest" (kMinimal with its deck renamed "luck" and a second
+// deck, "fate", drawn on the action space and holding a Get Out of Jail card): the card kept from "fate" is
+// held by that deck, goes back to it, and the snapshot spells it by the deck's id.
+std::string own_decks() {
+  std::string text = with(kMinimal, R"(id = "tiny")", R"(id = "own_decks")");
+  text = with(text, R"(name = "Chance")", R"(name = "Fate")");
+  text = with(text, R"(deck = "chance")", R"(deck = "fate")");
+  text = with(text, "[[deck]]\nid = \"chance\"", "[[deck]]\nid = \"luck\"");
+  return text + R"([[deck]]
 id = "fate"
 [[deck.card]]
 id = "free"
 effects = [{ effect = "get_out_of_jail" }]
 )";
+}
 
 TEST(Decks, JailCardsAreHeldByTheEditionsOwnDecks) {
-  auto edition = parse_edition(kOwnDecks, "editions/own_decks.toml");
+  auto edition = parse_edition(own_decks(), "editions/own_decks.toml");
   ASSERT_TRUE(edition) << edition.error().what();
   const auto ed = std::make_shared<const Edition>(std::move(*edition));
   const DeckId fate = *ed->deck_named("fate");
