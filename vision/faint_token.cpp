@@ -21,6 +21,7 @@
 namespace bb::vision {
 
 using locator_detail::features;
+using locator_detail::log_hu_moments;
 using locator_detail::median;
 using locator_detail::shape_of;
 
@@ -257,10 +258,7 @@ std::expected<NewToken, std::string> TokenLocator::Impl::find_faint_token(const 
   found.look.area_px = static_cast<double>(footprint.size());
   cv::Mat disc = cv::Mat::zeros(s, s, CV_8U);
   for (int i : footprint) disc.at<uint8_t>(i) = 255;
-  double hu[7];
-  cv::HuMoments(cv::moments(disc, true), hu);
-  for (size_t c = 0; c < 7; ++c)
-    found.look.hu[c] = hu[c] == 0 ? 0 : -std::copysign(1.0, hu[c]) * std::log10(std::abs(hu[c]));
+  found.look.hu = log_hu_moments(disc);
   Point2 centre;
   found.look.shape = shape_of(footprint, s, &centre);
   found.look.faint_contrast = faint_score.at<float>(static_cast<int>(std::lround(peak.centre.y)),

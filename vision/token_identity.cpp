@@ -19,6 +19,15 @@ using locator_detail::shape_of;
 
 namespace locator_detail {
 
+std::array<double, 7> log_hu_moments(const cv::Mat& mask) {
+  double hu[7];
+  cv::HuMoments(cv::moments(mask, true), hu);
+  std::array<double, 7> out{};
+  for (size_t c = 0; c < 7; ++c)
+    out[c] = hu[c] == 0 ? 0 : -std::copysign(1.0, hu[c]) * std::log10(std::abs(hu[c]));
+  return out;
+}
+
 ShapeFeatures shape_of(const std::vector<int>& pixels, int side, Point2* centre) {
   const double n = static_cast<double>(pixels.size());
   double cx = 0, cy = 0;

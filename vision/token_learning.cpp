@@ -18,6 +18,7 @@ using locator_detail::alike;
 using locator_detail::cell;
 using locator_detail::chroma_distance;
 using locator_detail::features;
+using locator_detail::log_hu_moments;
 using locator_detail::median;
 using locator_detail::shape_of;
 
@@ -227,10 +228,7 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
     f.look.area_px = count;
     cv::Mat mask = cv::Mat::zeros(s, s, CV_8U);
     for (int i : piece) mask.at<uint8_t>(i) = 255;
-    double hu[7];
-    cv::HuMoments(cv::moments(mask, true), hu);
-    for (size_t c = 0; c < 7; ++c)
-      f.look.hu[c] = hu[c] == 0 ? 0 : -std::copysign(1.0, hu[c]) * std::log10(std::abs(hu[c]));
+    f.look.hu = log_hu_moments(mask);
     f.distance = std::hypot((cx / count + 0.5) / s - corner.x, (cy / count + 0.5) / s - corner.y);
     f.centre = {cx / count, cy / count};
     f.pixels = std::move(piece);
@@ -371,10 +369,7 @@ std::vector<TokenAppearance> TokenLocator::learn(const cv::Mat& top, int start_s
       }
       const double count = static_cast<double>(f.pixels.size());
       f.look.area_px = count;
-      double hu[7];
-      cv::HuMoments(cv::moments(blob, true), hu);
-      for (size_t c = 0; c < 7; ++c)
-        f.look.hu[c] = hu[c] == 0 ? 0 : -std::copysign(1.0, hu[c]) * std::log10(std::abs(hu[c]));
+      f.look.hu = log_hu_moments(blob);
       f.distance = std::hypot((cx / count + 0.5) / s - corner.x, (cy / count + 0.5) / s - corner.y);
       f.centre = {cx / count, cy / count};
       plain.push_back(std::move(f));
@@ -723,10 +718,7 @@ std::expected<NewToken, std::string> TokenLocator::find_new_token(const cv::Mat&
   found.look.area_px = static_cast<double>(pixels.size());
   cv::Mat mask = cv::Mat::zeros(s, s, CV_8U);
   for (int i : pixels) mask.at<uint8_t>(i) = 255;
-  double hu[7];
-  cv::HuMoments(cv::moments(mask, true), hu);
-  for (size_t c = 0; c < 7; ++c)
-    found.look.hu[c] = hu[c] == 0 ? 0 : -std::copysign(1.0, hu[c]) * std::log10(std::abs(hu[c]));
+  found.look.hu = log_hu_moments(mask);
   found.look.shape = shape_of(pixels, s, &found.centre);
   if (has_cap) {
     Tally body;

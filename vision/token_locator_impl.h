@@ -49,6 +49,9 @@ inline bool alike(const TokenAppearance& a, const TokenAppearance& b) {
 // A blob's outline as numbers that do not change when it is turned; `centre` gets its centroid.
 ShapeFeatures shape_of(const std::vector<int>& pixels, int side, Point2* centre);
 
+// The log Hu moments of a mask's outline (sign kept, 0 for a moment of 0), as TokenAppearance::hu keeps them.
+std::array<double, 7> log_hu_moments(const cv::Mat& mask);
+
 inline double median(std::vector<double>& v) {
   if (v.empty()) return 1.0;
   auto mid = v.begin() + static_cast<long>(v.size() / 2);
