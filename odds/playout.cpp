@@ -25,6 +25,9 @@ std::optional<PlayoutResult> play_out(rules::Game game, std::uint64_t seed, int 
   // Nobody undoes in a playout or reads its journal: apply() copies no input into a history and builds no
   // posting (the cash moves the same).
   game.forget_journal();
+  // The decks' order is hidden from everyone at the table: each playout deals its own from its seed (the same
+  // for both branches of a trade, so they draw the same cards).
+  game.deal_hidden_cards_anew(seed);
   const int start_turns = game.state().turns;
   const std::size_t players = game.state().players.size();
   rules::Bot bot(seed);

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "rules/engine.h"
 
 namespace bb::rules {
@@ -221,6 +223,17 @@ void Game::forget_journal() {
   forgotten_postings_ += state_.postings.size();
   state_.postings.clear();
   state_.postings.shrink_to_fit();  // a copy of this game then allocates nothing for a journal
+}
+
+void Game::deal_hidden_cards_anew(std::uint64_t seed) {
+  std::uint64_t stream = seed ^ 0x6465636b73ULL;  // "decks": not the dice's or the bots' stream of that seed
+  for (DeckState& deck : decks_) {
+    std::vector<int> cards = deck.order();
+    std::sort(cards.begin(), cards.end());  // the game's own order must not show through
+    shuffle(cards, stream);
+    deck = DeckState(std::move(cards));
+  }
+  rng_ = splitmix64(stream);
 }
 
 bool Game::between_moves() const {

@@ -173,6 +173,12 @@ class Game {
   // reads its questions' words either: a debt and a mortgaged transfer carry no `reason` (the state dump and
   // the snapshot show an empty one).
   void forget_journal();
+  // For a playout: each deck's cards dealt anew in an order drawn from `seed` alone, and the engine's own
+  // random draws (an auction's timer) started from it. Nobody at the table knows a deck's order (the table's
+  // virtual decks keep it hidden; a physical deck's is the table's own), so a playout must not play the
+  // game's: every playout would draw the same cards and the odds would know them before anyone does. Which
+  // cards each deck holds is kept; the result does not depend on the order the game had.
+  void deal_hidden_cards_anew(std::uint64_t seed);
   bool keeps_journal() const { return keep_journal_; }
   // Every posting the game made, kept in the journal or not (the next posting's seq is this plus one).
   std::size_t posting_count() const { return forgotten_postings_ + state_.postings.size(); }

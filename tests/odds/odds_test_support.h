@@ -20,12 +20,15 @@ inline std::shared_ptr<const rules::Edition> classic() {
   return edition;
 }
 
-inline rules::Game start(int players, std::uint64_t seed = 7) {
+// A fresh classic game of `players` named Ann, Bob, Cleo and on; `rotation` seats them that many places on
+// (the first to throw is then the one named `rotation`).
+inline rules::Game start(int players, std::uint64_t seed = 7, int rotation = 0) {
   static const char* kNames[] = {"Ann", "Bob", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana"};
   rules::Setup setup;
   setup.edition = "classic";
   setup.seed = seed;
-  for (int p = 0; p < players; ++p) setup.players.push_back({kNames[p], "", "", {}, -1});
+  for (int seat = 0; seat < players; ++seat)
+    setup.players.push_back({kNames[(seat + rotation) % players], "", "", {}, -1});
   auto game = rules::Game::start(classic(), setup);
   EXPECT_TRUE(game) << (game ? "" : game.error());
   return std::move(*game);
