@@ -59,13 +59,14 @@ const Bot::Thresholds& Bot::thresholds(const Edition& ed) {
     }
     if (ownable(sp)) thresholds_.mortgage = std::min(thresholds_.mortgage, sp.mortgage);
   }
+  thresholds_.group_count = ed.groups.size();
   for (std::size_t gi = 0; gi < ed.groups.size(); ++gi) {
     const int group = static_cast<int>(gi);
     const SpaceSet& members = ed.group_set(group);
     if (members.count_common(thresholds_.properties) > 0) thresholds_.property_groups.push_back(&members);
     const auto& spaces = ed.members_of(group);
     if (spaces.size() >= 2 && ownable(ed.spaces[spaces[0]]))
-      thresholds_.trade_groups.push_back({group, static_cast<int>(spaces.size()), &members});
+      thresholds_.trade_groups.push_back({group, static_cast<int>(spaces.size())});
   }
   return thresholds_;
 }
@@ -94,10 +95,15 @@ const std::vector<int>& Bot::nearly_whole(const Game& g, PlayerId p, const Thres
   if (known.lots == lots) return known.groups;  // (no lots, no group but one: the cache starts right)
   known.lots = lots;
   known.groups.clear();
-  // All but one of the group's lots are the player's (counted a word at a time), over the groups worked out
-  // once for the edition: the player's lots change often enough that this is asked afresh most times.
+  // All but one of the group's lots are the player's, over the groups worked out once for the edition: the
+  // player's lots change often enough that this is asked afresh most times. The player's lots are counted
+  // by group in one walk of them (a group's set is exactly the spaces of its group_index): counting each
+  // group's lots among them a word at a time was a third of the bot's trade decision.
+  group_counts_.assign(least.group_count, 0);
+  for (SpaceId s : lots)
+    if (const int group = g.edition().spaces[s].group_index; group >= 0) ++group_counts_[group];
   for (const Thresholds::TradeGroup& group : least.trade_groups)
-    if (lots.count_common(*group.lots) == group.members - 1) known.groups.push_back(group.group);
+    if (group_counts_[group.group] == group.members - 1) known.groups.push_back(group.group);
   return known.groups;
 }
 
@@ -247,38 +253,9 @@ Bot::Move Bot::between_moves(const Game& g) {
 // The between-moves decisions after building and lifting mortgages: now and then a trade that completes a
 // group, FINANCE (1932)'s moves, and otherwise the throw.
 Bot::Move Bot::between_moves_without_lots(const Game& g, PlayerId p) {
-  const GameState& st = g.state();
-  const Edition& ed = g.edition();
-  const auto& pl = st.players[p];
   // Complete a group by buying the one missing lot from its owner, now and then.
-  if (random() % 8 == 0) {
-    // The groups of which the player owns all but one lot (kept by seat until their lots change); that one
-    // must be someone's.
-    for (int gi : nearly_whole(g, p, thresholds(ed))) {
-      const auto& members = ed.members_of(gi);
-      std::optional<SpaceId> missing;
-      for (SpaceId m : members)
-        if (st.spaces[m].owner != p && st.spaces[m].owner) missing = m;
-      if (!missing) continue;
-      const SpaceId other_lot = *missing;
-      PlayerId seller = *st.spaces[other_lot].owner;
-      Money offer = ed.spaces[other_lot].price * 2;
-      bool buildings = false;
-      for (SpaceId m : members) buildings = buildings || st.spaces[m].houses > 0 || st.spaces[m].hotel;
-      for (SpaceId m : ed.members_of(ed.spaces[other_lot].group_index))
-        buildings = buildings || st.spaces[m].houses > 0 || st.spaces[m].hotel;
-      if (finance::lease_in_partnership(ed, st, other_lot)) continue;
-      if (!buildings && pl.cash - offer > kReserve) {
-        Trade t;
-        t.from = p;
-        t.to = seller;
-        t.give.cash = offer;
-        t.get.spaces = {other_lot};
-        other_ = std::move(t);
-        return Move{.kind = Move::Kind::other, .player = p};
-      }
-    }
-  }
+  if (random() % 8 == 0 && trade_to_complete_a_group(g, p))
+    return Move{.kind = Move::Kind::other, .player = p};
   // finance_1932 draws no random number and finds nothing where the edition has neither partnerships nor
   // jail insurance: it is not even called (its optional Input was a cost of its own on every throw).
   const Rules& rules = g.rules();
@@ -290,6 +267,39 @@ Bot::Move Bot::between_moves_without_lots(const Game& g, PlayerId p) {
   const int d1 = dice();
   const int d2 = dice();
   return Move{.kind = Move::Kind::roll, .player = p, .d1 = d1, .d2 = d2};
+}
+
+bool Bot::trade_to_complete_a_group(const Game& g, PlayerId p) {
+  const GameState& st = g.state();
+  const Edition& ed = g.edition();
+  const auto& pl = st.players[p];
+  // The groups of which the player owns all but one lot (kept by seat until their lots change); that one
+  // must be someone's.
+  for (int gi : nearly_whole(g, p, thresholds(ed))) {
+    const auto& members = ed.members_of(gi);
+    std::optional<SpaceId> missing;
+    for (SpaceId m : members)
+      if (st.spaces[m].owner != p && st.spaces[m].owner) missing = m;
+    if (!missing) continue;
+    const SpaceId other_lot = *missing;
+    PlayerId seller = *st.spaces[other_lot].owner;
+    Money offer = ed.spaces[other_lot].price * 2;
+    bool buildings = false;
+    for (SpaceId m : members) buildings = buildings || st.spaces[m].houses > 0 || st.spaces[m].hotel;
+    for (SpaceId m : ed.members_of(ed.spaces[other_lot].group_index))
+      buildings = buildings || st.spaces[m].houses > 0 || st.spaces[m].hotel;
+    if (finance::lease_in_partnership(ed, st, other_lot)) continue;
+    if (!buildings && pl.cash - offer > kReserve) {
+      Trade t;
+      t.from = p;
+      t.to = seller;
+      t.give.cash = offer;
+      t.get.spaces = {other_lot};
+      other_ = std::move(t);
+      return true;
+    }
+  }
+  return false;
 }
 
 // FINANCE (1932): now and then a railroad or power company partnership; jail insurance before a throw that

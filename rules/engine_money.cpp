@@ -3,6 +3,12 @@
 
 namespace bb::rules {
 
+namespace {
+// The card id of a payment no card caused. At namespace scope: a function's static was a guard tested on
+// every payment.
+const std::string kNoPaymentCard;
+}  // namespace
+
 void Engine::post(Account from, Account to, Money amount, Memo memo, std::optional<SpaceId> space,
                   const std::string& card) {
   if (amount <= 0 || from == to) return;
@@ -35,8 +41,7 @@ void Engine::pay(Account from, Account to, Money amount, Memo memo, std::optiona
                  const Card* card) {
   if (amount <= 0) return;
   // The card's id by reference: a copy was an allocation for every id past the string's own buffer.
-  static const std::string no_card;
-  const std::string& card_id = card ? card->id : no_card;
+  const std::string& card_id = card ? card->id : kNoPaymentCard;
   const std::optional<PlayerId> payer = from.player();
   if (payer && to.is_bank() && (memo == Memo::card || memo == Memo::tax) && is_pauper(*payer)) {
     // FINANCE (1932): a pauper's payments to the bank are reversed in his favour.

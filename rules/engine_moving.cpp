@@ -282,10 +282,13 @@ void Engine::next_turn() {
     }
   }
   ++st.turns;
+  // The next seat round the table still in the game. The seats counted once: every seat is one of the table
+  // (Engine::active's check of the seat), and the vector's size is a division by a player's size.
+  const int seats = static_cast<int>(st.players.size());
   PlayerId next = st.current;
-  for (std::size_t k = 0; k < st.players.size(); ++k) {
-    next = next_seat(next);
-    if (active(next)) {
+  for (int k = 0; k < seats; ++k) {
+    next = PlayerId{wrap(next.number() + 1, seats)};
+    if (!st.players[next].bankrupt) {
       st.current = next;
       break;
     }
