@@ -97,3 +97,10 @@ TEST(WhiteToken, NothingNewAfterAHandPassedIsSaidNotWaitedForSilently) {
   EXPECT_TRUE(tracker.waiting_for_token());
   EXPECT_EQ(count(events, TrackerEvent::Kind::learned), 0);
 }
+
+// white1/warm's third move: a second peak (0.065) beside the white token's own (0.092), its shadow at the
+// board's edge just past the first peak's reach, lay on the same space 7: the token stands there either way,
+// which is no question (blur, JPEG and mixed views asked so four times).
+TEST(WhiteToken, ASecondPeakOnItsOwnSpaceIsNoQuestion) {
+  expect_learned_and_every_move_right(white1_row(Condition::warm, 3));
+}
