@@ -178,7 +178,16 @@ void TokenLocator::Impl::locate_faint(const std::vector<TokenAppearance>& tokens
   score_faint(*current_top);
   // A place counts from well above the noise and from 0.4 of the score the token was learned with (its
   // score varies about twofold from space to space in bright light, where only its rim and shadow show).
-  const auto peaks = faint_peaks(faint_score, std::max(faint_floor(), 0.4 * weakest), faint.size() + 1);
+  auto peaks = faint_peaks(faint_score, std::max(faint_floor(), 0.4 * weakest), faint.size() + 1);
+  // Not all of them found by their place's score: what came since the last decision (bright light, a token
+  // beside it; faint_token_arrived.cpp), away from the places found.
+  if (peaks.size() < faint.size())
+    for (const FaintPeak& arrived : faint_arrivals(weakest, faint.size() + 1 - peaks.size()))
+      if (std::none_of(peaks.begin(), peaks.end(), [&](const FaintPeak& p) {
+            return std::hypot(p.centre.x - arrived.centre.x, p.centre.y - arrived.centre.y) <
+                   2 * token_radius(map, settings.top_side);
+          }))
+        peaks.push_back(arrived);
   std::vector<Tally> places;
   for (const FaintPeak& peak : peaks) {
     Tally place;

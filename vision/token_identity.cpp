@@ -113,6 +113,9 @@ void TokenLocator::remember_decided(const cv::Mat& top, const std::vector<TokenO
   im.decided_centre.assign(decided.size(), {});
   im.decided_area.assign(decided.size(), 0.0);
   im.decided_seen = decided;
+  // What the faint score left out on this view (tokens seen by colour, hands, large blobs), when it was
+  // scored: a faint token's arrival is looked for clear of it (faint_arrivals).
+  im.decided_excluded = im.faint_fresh ? im.faint_excluded.clone() : cv::Mat();
   for (size_t t = 0; t < decided.size(); ++t) {
     const TokenObservation& o = decided[t];
     // Seen sure, alone, and at about its learned size (a blob three times a token's area is the token and
@@ -199,6 +202,7 @@ bool TokenLocator::remember_settled(size_t token, int space) {
 void TokenLocator::forget_decided() {
   impl_->decided_seen.clear();
   impl_->decided_top.release();
+  impl_->decided_excluded.release();
   impl_->decided_centre.clear();
   impl_->decided_area.clear();
   impl_->piece_centre.clear();
