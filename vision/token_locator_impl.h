@@ -159,6 +159,11 @@ struct TokenLocator::Impl {
   // held at the decision before (`held_centre`, `held_area`) by its blob then, the other by the rest.
   void hold_shared_by_pieces(const std::vector<TokenObservation>& decided,
                              const std::vector<Point2>& held_centre, const std::vector<double>& held_area);
+  // True when `blob` holds where look-alike `t` stood when last decided (held there, its centre on the
+  // blob), has grown by a third of a token or more since, and is partly new: another token of its look has
+  // come to touch it, one blob for both (pairs/mixed: 248 pixels, under the 1.6 token areas that make a
+  // blob a pair by size alone, so neither token took it).
+  bool grown_by_arrival(size_t t, const Tally& blob) const;
   // The share of `blob`'s pixels changed since remember_decided's view (1 when none is remembered).
   double changed_share(const Tally& blob) const;
   void assign_by_outline(const std::vector<size_t>& members, const std::vector<Tally*>& blobs,
