@@ -228,7 +228,8 @@ bool TokenLocator::Impl::grown_by_arrival(size_t t, const Tally& blob) const {
       t >= token_area.size())
     return false;
   // A third of a token is far beyond a token's own blob's change between frames (3-10%); what came is
-  // clearly new (a token's worth of its pixels changed), where a still token's blob hardly changes.
+  // new (a fifth of the blob's pixels or more changed), where a still token's blob hardly changes (at most
+  // a tenth for an untouched one).
   const double before = decided_area[t] * token_area[t];
   if (static_cast<double>(blob.pixels.size()) < before + token_area[t] / 3) return false;
   const int s = settings.top_side;
