@@ -178,7 +178,16 @@ void TokenLocator::Impl::locate_faint(const std::vector<TokenAppearance>& tokens
   score_faint(*current_top);
   // A place counts from well above the noise and from 0.4 of the score the token was learned with (its
   // score varies about twofold from space to space in bright light, where only its rim and shadow show).
-  const auto peaks = faint_peaks(faint_score, std::max(faint_floor(), 0.4 * weakest), faint.size() + 1);
+  auto peaks = faint_peaks(faint_score, std::max(faint_floor(), 0.4 * weakest), faint.size() + 1);
+  // Not all of them found by their place's score: what came since the last decision (bright light, a token
+  // beside it; faint_token_arrived.cpp), away from the places found.
+  if (peaks.size() < faint.size())
+    for (const FaintPeak& arrived : faint_arrivals(weakest, faint.size() + 1 - peaks.size()))
+      if (std::none_of(peaks.begin(), peaks.end(), [&](const FaintPeak& p) {
+            return std::hypot(p.centre.x - arrived.centre.x, p.centre.y - arrived.centre.y) <
+                   2 * token_radius(map, settings.top_side);
+          }))
+        peaks.push_back(arrived);
   std::vector<Tally> places;
   for (const FaintPeak& peak : peaks) {
     Tally place;
@@ -194,13 +203,20 @@ void TokenLocator::Impl::locate_faint(const std::vector<TokenAppearance>& tokens
     for (int i : places[k].pixels) claimed.at<uint8_t>(i) = 255;
   }
   // Faint tokens look alike (white is white): with several, which is where is a question. And another place
-  // scoring about as well as the weakest taken is a second place that looks like a faint token.
+  // scoring about as well as the weakest taken is a second place that looks like a faint token, unless it
+  // lies on the space the token is seen on: then the token stands there either way (white1/warm: a second
+  // peak of 0.065 beside the token's 0.092 on space 7, its shadow at the board's edge just past the first
+  // peak's reach, made a question between space 7 and space 7).
+  const auto main_space = [](const Tally& place) {
+    return static_cast<int>(std::max_element(place.per_space.begin(), place.per_space.end()) -
+                            place.per_space.begin());
+  };
   const size_t taken = std::min(faint.size(), places.size());
   for (size_t k = 0; k < taken; ++k) {
     TokenObservation& o = out[faint[k]];
     for (size_t other = 0; other < places.size(); ++other) {
       const bool rival = other >= taken ? peaks[other].score >= 0.5 * peaks[taken - 1].score : other != k;
-      if (rival) ask_between(o, places[other]);
+      if (rival && !(other >= taken && main_space(places[other]) == o.space)) ask_between(o, places[other]);
     }
   }
 }

@@ -113,6 +113,9 @@ void TokenLocator::remember_decided(const cv::Mat& top, const std::vector<TokenO
   im.decided_centre.assign(decided.size(), {});
   im.decided_area.assign(decided.size(), 0.0);
   im.decided_seen = decided;
+  // What the faint score left out on this view (tokens seen by colour, hands, large blobs), when it was
+  // scored: a faint token's arrival is looked for clear of it (faint_arrivals).
+  im.decided_excluded = im.faint_fresh ? im.faint_excluded.clone() : cv::Mat();
   for (size_t t = 0; t < decided.size(); ++t) {
     const TokenObservation& o = decided[t];
     // Seen sure, alone, and at about its learned size (a blob three times a token's area is the token and
@@ -199,6 +202,7 @@ bool TokenLocator::remember_settled(size_t token, int space) {
 void TokenLocator::forget_decided() {
   impl_->decided_seen.clear();
   impl_->decided_top.release();
+  impl_->decided_excluded.release();
   impl_->decided_centre.clear();
   impl_->decided_area.clear();
   impl_->piece_centre.clear();
@@ -217,6 +221,22 @@ bool TokenLocator::Impl::untouched(size_t t, const Tally& blob, double area) con
   const double size = static_cast<double>(blob.pixels.size()) / area / decided_area[t];
   if (size < 0.9 || size > 1.1) return false;
   return changed_share(blob) <= 0.1;
+}
+
+bool TokenLocator::Impl::grown_by_arrival(size_t t, const Tally& blob) const {
+  if (decided_top.empty() || !current_top || t >= decided_area.size() || decided_area[t] <= 0 ||
+      t >= token_area.size())
+    return false;
+  // A third of a token is far beyond a token's own blob's change between frames (3-10%); what came is
+  // new (a fifth of the blob's pixels or more changed), where a still token's blob hardly changes (at most
+  // a tenth for an untouched one).
+  const double before = decided_area[t] * token_area[t];
+  if (static_cast<double>(blob.pixels.size()) < before + token_area[t] / 3) return false;
+  const int s = settings.top_side;
+  const Point2 c = decided_centre[t];
+  const bool on_it = std::any_of(blob.pixels.begin(), blob.pixels.end(),
+                                 [&](int i) { return std::hypot(i % s - c.x, i / s - c.y) <= 1.5; });
+  return on_it && changed_share(blob) >= 0.2;
 }
 
 double TokenLocator::Impl::changed_share(const Tally& blob) const {
@@ -269,6 +289,17 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
       all_blobs.begin() + static_cast<long>(std::min(all_blobs.size(), too_many ? 2 : n + 2)));
   double mean_area = 0;
   for (size_t m : members) mean_area += tokens[m].area_px / static_cast<double>(n);
+  // A blob twice a token's size, or one a look-alike stood on that another of its look has come to touch,
+  // holds two of them.
+  std::vector<const Tally*> pairs;
+  for (const Tally* b : found) {
+    bool pair = !near && static_cast<double>(b->pixels.size()) > 1.6 * mean_area;
+    for (size_t k = 0; !near && !pair && k < n; ++k) pair = grown_by_arrival(members[k], *b);
+    if (pair) pairs.push_back(b);
+  }
+  const auto is_pair = [&](const Tally& b) {
+    return std::find(pairs.begin(), pairs.end(), &b) != pairs.end();
+  };
   // In shape_distance's units; the size of a blob against the learned area counts too (a token's area
   // varies by 3-10% between frames).
   constexpr double absent_cost = 6.0, pair_cost = 3.0, margin = 3.0, size_scale = 0.12, stay_bonus = 2.0;
@@ -295,7 +326,7 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
       const double off = std::hypot(p.x - b.centre.x, p.y - b.centre.y);
       return off > 5.0 ? 1e6 : off / 4.0;
     }
-    if (count > 1.6 * mean_area) return pair_cost;
+    if (is_pair(b)) return pair_cost;
     // Usually one token moves at a time: the others' blobs are still on their spaces.
     const bool stayed = !last_spaces.empty() && b.per_space[static_cast<size_t>(last_spaces[m])] * 2 >
                                                     static_cast<int>(b.pixels.size());
@@ -350,7 +381,7 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
     choice[i] = -1;
     self(self, i + 1, total + (pinned[i] >= 0 ? never : absent_cost));
     for (size_t b = 0; b < found.size(); ++b) {
-      const int capacity = !near && found[b]->pixels.size() > 1.6 * mean_area ? 2 : 1;
+      const int capacity = is_pair(*found[b]) ? 2 : 1;
       if (used[b] >= capacity) continue;
       ++used[b];
       choice[i] = static_cast<int>(b);
@@ -368,7 +399,7 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
     out[t] = observe(static_cast<int>(t), mine, tokens[t].area_px);
     for (int i : mine.pixels) claimed.at<uint8_t>(i) = 255;
     // At setup each token has its own blob (found by where it stands) and its area is measured from it.
-    const bool shared = !near && mine.pixels.size() > 1.6 * mean_area;
+    const bool shared = is_pair(mine);
     out[t].shared = shared;
     if (shared) out[t].visible_fraction = std::min(1.0, out[t].visible_fraction / 2);
     for (size_t b = 0; b < found.size(); ++b) {

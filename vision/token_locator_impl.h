@@ -97,6 +97,7 @@ struct TokenLocator::Impl {
   std::vector<Point2> decided_centre;
   std::vector<double> decided_area;
   std::vector<TokenObservation> decided_seen;  // as remember_decided was given them
+  cv::Mat decided_excluded;  // of decided_top: what the faint score left out then (empty: not scored)
   // learn(): each token as measured on the start space, tokens of one look touching there divided between
   // them; the first remember_decided after learning (the same view) holds each divided token by its piece,
   // and goes on holding it so while it stays there in a shared blob: its piece's centre and space (x < 0:
@@ -158,6 +159,11 @@ struct TokenLocator::Impl {
   // held at the decision before (`held_centre`, `held_area`) by its blob then, the other by the rest.
   void hold_shared_by_pieces(const std::vector<TokenObservation>& decided,
                              const std::vector<Point2>& held_centre, const std::vector<double>& held_area);
+  // True when `blob` holds where look-alike `t` stood when last decided (held there, its centre on the
+  // blob), has grown by a third of a token or more since, and is partly new: another token of its look has
+  // come to touch it, one blob for both (pairs/mixed: 248 pixels, under the 1.6 token areas that make a
+  // blob a pair by size alone, so neither token took it).
+  bool grown_by_arrival(size_t t, const Tally& blob) const;
   // The share of `blob`'s pixels changed since remember_decided's view (1 when none is remembered).
   double changed_share(const Tally& blob) const;
   void assign_by_outline(const std::vector<size_t>& members, const std::vector<Tally*>& blobs,
@@ -192,6 +198,11 @@ struct TokenLocator::Impl {
   double faint_floor() const;
   // The token-sized disc of pixels on the ring around `centre`.
   std::vector<int> faint_footprint(Point2 centre) const;
+  // The places new since the last decision (remember_decided) where a faint token may have come, best
+  // first: this view's score less the decided view's, both clear of what either left out, from 0.025, 8
+  // times that difference's noise and 0.4 of `weakest` (faint_token_arrived.cpp). Empty without a decided
+  // view scored.
+  std::vector<FaintPeak> faint_arrivals(double weakest, size_t most);
   // The faint tokens among `tokens` located on the last find(), written into `out`; their footprints are
   // claimed. Several faint tokens look alike: each takes a place, and all of them are questions.
   void locate_faint(const std::vector<TokenAppearance>& tokens, std::vector<TokenObservation>& out);

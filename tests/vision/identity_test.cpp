@@ -221,6 +221,18 @@ TEST(Identity, LookAlikesSharingABlobAreHeldByTheirPieces) {
   }
 }
 
+TEST(Identity, ALookAlikeComingToTouchAHeldOneSharesItsBlob) {
+  // pairs/mixed's fourth move: the blue star put down on the square's space, touching it, one blob of 248
+  // pixels, under the 1.6 token areas that make a blob two tokens by its size alone: neither took it, both
+  // were said hidden (a miss). A blob on which a look-alike stood held, grown by a third of a token or more
+  // and partly new, holds two: both are on its space.
+  const TrackingScore score = pairs_row(Condition::mixed, 6);
+  ASSERT_TRUE(score.learned);
+  EXPECT_EQ(score.moves_correct, score.moves) << score.summary();
+  EXPECT_EQ(score.moves_wrong, 0) << score.summary();
+  EXPECT_EQ(score.false_moves, 0) << score.summary();
+}
+
 TEST(Identity, AnUntouchedTokenKeepsItsBlobWhateverItsOutline) {
   // The outlines of the blue square and star taken the wrong way round (as a soft view at setup can leave
   // them): by outline, the star's move would be the square's. The square, untouched on its blob since

@@ -97,3 +97,19 @@ TEST(WhiteToken, NothingNewAfterAHandPassedIsSaidNotWaitedForSilently) {
   EXPECT_TRUE(tracker.waiting_for_token());
   EXPECT_EQ(count(events, TrackerEvent::Kind::learned), 0);
 }
+
+// white1/bright: the paper is nearly white, so the white token's top hardly shows and its place scores by
+// its rim and shadow alone: on space 11 (the seventh move) 0.031, under the floor of 0.05 that keeps print,
+// noise and a shadow fallen since the empty board from being taken for it, and the move was missed. What is
+// new since the last decision (this view's score less the decided view's, where it scores now too) is the
+// token's arrival alone, from well above that difference's noise: its first ten moves are reported.
+TEST(WhiteToken, InBrightLightItsMoveIsFoundByWhatCameSinceTheLastDecision) {
+  expect_learned_and_every_move_right(white1_row(Condition::bright, 10));
+}
+
+// white1/warm's third move: a second peak (0.065) beside the white token's own (0.092), its shadow at the
+// board's edge just past the first peak's reach, lay on the same space 7: the token stands there either way,
+// which is no question (blur, JPEG and mixed views asked so four times).
+TEST(WhiteToken, ASecondPeakOnItsOwnSpaceIsNoQuestion) {
+  expect_learned_and_every_move_right(white1_row(Condition::warm, 3));
+}
