@@ -35,7 +35,43 @@ int odd(double v) { return std::max(3, 2 * static_cast<int>(std::lround(v / 2)) 
 
 }  // namespace
 
-void TokenLocator::Impl::score_faint(const cv::Mat& top) {
+auto TokenLocator::Impl::faint_scorer() const {
+  // The score: the mean change over a square the size of a white top's middle, less the mean over the ring
+  // between it and a square holding the token's rim and shadow and some paper, both over measured pixels
+  // only. A white top and a dark rim both raise it; a change of light (divided out, and the same in the
+  // middle and around) and misaligned print (as much brighter as darker) do not.
+  const int inner = faint_inner, outer = faint_outer, stride = faint_sums[0].cols;
+  const int inner_area = inner * inner, outer_area = outer * outer;
+  // The squares' top left corners in the sums (whose first row and column are 0) are the pixel's index
+  // there and that less half the difference of their sides on each axis.
+  const int inner_offset = (outer / 2 - inner / 2) * (stride + 1);
+  return [=, high = faint_sums[0].ptr<int>(), low = faint_sums[1].ptr<int>(),
+          measured = faint_sums[2].ptr<int>()](int x, int y, float& score) {
+    auto square = [stride](const int* sums, int at, int side) {
+      return sums[at + side * stride + side] - sums[at + side * stride] - sums[at + side] + sums[at];
+    };
+    const int outer_at = y * stride + x, inner_at = outer_at + inner_offset;
+    const int inner_count = square(measured, inner_at, inner);
+    const int around_count = square(measured, outer_at, outer) - inner_count;
+    if (static_cast<float>(inner_count / static_cast<double>(inner_area)) < 0.8f ||
+        2 * around_count < outer_area - inner_area)
+      return false;
+    // The sums of the changes, back from their bytes; pixels not measured hold 0 (32768).
+    const int middle =
+        256 * square(high, inner_at, inner) + square(low, inner_at, inner) - 32768 * inner_area;
+    const int all = 256 * square(high, outer_at, outer) + square(low, outer_at, outer) - 32768 * outer_area;
+    const double step = 0.6 / 32767;
+    score = static_cast<float>(step * (static_cast<double>(middle) / inner_count -
+                                       static_cast<double>(all - middle) / around_count));
+    return true;
+  };
+}
+
+bool TokenLocator::Impl::faint_score_at(int x, int y, float& score) const {
+  return faint_scorer()(x, y, score);
+}
+
+void TokenLocator::Impl::score_faint(const cv::Mat& top, bool whole, double least_floor) {
   const int s = settings.top_side;
   const double r = token_radius(map, s);
   const double one_token_area = std::numbers::pi * r * r;
@@ -45,76 +81,247 @@ void TokenLocator::Impl::score_faint(const cv::Mat& top) {
   // a white top in its dark ring (0.155 beside the black token put down in white1/bright, before it was
   // learned). A white token's own rim and shadow are thinner than the speckle filter: what is left of them
   // in the foreground is a few small pieces.
-  const int blob_count = stats.rows;
-  std::vector<int> coloured(static_cast<size_t>(blob_count), 0), held(static_cast<size_t>(blob_count), 0);
-  for (size_t k = 0; k < ring.size(); ++k) {
-    const int i = ring[k];
-    const int blob = blobs.at<int>(i);
-    if (blob <= 0) continue;
-    coloured[static_cast<size_t>(blob)] += chroma_fg[k];
-    held[static_cast<size_t>(blob)] += claimed.at<uint8_t>(i) != 0;
+  // Blob by blob over its box (the whole ring's pixels took 0.9 million instructions a frame): the ring
+  // position of each pixel, for its colour's change (the ring is made once, with the locator).
+  if (faint_ring_at.size() != static_cast<size_t>(s) * s) {
+    faint_ring_at.assign(static_cast<size_t>(s) * s, -1);
+    for (size_t k = 0; k < ring.size(); ++k)
+      faint_ring_at[static_cast<size_t>(ring[k])] = static_cast<int>(k);
   }
-  std::vector<uint8_t> leave_out(static_cast<size_t>(blob_count), 0);
+  const int blob_count = stats.rows;
+  auto box_of = [&](int b) {
+    return cv::Rect(stats.at<int>(b, cv::CC_STAT_LEFT), stats.at<int>(b, cv::CC_STAT_TOP),
+                    stats.at<int>(b, cv::CC_STAT_WIDTH), stats.at<int>(b, cv::CC_STAT_HEIGHT));
+  };
+  // Calls f(top-view index, ring position) for each of blob b's pixels on the ring.
+  auto each_of = [&](int b, auto&& f) {
+    const cv::Rect box = box_of(b);
+    for (int y = box.y; y < box.y + box.height; ++y) {
+      const int* label = blobs.ptr<int>(y);
+      for (int x = box.x; x < box.x + box.width; ++x)
+        if (label[x] == b)
+          if (const int k = faint_ring_at[static_cast<size_t>(y * s + x)]; k >= 0) f(y * s + x, k);
+    }
+  };
+  std::vector<int> coloured(static_cast<size_t>(blob_count), 0), held(static_cast<size_t>(blob_count), 0);
+  int held_in_blobs = 0;
   for (int b = 1; b < blob_count; ++b)
-    leave_out[static_cast<size_t>(b)] = held[static_cast<size_t>(b)] > 0 ||
-                                        coloured[static_cast<size_t>(b)] >= 8 ||
-                                        stats.at<int>(b, cv::CC_STAT_AREA) > 0.5 * one_token_area;
-  cv::Mat excluded = claimed.clone();
-  for (int i : ring)
-    if (const int blob = blobs.at<int>(i); blob > 0 && leave_out[static_cast<size_t>(blob)])
-      excluded.at<uint8_t>(i) = 255;
-  cv::dilate(excluded, excluded, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(7, 7)));
+    each_of(b, [&](int i, int k) {
+      coloured[static_cast<size_t>(b)] += chroma_fg[static_cast<size_t>(k)];
+      const bool taken = claimed.at<uint8_t>(i) != 0;
+      held[static_cast<size_t>(b)] += taken;
+      held_in_blobs += taken;
+    });
+  faint_marks.create(s, s, CV_8U);
+  faint_marks.setTo(0);
+  std::vector<cv::Rect> around;  // of everything marked
+  if (cv::countNonZero(claimed) != held_in_blobs) {
+    // Claimed pixels not counted above, in no blob or off the ring (not expected: a token's pixels are a
+    // blob's ring pixels): found over the whole view.
+    cv::Rect stray;
+    for (int i = 0; i < s * s; ++i)
+      if (claimed.at<uint8_t>(i) && (blobs.at<int>(i) <= 0 || faint_ring_at[static_cast<size_t>(i)] < 0)) {
+        faint_marks.at<uint8_t>(i) = 255;
+        stray |= cv::Rect(i % s, i / s, 1, 1);
+      }
+    if (!stray.empty()) around.push_back(stray);
+  }
+  for (int b = 1; b < blob_count; ++b) {
+    if (held[static_cast<size_t>(b)] == 0 && coloured[static_cast<size_t>(b)] < 8 &&
+        stats.at<int>(b, cv::CC_STAT_AREA) <= 0.5 * one_token_area)
+      continue;
+    each_of(b, [&](int i, int) { faint_marks.at<uint8_t>(i) = 255; });
+    around.push_back(box_of(b));
+  }
+  faint_excluded.create(s, s, CV_8U);
+  faint_excluded.setTo(0);
+  const cv::Mat margin = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(7, 7));
+  for (const cv::Rect& box : around) {
+    // Its pixels within 3 of anything marked; a part of the view is read with the pixels around it.
+    const cv::Rect part = (box + cv::Point(-3, -3) + cv::Size(6, 6)) & cv::Rect(0, 0, s, s);
+    cv::Mat widened;
+    cv::dilate(faint_marks(part), widened, margin);
+    cv::Mat into = faint_excluded(part);
+    cv::bitwise_or(into, widened, into);
+  }
 
-  faint_excluded = excluded;
-  faint_score = faint_score_of(top);
-  faint_valid = faint_score_of_valid;
-  faint_noise = noise_of(faint_score, faint_valid);
   faint_fresh = true;
+  faint_whole = whole;
+  if (whole) {
+    faint_score = faint_score_of(top);
+    faint_valid = faint_score_of_valid;
+    faint_noise = noise_of(faint_score, faint_valid);
+    return;
+  }
+  // In play, every deciding frame: the score over the whole ring cost 3.2 ms of the frame's 7.8 at 720p
+  // (29.5 of 75 million instructions). It is made on a lattice of every third pixel across and down, which
+  // every pixel is within one of (its rows and columns clamped to the view), and then at every ring pixel
+  // within one of a lattice point that scores half the floor or more (a place a pixel off its best scores
+  // nearly as well), or that is not scored but may have a pixel within one that is (beside what is left
+  // out, where the score changes from pixel to pixel with what is measured: a square shifted by one shares
+  // (side - 1)^2 of its pixels). The places found are then those of the whole ring's score.
+  faint_sums_of(top);
+  faint_scored.clear();
+  if (faint_stamp.size() != static_cast<size_t>(s) * s || ++faint_stamp_now == 0) {
+    faint_stamp.assign(static_cast<size_t>(s) * s, 0);
+    faint_stamp_now = 1;
+  }
+  if (faint_lattice.empty()) {  // the lattice points with a ring pixel within one (the ring does not change)
+    for (int y0 = 1; y0 < s + 1; y0 += 3)
+      for (int x0 = 1; x0 < s + 1; x0 += 3) {
+        const int y = std::min(y0, s - 1), x = std::min(x0, s - 1);
+        bool near_ring = false;
+        for (int v = std::max(0, y - 1); v <= std::min(s - 1, y + 1); ++v)
+          for (int u = std::max(0, x - 1); u <= std::min(s - 1, x + 1); ++u)
+            near_ring |= labels.at<int16_t>(v, u) >= 0;
+        if (near_ring) faint_lattice.push_back(y * s + x);
+      }
+  }
+  const auto score_at = faint_scorer();
+  const int inner = faint_inner, outer = faint_outer, stride = faint_sums[0].cols;
+  const int inner_reach = inner * inner - (inner - 1) * (inner - 1);
+  const int around_reach = outer * outer - (outer - 1) * (outer - 1) + inner_reach;
+  const int* measured = faint_sums[2].ptr<int>();
+  auto measured_in = [&](int x, int y, int side) {
+    const int at = (y + outer / 2 - side / 2) * stride + x + outer / 2 - side / 2;
+    return measured[at + side * stride + side] - measured[at + side * stride] - measured[at + side] +
+           measured[at];
+  };
+  struct Sample {
+    int at;
+    float score;
+    bool scored;
+  };
+  std::vector<Sample> lattice;
+  lattice.reserve(faint_lattice.size());
+  std::vector<float> spread;  // of the lattice's ring pixels, for a bound on the noise
+  for (int i : faint_lattice) {
+    const int x = i % s, y = i / s;
+    float value = 0;
+    if (score_at(x, y, value)) {
+      lattice.push_back({i, value, true});
+      if (labels.at<int16_t>(i) >= 0) spread.push_back(std::abs(value));
+    } else {
+      const int inner_count = measured_in(x, y, inner), around_count = measured_in(x, y, outer) - inner_count;
+      if (inner_count + inner_reach >= 0.8 * inner * inner &&
+          2 * (around_count + around_reach) >= outer * outer - inner * inner)
+        lattice.push_back({i, 0, false});
+    }
+  }
+  // The noise as noise_of takes it (every fifth ring pixel) only where it may raise the floor: the lattice's
+  // is another sample of the same (measured in white1: within 4%), so where a quarter more than it would
+  // not raise the floor, the floor is beyond doubt the same with either.
+  auto median_of = [](std::vector<float>& v) {
+    auto mid = v.begin() + static_cast<long>(v.size() / 2);
+    std::nth_element(v.begin(), mid, v.end());
+    return 1.4826 * *mid;  // the median absolute score, as a sigma
+  };
+  const double lattice_noise = spread.empty() ? 1.0 : median_of(spread);
+  faint_noise = 0;
+  const double quiet_floor = std::max(faint_floor(), least_floor);
+  faint_noise = 1.25 * lattice_noise;
+  if (std::max(faint_floor(), least_floor) > quiet_floor) {
+    spread.clear();
+    for (size_t k = 0; k < ring.size(); k += 5) {
+      float value = 0;
+      if (score_at(ring[k] % s, ring[k] / s, value)) spread.push_back(std::abs(value));
+    }
+    faint_noise = spread.empty() ? 1.0 : median_of(spread);
+  } else {
+    faint_noise = lattice_noise;
+  }
+  const double near_floor = 0.5 * std::max(faint_floor(), least_floor);
+  for (const Sample& l : lattice) {
+    if (l.scored && l.score < near_floor) continue;
+    const int x0 = l.at % s, y0 = l.at / s;
+    for (int y = std::max(0, y0 - 1); y <= std::min(s - 1, y0 + 1); ++y)
+      for (int x = std::max(0, x0 - 1); x <= std::min(s - 1, x0 + 1); ++x) {
+        const int i = y * s + x;
+        float value = 0;
+        if (faint_stamp[static_cast<size_t>(i)] == faint_stamp_now || labels.at<int16_t>(i) < 0) continue;
+        faint_stamp[static_cast<size_t>(i)] = faint_stamp_now;
+        if (score_at(x, y, value)) faint_scored.push_back({i, value});
+      }
+  }
+}
+
+void TokenLocator::Impl::faint_sums_of(const cv::Mat& view) {
+  const int s = settings.top_side;
+  const double r = token_radius(map, s);
+  faint_inner = odd(r);
+  faint_outer = odd(2.6 * r);
+  // The change of brightness over the empty board in this light, as a share of the paper's brightness (not
+  // the pixel's own: on dark print a few grey levels of noise are a large share).
+  // The paper's level: the median of features(reference, unit).i over every eleventh ring pixel, that is
+  // of the sums of their channels over 765, found by counting the sums (no sort).
+  std::array<int, 3 * 255 + 1> sums{};
+  int sampled = 0;
+  for (size_t k = 0; k < ring.size(); k += 11, ++sampled) {
+    const cv::Vec3b& p = reference.at<cv::Vec3b>(ring[k]);
+    ++sums[static_cast<size_t>(p[0] + p[1] + p[2])];
+  }
+  size_t level = 0;
+  for (int below = 0; level < sums.size(); ++level)
+    if ((below += sums[level]) > sampled / 2) break;
+  const double paper = sampled == 0 ? 1.0 : std::max(0.05, static_cast<double>(level) / (3 * 255.0));
+  // Each change, bounded to +-0.6, is kept in 16 bits (steps of 0.6/32767, 0 at 32768) as two 8-bit
+  // planes, and summed by cv::integral, whose vector code is for 1-channel 8-bit images (from floats it took
+  // 1.7 million instructions a frame, the three planes 0.3). A mean over a square differs from one of
+  // floats by 1e-6 at most, the score's noise 4e-4 at the least.
+  for (cv::Mat* plane : {&faint_high, &faint_low, &faint_measured}) plane->create(s, s, CV_8U);
+  faint_high.setTo(128);
+  faint_low.setTo(0);
+  faint_measured.setTo(0);
+  // features(view, last_chroma_gain).i and features(reference, unit).i over the paper's brightness, by
+  // table: no division but one per pixel, for the light.
+  const double to_unit = 1.0 / (3 * 255.0);
+  std::array<std::array<float, 256>, 3> now_of{};
+  for (int v = 0; v < 256; ++v)
+    for (int c = 0; c < 3; ++c)
+      now_of[static_cast<size_t>(c)][static_cast<size_t>(v)] =
+          static_cast<float>(v * to_unit / last_chroma_gain[c]);
+  std::array<float, 3 * 255 + 1> was_of{};
+  for (size_t v = 0; v < was_of.size(); ++v) was_of[v] = static_cast<float>(v * to_unit / paper);
+  const float bound = 0.6f, steps = 32767 / bound;
+  const auto* now_px = view.ptr<cv::Vec3b>();
+  const auto* was_px = reference.ptr<cv::Vec3b>();
+  const float* field_px = field.ptr<float>();
+  const uint8_t* left_out = faint_excluded.ptr<uint8_t>();
+  auto* high = faint_high.ptr<uint8_t>();
+  auto* low = faint_low.ptr<uint8_t>();
+  auto* measured = faint_measured.ptr<uint8_t>();
+  const auto paper_gain = static_cast<float>(paper * last_mean_gain);
+  for (int i : ring) {
+    if (left_out[i]) continue;
+    const cv::Vec3b& p = now_px[i];
+    const cv::Vec3b& q = was_px[i];
+    const float now = now_of[0][p[0]] + now_of[1][p[1]] + now_of[2][p[2]];
+    // (now - was * light) / (paper * light), light = last_mean_gain * field. Bounded: one pixel of a stray
+    // dark speck must not outweigh a token's worth of slight change.
+    const float change =
+        std::clamp(now / (paper_gain * field_px[i]) - was_of[q[0] + q[1] + q[2]], -bound, bound);
+    const int code = static_cast<int>(change * steps + 32768.5f);
+    high[i] = static_cast<uint8_t>(code >> 8);
+    low[i] = static_cast<uint8_t>(code & 255);
+    measured[i] = 1;
+  }
+  // Read past the view's edge as cv::boxFilter reads it (reflected), so the score is the same there.
+  const int pad = faint_outer / 2;
+  for (size_t p = 0; p < 3; ++p) {
+    cv::copyMakeBorder(*std::array{&faint_high, &faint_low, &faint_measured}[p], faint_padded, pad, pad, pad,
+                       pad, cv::BORDER_REFLECT_101);
+    cv::integral(faint_padded, faint_sums[p], CV_32S);
+  }
 }
 
 cv::Mat TokenLocator::Impl::faint_score_of(const cv::Mat& view) {
   const int s = settings.top_side;
-  const double r = token_radius(map, s);
-  // The change of brightness over the empty board in this light, as a share of the paper's brightness (not
-  // the pixel's own: on dark print a few grey levels of noise are a large share).
-  const cv::Vec3f unit(1, 1, 1);
-  std::vector<double> levels;
-  for (size_t k = 0; k < ring.size(); k += 11)
-    levels.push_back(features(reference.at<cv::Vec3b>(ring[k]), unit).i);
-  const double paper = std::max(0.05, median(levels));
-  faint_change = cv::Mat::zeros(s, s, CV_32F);
-  faint_weight = cv::Mat::zeros(s, s, CV_32F);
-  for (int i : ring) {
-    if (faint_excluded.at<uint8_t>(i)) continue;
-    const double light = last_mean_gain * field.at<float>(i);
-    const double now = features(view.at<cv::Vec3b>(i), last_chroma_gain).i;
-    const double was = features(reference.at<cv::Vec3b>(i), unit).i;
-    // Bounded: one pixel of a stray dark speck must not outweigh a token's worth of slight change.
-    faint_change.at<float>(i) =
-        static_cast<float>(std::clamp((now - was * light) / (paper * light), -0.6, 0.6));
-    faint_weight.at<float>(i) = 1.0f;
-  }
-  // The score: the mean change over a square the size of a white top's middle, less the mean over the ring
-  // between it and a square holding the token's rim and shadow and some paper, both over measured pixels
-  // only. A white top and a dark rim both raise it; a change of light (divided out, and the same in the
-  // middle and around) and misaligned print (as much brighter as darker) do not.
-  const int inner = odd(r), outer = odd(2.6 * r);
-  const double inner_area = inner * inner, outer_area = outer * outer;
-  cv::Mat middle, middle_weight, whole, whole_weight;
-  cv::boxFilter(faint_change, middle, CV_32F, cv::Size(inner, inner));
-  cv::boxFilter(faint_weight, middle_weight, CV_32F, cv::Size(inner, inner));
-  cv::boxFilter(faint_change, whole, CV_32F, cv::Size(outer, outer));
-  cv::boxFilter(faint_weight, whole_weight, CV_32F, cv::Size(outer, outer));
+  faint_sums_of(view);
   cv::Mat score = cv::Mat::zeros(s, s, CV_32F);
   faint_score_of_valid = cv::Mat::zeros(s, s, CV_8U);
-  for (size_t k = 0; k < ring.size(); ++k) {
-    const int i = ring[k];
-    const float mw = middle_weight.at<float>(i);
-    const double around_weight = whole_weight.at<float>(i) * outer_area - mw * inner_area;
-    if (mw < 0.8f || around_weight < 0.5 * (outer_area - inner_area)) continue;
-    const double around =
-        (whole.at<float>(i) * outer_area - middle.at<float>(i) * inner_area) / around_weight;
-    const float value = static_cast<float>(middle.at<float>(i) / mw - around);
+  for (int i : ring) {
+    float value = 0;
+    if (!faint_score_at(i % s, i / s, value)) continue;
     score.at<float>(i) = value;
     faint_score_of_valid.at<uint8_t>(i) = 255;
   }
@@ -130,14 +337,15 @@ double TokenLocator::Impl::noise_of(const cv::Mat& score, const cv::Mat& valid) 
 
 double TokenLocator::Impl::faint_floor() const { return std::max(0.05, 8 * faint_noise); }
 
-std::vector<TokenLocator::Impl::FaintPeak> TokenLocator::Impl::faint_peaks(const cv::Mat& score, double floor,
+std::vector<TokenLocator::Impl::FaintPeak> TokenLocator::Impl::faint_peaks(const cv::Mat& score,
+                                                                           const cv::Mat& valid, double floor,
                                                                            size_t most) const {
   std::vector<FaintPeak> peaks;
   if (score.empty()) return peaks;
   const int s = settings.top_side;
   const double r = token_radius(map, s);
   cv::Mat left = score.clone();
-  left.setTo(-1.0f, faint_valid == 0);
+  left.setTo(-1.0f, valid == 0);
   left.setTo(-1.0f, claimed != 0);  // a token already found there
   while (peaks.size() < most) {
     double best = 0;
@@ -151,6 +359,39 @@ std::vector<TokenLocator::Impl::FaintPeak> TokenLocator::Impl::faint_peaks(const
         if (const float v = score.at<float>(y, x); v > 0) sx += v * x, sy += v * y, sw += v;
     peaks.push_back({{sw > 0 ? sx / sw : at.x, sw > 0 ? sy / sw : at.y}, best});
     cv::circle(left, at, static_cast<int>(std::ceil(2 * r)), cv::Scalar(-1.0), cv::FILLED);
+  }
+  return peaks;
+}
+
+std::vector<TokenLocator::Impl::FaintPeak> TokenLocator::Impl::faint_peaks_scored(double floor,
+                                                                                  size_t most) const {
+  // As faint_peaks on the whole ring's score: the best place left, its centre the score-weighted centroid
+  // of the 3x3 around it, then nothing within two token radii of it.
+  const int s = settings.top_side;
+  const double reach = std::ceil(2 * token_radius(map, s));
+  std::vector<FaintPoint> candidates;
+  for (const FaintPoint& p : faint_scored)
+    if (p.score >= floor && !claimed.at<uint8_t>(p.at)) candidates.push_back(p);
+  std::sort(candidates.begin(), candidates.end(), [](const FaintPoint& a, const FaintPoint& b) {
+    return a.score != b.score ? a.score > b.score : a.at < b.at;  // minMaxLoc's first best
+  });
+  std::vector<FaintPeak> peaks;
+  std::vector<cv::Point> taken;
+  for (const FaintPoint& p : candidates) {
+    if (peaks.size() >= most) break;
+    const cv::Point at(p.at % s, p.at / s);
+    if (std::any_of(taken.begin(), taken.end(),
+                    [&](const cv::Point& t) { return std::hypot(at.x - t.x, at.y - t.y) <= reach; }))
+      continue;
+    double sx = 0, sy = 0, sw = 0;
+    for (int y = std::max(0, at.y - 1); y <= std::min(s - 1, at.y + 1); ++y)
+      for (int x = std::max(0, at.x - 1); x <= std::min(s - 1, at.x + 1); ++x) {
+        float v = 0;
+        if (labels.at<int16_t>(y, x) >= 0 && faint_score_at(x, y, v) && v > 0)
+          sx += v * x, sy += v * y, sw += v;
+      }
+    peaks.push_back({{sw > 0 ? sx / sw : at.x, sw > 0 ? sy / sw : at.y}, p.score});
+    taken.push_back(at);
   }
   return peaks;
 }
@@ -175,10 +416,10 @@ void TokenLocator::Impl::locate_faint(const std::vector<TokenAppearance>& tokens
   for (size_t t = 0; t < tokens.size(); ++t)
     if (tokens[t].faint()) faint.push_back(t), weakest = std::min(weakest, tokens[t].faint_contrast);
   if (faint.empty()) return;
-  score_faint(*current_top);
   // A place counts from well above the noise and from 0.4 of the score the token was learned with (its
   // score varies about twofold from space to space in bright light, where only its rim and shadow show).
-  auto peaks = faint_peaks(faint_score, std::max(faint_floor(), 0.4 * weakest), faint.size() + 1);
+  score_faint(*current_top, false, 0.4 * weakest);
+  auto peaks = faint_peaks_scored(std::max(faint_floor(), 0.4 * weakest), faint.size() + 1);
   // Not all of them found by their place's score: what came since the last decision (bright light, a token
   // beside it; faint_token_arrived.cpp), away from the places found.
   if (peaks.size() < faint.size())
@@ -222,7 +463,14 @@ void TokenLocator::Impl::locate_faint(const std::vector<TokenAppearance>& tokens
 }
 
 std::expected<NewToken, std::string> TokenLocator::Impl::find_faint_token(const cv::Mat& top) {
-  if (!faint_fresh) score_faint(top);
+  if (!faint_fresh) {
+    score_faint(top, true);
+  } else if (!faint_whole) {  // locate() scored only where a faint token could be: the whole ring here
+    faint_score = faint_score_of(top);
+    faint_valid = faint_score_of_valid;
+    faint_noise = noise_of(faint_score, faint_valid);
+    faint_whole = true;
+  }
   // Only what came since the board was last settled (the empty board, or the token learned before): where
   // nothing stands, the corner markers' print and the light field around them scored up to 0.035 in a
   // noisy view, and they scored as much before. Without a settled board (a token put down alone in play),
@@ -240,7 +488,7 @@ std::expected<NewToken, std::string> TokenLocator::Impl::find_faint_token(const 
     // A token's own place, new since: from well above the noise of the two views' difference.
     floor = std::max(0.025, 8 * noise);
   }
-  const auto peaks = faint_peaks(score, floor, 2);
+  const auto peaks = faint_peaks(score, faint_valid, floor, 2);
   if (peaks.empty()) return std::unexpected("nothing new is on the board");
   if (peaks.size() > 1 && peaks[1].score >= 0.5 * peaks[0].score)
     return std::unexpected("more than one new thing is on the board; put one token down at a time");

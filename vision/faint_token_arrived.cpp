@@ -36,7 +36,7 @@ std::vector<TokenLocator::Impl::FaintPeak> TokenLocator::Impl::faint_arrivals(do
   // stands now.
   cv::min(change, now, change);
   change.setTo(-1.0f, valid == 0);
-  auto got = faint_peaks(change, floor, most);
+  auto got = faint_peaks(change, valid, floor, most);
   // Only a place about clear of what either view left out over the whole square its score reads (a few
   // pixels may be: 3 of 441 by the white token's own rim in white1/bright): beside another token, whose
   // place and margin are left out, the part left of a white token's place puts its centre off (white1/

@@ -174,25 +174,57 @@ struct TokenLocator::Impl {
   // foreground threshold: its top is about a tenth brighter than the paper, its one-pixel rim and its
   // shadow darker, each too thin or too slight alone. Over a token-sized place they add up: the mean change
   // of brightness over the empty board in its middle, less the mean over a ring around it, is 4-40 times
-  // the same score's noise. Of the last find(): that score at every ring pixel (CV_32F; `faint_valid`: where
-  // it was measured, clear of tokens seen by colour, hands and their shadows), and its noise.
+  // the same score's noise. Of the last find(): that score (CV_32F; `faint_valid`: where it was measured,
+  // clear of tokens seen by colour, hands and their shadows), and its noise. In play (locate()) the score is
+  // made only where it is needed, `faint_scored`: at every ring pixel near a lattice point (every third
+  // pixel across and down) that scores half the floor or more, or beside what is left out; its noise then
+  // is the lattice's while that is beyond doubt too small to change the floor. `faint_whole` says the Mats
+  // hold it at every ring pixel and the noise is noise_of's (learning, find_faint_token).
   struct FaintPeak {
     Point2 centre;  // top-view pixels
     double score = 0;
   };
-  cv::Mat faint_change, faint_weight, faint_score, faint_valid, faint_excluded, faint_score_of_valid;
+  struct FaintPoint {
+    int at;  // top-view index
+    float score;
+  };
+  cv::Mat faint_score, faint_valid, faint_excluded, faint_score_of_valid;
+  cv::Mat faint_marks;  // score_faint's scratch: what is left out, before its margin
   double faint_noise = 0;
   bool faint_fresh = false;  // the score is of the last find()
-  // Fills the above from the last find()'s light and foreground; `top` is that find()'s view.
-  void score_faint(const cv::Mat& top);
-  // The score of `view` against the empty board, in the last find()'s light, clear of `faint_excluded`;
-  // `faint_score_of_valid` gets where it was measured.
+  bool faint_whole = false;  // ... and in the Mats, at every ring pixel
+  std::vector<FaintPoint> faint_scored;
+  // Scratch of faint_sums_of, kept between frames: each ring pixel's change (16 bits: its high and low
+  // bytes) and whether it was measured, each given a reflected border as wide as half the surround's square
+  // (as cv::boxFilter reads past the edge) and summed (integral images, in that order); the squares' sides.
+  cv::Mat faint_high, faint_low, faint_measured, faint_padded;
+  std::array<cv::Mat, 3> faint_sums;
+  int faint_inner = 0, faint_outer = 0;
+  std::vector<int> faint_ring_at;     // per top-view pixel, its position in `ring` (-1: none)
+  std::vector<int> faint_lattice;     // score_faint's lattice points near the ring (top-view indices)
+  std::vector<uint32_t> faint_stamp;  // per top-view pixel: the faint_stamp_now it was last scored in
+  uint32_t faint_stamp_now = 0;
+  // Fills the above from the last find()'s light and foreground; `top` is that find()'s view. `whole`:
+  // the score at every ring pixel, in the Mats; otherwise only in `faint_scored`, where needed to find every
+  // place scoring from max(faint_floor(), least_floor).
+  void score_faint(const cv::Mat& top, bool whole, double least_floor = 0);
+  // Each ring pixel's change of `view` against the empty board, in the last find()'s light, clear of
+  // `faint_excluded`, summed for faint_score_at.
+  void faint_sums_of(const cv::Mat& view);
+  // The score at top-view pixel (x, y) of the view last given to faint_sums_of; false where too little
+  // around it was measured. faint_scorer() is the same as a function object, for loops (faint_token.cpp).
+  bool faint_score_at(int x, int y, float& score) const;
+  auto faint_scorer() const;
+  // The score of `view` at every ring pixel; `faint_score_of_valid` gets where it was measured.
   cv::Mat faint_score_of(const cv::Mat& view);
   // The score's spread where it was measured (the median absolute score, as a standard deviation).
   double noise_of(const cv::Mat& score, const cv::Mat& valid) const;
   // The places where `score` is at least `floor`, best first, each at least a token's width from a better
-  // one, none where a token was found.
-  std::vector<FaintPeak> faint_peaks(const cv::Mat& score, double floor, size_t most) const;
+  // one, none where it was not measured (`valid` 0) or where a token was found.
+  std::vector<FaintPeak> faint_peaks(const cv::Mat& score, const cv::Mat& valid, double floor,
+                                     size_t most) const;
+  // The same among `faint_scored` (the view last given to faint_sums_of).
+  std::vector<FaintPeak> faint_peaks_scored(double floor, size_t most) const;
   // The least score a faint token counts from: far above the noise (and the false peaks it makes: at most
   // 0.045 measured, a shadow fallen since the empty board was taken included).
   double faint_floor() const;
@@ -201,7 +233,8 @@ struct TokenLocator::Impl {
   // The places new since the last decision (remember_decided) where a faint token may have come, best
   // first: this view's score less the decided view's, both clear of what either left out, from 0.025, 8
   // times that difference's noise and 0.4 of `weakest` (faint_token_arrived.cpp). Empty without a decided
-  // view scored.
+  // view scored. It scores both views over the whole ring, so faint_score_at reads the decided view after
+  // it.
   std::vector<FaintPeak> faint_arrivals(double weakest, size_t most);
   // The faint tokens among `tokens` located on the last find(), written into `out`; their footprints are
   // claimed. Several faint tokens look alike: each takes a place, and all of them are questions.

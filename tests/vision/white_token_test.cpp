@@ -23,15 +23,18 @@ const TableRenderer& white_720p() {
   return *r;
 }
 
-// The bench's white1 row for condition `c` (seeds from 7000), the first `move_count` of its 12 moves.
-TrackingScore white1_row(Condition c, size_t move_count) {
+// The bench's white1 row for condition `c` (seeds from 7000), the first `move_count` of its 12 moves, or
+// `moves` instead when given.
+TrackingScore white1_row(Condition c, size_t move_count, std::vector<TableMove> moves = {}) {
   const TableRenderer& r = white_720p();
   constexpr int seed_base = 7000;
   std::mt19937_64 rng(static_cast<uint64_t>(seed_base + static_cast<int>(c)));
   const TableScene base = scene_for(c, r, rng);
   const auto seed = static_cast<uint64_t>(seed_base / 13 + 77 * static_cast<int>(c));
-  auto moves = random_moves(4, r.space_map().space_count(), 12, seed);
-  moves.resize(move_count);
+  if (moves.empty()) {
+    moves = random_moves(4, r.space_map().space_count(), 12, seed);
+    moves.resize(move_count);
+  }
   TokenTracker::Settings settings;
   settings.expected_tokens = 4;
   settings.learning = TokenTracker::Settings::Learning::one_at_a_time;
@@ -66,6 +69,15 @@ TEST(WhiteToken, PutDownAloneOnThePalePaperIsLearnedByItsPlacesScoreAndFollowed)
 // own score goes, and the token, new, is learned from well above that difference's noise.
 TEST(WhiteToken, PutDownByTheCornerMarkerInANoisyViewIsLearnedByWhatChangedSinceTheBoardSettled) {
   expect_learned_and_every_move_right(white1_row(Condition::noise, 6));
+}
+
+// In play the white token's place is scored on a lattice of every third pixel and refined only near the
+// lattice's best points (faint_token.cpp: the whole ring's score cost 3 ms a deciding frame), never only
+// near where it stood: a white token sent across the board (a card, "go to jail") is found where it
+// lands, each jump far from its last place, and the moves of the others beside it are right too.
+TEST(WhiteToken, SentFarAcrossTheBoardIsFoundWhereItLandsNotNearItsLastPlace) {
+  const std::vector<TableMove> jumps{{2, 24}, {1, 9}, {2, 5}, {2, 27}};
+  expect_learned_and_every_move_right(white1_row(Condition::clean, 0, jumps));
 }
 
 // A hand passes over the board while the table waits for a token, and puts nothing down: nothing new is
