@@ -233,70 +233,26 @@ TEST(Identity, ALookAlikeComingToTouchAHeldOneSharesItsBlob) {
   EXPECT_EQ(score.false_moves, 0) << score.summary();
 }
 
-TEST(Identity, AnUntouchedTokenKeepsItsBlobWhateverItsOutline) {
-  // The outlines of the blue square and star taken the wrong way round (as a soft view at setup can leave
-  // them): by outline, the star's move would be the square's. The square, untouched on its blob since
-  // every token was last decided, keeps it; the star is the new blob, by elimination.
+// The blue square and star of twins_720p() learned on GO, then seen apart with the others (spaces 6, 13, 24
+// and 33; the square on 24, the star on 33): the start of the tests of a look-alike that keeps its blob.
+struct SquareAndStarApart {
   const TableRenderer& r = twins_720p();
-  const SpaceMap& map = r.space_map();
   const TableScene base = scene_of(r, Condition::clean, 2101);
-  auto top_of = [&](const std::array<int, 4>& spaces, TokenLocator& locator) {
-    return top_with_tokens(r, base, spaces, 40.0, locator);
-  };
-  TokenLocator locator(map, {});
-  auto tokens = locator.learn(top_of({0, 0, 0, 0}, locator), 0);
-  ASSERT_EQ(tokens.size(), 4u);
-  const cv::Mat apart = top_of({6, 13, 24, 33}, locator);
-  const auto before = locator.locate(apart, tokens);
-  std::vector<int> last(4, -1);
+  TokenLocator locator{r.space_map(), {}};
+  std::vector<TokenAppearance> tokens;
+  cv::Mat apart;
+  std::vector<TokenObservation> before;  // as located in `apart`
+  std::vector<int> last = std::vector<int>(4, -1);
   int square = -1, star = -1;
-  for (const auto& o : before) {
-    ASSERT_TRUE(o.visible);
-    ASSERT_GE(o.confidence, 0.75) << tokens[static_cast<size_t>(o.token)].name;
-    last[static_cast<size_t>(o.token)] = o.space;
-    if (o.space == 24) square = o.token;
-    if (o.space == 33) star = o.token;
-  }
-  ASSERT_GE(square, 0);
-  ASSERT_GE(star, 0);
-  locator.remember_decided(apart, before, 0.75);
-  std::swap(tokens[static_cast<size_t>(square)].shape, tokens[static_cast<size_t>(star)].shape);
-  const auto after = locator.locate(top_of({6, 13, 24, 28}, locator), tokens, last);
-  const TokenObservation& sq = after[static_cast<size_t>(square)];
-  const TokenObservation& st = after[static_cast<size_t>(star)];
-  EXPECT_TRUE(sq.untouched);
-  EXPECT_EQ(sq.space, 24);
-  EXPECT_GE(sq.confidence, 0.75);
-  ASSERT_TRUE(st.visible);
-  EXPECT_EQ(st.space, 28);
-  EXPECT_GE(st.confidence, 0.75);
-  // Without the decided look to compare with, the outlines decide: never the star's blob for the
-  // square with confidence, at best a question.
-  locator.forget_decided();
-  const auto blind = locator.locate(top_of({6, 13, 24, 28}, locator), tokens, last);
-  EXPECT_FALSE(blind[static_cast<size_t>(square)].untouched);
-}
 
-TEST(Identity, ATokenTheFamilySettledKeepsItsBlob) {
-  // The square was a question when every token was last decided (unsure on its blob on space 24), so its
-  // blob was not remembered; with the outlines of the square and the star the wrong way round, the star's
-  // later move is no better than a question. The family answered "24" and the table handed the answer
-  // back (TokenTracker::settle): the square's blob there is remembered, untouched, and the star's move is
-  // told by elimination, sure.
-  const TableRenderer& r = twins_720p();
-  const SpaceMap& map = r.space_map();
-  const TableScene base = scene_of(r, Condition::clean, 2101);
-  auto top_of = [&](const std::array<int, 4>& spaces, TokenLocator& locator) {
-    return top_with_tokens(r, base, spaces, 40.0, locator);
-  };
-  for (const bool settled : {false, true}) {
-    TokenLocator locator(map, {});
-    auto tokens = locator.learn(top_of({0, 0, 0, 0}, locator), 0);
+  cv::Mat top_of(const std::array<int, 4>& spaces) { return top_with_tokens(r, base, spaces, 40.0, locator); }
+
+  // Learns and locates; call with ASSERT_NO_FATAL_FAILURE.
+  void set_up() {
+    tokens = locator.learn(top_of({0, 0, 0, 0}), 0);
     ASSERT_EQ(tokens.size(), 4u);
-    const cv::Mat apart = top_of({6, 13, 24, 33}, locator);
-    auto before = locator.locate(apart, tokens);
-    std::vector<int> last(4, -1);
-    int square = -1, star = -1;
+    apart = top_of({6, 13, 24, 33});
+    before = locator.locate(apart, tokens);
     for (const auto& o : before) {
       ASSERT_TRUE(o.visible);
       last[static_cast<size_t>(o.token)] = o.space;
@@ -305,24 +261,66 @@ TEST(Identity, ATokenTheFamilySettledKeepsItsBlob) {
     }
     ASSERT_GE(square, 0);
     ASSERT_GE(star, 0);
-    before[static_cast<size_t>(square)].confidence = 0.5;  // asked about
-    locator.remember_decided(apart, before, 0.75);
-    if (settled) {
-      EXPECT_FALSE(locator.remember_settled(static_cast<size_t>(square), 25));  // not where it was seen
-      EXPECT_TRUE(locator.remember_settled(static_cast<size_t>(square), 24));
-    }
+  }
+
+  // The star moved to space 28, located with the square's and the star's outlines taken the wrong way
+  // round (as a soft view at setup can leave them).
+  std::vector<TokenObservation> star_moved_with_outlines_swapped() {
     std::swap(tokens[static_cast<size_t>(square)].shape, tokens[static_cast<size_t>(star)].shape);
-    const auto after = locator.locate(top_of({6, 13, 24, 28}, locator), tokens, last);
+    return locator.locate(top_of({6, 13, 24, 28}), tokens, last);
+  }
+
+  // The square kept its blob, untouched, and the star's move was told by elimination, sure.
+  void expect_the_star_told_by_elimination(const std::vector<TokenObservation>& after) const {
     const TokenObservation& sq = after[static_cast<size_t>(square)];
     const TokenObservation& st = after[static_cast<size_t>(star)];
-    EXPECT_EQ(sq.untouched, settled);
+    EXPECT_TRUE(sq.untouched);
+    EXPECT_EQ(sq.space, 24);
+    EXPECT_GE(sq.confidence, 0.75);
+    ASSERT_TRUE(st.visible);
+    EXPECT_EQ(st.space, 28);
+    EXPECT_GE(st.confidence, 0.75);
+  }
+};
+
+TEST(Identity, AnUntouchedTokenKeepsItsBlobWhateverItsOutline) {
+  // The outlines of the blue square and star taken the wrong way round (as a soft view at setup can leave
+  // them): by outline, the star's move would be the square's. The square, untouched on its blob since
+  // every token was last decided, keeps it; the star is the new blob, by elimination.
+  SquareAndStarApart t;
+  ASSERT_NO_FATAL_FAILURE(t.set_up());
+  for (const auto& o : t.before) ASSERT_GE(o.confidence, 0.75) << t.tokens[static_cast<size_t>(o.token)].name;
+  t.locator.remember_decided(t.apart, t.before, 0.75);
+  t.expect_the_star_told_by_elimination(t.star_moved_with_outlines_swapped());
+  // Without the decided look to compare with, the outlines decide: never the star's blob for the
+  // square with confidence, at best a question.
+  t.locator.forget_decided();
+  const auto blind = t.locator.locate(t.top_of({6, 13, 24, 28}), t.tokens, t.last);
+  EXPECT_FALSE(blind[static_cast<size_t>(t.square)].untouched);
+}
+
+TEST(Identity, ATokenTheFamilySettledKeepsItsBlob) {
+  // The square was a question when every token was last decided (unsure on its blob on space 24), so its
+  // blob was not remembered; with the outlines of the square and the star the wrong way round, the star's
+  // later move is no better than a question. The family answered "24" and the table handed the answer
+  // back (TokenTracker::settle): the square's blob there is remembered, untouched, and the star's move is
+  // told by elimination, sure.
+  for (const bool settled : {false, true}) {
+    SquareAndStarApart t;
+    ASSERT_NO_FATAL_FAILURE(t.set_up());
+    t.before[static_cast<size_t>(t.square)].confidence = 0.5;  // asked about
+    t.locator.remember_decided(t.apart, t.before, 0.75);
     if (settled) {
-      EXPECT_EQ(sq.space, 24);
-      EXPECT_GE(sq.confidence, 0.75);
-      ASSERT_TRUE(st.visible);
-      EXPECT_EQ(st.space, 28);
-      EXPECT_GE(st.confidence, 0.75);
+      EXPECT_FALSE(t.locator.remember_settled(static_cast<size_t>(t.square), 25));  // not where it was seen
+      EXPECT_TRUE(t.locator.remember_settled(static_cast<size_t>(t.square), 24));
+    }
+    const auto after = t.star_moved_with_outlines_swapped();
+    if (settled) {
+      t.expect_the_star_told_by_elimination(after);
     } else {
+      const TokenObservation& sq = after[static_cast<size_t>(t.square)];
+      const TokenObservation& st = after[static_cast<size_t>(t.star)];
+      EXPECT_FALSE(sq.untouched);
       EXPECT_FALSE(st.visible && st.space == 28 && st.confidence >= 0.75 && sq.space == 24 &&
                    sq.confidence >= 0.75)
           << "without the answer the swapped outlines should leave a doubt";
@@ -336,48 +334,20 @@ TEST(Identity, ATokenSettledOnTheOtherCandidateKeepsTheBlobItsLookAlikeWasGiven)
   // "33": each one's blob is the one its look-alike was given there, remembered untouched, so that the
   // star's later move is told by elimination. Before, only a blob on the token's own reading was taken,
   // and neither was held.
-  const TableRenderer& r = twins_720p();
-  const SpaceMap& map = r.space_map();
-  const TableScene base = scene_of(r, Condition::clean, 2101);
-  auto top_of = [&](const std::array<int, 4>& spaces, TokenLocator& locator) {
-    return top_with_tokens(r, base, spaces, 40.0, locator);
-  };
-  TokenLocator locator(map, {});
-  auto tokens = locator.learn(top_of({0, 0, 0, 0}, locator), 0);
-  ASSERT_EQ(tokens.size(), 4u);
-  const cv::Mat apart = top_of({6, 13, 24, 33}, locator);
-  auto before = locator.locate(apart, tokens);
-  std::vector<int> last(4, -1);
-  int square = -1, star = -1;
-  for (const auto& o : before) {
-    ASSERT_TRUE(o.visible);
-    last[static_cast<size_t>(o.token)] = o.space;
-    if (o.space == 24) square = o.token;
-    if (o.space == 33) star = o.token;
-  }
-  ASSERT_GE(square, 0);
-  ASSERT_GE(star, 0);
-  auto& sq_before = before[static_cast<size_t>(square)];
-  auto& st_before = before[static_cast<size_t>(star)];
+  SquareAndStarApart t;
+  ASSERT_NO_FATAL_FAILURE(t.set_up());
+  auto& sq_before = t.before[static_cast<size_t>(t.square)];
+  auto& st_before = t.before[static_cast<size_t>(t.star)];
   std::swap(sq_before, st_before);  // the doubt: each on the other's blob
   std::swap(sq_before.token, st_before.token);
   for (auto* o : {&sq_before, &st_before}) {
     o->confidence = 0.5;
     o->candidates = {24, 33};
   }
-  locator.remember_decided(apart, before, 0.75);
-  EXPECT_TRUE(locator.remember_settled(static_cast<size_t>(square), 24));
-  EXPECT_TRUE(locator.remember_settled(static_cast<size_t>(star), 33));
-  std::swap(tokens[static_cast<size_t>(square)].shape, tokens[static_cast<size_t>(star)].shape);
-  const auto after = locator.locate(top_of({6, 13, 24, 28}, locator), tokens, last);
-  const TokenObservation& sq = after[static_cast<size_t>(square)];
-  const TokenObservation& st = after[static_cast<size_t>(star)];
-  EXPECT_TRUE(sq.untouched);
-  EXPECT_EQ(sq.space, 24);
-  EXPECT_GE(sq.confidence, 0.75);
-  ASSERT_TRUE(st.visible);
-  EXPECT_EQ(st.space, 28);
-  EXPECT_GE(st.confidence, 0.75);
+  t.locator.remember_decided(t.apart, t.before, 0.75);
+  EXPECT_TRUE(t.locator.remember_settled(static_cast<size_t>(t.square), 24));
+  EXPECT_TRUE(t.locator.remember_settled(static_cast<size_t>(t.star), 33));
+  t.expect_the_star_told_by_elimination(t.star_moved_with_outlines_swapped());
 }
 
 TEST(Identity, ABlobUnchangedSinceTheTokenStoodElsewhereIsNotIt) {
