@@ -69,8 +69,11 @@ int run_odds(const OddsOptions& o) {
   }
   const odds::Chances c = worker.progress().without_trade;
 
-  fmt::print("Chances of winning after {} inputs of {} (turn {}), {} playouts with seed {} on {} threads:\n",
-             game.input_count(), o.script, st.turns, c.playouts, o.seed, worker.threads());
+  const auto inputs = game.input_count();
+  fmt::print(
+      "Chances of winning after {} input{} of {} (turn {}), {} playouts with seed {} on {} thread{}:\n",
+      inputs, inputs == 1 ? "" : "s", o.script, st.turns, c.playouts, o.seed, worker.threads(),
+      worker.threads() == 1 ? "" : "s");
   std::size_t width = 4;
   for (const auto& p : st.players) width = std::max(width, p.name.size());
   for (std::size_t p = 0; p < st.players.size(); ++p) {
