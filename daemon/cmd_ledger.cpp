@@ -7,6 +7,7 @@
 #include "daemon/commands.h"
 #include "daemon/ledger_replay.h"
 #include "daemon/paths.h"
+#include "daemon/text_file.h"
 #include "ledger/backup_store.h"
 #include "ledger/ledger.h"
 #include "ledger/ledger_config.h"
@@ -169,6 +170,11 @@ void restore(const LedgerArgs& args) {
 
 int replay_into_ledger(const std::string& script_path, const std::string& db_path, bool json,
                        bool keep_going) {
+  // Refused before the ledger is opened, so a mistyped script path leaves no new, empty ledger behind.
+  if (auto checked = bb::daemon::check_file_path(script_path, "the game script"); !checked) {
+    std::cerr << "boardbank replay: " << checked.error().message << "\n";
+    return 2;
+  }
   ledger::LedgerOptions options;
   options.path = db_path;
   options.edition_dirs = bb::daemon::edition_dirs();

@@ -10,6 +10,7 @@
 
 #include "daemon/commands.h"
 #include "daemon/paths.h"
+#include "daemon/text_file.h"
 #include "odds/odds_worker.h"
 #include "rules/replay.h"
 
@@ -27,14 +28,12 @@ struct OddsOptions {
 };
 
 int run_odds(const OddsOptions& o) {
-  std::ifstream in(o.script);
-  if (!in) {
-    fmt::print(stderr, "boardbank odds: cannot read {}: check the path\n", o.script);
+  auto text = read_text_file(o.script, "the game script", kMaxScriptFileBytes);
+  if (!text) {
+    fmt::print(stderr, "boardbank odds: {}\n", text.error().message);
     return 2;
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  auto replayed = rules::replay_script(text.str(), o.script, edition_dirs(o.editions), false);
+  auto replayed = rules::replay_script(*text, o.script, edition_dirs(o.editions), false);
   for (const auto& e : replayed.errors) fmt::print(stderr, "{}\n", e);
   if (!replayed.ok()) {
     fmt::print(stderr,

@@ -10,6 +10,7 @@
 #include "daemon/commands.h"
 #include "daemon/ledger_replay.h"
 #include "daemon/paths.h"
+#include "daemon/text_file.h"
 #include "rules/bot.h"
 #include "rules/replay.h"
 #include "rules/script.h"
@@ -28,14 +29,12 @@ struct ReplayOptions {
 
 int run_replay(const ReplayOptions& o) {
   if (!o.db.empty()) return replay_into_ledger(o.script, o.db, o.json, o.keep_going);
-  std::ifstream in(o.script);
-  if (!in) {
-    fmt::print(stderr, "boardbank replay: cannot read {}: check the path\n", o.script);
+  auto text = read_text_file(o.script, "the game script", kMaxScriptFileBytes);
+  if (!text) {
+    fmt::print(stderr, "boardbank replay: {}\n", text.error().message);
     return 2;
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  auto result = rules::replay_script(text.str(), o.script, edition_dirs(o.editions), o.keep_going);
+  auto result = rules::replay_script(*text, o.script, edition_dirs(o.editions), o.keep_going);
   for (const auto& e : result.errors) fmt::print(stderr, "{}\n", e);
   if (!result.game) return 2;
   if (o.json)

@@ -18,6 +18,7 @@
 #include "daemon/commands.h"
 #include "daemon/paths.h"
 #include "daemon/stop_request.h"
+#include "daemon/text_file.h"
 #include "daemon/window_size.h"
 #include "display/touch_screen.h"
 #include "rules/edition.h"
@@ -461,11 +462,9 @@ int run_render(const RenderOptions& o) {
   const auto names = vi::expected_names(renderer, o.tokens);
   std::vector<vi::TableMove> moves;
   if (!o.moves.empty()) {
-    std::ifstream in(o.moves);
-    if (!in) return fail("cannot read " + o.moves);
-    std::stringstream text;
-    text << in.rdbuf();
-    auto parsed = vi::parse_moves(text.str(), o.tokens, map.space_count());
+    auto text = read_text_file(o.moves, "the moves file", kMaxScriptFileBytes);
+    if (!text) return fail(text.error().message);
+    auto parsed = vi::parse_moves(*text, o.tokens, map.space_count());
     if (!parsed) return fail(o.moves + ": " + parsed.error());
     // "T2" is the tracker's name; find which drawn token that is.
     for (auto& m : *parsed)

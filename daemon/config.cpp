@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include "daemon/text_file.h"
+
 namespace bb::daemon {
 
 const char* backend_name(Backend backend) {
@@ -380,16 +382,14 @@ std::expected<Config, std::vector<ConfigProblem>> parse_config(const std::string
 }
 
 std::expected<Config, std::vector<ConfigProblem>> load_config(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) {
-    return std::unexpected(std::vector<ConfigProblem>{ConfigProblem{
-        file, 0,
-        "cannot read the file: check the path (the package installs /etc/boardbank/boardbank.toml) and that "
-        "the boardbank user may read it"}});
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_config(text.str(), file);
+  auto text = read_text_file(file, "the configuration file", kMaxConfigFileBytes);
+  if (!text)
+    return std::unexpected(std::vector<ConfigProblem>{
+        ConfigProblem{file, 0,
+                      text.error().kind == TextFileError::Kind::missing
+                          ? text.error().message + " (the package installs /etc/boardbank/boardbank.toml)"
+                          : text.error().message}});
+  return parse_config(*text, file);
 }
 
 std::vector<peripherals::DeviceConfig> Config::device_configs() const {

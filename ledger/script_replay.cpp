@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
+#include <system_error>
 
 #include "ledger/chain_hash.h"
 #include "ledger/ledger.h"
@@ -18,6 +20,10 @@ std::expected<ScriptReplay::Result, std::string> ScriptReplay::run(Ledger& ledge
                                                                    const std::string& script_path,
                                                                    bool keep_going,
                                                                    const OnStored& on_stored) {
+  // A folder opens as an empty file on Linux: it would be refused as an empty script.
+  if (std::error_code error; std::filesystem::is_directory(script_path, error))
+    return std::unexpected(
+        fmt::format("{} is a folder, not a file: give the path of the game script", script_path));
   std::ifstream in(script_path, std::ios::binary);
   if (!in) return std::unexpected(fmt::format("cannot read {}", script_path));
   std::vector<std::pair<int, std::string>> lines;

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <system_error>
 
 namespace bb::peripherals {
 
@@ -284,6 +286,9 @@ std::expected<Trace, std::string> parse_trace(std::string_view text) {
 }
 
 std::expected<Trace, std::string> load_trace(const std::string& path) {
+  // A folder opens as an empty file on Linux: it would be refused as an empty trace.
+  if (std::error_code error; std::filesystem::is_directory(path, error))
+    return std::unexpected(fmt::format("'{}' is a folder, not a trace: give the path of a trace file", path));
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::unexpected(fmt::format("cannot open trace '{}': check the path", path));
   // Read in bounded pieces: a FIFO or a device has no size to check beforehand.

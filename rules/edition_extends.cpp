@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -119,6 +120,10 @@ constexpr int kMaxExtendsDepth = 4;
 toml::table read_edition_tree(const std::string& path, const std::vector<std::string>& search_dirs,
                               int depth) {
   namespace fs = std::filesystem;
+  // A folder opens as an empty file on Linux: it would be refused as an edition without an id.
+  if (std::error_code error; fs::is_directory(path, error))
+    throw Fail{
+        EditionError{path, 0, "", "this is a folder, not an edition file: give the path of a .toml file"}};
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Fail{EditionError{path, 0, "", "cannot read this edition file: check the path"}};
   // Reads at most one byte more than an edition may hold, so an endless device is refused, not read.

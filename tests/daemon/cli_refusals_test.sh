@@ -83,4 +83,23 @@ printf 'card 1A2B3C\n' > "$dir/commands.txt"
 expect simulate_from_file 0 '"uid":"1A2B3C"' -- sh -c "exec \"$bb\" probe --simulate < \"$dir/commands.txt\""
 expect simulate_from_device 2 "standard input is a device that is not a terminal" -- sh -c "exec \"$bb\" probe --simulate < /dev/zero"
 
+# --- a folder or an endless device where a file is wanted: std::ifstream reads a folder as an empty file, and a
+# folder given for the configuration was checked as an empty one and called good
+mkdir -p "$dir/a folder"
+expect config_folder 1 "is a folder, not a file: give the path of the configuration file" -- "$bb" check-config "$dir/a folder"
+expect config_endless 1 "/dev/zero is larger than 1024 KiB, more than the configuration file would ever be" -- "$bb" check-config /dev/zero
+expect run_config_folder 2 "is a folder, not a file: give the path of the configuration file" -- "$bb" run --config "$dir/a folder"
+expect replay_folder 2 "is a folder, not a file: give the path of the game script" -- "$bb" replay "$dir/a folder"
+expect replay_db_folder 2 "is a folder, not a file: give the path of the game script" -- "$bb" replay "$dir/a folder" --db "$dir/folder.db"
+test -e "$dir/folder.db" && { echo "FAIL replay_db_folder: a ledger was created for a folder"; failed=1; }
+expect replay_db_mistyped 2 "does not exist: check the path to the game script" -- "$bb" replay "$dir/mistyped.jsonl" --db "$dir/mistyped-script.db"
+test -e "$dir/mistyped-script.db" && { echo "FAIL replay_db_mistyped: a ledger was created for a mistyped script"; failed=1; }
+expect replay_endless_plain 2 "/dev/zero is larger than 65536 KiB, more than the game script would ever be" -- "$bb" replay /dev/zero
+expect odds_folder 2 "is a folder, not a file: give the path of the game script" -- "$bb" odds "$dir/a folder"
+expect edition_folder 2 "this is a folder, not an edition file: give the path of a .toml file" -- "$bb" check-edition "$dir/a folder"
+expect trace_folder 2 "is a folder, not a trace: give the path of a trace file" -- "$bb" probe --trace "$dir/a folder"
+expect moves_folder 2 "is a folder, not a file: give the path of the moves file" -- "$bb" render-table --out "$dir/frames" --moves "$dir/a folder"
+test -e "$dir/frames" && { echo "FAIL moves_folder: frames were rendered for a folder of moves"; failed=1; }
+expect replay_from_a_pipe 0 "8 inputs" -- sh -c "cat \"$scripts/spec_example.jsonl\" | exec \"$bb\" replay /dev/stdin"
+
 if [ "$failed" -eq 0 ]; then echo "cli refusals: ok"; else echo "cli refusals: FAILED"; exit 1; fi

@@ -171,7 +171,8 @@ TEST(Config, AMissingFileSaysWhatToCheck) {
   auto config = load_config("/nonexistent/boardbank.toml");
   ASSERT_FALSE(config.has_value());
   EXPECT_EQ(config.error()[0].line, 0);
-  EXPECT_NE(config.error()[0].message.find("cannot read the file"), std::string::npos);
+  EXPECT_NE(config.error()[0].message.find("does not exist: check the path to the configuration file"),
+            std::string::npos);
 }
 
 TEST(Config, HouseRuleOptionsAreNamedSwitches) {
