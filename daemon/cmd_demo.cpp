@@ -37,7 +37,7 @@ void add_demo_commands(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1, 100));
   demo->add_option("--size", o->size, "the screen, WIDTHxHEIGHT")->capture_default_str();
-  demo->add_option("--editions", o->editions, "folder holding the editions");
+  demo->add_option("--editions", o->editions, "folder holding the editions")->check(CLI::ExistingDirectory);
   demo->add_option("--fonts", o->fonts, "folder holding DejaVuSans.ttf (default: Debian's)");
   demo->add_option("--state-json", o->state_json,
                    "write the final game state here (as `replay --json` prints)");

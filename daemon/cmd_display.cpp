@@ -24,7 +24,8 @@ void add_display_commands(CLI::App& app) {
          "degrees the picture is turned on the panel, as [screen] rotation: 90 and 270 lay the screens "
          "out portrait (800x480 -> 480x800), drawn upright")
       ->check(CLI::IsMember({0, 90, 180, 270}));
-  cmd->add_option("--editions", options->editions_dir, "folder holding the editions");
+  cmd->add_option("--editions", options->editions_dir, "folder holding the editions")
+      ->check(CLI::ExistingDirectory);
   cmd->add_option("--fonts", options->font_dir, "folder holding DejaVuSans.ttf (default: Debian's)");
   cmd->callback([options, size, rotation] {
     // 640x400: the smallest the screens are laid out for (below it, keypads and lists no longer fit; the

@@ -111,7 +111,7 @@ void add_odds_commands(CLI::App& app) {
   odds->add_option("--turn-cap", opts->turn_cap,
                    "End a playout as a time-limit game (won by worth) after this many more turns")
       ->check(CLI::Range(1, 100'000));
-  odds->add_option("--editions", opts->editions, "Directory of edition files");
+  odds->add_option("--editions", opts->editions, "Directory of edition files")->check(CLI::ExistingDirectory);
   odds->callback([opts] { std::exit(run_odds(*opts)); });
 }
 

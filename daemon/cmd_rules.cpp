@@ -183,7 +183,8 @@ void add_rules_commands(CLI::App& app) {
   replay->add_option("script", replay_opts->script, "The game script (JSON Lines)")->required();
   replay->add_flag("--json", replay_opts->json, "Print the state dump as JSON");
   replay->add_flag("--keep-going", replay_opts->keep_going, "Report refused lines and carry on");
-  replay->add_option("--editions", replay_opts->editions, "Directory of edition files");
+  replay->add_option("--editions", replay_opts->editions, "Directory of edition files")
+      ->check(CLI::ExistingDirectory);
   replay->add_option("--db", replay_opts->db,
                      "Play the script into this ledger database, one transaction per input, skipping inputs "
                      "already stored (safe to run again after a crash)");
@@ -200,7 +201,8 @@ void add_rules_commands(CLI::App& app) {
                    "End a game as a time-limit game after this many turns")
       ->check(CLI::Range(1, 1'000'000));
   simulate->add_option("--edition", sim_opts->edition, "Edition id or file");
-  simulate->add_option("--editions", sim_opts->editions, "Directory of edition files");
+  simulate->add_option("--editions", sim_opts->editions, "Directory of edition files")
+      ->check(CLI::ExistingDirectory);
   simulate->add_flag("--quiet", sim_opts->quiet, "Print only the totals");
   simulate->callback([sim_opts] { std::exit(run_simulate(*sim_opts)); });
 
@@ -211,7 +213,8 @@ void add_rules_commands(CLI::App& app) {
   check->add_option("file", check_opts->file, "The edition file (or an edition id)")->required();
   check->add_option("--games", check_opts->games, "How many games with the default switches")
       ->check(CLI::Range(1, 10'000'000));
-  check->add_option("--editions", check_opts->editions, "Directory of edition files (for `extends`)");
+  check->add_option("--editions", check_opts->editions, "Directory of edition files (for `extends`)")
+      ->check(CLI::ExistingDirectory);
   check->callback([check_opts] { std::exit(run_check_edition(*check_opts)); });
 }
 

@@ -106,7 +106,8 @@ void add_run_command(CLI::App& app) {
   run->add_flag("--headless", args->headless, "draw offscreen, no sound; print a line per committed input");
   run->add_option("--db", args->db, "the ledger file instead of [ledger] path");
   run->add_option("--backup-dir", args->backup_dir, "the backup folder instead of [ledger] backup_dir");
-  run->add_option("--editions", args->editions, "the editions folder instead of [editions] dir");
+  run->add_option("--editions", args->editions, "the editions folder instead of [editions] dir")
+      ->check(CLI::ExistingDirectory);
   run->callback([args] {
     const int code = run_service(*args);
     if (code != 0) throw CLI::RuntimeError(code);

@@ -100,6 +100,9 @@ expect edition_folder 2 "this is a folder, not an edition file: give the path of
 expect trace_folder 2 "is a folder, not a trace: give the path of a trace file" -- "$bb" probe --trace "$dir/a folder"
 expect moves_folder 2 "is a folder, not a file: give the path of the moves file" -- "$bb" render-table --out "$dir/frames" --moves "$dir/a folder"
 test -e "$dir/frames" && { echo "FAIL moves_folder: frames were rendered for a folder of moves"; failed=1; }
+# --editions names a folder to look in: one that is not there (or a file) was passed over for the others
+expect editions_missing 105 "--editions: Directory does not exist: $dir/no-editions" -- "$bb" simulate --editions "$dir/no-editions" --games 1
+expect editions_a_file 105 "--editions: Directory is actually a file: $dir/notes.txt" -- "$bb" odds "$scripts/spec_example.jsonl" --editions "$dir/notes.txt"
 expect replay_from_a_pipe 0 "8 inputs" -- sh -c "cat \"$scripts/spec_example.jsonl\" | exec \"$bb\" replay /dev/stdin"
 
 if [ "$failed" -eq 0 ]; then echo "cli refusals: ok"; else echo "cli refusals: FAILED"; exit 1; fi
