@@ -26,6 +26,18 @@ FontSet::~FontSet() {
 }
 
 std::expected<std::unique_ptr<FontSet>, std::string> FontSet::open(const std::string& dir) {
+  auto holds_the_fonts = [](const std::string& folder) {
+    std::error_code ec;
+    return std::filesystem::exists(std::filesystem::path(folder) / "DejaVuSans.ttf", ec) &&
+           std::filesystem::exists(std::filesystem::path(folder) / "DejaVuSans-Bold.ttf", ec);
+  };
+  // A folder named on purpose (--fonts, [screen] font_dir) is used or refused, never passed over for
+  // Debian's: the family would see other letters than the ones they asked for, without a word.
+  if (!dir.empty() && !holds_the_fonts(dir))
+    return std::unexpected(fmt::format(
+        "{} holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: name a folder holding both, or leave the font "
+        "folder empty for Debian's (the package fonts-dejavu-core)",
+        dir));
   std::vector<std::string> candidates;
   if (!dir.empty()) candidates.push_back(dir);
   if (const char* env = std::getenv("BOARDBANK_FONT_DIR")) candidates.emplace_back(env);
@@ -33,9 +45,7 @@ std::expected<std::unique_ptr<FontSet>, std::string> FontSet::open(const std::st
   candidates.emplace_back("/usr/local/share/fonts/truetype/dejavu");
   std::string found;
   for (const auto& c : candidates) {
-    std::error_code ec;
-    if (std::filesystem::exists(std::filesystem::path(c) / "DejaVuSans.ttf", ec) &&
-        std::filesystem::exists(std::filesystem::path(c) / "DejaVuSans-Bold.ttf", ec)) {
+    if (holds_the_fonts(c)) {
       found = c;
       break;
     }

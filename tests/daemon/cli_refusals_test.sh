@@ -103,6 +103,10 @@ test -e "$dir/frames" && { echo "FAIL moves_folder: frames were rendered for a f
 # --editions names a folder to look in: one that is not there (or a file) was passed over for the others
 expect editions_missing 105 "--editions: Directory does not exist: $dir/no-editions" -- "$bb" simulate --editions "$dir/no-editions" --games 1
 expect editions_a_file 105 "--editions: Directory is actually a file: $dir/notes.txt" -- "$bb" odds "$scripts/spec_example.jsonl" --editions "$dir/notes.txt"
+# --fonts names the folder the screens' letters come from: one without them was passed over for Debian's
+expect fonts_missing 1 "$dir/no-fonts holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: name a folder holding both" -- "$bb" screens --out "$dir/screens" --fonts "$dir/no-fonts"
+printf '[screen]\nfont_dir = "%s"\n' "$dir/no-fonts" > "$dir/fonts.toml"
+expect config_fonts_missing 0 "[screen] font_dir $dir/no-fonts holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: the screen will not start" -- "$bb" check-config "$dir/fonts.toml"
 expect replay_from_a_pipe 0 "8 inputs" -- sh -c "cat \"$scripts/spec_example.jsonl\" | exec \"$bb\" replay /dev/stdin"
 
 if [ "$failed" -eq 0 ]; then echo "cli refusals: ok"; else echo "cli refusals: FAILED"; exit 1; fi
