@@ -118,6 +118,10 @@ std::optional<std::string> demo_options_problem(const DemoOptions& o) {
   if (o.time_factor < 1 || o.time_factor > 100) return "--time-factor must be 1 to 100 (1: a Pi or faster)";
   if (!parse_window_size(o.size, 640, 400))
     return "--size must be WIDTHxHEIGHT, at least 640x400 (e.g. 1024x600)";
+  // Refused before the game, not found out after it has been played.
+  if (std::error_code ec; !o.state_json.empty() && std::filesystem::is_directory(o.state_json, ec))
+    return fmt::format("--state-json {} is a folder: name the file to write the final state to",
+                       o.state_json);
   return std::nullopt;
 }
 
@@ -248,7 +252,11 @@ int run_demo(const DemoOptions& o) {
   if (!o.state_json.empty() && !final_state.empty()) {
     std::ofstream out(o.state_json);
     out << final_state << "\n";
-    if (!out) fmt::print(stderr, "boardbank demo: cannot write {}\n", o.state_json);
+    if (!out) {
+      fmt::print(stderr, "boardbank demo: cannot write {}: check that its folder exists and may be written\n",
+                 o.state_json);
+      if (code == 0) code = 1;
+    }
   }
   print_demo_summary(demo.db, demo.editions);
   return code;
