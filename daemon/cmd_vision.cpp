@@ -42,6 +42,16 @@ namespace {
 namespace vi = bb::vision;
 using Json = nlohmann::ordered_json;
 
+// A set-up file may not exist yet (it is written once the tokens are learned), but a folder is never one:
+// std::ifstream reads a folder as an empty file, which was then called "not valid JSON; move it away".
+const CLI::Validator kSetupFileNotAFolder(
+    [](std::string& path) {
+      std::error_code ec;
+      if (!std::filesystem::is_directory(path, ec)) return std::string();
+      return fmt::format("{} is a folder: name the set-up file in it (say {}/table.json)", path, path);
+    },
+    "FILE", "a set-up file, not a folder");
+
 // The board of an edition, read by the rules engine's own loader (so a bad file is refused with its line):
 // names in board order and the colour band of each street's group.
 std::expected<vi::BoardLayout, std::string> layout_from_edition(const std::string& id) {
@@ -546,10 +556,12 @@ void add_vision_commands(CLI::App& app) {
       ->required();
   track->add_option("--edition", track_opts->edition,
                     "edition id (editions/ID.toml) or file: the board's spaces");
-  track->add_option(
-      "--setup", track_opts->setup,
-      "set-up file: loaded if it exists (learned tokens, board reference), else written once the "
-      "tokens are learned");
+  track
+      ->add_option(
+          "--setup", track_opts->setup,
+          "set-up file: loaded if it exists (learned tokens, board reference), else written once the "
+          "tokens are learned")
+      ->check(kSetupFileNotAFolder);
   track->add_option("--max-frames", track_opts->max_frames, "stop after this many frames (0: until the end)")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40));
   track->add_option("--width", track_opts->width, "camera frame width")->check(CLI::Range(16, 8192));
@@ -582,7 +594,8 @@ void add_vision_commands(CLI::App& app) {
   calibrate
       ->add_option("--setup", cal_opts->setup,
                    "set-up file (as `track --setup`): the grid is written into it, created if missing")
-      ->required();
+      ->required()
+      ->check(kSetupFileNotAFolder);
   calibrate->add_option("--edition", cal_opts->edition,
                         "edition id (editions/ID.toml) or file: the board's spaces");
   calibrate->add_option("--size", cal_opts->size, "window size, e.g. 800x480");

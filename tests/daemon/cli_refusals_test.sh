@@ -109,6 +109,8 @@ printf '[screen]\nfont_dir = "%s"\n' "$dir/no-fonts" > "$dir/fonts.toml"
 expect config_fonts_missing 0 "[screen] font_dir $dir/no-fonts holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: the screen will not start" -- "$bb" check-config "$dir/fonts.toml"
 expect demo_state_json_folder 2 "--state-json $dir/a folder is a folder: name the file to write the final state to" -- "$bb" demo --headless --turns 1 --db "$dir/demo.db" --state-json "$dir/a folder"
 test -e "$dir/demo.db" && { echo "FAIL demo_state_json_folder: the demo played before refusing"; failed=1; }
+expect track_setup_folder 105 "--setup: $dir/a folder is a folder: name the set-up file in it" -- "$bb" track "$dir/a folder" --setup "$dir/a folder"
+expect calibrate_setup_folder 105 "--setup: $dir/a folder is a folder: name the set-up file in it" -- "$bb" calibrate "$dir/a folder" --setup "$dir/a folder" --screenshot "$dir/cal.png"
 expect replay_from_a_pipe 0 "8 inputs" -- sh -c "cat \"$scripts/spec_example.jsonl\" | exec \"$bb\" replay /dev/stdin"
 
 if [ "$failed" -eq 0 ]; then echo "cli refusals: ok"; else echo "cli refusals: FAILED"; exit 1; fi
