@@ -14,7 +14,10 @@ using namespace bb::daemon;
 namespace {
 
 struct TextFileTest : ::testing::Test {
-  std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "boardbank_text_file_test";
+  // One folder a test: ctest runs the tests of this suite at the same time.
+  std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) /
+      (std::string("boardbank_text_file_") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
   void SetUp() override {
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir / "a folder");
