@@ -36,6 +36,27 @@ inline Features features(const cv::Vec3b& p, const cv::Vec3f& gain) {
   return {r / s, g / s, (b + g + r) / (3 * 255.0)};
 }
 
+// features(p, gain) for one light's colour by table: each channel's p / gain for its 256 levels, made as
+// features() makes it (a float division, then widened), so that every result is the same to the bit. For
+// the per-pixel loops of find(), where the divider was the bottleneck.
+class GainedFeatures {
+ public:
+  explicit GainedFeatures(const cv::Vec3f& gain) {
+    for (size_t c = 0; c < 3; ++c)
+      for (int v = 0; v < 256; ++v)
+        level_[c][static_cast<size_t>(v)] =
+            static_cast<double>(static_cast<float>(v) / gain[static_cast<int>(c)]);
+  }
+  Features operator()(const cv::Vec3b& p) const {
+    const double b = level_[0][p[0]], g = level_[1][p[1]], r = level_[2][p[2]];
+    const double s = b + g + r + 3.0;
+    return {r / s, g / s, (b + g + r) / (3 * 255.0)};
+  }
+
+ private:
+  std::array<std::array<double, 256>, 3> level_;
+};
+
 // Two tokens whose colours the per-pixel match cannot keep apart: within about two spreads on every axis.
 inline bool alike(const TokenAppearance& a, const TokenAppearance& b) {
   double d = 0;
@@ -87,6 +108,13 @@ struct TokenLocator::Impl {
                           // smoothed 3x3
   double board_before_paper = 1;  // its median brightness on the ring, 0..1
   std::vector<double> foreground_share;
+  // Per ring pixel (find()'s pass 1): features(reference, unit), made again whenever the reference's bytes
+  // differ from `ring_reference_of` (a copy: the reference is written in learning, rewarping and loading);
+  // its light cell's index in lsum and lcount. And each space's ring pixels.
+  std::vector<Features> ring_reference;
+  cv::Mat ring_reference_of;
+  std::vector<int> ring_cell;
+  std::vector<int> ring_per_space;
   // Scratch, kept between frames to avoid allocation in the steady state.
   cv::Mat mask, blobs, stats, centroids, lsum, lcount, field;
   std::vector<float> ratio;
