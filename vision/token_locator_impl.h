@@ -226,6 +226,7 @@ struct TokenLocator::Impl {
   // bytes) and whether it was measured, each given a reflected border as wide as half the surround's square
   // (as cv::boxFilter reads past the edge) and summed (integral images, in that order); the squares' sides.
   cv::Mat faint_high, faint_low, faint_measured, faint_padded;
+  cv::Mat faint_light;  // CV_32F: 1 / (the paper's brightness at each pixel in the last find()'s light)
   std::array<cv::Mat, 3> faint_sums;
   int faint_inner = 0, faint_outer = 0;
   std::vector<int> faint_ring_at;     // per top-view pixel, its position in `ring` (-1: none)
