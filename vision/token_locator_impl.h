@@ -270,7 +270,8 @@ struct TokenLocator::Impl {
   // For faint_arrivals, with faint_excluded what either view left out: the places where the score of the
   // last find()'s view less the decided view's (and no more than the former) is from max(0.025, 8 times
   // that difference's noise, `least_floor`), best first, found as score_faint finds its own in play (on the
-  // lattice, then where needed). faint_score_at reads the last find()'s view after it.
+  // lattice, then where needed; the noise the lattice's while a quarter more would not raise the floor).
+  // faint_score_at reads the last find()'s view after it.
   std::vector<FaintPeak> faint_change_peaks(double least_floor, size_t most);
   // The places new since the last decision (remember_decided) where a faint token may have come, best
   // first: this view's score less the decided view's, both clear of what either left out, from 0.025, 8
