@@ -143,9 +143,10 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
   assert(!im.reference.empty() && top.rows == s && top.cols == s && top.type() == CV_8UC3);
   const cv::Vec3f gain = im.white_balance(top);
   const cv::Vec3f unit(1, 1, 1);
-  // Pass 1 made thirteen divisions a ring pixel, half of find()'s time at 720p waiting on the divider: six
-  // were the reference's features, the same every frame while it is (kept per ring pixel, checked against a
-  // copy of the reference: 480 KB compared, about 16 microseconds), three the light's colour (a table).
+  // Pass 1 made thirteen divisions a ring pixel (perf at 720p: about a third of find()'s own time on them):
+  // six were the reference's features, the same every frame while it is (kept per ring pixel, checked
+  // against a copy of the reference: 480 KB compared, 25 thousand instructions), three the light's colour
+  // (a table).
   const bool reference_same = im.ring_reference.size() == im.ring.size() &&
                               im.ring_reference_of.size() == im.reference.size() &&
                               im.ring_reference_of.type() == im.reference.type() &&
