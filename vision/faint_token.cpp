@@ -35,18 +35,18 @@ int odd(double v) { return std::max(3, 2 * static_cast<int>(std::lround(v / 2)) 
 
 }  // namespace
 
-auto TokenLocator::Impl::faint_scorer() const {
+auto TokenLocator::Impl::faint_scorer(const std::array<cv::Mat, 3>& integrals) const {
   // The score: the mean change over a square the size of a white top's middle, less the mean over the ring
   // between it and a square holding the token's rim and shadow and some paper, both over measured pixels
   // only. A white top and a dark rim both raise it; a change of light (divided out, and the same in the
   // middle and around) and misaligned print (as much brighter as darker) do not.
-  const int inner = faint_inner, outer = faint_outer, stride = faint_sums[0].cols;
+  const int inner = faint_inner, outer = faint_outer, stride = integrals[0].cols;
   const int inner_area = inner * inner, outer_area = outer * outer;
   // The squares' top left corners in the sums (whose first row and column are 0) are the pixel's index
   // there and that less half the difference of their sides on each axis.
   const int inner_offset = (outer / 2 - inner / 2) * (stride + 1);
-  return [=, high = faint_sums[0].ptr<int>(), low = faint_sums[1].ptr<int>(),
-          measured = faint_sums[2].ptr<int>()](int x, int y, float& score) {
+  return [=, high = integrals[0].ptr<int>(), low = integrals[1].ptr<int>(),
+          measured = integrals[2].ptr<int>()](int x, int y, float& score) {
     auto square = [stride](const int* sums, int at, int side) {
       return sums[at + side * stride + side] - sums[at + side * stride] - sums[at + side] + sums[at];
     };
@@ -68,7 +68,7 @@ auto TokenLocator::Impl::faint_scorer() const {
 }
 
 bool TokenLocator::Impl::faint_score_at(int x, int y, float& score) const {
-  return faint_scorer()(x, y, score);
+  return faint_scorer(faint_sums)(x, y, score);
 }
 
 void TokenLocator::Impl::score_faint(const cv::Mat& top, bool whole, double least_floor) {
@@ -177,7 +177,7 @@ void TokenLocator::Impl::score_faint(const cv::Mat& top, bool whole, double leas
         if (near_ring) faint_lattice.push_back(y * s + x);
       }
   }
-  const auto score_at = faint_scorer();
+  const auto score_at = faint_scorer(faint_sums);
   const int inner = faint_inner, outer = faint_outer, stride = faint_sums[0].cols;
   const int inner_reach = inner * inner - (inner - 1) * (inner - 1);
   const int around_reach = outer * outer - (outer - 1) * (outer - 1) + inner_reach;
@@ -285,12 +285,17 @@ void TokenLocator::Impl::faint_sums_of(const cv::Mat& view) {
   const float bound = 0.6f, steps = 32767 / bound;
   const auto* now_px = view.ptr<cv::Vec3b>();
   const auto* was_px = reference.ptr<cv::Vec3b>();
-  const float* field_px = field.ptr<float>();
+  // The paper's brightness in this light, 1 / (paper * last_mean_gain * field), by OpenCV's vector code over
+  // the view (0.1 million instructions), so that each ring pixel's change takes a multiplication, not a
+  // division: on a core whose divider is slow (the Pi's) the loop below waited on it. Each change differs
+  // from the quotient's by a float's rounding (1e-7 of it), under the step it is kept in (0.6/32767).
+  field.convertTo(faint_light, CV_32F, paper * last_mean_gain);
+  cv::divide(1.0, faint_light, faint_light);
+  const float* unlit_px = faint_light.ptr<float>();
   const uint8_t* left_out = faint_excluded.ptr<uint8_t>();
   auto* high = faint_high.ptr<uint8_t>();
   auto* low = faint_low.ptr<uint8_t>();
   auto* measured = faint_measured.ptr<uint8_t>();
-  const auto paper_gain = static_cast<float>(paper * last_mean_gain);
   for (int i : ring) {
     if (left_out[i]) continue;
     const cv::Vec3b& p = now_px[i];
@@ -298,8 +303,7 @@ void TokenLocator::Impl::faint_sums_of(const cv::Mat& view) {
     const float now = now_of[0][p[0]] + now_of[1][p[1]] + now_of[2][p[2]];
     // (now - was * light) / (paper * light), light = last_mean_gain * field. Bounded: one pixel of a stray
     // dark speck must not outweigh a token's worth of slight change.
-    const float change =
-        std::clamp(now / (paper_gain * field_px[i]) - was_of[q[0] + q[1] + q[2]], -bound, bound);
+    const float change = std::clamp(now * unlit_px[i] - was_of[q[0] + q[1] + q[2]], -bound, bound);
     const int code = static_cast<int>(change * steps + 32768.5f);
     high[i] = static_cast<uint8_t>(code >> 8);
     low[i] = static_cast<uint8_t>(code & 255);
@@ -363,21 +367,20 @@ std::vector<TokenLocator::Impl::FaintPeak> TokenLocator::Impl::faint_peaks(const
   return peaks;
 }
 
-std::vector<TokenLocator::Impl::FaintPeak> TokenLocator::Impl::faint_peaks_scored(double floor,
-                                                                                  size_t most) const {
-  // As faint_peaks on the whole ring's score: the best place left, its centre the score-weighted centroid
-  // of the 3x3 around it, then nothing within two token radii of it.
+template <class Score>
+std::vector<TokenLocator::Impl::FaintPeak> TokenLocator::Impl::faint_peaks_among(
+    const std::vector<FaintPoint>& scored, double floor, size_t most, const Score& score_at) const {
   const int s = settings.top_side;
   const double reach = std::ceil(2 * token_radius(map, s));
   std::vector<FaintPoint> candidates;
-  for (const FaintPoint& p : faint_scored)
+  for (const auto& p : scored)
     if (p.score >= floor && !claimed.at<uint8_t>(p.at)) candidates.push_back(p);
-  std::sort(candidates.begin(), candidates.end(), [](const FaintPoint& a, const FaintPoint& b) {
+  std::sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) {
     return a.score != b.score ? a.score > b.score : a.at < b.at;  // minMaxLoc's first best
   });
   std::vector<FaintPeak> peaks;
   std::vector<cv::Point> taken;
-  for (const FaintPoint& p : candidates) {
+  for (const auto& p : candidates) {
     if (peaks.size() >= most) break;
     const cv::Point at(p.at % s, p.at / s);
     if (std::any_of(taken.begin(), taken.end(),
@@ -387,13 +390,114 @@ std::vector<TokenLocator::Impl::FaintPeak> TokenLocator::Impl::faint_peaks_score
     for (int y = std::max(0, at.y - 1); y <= std::min(s - 1, at.y + 1); ++y)
       for (int x = std::max(0, at.x - 1); x <= std::min(s - 1, at.x + 1); ++x) {
         float v = 0;
-        if (labels.at<int16_t>(y, x) >= 0 && faint_score_at(x, y, v) && v > 0)
-          sx += v * x, sy += v * y, sw += v;
+        if (labels.at<int16_t>(y, x) >= 0 && score_at(x, y, v) && v > 0) sx += v * x, sy += v * y, sw += v;
       }
     peaks.push_back({{sw > 0 ? sx / sw : at.x, sw > 0 ? sy / sw : at.y}, p.score});
     taken.push_back(at);
   }
   return peaks;
+}
+
+std::vector<TokenLocator::Impl::FaintPeak> TokenLocator::Impl::faint_peaks_scored(double floor,
+                                                                                  size_t most) const {
+  return faint_peaks_among(faint_scored, floor, most, faint_scorer(faint_sums));
+}
+
+std::vector<TokenLocator::Impl::FaintPeak> TokenLocator::Impl::faint_change_peaks(double least_floor,
+                                                                                  size_t most) {
+  // Both views' sums, each clear of what either left out (faint_arrivals sets faint_excluded so): the
+  // decided view's kept apart, this view's in faint_sums.
+  faint_sums_of(decided_top);
+  std::swap(faint_sums, faint_decided_sums);
+  faint_sums_of(*current_top);
+  const auto now_at = faint_scorer(faint_sums), before_at = faint_scorer(faint_decided_sums);
+  // What is measured is the same in both views (the ring clear of what is left out): a place is scored in
+  // both or in neither.
+  const auto change_at = [&](int x, int y, float& change, float& now) {
+    float before = 0;
+    if (!now_at(x, y, now) || !before_at(x, y, before)) return false;
+    change = now - before;
+    return true;
+  };
+  // Scoring so now too: beside the place a white token left, its shadow's strongly negative score in the
+  // decided view makes a difference as large as a token's arrival where nothing stands now.
+  const auto arrival_at = [&](int x, int y, float& score) {
+    float change = 0, now = 0;
+    if (!change_at(x, y, change, now)) return false;
+    score = std::min(change, now);
+    return true;
+  };
+  // As score_faint in play: on the lattice, then at every ring pixel within one of a lattice point scoring
+  // half the floor or more, or not scored but with a pixel within one that may be. The whole ring of both
+  // views took 39.7 million instructions a call (white1/bright).
+  const int s = settings.top_side;
+  struct Sample {
+    int at;
+    float score;
+    bool scored;
+  };
+  std::vector<Sample> lattice;
+  lattice.reserve(faint_lattice.size());
+  std::vector<float> spread;  // of the change at the lattice's ring pixels, for a bound on its noise
+  for (int i : faint_lattice) {
+    float change = 0, now = 0;
+    const bool scored = change_at(i % s, i / s, change, now);
+    lattice.push_back({i, std::min(change, now), scored});
+    if (scored && labels.at<int16_t>(i) >= 0) spread.push_back(std::abs(change));
+  }
+  // The floor, from the change's noise as noise_of takes it (every fifth ring pixel where measured) only
+  // where that may raise it: as in score_faint, the lattice's noise is another sample of the same, and
+  // where a quarter more than it would not raise the floor, the floor is beyond doubt the same with either
+  // (white1: the same places and scores as the whole ring's in all 77 calls of the row; the two noises'
+  // ratio for the change itself not measured apart).
+  double floor = std::max(0.025, least_floor);
+  auto sigma_of = [](auto& v) {
+    auto mid = v.begin() + static_cast<long>(v.size() / 2);
+    std::nth_element(v.begin(), mid, v.end());
+    return 1.4826 * *mid;  // the median absolute change, as a sigma
+  };
+  if (spread.empty() || 8 * 1.25 * sigma_of(spread) > floor) {
+    std::vector<double> ring_spread;
+    for (size_t k = 0; k < ring.size(); k += 5) {
+      float change = 0, now = 0;
+      if (change_at(ring[k] % s, ring[k] / s, change, now)) ring_spread.push_back(std::abs(change));
+    }
+    floor = std::max(floor, 8 * (ring_spread.empty() ? 1.0 : 1.4826 * median(ring_spread)));
+  }
+  const int inner = faint_inner, outer = faint_outer, stride = faint_sums[0].cols;
+  const int inner_reach = inner * inner - (inner - 1) * (inner - 1);
+  const int around_reach = outer * outer - (outer - 1) * (outer - 1) + inner_reach;
+  const int* measured = faint_sums[2].ptr<int>();
+  auto measured_in = [&](int x, int y, int side) {
+    const int at = (y + outer / 2 - side / 2) * stride + x + outer / 2 - side / 2;
+    return measured[at + side * stride + side] - measured[at + side * stride] - measured[at + side] +
+           measured[at];
+  };
+  if (faint_stamp.size() != static_cast<size_t>(s) * s || ++faint_stamp_now == 0) {
+    faint_stamp.assign(static_cast<size_t>(s) * s, 0);
+    faint_stamp_now = 1;
+  }
+  std::vector<FaintPoint> scored;
+  for (const Sample& l : lattice) {
+    const int x0 = l.at % s, y0 = l.at / s;
+    if (l.scored && l.score < 0.5 * floor) continue;
+    if (!l.scored) {
+      const int inner_count = measured_in(x0, y0, inner),
+                around_count = measured_in(x0, y0, outer) - inner_count;
+      if (inner_count + inner_reach < 0.8 * inner * inner ||
+          2 * (around_count + around_reach) < outer * outer - inner * inner)
+        continue;
+    }
+    for (int y = std::max(0, y0 - 1); y <= std::min(s - 1, y0 + 1); ++y)
+      for (int x = std::max(0, x0 - 1); x <= std::min(s - 1, x0 + 1); ++x) {
+        const int at = y * s + x;
+        float value = 0;
+        if (faint_stamp[static_cast<size_t>(at)] == faint_stamp_now || labels.at<int16_t>(at) < 0) continue;
+        faint_stamp[static_cast<size_t>(at)] = faint_stamp_now;
+        if (arrival_at(x, y, value)) scored.push_back({at, value});
+      }
+  }
+  return faint_peaks_among(scored, floor, most, arrival_at);
 }
 
 std::vector<int> TokenLocator::Impl::faint_footprint(Point2 centre) const {

@@ -23,20 +23,12 @@ std::vector<TokenLocator::Impl::FaintPeak> TokenLocator::Impl::faint_arrivals(do
   // score by far more than a white token does.
   const cv::Mat own_excluded = faint_excluded;
   faint_excluded = own_excluded | decided_excluded;
-  const cv::Mat now = faint_score_of(*current_top);
-  const cv::Mat now_valid = faint_score_of_valid;
-  const cv::Mat before = faint_score_of(decided_top);
-  const cv::Mat valid = now_valid & faint_score_of_valid;
+  // From 0.025, 8 times the change's noise and 0.4 of the weakest faint token's learned score; the change
+  // taken where it scores so now too (faint_change_peaks: beside the place a white token left, its
+  // shadow's strongly negative score in the decided view, -0.106 in white1/bright, makes a difference as
+  // large as a token's arrival where nothing stands now).
+  auto got = faint_change_peaks(0.4 * weakest, most);
   faint_excluded = own_excluded;
-  cv::Mat change = now - before;
-  change.setTo(0.0f, valid == 0);
-  const double floor = std::max({0.025, 8 * noise_of(change, valid), 0.4 * weakest});
-  // And scoring so now: beside the place a white token left, its shadow's strongly negative score in the
-  // decided view (-0.106 in white1/bright) makes a difference as large as a token's arrival where nothing
-  // stands now.
-  cv::min(change, now, change);
-  change.setTo(-1.0f, valid == 0);
-  auto got = faint_peaks(change, valid, floor, most);
   // Only a place about clear of what either view left out over the whole square its score reads (a few
   // pixels may be: 3 of 441 by the white token's own rim in white1/bright): beside another token, whose
   // place and margin are left out, the part left of a white token's place puts its centre off (white1/

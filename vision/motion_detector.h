@@ -1,6 +1,8 @@
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace cv {
 class Mat;
@@ -9,7 +11,8 @@ class Mat;
 namespace bb::vision {
 
 // Is the scene moving? Compares each frame with the previous one at a small scale, where sensor noise and
-// JPEG blocks average out but a hand or a token sliding still changes many pixels.
+// JPEG blocks average out but a hand or a token sliding still changes many pixels. Owns the previous small
+// frame; one thread at a time (the tracker's) calls it.
 class MotionDetector {
  public:
   struct Settings {
@@ -34,5 +37,13 @@ class MotionDetector {
   Settings settings_;
   int changed_ = 0;
 };
+
+namespace detail {
+// cv::resize(frame, small, {width, height}, 0, 0, cv::INTER_AREA), the same to the bit, for an 8-bit frame
+// that is a whole number of `small` pixels across and down (blocks of at most 257 rows); false, and nothing
+// made, otherwise. `rows` is scratch. Declared here for its test.
+bool shrink_by_blocks(const cv::Mat& frame, int width, int height, cv::Mat& small,
+                      std::vector<uint16_t>& rows);
+}  // namespace detail
 
 }  // namespace bb::vision

@@ -36,6 +36,27 @@ inline Features features(const cv::Vec3b& p, const cv::Vec3f& gain) {
   return {r / s, g / s, (b + g + r) / (3 * 255.0)};
 }
 
+// features(p, gain) for one light's colour by table: each channel's p / gain for its 256 levels, made as
+// features() makes it (a float division, then widened), so that every result is the same to the bit. For
+// the per-pixel loops of find(), where the divider was the bottleneck.
+class GainedFeatures {
+ public:
+  explicit GainedFeatures(const cv::Vec3f& gain) {
+    for (size_t c = 0; c < 3; ++c)
+      for (int v = 0; v < 256; ++v)
+        level_[c][static_cast<size_t>(v)] =
+            static_cast<double>(static_cast<float>(v) / gain[static_cast<int>(c)]);
+  }
+  Features operator()(const cv::Vec3b& p) const {
+    const double b = level_[0][p[0]], g = level_[1][p[1]], r = level_[2][p[2]];
+    const double s = b + g + r + 3.0;
+    return {r / s, g / s, (b + g + r) / (3 * 255.0)};
+  }
+
+ private:
+  std::array<std::array<double, 256>, 3> level_;
+};
+
 // Two tokens whose colours the per-pixel match cannot keep apart: within about two spreads on every axis.
 inline bool alike(const TokenAppearance& a, const TokenAppearance& b) {
   double d = 0;
@@ -87,6 +108,13 @@ struct TokenLocator::Impl {
                           // smoothed 3x3
   double board_before_paper = 1;  // its median brightness on the ring, 0..1
   std::vector<double> foreground_share;
+  // Per ring pixel (find()'s pass 1): features(reference, unit), made again whenever the reference's bytes
+  // differ from `ring_reference_of` (a copy: the reference is written in learning, rewarping and loading);
+  // its light cell's index in lsum and lcount. And each space's ring pixels.
+  std::vector<Features> ring_reference;
+  cv::Mat ring_reference_of;
+  std::vector<int> ring_cell;
+  std::vector<int> ring_per_space;
   // Scratch, kept between frames to avoid allocation in the steady state.
   cv::Mat mask, blobs, stats, centroids, lsum, lcount, field;
   std::vector<float> ratio;
@@ -198,7 +226,9 @@ struct TokenLocator::Impl {
   // bytes) and whether it was measured, each given a reflected border as wide as half the surround's square
   // (as cv::boxFilter reads past the edge) and summed (integral images, in that order); the squares' sides.
   cv::Mat faint_high, faint_low, faint_measured, faint_padded;
+  cv::Mat faint_light;  // CV_32F: 1 / (the paper's brightness at each pixel in the last find()'s light)
   std::array<cv::Mat, 3> faint_sums;
+  std::array<cv::Mat, 3> faint_decided_sums;  // the same of the decided view (faint_change_peaks)
   int faint_inner = 0, faint_outer = 0;
   std::vector<int> faint_ring_at;     // per top-view pixel, its position in `ring` (-1: none)
   std::vector<int> faint_lattice;     // score_faint's lattice points near the ring (top-view indices)
@@ -212,9 +242,10 @@ struct TokenLocator::Impl {
   // `faint_excluded`, summed for faint_score_at.
   void faint_sums_of(const cv::Mat& view);
   // The score at top-view pixel (x, y) of the view last given to faint_sums_of; false where too little
-  // around it was measured. faint_scorer() is the same as a function object, for loops (faint_token.cpp).
+  // around it was measured. faint_scorer(sums) is the same as a function object reading `sums` (made by
+  // faint_sums_of), for loops (faint_token.cpp).
   bool faint_score_at(int x, int y, float& score) const;
-  auto faint_scorer() const;
+  auto faint_scorer(const std::array<cv::Mat, 3>& sums) const;
   // The score of `view` at every ring pixel; `faint_score_of_valid` gets where it was measured.
   cv::Mat faint_score_of(const cv::Mat& view);
   // The score's spread where it was measured (the median absolute score, as a standard deviation).
@@ -225,16 +256,27 @@ struct TokenLocator::Impl {
                                      size_t most) const;
   // The same among `faint_scored` (the view last given to faint_sums_of).
   std::vector<FaintPeak> faint_peaks_scored(double floor, size_t most) const;
+  // The same among `scored` (ring pixels and their scores, by `score_at`, which the centres read too): the
+  // best place left, its centre the score-weighted centroid of the 3x3 around it, then nothing within two
+  // token radii of it (faint_token.cpp).
+  template <class Score>
+  std::vector<FaintPeak> faint_peaks_among(const std::vector<FaintPoint>& scored, double floor, size_t most,
+                                           const Score& score_at) const;
   // The least score a faint token counts from: far above the noise (and the false peaks it makes: at most
   // 0.045 measured, a shadow fallen since the empty board was taken included).
   double faint_floor() const;
   // The token-sized disc of pixels on the ring around `centre`.
   std::vector<int> faint_footprint(Point2 centre) const;
+  // For faint_arrivals, with faint_excluded what either view left out: the places where the score of the
+  // last find()'s view less the decided view's (and no more than the former) is from max(0.025, 8 times
+  // that difference's noise, `least_floor`), best first, found as score_faint finds its own in play (on the
+  // lattice, then where needed; the noise the lattice's while a quarter more would not raise the floor).
+  // faint_score_at reads the last find()'s view after it.
+  std::vector<FaintPeak> faint_change_peaks(double least_floor, size_t most);
   // The places new since the last decision (remember_decided) where a faint token may have come, best
   // first: this view's score less the decided view's, both clear of what either left out, from 0.025, 8
   // times that difference's noise and 0.4 of `weakest` (faint_token_arrived.cpp). Empty without a decided
-  // view scored. It scores both views over the whole ring, so faint_score_at reads the decided view after
-  // it.
+  // view scored. Only after score_faint in play (it reads its lattice).
   std::vector<FaintPeak> faint_arrivals(double weakest, size_t most);
   // The faint tokens among `tokens` located on the last find(), written into `out`; their footprints are
   // claimed. Several faint tokens look alike: each takes a place, and all of them are questions.
