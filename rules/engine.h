@@ -464,6 +464,9 @@ class Engine {
   }
 
   std::optional<Refusal> refuse_build(PlayerId p, SpaceId s, bool want_hotel) const;
+  // The first lot of `among` (spaces of this board) whose building costs at most `budget` and that
+  // refuse_build(p, s, false) allows, for a seated p (Game::first_lot_to_build).
+  std::optional<SpaceId> first_lot_to_build(PlayerId p, const SpaceSet& among, Money budget) const;
   std::optional<std::string> why_not_build(PlayerId p, SpaceId s, bool want_hotel) const {
     if (auto no = refuse_build(p, s, want_hotel)) return explain(*no);
     return std::nullopt;
