@@ -71,12 +71,17 @@ const Bot::Thresholds& Bot::thresholds(const Edition& ed) {
   return thresholds_;
 }
 
-SpaceSet Bot::build_candidates(const Game& g, PlayerId p, const Thresholds& least) {
+const SpaceSet& Bot::build_candidates(const Game& g, PlayerId p, const Thresholds& least) {
   const GameState& st = g.state();
-  if (st.bank_houses == 0 && st.bank_hotels == 0 && st.house_credits[p] == 0 && st.hotel_credits[p] == 0)
-    return {};
   const SpaceSet& lots = g.lots_of(p);
-  if (!g.rules().build_needs_group) return lots.intersection(least.properties);
+  if (st.bank_houses == 0 && st.bank_hotels == 0 && st.house_credits[p] == 0 && st.hotel_credits[p] == 0) {
+    candidates_ = SpaceSet{};
+    return candidates_;
+  }
+  if (!g.rules().build_needs_group) {
+    candidates_ = lots.intersection(least.properties);
+    return candidates_;
+  }
   if (whole_groups_.size() <= p.index())
     whole_groups_.resize(p.index() + 1, WholeGroups{.lots = {}, .whole = {}});
   WholeGroups& known = whole_groups_[p.index()];
@@ -245,7 +250,7 @@ Bot::Move Bot::between_moves(const Game& g) {
   // (Game::first_lot_to_build works out each group's facts once, where a refusal_to_build a lot walked the
   // group for each lot asked about).
   if (pl.cash - least.house_cost > 2 * kReserve)
-    if (const SpaceSet candidates = build_candidates(g, p, least); !candidates.empty())
+    if (const SpaceSet& candidates = build_candidates(g, p, least); !candidates.empty())
       if (auto build = g.first_lot_to_build(p, candidates, pl.cash - 2 * kReserve - 1))
         return Move{.kind = Move::Kind::build, .player = p, .space = *build};
   return between_moves_without_lots(g, p);
