@@ -71,12 +71,17 @@ const Bot::Thresholds& Bot::thresholds(const Edition& ed) {
   return thresholds_;
 }
 
-SpaceSet Bot::build_candidates(const Game& g, PlayerId p, const Thresholds& least) {
+const SpaceSet& Bot::build_candidates(const Game& g, PlayerId p, const Thresholds& least) {
   const GameState& st = g.state();
-  if (st.bank_houses == 0 && st.bank_hotels == 0 && st.house_credits[p] == 0 && st.hotel_credits[p] == 0)
-    return {};
   const SpaceSet& lots = g.lots_of(p);
-  if (!g.rules().build_needs_group) return lots.intersection(least.properties);
+  if (st.bank_houses == 0 && st.bank_hotels == 0 && st.house_credits[p] == 0 && st.hotel_credits[p] == 0) {
+    candidates_ = SpaceSet{};
+    return candidates_;
+  }
+  if (!g.rules().build_needs_group) {
+    candidates_ = lots.intersection(least.properties);
+    return candidates_;
+  }
   if (whole_groups_.size() <= p.index())
     whole_groups_.resize(p.index() + 1, WholeGroups{.lots = {}, .whole = {}});
   WholeGroups& known = whole_groups_[p.index()];
@@ -240,13 +245,14 @@ Bot::Move Bot::between_moves(const Game& g) {
         }))
       return Move{.kind = Move::Kind::unmortgage, .player = p, .space = *lift};
   // Only the lots that pass the cheap tests (a lot that can have buildings, in a group owned whole) are
-  // walked: most players own no whole group, and then none is.
+  // looked at: most players own no whole group, and then none is. The first in board order with a building
+  // the bot can afford (its cost below the cash less twice the reserve) that the rules allow, in one call
+  // (Game::first_lot_to_build works out each group's facts once, where a refusal_to_build a lot walked the
+  // group for each lot asked about).
   if (pl.cash - least.house_cost > 2 * kReserve)
-    if (auto build = build_candidates(g, p, least).find_first([&](SpaceId s) {
-          return !st.spaces[s].hotel && pl.cash - ed.spaces[s].house_cost > 2 * kReserve &&
-                 !g.refusal_to_build(p, s);
-        }))
-      return Move{.kind = Move::Kind::build, .player = p, .space = *build};
+    if (const SpaceSet& candidates = build_candidates(g, p, least); !candidates.empty())
+      if (auto build = g.first_lot_to_build(p, candidates, pl.cash - 2 * kReserve - 1))
+        return Move{.kind = Move::Kind::build, .player = p, .space = *build};
   return between_moves_without_lots(g, p);
 }
 

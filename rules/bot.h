@@ -82,8 +82,9 @@ class Bot {
   const Thresholds& thresholds(const Edition& edition);
   // The lots the player might build on by the cheap tests alone: lots that can have buildings, in groups the
   // player owns whole where the edition asks for that. Empty when the bank and the player's credits have no
-  // house and no hotel left to build with, since the rules then refuse every build.
-  SpaceSet build_candidates(const Game& game, PlayerId player, const Thresholds& least);
+  // house and no hotel left to build with, since the rules then refuse every build. The set is the bot's own
+  // (its cache by seat, or scratch): good until the bot's next call.
+  const SpaceSet& build_candidates(const Game& game, PlayerId player, const Thresholds& least);
   Move between_moves_without_lots(const Game& game, PlayerId player);
   // The trade that completes a group, put in other_, when the bot makes one (one decision in eight looks).
   // Out of line: its loops and its Trade made the common throw's frame (its saved registers) dearer.
@@ -102,6 +103,7 @@ class Bot {
     SpaceSet whole;
   };
   std::vector<WholeGroups> whole_groups_;
+  SpaceSet candidates_;  // build_candidates' answer where it is not a seat's whole groups (a copy was a cost)
   // By seat, the same way: the groups of two or more ownable lots of which the player owns all but one, in
   // the edition's order (where the bot looks for a trade that completes a group).
   struct NearlyWhole {

@@ -72,10 +72,11 @@ std::expected<void, std::string> Bot::play(Game& g, BotDice* dice) {
       return {};
     }
     case Move::Kind::build: {
-      // The bot has just asked Game::refusal_to_build (the same Engine::refuse_build that
-      // Engine::handle(Build) asks), between moves (nobody in debt) in a game not ended: handle(Build) would
-      // accept it, and the house goes up without asking again (an assertion here was a tenth of the throws'
-      // cost; the differential test plays every build both ways).
+      // The bot has just asked Game::first_lot_to_build (the lot Engine::refuse_build, which
+      // Engine::handle(Build) asks, allows; fast_path_test checks the two agree lot by lot), between moves
+      // (nobody in debt) in a game not ended: handle(Build) would accept it, and the house goes up without
+      // asking again (an assertion here was a tenth of the throws' cost; the differential test plays every
+      // build both ways).
       const Build build{move.player, move.space, false};
       return e.as_input(build, [&]() -> std::expected<void, std::string> {
         e.build(build.player, build.space, false);

@@ -1,10 +1,11 @@
 #pragma once
 // The engine's private machinery, for rules/ only (never included outside it): the steps a game still has to
-// take, the decks' order, and Engine, which applies one input to one Game. Its members are defined by
-// concern: engine_money.cpp (payments, debts, rent), engine_moving.cpp (the step machine: moves, landing,
-// effects, turns, jail, the draft), engine_bankruptcy.cpp (bankruptcy and the end), engine_building.cpp
-// (building, selling, mortgages and their refusals), engine_inputs.cpp (each input's checks and effect).
-// Threads: an Engine lives for one call on the thread that called Game; it never outlives it.
+// take, the decks' order (rules/deck_state.h), and Engine, which applies one input to one Game. Its members
+// are defined by concern: engine_money.cpp (payments, debts, rent), engine_moving.cpp (the step machine:
+// moves, landing, effects, turns, jail, the draft), engine_bankruptcy.cpp (bankruptcy and the end),
+// engine_building.cpp (building, selling, mortgages and their refusals), engine_inputs.cpp (each input's
+// checks and effect). Threads: an Engine lives for one call on the thread that called Game; it never outlives
+// it.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "rules/deck_state.h"
 #include "rules/finance_1932.h"
 #include "rules/game.h"
 #include "rules/input_limits.h"
@@ -73,66 +75,6 @@ struct Step {
   Memo memo = Memo::salary;
 };
 static_assert(sizeof(Step) <= 64, "a step is copied on every throw: keep it to a cache line");
-// One deck's cards face down, as indices into the edition's deck, top first: a ring, so that drawing the top
-// card and putting one back at the bottom (every card drawn but a kept Get Out of Jail card) moves no other
-// card. The ring holds every copy the deck has (it grows should it ever be handed more); `head_` is the top.
-// Plain data: any thread.
-class DeckState {
- public:
-  DeckState() = default;
-  explicit DeckState(std::vector<int> order) : ring_(std::move(order)), size_(ring_.size()) {}
-
-  std::size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-  // The card `i` places from the top.
-  int operator[](std::size_t i) const { return ring_[slot(i)]; }
-  // The order top first, as the snapshot spells it.
-  std::vector<int> order() const {
-    std::vector<int> out;
-    out.reserve(size_);
-    for (std::size_t i = 0; i < size_; ++i) out.push_back((*this)[i]);
-    return out;
-  }
-  // The top card leaves the deck.
-  int pop_top() {
-    int c = ring_[head_];
-    head_ = head_ + 1 == ring_.size() ? 0 : head_ + 1;
-    if (--size_ == 0) head_ = 0;
-    return c;
-  }
-  // The card `i` places from the top leaves the deck (a card drawn by name, a card handed out): the cards
-  // above it move down one, so the rest keep their order.
-  int erase_at(std::size_t i) {
-    int c = (*this)[i];
-    for (std::size_t k = i; k > 0; --k) ring_[slot(k)] = ring_[slot(k - 1)];
-    pop_top();
-    return c;
-  }
-  void push_bottom(int c) {
-    if (size_ == ring_.size()) grow();
-    ring_[slot(size_)] = c;
-    ++size_;
-  }
-
- private:
-  // One slot more, the cards laid out from the first (never in a game: a deck holds at most its copies).
-  [[gnu::noinline]] void grow() {
-    std::vector<int> grown = order();
-    grown.resize(size_ + 1);
-    ring_ = std::move(grown);
-    head_ = 0;
-  }
-
-  std::size_t slot(std::size_t i) const {
-    std::size_t s = head_ + i;
-    return s >= ring_.size() ? s - ring_.size() : s;
-  }
-
-  std::vector<int> ring_;  // every slot the deck has; the cards are size_ of them from head_ on, wrapping
-  std::size_t head_ = 0;
-  std::size_t size_ = 0;
-};
-
 // Applies inputs to one Game: a friend, so Game's header stays a plain picture of state. Owns nothing: it
 // works on the game it is given, for the length of one call.
 class Engine {
@@ -522,6 +464,9 @@ class Engine {
   }
 
   std::optional<Refusal> refuse_build(PlayerId p, SpaceId s, bool want_hotel) const;
+  // The first lot of `among` (spaces of this board) whose building costs at most `budget` and that
+  // refuse_build(p, s, false) allows, for a seated p (Game::first_lot_to_build).
+  std::optional<SpaceId> first_lot_to_build(PlayerId p, const SpaceSet& among, Money budget) const;
   std::optional<std::string> why_not_build(PlayerId p, SpaceId s, bool want_hotel) const {
     if (auto no = refuse_build(p, s, want_hotel)) return explain(*no);
     return std::nullopt;

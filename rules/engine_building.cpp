@@ -41,6 +41,45 @@ std::optional<Refusal> Engine::refuse_build(PlayerId p, SpaceId s, bool want_hot
   return std::nullopt;
 }
 
+std::optional<SpaceId> Engine::first_lot_to_build(PlayerId p, const SpaceSet& among, Money budget) const {
+  // refuse_build's checks, each a refusal whatever its order there, so only whether all pass matters: the
+  // player's, once; the lot's own; its group's (whole, no lot mortgaged, the lowest level and whether every
+  // lot has the houses a hotel needs), worked out once for the group's lots that come one after another in
+  // `among`.
+  if (!active(p) || (r.build_needs_circuit && !st.players[p].passed_start)) return std::nullopt;
+  const bool evenly = r.even_building && r.build_needs_group;
+  int group = -1;  // the group the facts below are about
+  bool group_open = false, hotel_ready = false;
+  int lowest = 0;
+  return among.find_first([&](SpaceId s) {
+    const Space& sp = ed.spaces[s];
+    const SpaceState& ss = st.spaces[s];
+    if (ss.hotel || sp.house_cost > budget || sp.kind != Space::Kind::property || ss.owner != p ||
+        ss.mortgaged)
+      return false;
+    if (sp.group_index < 0)
+      return !refuse_build(p, s, false);  // (the edition checks give every property one)
+    if (sp.group_index != group) {
+      group = sp.group_index;
+      group_open = !r.build_needs_group || owns_group(p, group);
+      lowest = r.max_houses + 1;
+      hotel_ready = true;
+      for (SpaceId m : ed.members_of(group)) {
+        const SpaceState& ms = st.spaces[m];
+        if (r.build_needs_group && ms.mortgaged) group_open = false;
+        lowest = std::min(lowest, level(m));
+        hotel_ready = hotel_ready && (ms.hotel || ms.houses >= r.houses_for_hotel);
+      }
+    }
+    if (!group_open) return false;
+    const bool hotel = r.hotels_enabled && ss.houses == r.max_houses;
+    if (!hotel && ss.houses >= r.max_houses) return false;
+    if (evenly && (hotel ? !hotel_ready : lowest < ss.houses)) return false;
+    return (hotel ? st.hotel_credits[p] : st.house_credits[p]) > 0 ||
+           ((hotel ? st.bank_hotels : st.bank_houses) > 0 && st.players[p].cash >= sp.house_cost);
+  });
+}
+
 std::string Engine::explain(const Refusal& no) const {
   const Words& w = ed.words;
   // Each kind names the player, the space and the other lot it needs (refusal.h); a kind without one never

@@ -412,6 +412,11 @@ std::optional<Refusal> Game::refusal_to_build(PlayerId player, SpaceId space, bo
   if (auto no = e.refuse_player_space(player, space)) return no;
   return e.refuse_build(player, space, hotel);
 }
+std::optional<SpaceId> Game::first_lot_to_build(PlayerId player, const SpaceSet& among, Money budget) const {
+  Engine e(const_cast<Game&>(*this), nullptr);
+  if (!e.seated(player)) return std::nullopt;  // refusal_to_build: no such player
+  return e.first_lot_to_build(player, among, budget);
+}
 std::optional<Refusal> Game::refusal_to_sell(PlayerId player, SpaceId space) const {
   Engine e(const_cast<Game&>(*this), nullptr);
   if (auto no = e.refuse_player_space(player, space)) return no;

@@ -111,6 +111,12 @@ class Game {
   std::optional<Refusal> refusal_to_sell(PlayerId player, SpaceId space) const;
   std::optional<Refusal> refusal_to_mortgage(PlayerId player, SpaceId space) const;
   std::optional<Refusal> refusal_to_unmortgage(PlayerId player, SpaceId space) const;
+  // The first lot of `among` in board order whose building costs at most `budget` and on which `player`
+  // may build now (a house, or the hotel that follows the most houses): the first such lot that
+  // refusal_to_build(player, s) allows, each group's facts (whole, mortgaged, its lowest level) worked out
+  // once for its lots instead of once a lot. `among` holds spaces of this board only (the player's lots, a
+  // group). For the bots: "where may a house go" in one call.
+  std::optional<SpaceId> first_lot_to_build(PlayerId player, const SpaceSet& among, Money budget) const;
   std::string explain(const Refusal& refusal) const;
 
   // Legality, for the screens: why a build/sell/mortgage/unmortgage would be refused (nullopt: allowed).

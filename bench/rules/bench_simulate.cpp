@@ -32,8 +32,9 @@ struct Totals {
 // keep_history false: the game keeps no inputs for undo (Game::forget_history); with_events false: the bot's
 // decisions go through Bot::play (fused with the engine) and Game::play, which build no events. Both false is
 // how the odds' playouts play: then the game keeps no journal of postings either (Game::forget_journal).
-Totals play_games(int games, std::uint64_t seed, int players, bool keep_history = true,
-                  bool with_events = true) {
+// Never inlined: callgrind's --toggle-collect names it (main, below).
+[[gnu::noinline]] Totals play_games(int games, std::uint64_t seed, int players, bool keep_history = true,
+                                    bool with_events = true) {
   Totals t;
   for (int g = 0; g < games; ++g) {
     bb::rules::Setup setup;
@@ -99,12 +100,15 @@ BENCHMARK(BM_ApplyOneRoll);
 int main(int argc, char** argv) {
   // `bench_rules --playout-games=N`: only N of the games below, as a playout plays them, and no timing: a
   // fixed run for `valgrind --tool=cachegrind`, whose instruction count does not depend on the machine's
-  // load.
+  // load. The edition is loaded before the games, so that `valgrind --tool=callgrind
+  // --toggle-collect='*play_games*'` counts the games alone (the loading was about 5.25M instructions of the
+  // whole run's count).
   if (argc > 1) {
     const std::string_view arg = argv[1];
     constexpr std::string_view flag = "--playout-games=";
     if (arg.starts_with(flag)) {
       const int games = std::stoi(std::string(arg.substr(flag.size())));
+      classic();
       Totals tp = play_games(games, 100, 4, false, false);
       fmt::print("rules: {} games as a playout plays, {} turns, {} inputs\n", tp.games, tp.turns, tp.inputs);
       return 0;

@@ -2,12 +2,14 @@
 // played both ways, are the same game after every input (the whole snapshot, the signature and the events),
 // in every shipped edition, with 2 to 6 players. The games are checked to reach what the fast paths must hand
 // back to the step machine (cards, jail, auctions, debts, bankruptcy, building), so a fast path that breaks
-// one of them fails here.
+// one of them fails here. After every input, the bots' one-call answer to "where may a house go"
+// (Game::first_lot_to_build) is checked against refusal_to_build lot by lot, for every seat.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "rules/bot.h"
@@ -24,7 +26,40 @@ struct InputsCompared {
   long long inputs = 0;
   long long turns = 0;
   Seen seen;
+  // Game::first_lot_to_build's answers checked against refusal_to_build's, by what the refusal said
+  // (nullopt: allowed).
+  std::map<std::optional<Refusal::Kind>, long long> build_answers;
 };
+
+// Game::first_lot_to_build (the bots' "where may a house go", a group's facts worked out once) against
+// refusal_to_build asked lot by lot: for every seat and every space alone, and for the whole board with no
+// budget and with the budget a bot with that cash would give. Any lot where they differ fails.
+void check_lots_to_build(const Game& game, InputsCompared& out, const std::string& where) {
+  const GameState& st = game.state();
+  const Edition& ed = game.edition();
+  SpaceSet board;
+  for (SpaceId s : st.spaces.ids()) board.insert(s);
+  for (PlayerId p : st.players.ids()) {
+    for (SpaceId s : st.spaces.ids()) {
+      SpaceSet alone;
+      alone.insert(s);
+      const std::optional<Refusal> no = game.refusal_to_build(p, s);
+      ++out.build_answers[no ? std::optional{no->kind} : std::nullopt];
+      ASSERT_EQ(game.first_lot_to_build(p, alone, kMaxMoney).has_value(), !no)
+          << where << ": seat " << p.number() << ", space " << s.number();
+    }
+    for (const Money budget : {kMaxMoney, st.players[p].cash - 301}) {
+      std::optional<SpaceId> first;
+      for (SpaceId s : st.spaces.ids())
+        if (ed.spaces[s].house_cost <= budget && !game.refusal_to_build(p, s)) {
+          first = s;
+          break;
+        }
+      ASSERT_EQ(game.first_lot_to_build(p, board, budget), first)
+          << where << ": seat " << p.number() << ", budget " << budget;
+    }
+  }
+}
 
 // Plays one bot game on two copies of the same start, one with the fast paths and one without, the bot
 // deciding on the fast one; stops at the first input after which they differ.
@@ -56,6 +91,10 @@ void compare_game(const std::shared_ptr<const Edition>& edition, const Setup& se
     // The snapshot holds what the signature may not: the steps still queued, the decks' order, the dice.
     ASSERT_EQ(fast->snapshot(), general.snapshot())
         << setup.edition << " seed " << setup.seed << " input " << fast->input_count();
+    check_lots_to_build(*fast, out,
+                        setup.edition + " seed " + std::to_string(setup.seed) + " input " +
+                            std::to_string(fast->input_count()));
+    if (::testing::Test::HasFatalFailure()) return;
   }
   EXPECT_TRUE(fast->state().ended) << setup.edition << " seed " << setup.seed;
   out.turns += fast->state().turns;
@@ -84,9 +123,23 @@ void expect_covered(const InputsCompared& c, const std::string& id) {
         << id << ": no event of kind " << static_cast<int>(kind) << " in the games compared";
 }
 
+// What Game::first_lot_to_build was checked against: lots allowed, and refused for each reason a bot's
+// candidate lot meets in play.
+void expect_build_answers_covered(const InputsCompared& c, const std::string& id) {
+  using K = Refusal::Kind;
+  for (std::optional<K> kind :
+       {std::optional<K>{}, std::optional{K::uneven_houses}, std::optional{K::needs_whole_group},
+        std::optional{K::mortgaged_lift_first}, std::optional{K::group_lot_mortgaged},
+        std::optional{K::has_hotel}, std::optional{K::uneven_hotel}, std::optional{K::cash_short_to_build},
+        std::optional{K::bankrupt}})
+    EXPECT_GT(c.build_answers.count(kind) ? c.build_answers.at(kind) : 0, 0)
+        << id << ": no build answer " << (kind ? static_cast<int>(*kind) : -1) << " checked";
+}
+
 TEST(FastPaths, ClassicGamesAreTheSameAfterEveryInput) {
   InputsCompared c = compare_inputs("classic", 30, 1);
   expect_covered(c, "classic");
+  expect_build_answers_covered(c, "classic");
   // The general path's debts: a sale or a mortgage was made to pay one (Bot::raise_money).
   EXPECT_GT(c.seen[Event::Kind::mortgaged] + c.seen[Event::Kind::sold], 0);
 }
