@@ -297,7 +297,8 @@ void white_in_play(int width, int height, int runs) {
 // and then the decision remembered on the last of them, as the tracker does. A second locator, learned the
 // same way but never given a decision, tells which frames are of that kind: on it the white token is found
 // by its score or not at all (the search needs a decided view). Each kind's locate() apart, median and 95th
-// percentile of thread CPU time; the rest of the deciding frame (motion check, top view, averaging) apart.
+// percentile of thread CPU time; the rest of the deciding frame (motion check, top view, averaging) apart,
+// and the whole deciding frame where the white token is not found by its score.
 [[gnu::noinline, gnu::no_icf]] std::vector<TokenObservation> locate_white_unfound(
     TokenLocator& locator, const cv::Mat& top, const std::vector<TokenAppearance>& tokens,
     const std::vector<int>& last_spaces) {
