@@ -226,8 +226,9 @@ struct TokenLocator::Impl {
   // bytes) and whether it was measured, each given a reflected border as wide as half the surround's square
   // (as cv::boxFilter reads past the edge) and summed (integral images, in that order); the squares' sides.
   cv::Mat faint_high, faint_low, faint_measured, faint_padded;
-  cv::Mat faint_light;     // CV_32F: 1 / (the paper's brightness at each pixel in the last find()'s light)
-  double faint_paper = 1;  // the paper's level in the reference, 0..1, as faint_light was made with it
+  cv::Mat faint_ring_mask;  // CV_8U: 1 on the ring, 0 elsewhere (the ring does not change)
+  cv::Mat faint_light;      // CV_32F: 1 / (the paper's brightness at each pixel in the last find()'s light)
+  double faint_paper = 1;   // the paper's level in the reference, 0..1, as faint_light was made with it
   // The planes hold the current find()'s view's change, clear of faint_excluded as score_faint set it (in
   // play), and faint_light is that find()'s: faint_change_peaks reads them rather than making them again.
   bool faint_planes_current = false;
