@@ -35,6 +35,36 @@ int odd(double v) { return std::max(3, 2 * static_cast<int>(std::lround(v / 2)) 
 
 }  // namespace
 
+namespace {
+
+// The sum of a square `side` across whose top left corner is at index `at` of an integral image.
+int square_sum(const int* sums, int stride, int at, int side) {
+  return sums[at + side * stride + side] - sums[at + side * stride] - sums[at + side] + sums[at];
+}
+
+// Enough of the middle (0.8 of it) and of the ring around it (half) was measured for a score.
+bool faint_enough(int inner_count, int around_count, int inner_area, int outer_area) {
+  return static_cast<float>(inner_count / static_cast<double>(inner_area)) >= 0.8f &&
+         2 * around_count >= outer_area - inner_area;
+}
+
+// The score from a view's sums (its changes' high and low bytes) over the middle and the whole square,
+// whose measured pixels are counted apart. Pixels not measured hold 0 (32768). Inlined: called on its own,
+// it cost score_faint 0.06 million instructions a frame more than its earlier lambda.
+[[gnu::always_inline]] inline float faint_score_from(const int* high, const int* low, int stride,
+                                                     int inner_at, int outer_at, int inner, int outer,
+                                                     int inner_count, int around_count) {
+  const int middle = 256 * square_sum(high, stride, inner_at, inner) +
+                     square_sum(low, stride, inner_at, inner) - 32768 * inner * inner;
+  const int all = 256 * square_sum(high, stride, outer_at, outer) + square_sum(low, stride, outer_at, outer) -
+                  32768 * outer * outer;
+  const double step = 0.6 / 32767;
+  return static_cast<float>(
+      step * (static_cast<double>(middle) / inner_count - static_cast<double>(all - middle) / around_count));
+}
+
+}  // namespace
+
 auto TokenLocator::Impl::faint_scorer(const std::array<cv::Mat, 3>& integrals) const {
   // The score: the mean change over a square the size of a white top's middle, less the mean over the ring
   // between it and a square holding the token's rim and shadow and some paper, both over measured pixels
@@ -47,22 +77,35 @@ auto TokenLocator::Impl::faint_scorer(const std::array<cv::Mat, 3>& integrals) c
   const int inner_offset = (outer / 2 - inner / 2) * (stride + 1);
   return [=, high = integrals[0].ptr<int>(), low = integrals[1].ptr<int>(),
           measured = integrals[2].ptr<int>()](int x, int y, float& score) {
-    auto square = [stride](const int* sums, int at, int side) {
-      return sums[at + side * stride + side] - sums[at + side * stride] - sums[at + side] + sums[at];
-    };
     const int outer_at = y * stride + x, inner_at = outer_at + inner_offset;
-    const int inner_count = square(measured, inner_at, inner);
-    const int around_count = square(measured, outer_at, outer) - inner_count;
-    if (static_cast<float>(inner_count / static_cast<double>(inner_area)) < 0.8f ||
-        2 * around_count < outer_area - inner_area)
-      return false;
-    // The sums of the changes, back from their bytes; pixels not measured hold 0 (32768).
-    const int middle =
-        256 * square(high, inner_at, inner) + square(low, inner_at, inner) - 32768 * inner_area;
-    const int all = 256 * square(high, outer_at, outer) + square(low, outer_at, outer) - 32768 * outer_area;
-    const double step = 0.6 / 32767;
-    score = static_cast<float>(step * (static_cast<double>(middle) / inner_count -
-                                       static_cast<double>(all - middle) / around_count));
+    const int inner_count = square_sum(measured, stride, inner_at, inner);
+    const int around_count = square_sum(measured, stride, outer_at, outer) - inner_count;
+    if (!faint_enough(inner_count, around_count, inner_area, outer_area)) return false;
+    score = faint_score_from(high, low, stride, inner_at, outer_at, inner, outer, inner_count, around_count);
+    return true;
+  };
+}
+
+// The same for two views measured alike (faint_change_peaks: the ring clear of what either left out), whose
+// sums share their counts: each view's score, made as faint_scorer makes it, and the first less the second,
+// where enough was measured. Each place's counts are read once for both.
+auto TokenLocator::Impl::faint_change_scorer(const std::array<cv::Mat, 3>& now_sums,
+                                             const std::array<cv::Mat, 3>& before_sums) const {
+  const int inner = faint_inner, outer = faint_outer, stride = now_sums[0].cols;
+  const int inner_area = inner * inner, outer_area = outer * outer;
+  const int inner_offset = (outer / 2 - inner / 2) * (stride + 1);
+  return [=, now_high = now_sums[0].ptr<int>(), now_low = now_sums[1].ptr<int>(),
+          before_high = before_sums[0].ptr<int>(), before_low = before_sums[1].ptr<int>(),
+          measured = now_sums[2].ptr<int>()](int x, int y, float& change, float& now) {
+    const int outer_at = y * stride + x, inner_at = outer_at + inner_offset;
+    const int inner_count = square_sum(measured, stride, inner_at, inner);
+    const int around_count = square_sum(measured, stride, outer_at, outer) - inner_count;
+    if (!faint_enough(inner_count, around_count, inner_area, outer_area)) return false;
+    now = faint_score_from(now_high, now_low, stride, inner_at, outer_at, inner, outer, inner_count,
+                           around_count);
+    const float before = faint_score_from(before_high, before_low, stride, inner_at, outer_at, inner, outer,
+                                          inner_count, around_count);
+    change = now - before;
     return true;
   };
 }
@@ -161,6 +204,9 @@ void TokenLocator::Impl::score_faint(const cv::Mat& top, bool whole, double leas
   // out, where the score changes from pixel to pixel with what is measured: a square shifted by one shares
   // (side - 1)^2 of its pixels). The places found are then those of the whole ring's score.
   faint_sums_of(top);
+  // Its planes are this find()'s view's: round 9's search, when it runs, reads them again
+  // (faint_change_peaks).
+  faint_planes_current = &top == current_top;
   faint_scored.clear();
   if (faint_stamp.size() != static_cast<size_t>(s) * s || ++faint_stamp_now == 0) {
     faint_stamp.assign(static_cast<size_t>(s) * s, 0);
@@ -245,7 +291,63 @@ void TokenLocator::Impl::score_faint(const cv::Mat& top, bool whole, double leas
   }
 }
 
+namespace {
+
+// What faint_change_planes' loop reads: each view pixel, the reference's, 1 / the paper's brightness in this
+// light, what is left out, the light's colour and the paper's level in the reference.
+struct FaintChangeInputs {
+  const cv::Vec3b* now_px;
+  const cv::Vec3b* was_px;
+  const float* unlit_px;
+  const uint8_t* left_out;
+  cv::Vec3f chroma_gain;
+  double paper;
+};
+
+// Each ring pixel's change not left out, as faint_change_planes says, into the high and low planes. Its
+// tables are its own, on its stack: read through pointers they took two more registers, and the loop kept a
+// pointer on the stack (0.06 million instructions a frame).
+void faint_change_loop(const std::vector<int>& ring, const FaintChangeInputs& in, uint8_t* high,
+                       uint8_t* low) {
+  // features(view, last_chroma_gain).i and features(reference, unit).i over the paper's brightness, by
+  // table: no division but one per pixel, for the light.
+  const double to_unit = 1.0 / (3 * 255.0);
+  std::array<std::array<float, 256>, 3> now_of{};
+  for (int v = 0; v < 256; ++v)
+    for (int c = 0; c < 3; ++c)
+      now_of[static_cast<size_t>(c)][static_cast<size_t>(v)] =
+          static_cast<float>(v * to_unit / in.chroma_gain[c]);
+  std::array<float, 3 * 255 + 1> was_of{};
+  for (size_t v = 0; v < was_of.size(); ++v) was_of[v] = static_cast<float>(v * to_unit / in.paper);
+  const cv::Vec3b* now_px = in.now_px;
+  const cv::Vec3b* was_px = in.was_px;
+  const float* unlit_px = in.unlit_px;
+  const uint8_t* left_out = in.left_out;
+  const float bound = 0.6f, steps = 32767 / bound;
+  for (int i : ring) {
+    if (left_out[i]) continue;
+    const cv::Vec3b& p = now_px[i];
+    const cv::Vec3b& q = was_px[i];
+    const float now = now_of[0][p[0]] + now_of[1][p[1]] + now_of[2][p[2]];
+    // (now - was * light) / (paper * light), light = last_mean_gain * field. Bounded: one pixel of a stray
+    // dark speck must not outweigh a token's worth of slight change.
+    const float change = std::clamp(now * unlit_px[i] - was_of[q[0] + q[1] + q[2]], -bound, bound);
+    const int code = static_cast<int>(change * steps + 32768.5f);
+    high[i] = static_cast<uint8_t>(code >> 8);
+    low[i] = static_cast<uint8_t>(code & 255);
+  }
+}
+
+}  // namespace
+
 void TokenLocator::Impl::faint_sums_of(const cv::Mat& view) {
+  faint_make_light();
+  faint_change_planes(view, true);
+  faint_sum_planes(faint_sums, 3);
+  faint_planes_current = false;  // score_faint says when they are *current_top's
+}
+
+void TokenLocator::Impl::faint_make_light() {
   const int s = settings.top_side;
   const double r = token_radius(map, s);
   faint_inner = odd(r);
@@ -263,7 +365,18 @@ void TokenLocator::Impl::faint_sums_of(const cv::Mat& view) {
   size_t level = 0;
   for (int below = 0; level < sums.size(); ++level)
     if ((below += sums[level]) > sampled / 2) break;
-  const double paper = sampled == 0 ? 1.0 : std::max(0.05, static_cast<double>(level) / (3 * 255.0));
+  faint_paper = sampled == 0 ? 1.0 : std::max(0.05, static_cast<double>(level) / (3 * 255.0));
+  // The paper's brightness in this light, 1 / (paper * last_mean_gain * field), by OpenCV's vector code over
+  // the view (0.1 million instructions), so that each ring pixel's change takes a multiplication, not a
+  // division: on a core whose divider is slow (the Pi's) the loop in faint_change_planes waited on it. Each
+  // change differs from the quotient's by a float's rounding (1e-7 of it), under the step it is kept in
+  // (0.6/32767).
+  field.convertTo(faint_light, CV_32F, faint_paper * last_mean_gain);
+  cv::divide(1.0, faint_light, faint_light);
+}
+
+void TokenLocator::Impl::faint_change_planes(const cv::Mat& view, bool measured_too) {
+  const int s = settings.top_side;
   // Each change, bounded to +-0.6, is kept in 16 bits (steps of 0.6/32767, 0 at 32768) as two 8-bit
   // planes, and summed by cv::integral, whose vector code is for 1-channel 8-bit images (from floats it took
   // 1.7 million instructions a frame, the three planes 0.3). A mean over a square differs from one of
@@ -271,50 +384,29 @@ void TokenLocator::Impl::faint_sums_of(const cv::Mat& view) {
   for (cv::Mat* plane : {&faint_high, &faint_low, &faint_measured}) plane->create(s, s, CV_8U);
   faint_high.setTo(128);
   faint_low.setTo(0);
-  faint_measured.setTo(0);
-  // features(view, last_chroma_gain).i and features(reference, unit).i over the paper's brightness, by
-  // table: no division but one per pixel, for the light.
-  const double to_unit = 1.0 / (3 * 255.0);
-  std::array<std::array<float, 256>, 3> now_of{};
-  for (int v = 0; v < 256; ++v)
-    for (int c = 0; c < 3; ++c)
-      now_of[static_cast<size_t>(c)][static_cast<size_t>(v)] =
-          static_cast<float>(v * to_unit / last_chroma_gain[c]);
-  std::array<float, 3 * 255 + 1> was_of{};
-  for (size_t v = 0; v < was_of.size(); ++v) was_of[v] = static_cast<float>(v * to_unit / paper);
-  const float bound = 0.6f, steps = 32767 / bound;
-  const auto* now_px = view.ptr<cv::Vec3b>();
-  const auto* was_px = reference.ptr<cv::Vec3b>();
-  // The paper's brightness in this light, 1 / (paper * last_mean_gain * field), by OpenCV's vector code over
-  // the view (0.1 million instructions), so that each ring pixel's change takes a multiplication, not a
-  // division: on a core whose divider is slow (the Pi's) the loop below waited on it. Each change differs
-  // from the quotient's by a float's rounding (1e-7 of it), under the step it is kept in (0.6/32767).
-  field.convertTo(faint_light, CV_32F, paper * last_mean_gain);
-  cv::divide(1.0, faint_light, faint_light);
-  const float* unlit_px = faint_light.ptr<float>();
-  const uint8_t* left_out = faint_excluded.ptr<uint8_t>();
-  auto* high = faint_high.ptr<uint8_t>();
-  auto* low = faint_low.ptr<uint8_t>();
-  auto* measured = faint_measured.ptr<uint8_t>();
-  for (int i : ring) {
-    if (left_out[i]) continue;
-    const cv::Vec3b& p = now_px[i];
-    const cv::Vec3b& q = was_px[i];
-    const float now = now_of[0][p[0]] + now_of[1][p[1]] + now_of[2][p[2]];
-    // (now - was * light) / (paper * light), light = last_mean_gain * field. Bounded: one pixel of a stray
-    // dark speck must not outweigh a token's worth of slight change.
-    const float change = std::clamp(now * unlit_px[i] - was_of[q[0] + q[1] + q[2]], -bound, bound);
-    const int code = static_cast<int>(change * steps + 32768.5f);
-    high[i] = static_cast<uint8_t>(code >> 8);
-    low[i] = static_cast<uint8_t>(code & 255);
-    measured[i] = 1;
+  const FaintChangeInputs in{view.ptr<cv::Vec3b>(),    reference.ptr<cv::Vec3b>(),
+                             faint_light.ptr<float>(), faint_excluded.ptr<uint8_t>(),
+                             last_chroma_gain,         faint_paper};
+  faint_change_loop(ring, in, faint_high.ptr<uint8_t>(), faint_low.ptr<uint8_t>());
+  if (measured_too) {
+    // Measured: every ring pixel not left out (1), by OpenCV's vector code; written in the loop, one more
+    // pointer there did not fit in a register (0.14 million instructions a frame).
+    if (faint_ring_mask.size() != faint_excluded.size()) {
+      faint_ring_mask = cv::Mat::zeros(s, s, CV_8U);
+      for (int i : ring) faint_ring_mask.at<uint8_t>(i) = 1;
+    }
+    cv::compare(faint_excluded, 0, faint_measured, cv::CMP_EQ);
+    cv::bitwise_and(faint_measured, faint_ring_mask, faint_measured);
   }
+}
+
+void TokenLocator::Impl::faint_sum_planes(std::array<cv::Mat, 3>& sums, size_t planes) {
   // Read past the view's edge as cv::boxFilter reads it (reflected), so the score is the same there.
   const int pad = faint_outer / 2;
-  for (size_t p = 0; p < 3; ++p) {
+  for (size_t p = 0; p < planes; ++p) {
     cv::copyMakeBorder(*std::array{&faint_high, &faint_low, &faint_measured}[p], faint_padded, pad, pad, pad,
                        pad, cv::BORDER_REFLECT_101);
-    cv::integral(faint_padded, faint_sums[p], CV_32S);
+    cv::integral(faint_padded, sums[p], CV_32S);
   }
 }
 
@@ -406,19 +498,28 @@ std::vector<TokenLocator::Impl::FaintPeak> TokenLocator::Impl::faint_peaks_score
 std::vector<TokenLocator::Impl::FaintPeak> TokenLocator::Impl::faint_change_peaks(double least_floor,
                                                                                   size_t most) {
   // Both views' sums, each clear of what either left out (faint_arrivals sets faint_excluded so): the
-  // decided view's kept apart, this view's in faint_sums.
-  faint_sums_of(decided_top);
-  std::swap(faint_sums, faint_decided_sums);
-  faint_sums_of(*current_top);
-  const auto now_at = faint_scorer(faint_sums), before_at = faint_scorer(faint_decided_sums);
+  // decided view's kept apart, this view's in faint_sums. Each view's change is taken in this frame's light.
+  // This view's was made by score_faint clear of its own part of what is left out, a part of the union: the
+  // rest is reset to not measured, the same to the bit as making it again (that took 2.7 million
+  // instructions of the search's 11.1 a call, `bench_vision_speed unfound`). The decided view's is made in
+  // this frame's light as made there, and its pixels measured are this view's (the ring clear of the same
+  // union): one sum of them serves both.
+  if (faint_planes_current) {
+    faint_high.setTo(128, faint_excluded);
+    faint_low.setTo(0, faint_excluded);
+    faint_measured.setTo(0, faint_excluded);
+  } else {
+    faint_make_light();
+    faint_change_planes(*current_top, true);
+  }
+  faint_sum_planes(faint_sums, 3);
+  faint_change_planes(decided_top, false);
+  faint_sum_planes(faint_decided_sums, 2);
+  faint_decided_sums[2] = faint_sums[2];
+  faint_planes_current = false;  // they hold the decided view's change now
   // What is measured is the same in both views (the ring clear of what is left out): a place is scored in
   // both or in neither.
-  const auto change_at = [&](int x, int y, float& change, float& now) {
-    float before = 0;
-    if (!now_at(x, y, now) || !before_at(x, y, before)) return false;
-    change = now - before;
-    return true;
-  };
+  const auto change_at = faint_change_scorer(faint_sums, faint_decided_sums);
   // Scoring so now too: beside the place a white token left, its shadow's strongly negative score in the
   // decided view makes a difference as large as a token's arrival where nothing stands now.
   const auto arrival_at = [&](int x, int y, float& score) {

@@ -163,6 +163,7 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
   im.token_area.resize(tokens.size());
   for (size_t t = 0; t < tokens.size(); ++t) im.token_area[t] = tokens[t].area_px;
   im.faint_fresh = false;
+  im.faint_planes_current = false;
 
   // Pass 1: colour change against the reference, and the brightness ratio that feeds the light field.
   const size_t ring_size = im.ring.size();

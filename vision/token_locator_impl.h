@@ -226,9 +226,16 @@ struct TokenLocator::Impl {
   // bytes) and whether it was measured, each given a reflected border as wide as half the surround's square
   // (as cv::boxFilter reads past the edge) and summed (integral images, in that order); the squares' sides.
   cv::Mat faint_high, faint_low, faint_measured, faint_padded;
-  cv::Mat faint_light;  // CV_32F: 1 / (the paper's brightness at each pixel in the last find()'s light)
+  cv::Mat faint_ring_mask;  // CV_8U: 1 on the ring, 0 elsewhere (the ring does not change)
+  cv::Mat faint_light;      // CV_32F: 1 / (the paper's brightness at each pixel in the last find()'s light)
+  double faint_paper = 1;   // the paper's level in the reference, 0..1, as faint_light was made with it
+  // The planes hold the current find()'s view's change, clear of faint_excluded as score_faint set it (in
+  // play), and faint_light is that find()'s: faint_change_peaks reads them rather than making them again.
+  bool faint_planes_current = false;
   std::array<cv::Mat, 3> faint_sums;
-  std::array<cv::Mat, 3> faint_decided_sums;  // the same of the decided view (faint_change_peaks)
+  // The same of the decided view (faint_change_peaks); its counts of what was measured are faint_sums[2]
+  // (both views are measured alike there).
+  std::array<cv::Mat, 3> faint_decided_sums;
   int faint_inner = 0, faint_outer = 0;
   std::vector<int> faint_ring_at;     // per top-view pixel, its position in `ring` (-1: none)
   std::vector<int> faint_lattice;     // score_faint's lattice points near the ring (top-view indices)
@@ -239,13 +246,23 @@ struct TokenLocator::Impl {
   // place scoring from max(faint_floor(), least_floor).
   void score_faint(const cv::Mat& top, bool whole, double least_floor = 0);
   // Each ring pixel's change of `view` against the empty board, in the last find()'s light, clear of
-  // `faint_excluded`, summed for faint_score_at.
+  // `faint_excluded`, summed for faint_score_at. In parts: the squares' sides, the paper's level and the
+  // light (faint_make_light); each ring pixel's change in the planes (faint_change_planes; `measured_too`
+  // false leaves faint_measured as it is, for a view measured where the last one was); the first `planes`
+  // of them summed into `sums` (faint_sum_planes).
   void faint_sums_of(const cv::Mat& view);
+  void faint_make_light();
+  void faint_change_planes(const cv::Mat& view, bool measured_too);
+  void faint_sum_planes(std::array<cv::Mat, 3>& sums, size_t planes);
   // The score at top-view pixel (x, y) of the view last given to faint_sums_of; false where too little
   // around it was measured. faint_scorer(sums) is the same as a function object reading `sums` (made by
   // faint_sums_of), for loops (faint_token.cpp).
   bool faint_score_at(int x, int y, float& score) const;
   auto faint_scorer(const std::array<cv::Mat, 3>& sums) const;
+  // For two views' sums measured alike (faint_change_peaks): f(x, y, change, now) gives the first view's
+  // score and it less the second's, each as faint_scorer makes it; false where too little was measured.
+  auto faint_change_scorer(const std::array<cv::Mat, 3>& now_sums,
+                           const std::array<cv::Mat, 3>& before_sums) const;
   // The score of `view` at every ring pixel; `faint_score_of_valid` gets where it was measured.
   cv::Mat faint_score_of(const cv::Mat& view);
   // The score's spread where it was measured (the median absolute score, as a standard deviation).

@@ -3,7 +3,9 @@
 // before it, and every token's space), a full tracker step, and calibration from the markers; the deciding
 // frame with a white token (no cap) in play, as the accuracy bench's white1 row plays it. Then memory over
 // a 10,000-frame run. `bench_vision_speed white [runs]` times only the white token's row (a few runs under
-// callgrind: the functions deciding_frame_with_white and deciding_frame_without_white count one frame each).
+// callgrind: the functions deciding_frame_with_white and deciding_frame_without_white count one frame each);
+// `bench_vision_speed unfound [runs]` times locate() on the deciding frames in bright light where the white
+// token is not found by its score (locate_white_unfound under callgrind) and on the others apart.
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,12 +13,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <expected>
 #include <fstream>
 #include <opencv2/core.hpp>
 #include <random>
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "vision/board_calibrator.h"
 #include "vision/motion_detector.h"
@@ -285,6 +289,129 @@ void white_in_play(int width, int height, int runs) {
       width, height, with_median, with_p95, without_median, without_p95, with_ms.size(), moves.size());
 }
 
+// The deciding frame where the white token is not found by its place's score (issue 12): in bright light,
+// where the paper is nearly white and only its rim and shadow show, its score is often under the floor and
+// round 9's search for what came since the last decision runs (faint_arrivals: both views' change scored
+// again). The white1 row's tokens in bright light, learned one at a time as white_in_play learns them, then
+// 8 moves; after each, `runs` deciding frames on the still scene (two draws of the sensor noise in turn),
+// and then the decision remembered on the last of them, as the tracker does. A second locator, learned the
+// same way but never given a decision, tells which frames are of that kind: on it the white token is found
+// by its score or not at all (the search needs a decided view). Each kind's locate() apart, median and 95th
+// percentile of thread CPU time; the rest of the deciding frame (motion check, top view, averaging) apart,
+// and the whole deciding frame where the white token is not found by its score.
+[[gnu::noinline, gnu::no_icf]] std::vector<TokenObservation> locate_white_unfound(
+    TokenLocator& locator, const cv::Mat& top, const std::vector<TokenAppearance>& tokens,
+    const std::vector<int>& last_spaces) {
+  return locator.locate(top, tokens, last_spaces);
+}
+
+[[gnu::noinline, gnu::no_icf]] std::vector<TokenObservation> locate_white_found(
+    TokenLocator& locator, const cv::Mat& top, const std::vector<TokenAppearance>& tokens,
+    const std::vector<int>& last_spaces) {
+  return locator.locate(top, tokens, last_spaces);
+}
+
+void white_unfound(int width, int height, int runs) {
+  const BoardLayout layout = classic_layout();
+  const SpaceMap map(layout.spaces_per_side);
+  const auto h = hard_token_looks();
+  TableRenderer renderer(layout, map, {h[0], h[1], h[4], h[3]}, width, height);
+  std::mt19937_64 rng(7000 + static_cast<int>(Condition::bright));
+  TableScript::Settings script_settings;
+  for (int t = 0; t < 4; ++t) script_settings.start_positions.push_back({1.25, 0.2 + 0.1 * t});
+  TableScript script(renderer, scene_for(Condition::bright, renderer, rng), 4, 538, script_settings);
+  TokenTracker::Settings tracker_settings;
+  tracker_settings.learning = TokenTracker::Settings::Learning::one_at_a_time;
+  TokenTracker tracker(map, tracker_settings);  // for the calibration and the ring's parts
+  cv::Mat image, top;
+  for (const auto& f : script.opening()) {
+    renderer.render(f.scene, image);
+    tracker.process(image, 0);
+  }
+  if (!tracker.calibration()) {
+    std::printf("white token not found by its score: the board was not found\n");
+    return;
+  }
+  TokenLocator locator(map, {}), judge(map, {});  // `judge`: never given a decision
+  locator.top_view(image, *tracker.calibration(), top);
+  for (TokenLocator* l : {&locator, &judge}) {
+    l->set_empty_reference(top);
+    l->remember_settled_board(top);
+  }
+  std::vector<TokenAppearance> tokens;
+  std::vector<int> spaces;
+  for (int t = 0; t < 4; ++t) {
+    const auto frames = script.place(t, renderer.slot_position(0, t), -1);
+    renderer.render(frames.back().scene, image);
+    locator.top_view(image, *tracker.calibration(), top);
+    std::expected<NewToken, std::string> found;
+    for (TokenLocator* l : {&locator, &judge}) {
+      (void)l->locate(top, tokens, spaces);
+      found = l->find_new_token(top);
+      if (!found) {
+        std::printf("white token not found by its score: token %d not learned (%s)\n", t,
+                    found.error().c_str());
+        return;
+      }
+      l->remember_settled_board(top);
+    }
+    found->look.name = "T" + std::to_string(t + 1);
+    tokens.push_back(found->look);
+    spaces.push_back(found->space);
+  }
+  for (TokenLocator* l : {&locator, &judge}) l->forget_settled_board();
+  const size_t white = 2;
+  if (!tokens[white].faint()) {
+    std::printf("white token not found by its score: the white token was learned by its colour\n");
+    return;
+  }
+  locator.remember_decided(top, locator.locate(top, tokens, spaces), 0.75);
+
+  MotionDetector motion;
+  StillAverage average(TokenTracker::Settings{}.average_frames);
+  average.set_region(tracker.ring_region());
+  std::vector<double> unfound_ms, found_ms, rest_ms, unfound_frame_ms;
+  std::vector<cv::Mat> still(2);
+  const auto moves = random_moves(4, map.space_count(), 8, 538);
+  for (size_t m = 0; m < moves.size(); ++m) {
+    const std::vector<int> before = script.truth();
+    const auto frames = script.play(moves[m], static_cast<int>(m));
+    renderer.render(frames.back().scene, still[0]);
+    renderer.render(frames.back().scene, still[1]);
+    average.restart();
+    std::vector<TokenObservation> seen;
+    for (int i = 0; i < runs; ++i) {
+      const cv::Mat& frame = still[static_cast<size_t>(i % 2)];
+      double a = thread_cpu_ms();
+      motion.moving(frame);
+      locator.top_view(frame, *tracker.calibration(), top, tracker.ring_parts());
+      average.add(top, tracker.calibration()->board_to_image.matrix());
+      rest_ms.push_back(thread_cpu_ms() - a);
+      const bool by_score = judge.locate(top, tokens, before)[white].visible;
+      a = thread_cpu_ms();
+      seen = by_score ? locate_white_found(locator, top, tokens, before)
+                      : locate_white_unfound(locator, top, tokens, before);
+      (by_score ? found_ms : unfound_ms).push_back(thread_cpu_ms() - a);
+      if (!by_score) unfound_frame_ms.push_back(rest_ms.back() + unfound_ms.back());
+    }
+    locator.remember_decided(top, seen, 0.75);
+  }
+  auto figures = [](std::vector<double>& t) {
+    if (t.empty()) return std::string("none");
+    const auto [median, p95] = median_p95(t);
+    char text[96];
+    std::snprintf(text, sizeof text, "%6.2f ms median, %6.2f ms 95th percentile (%zu)", median, p95,
+                  t.size());
+    return std::string(text);
+  };
+  std::printf(
+      "%4dx%-4d  bright light, locate() where the white token is not found by its score (round 9's search "
+      "runs): %s | where it is: %s | the rest of the deciding frame (motion, top view, averaging): %s | the "
+      "whole deciding frame where it is not found: %s\n",
+      width, height, figures(unfound_ms).c_str(), figures(found_ms).c_str(), figures(rest_ms).c_str(),
+      figures(unfound_frame_ms).c_str());
+}
+
 void memory() {
   const BoardLayout layout = classic_layout();
   const SpaceMap map(layout.spaces_per_side);
@@ -337,6 +464,11 @@ int main(int argc, char** argv) {
     // At 720p only, the aim's: at 1080p this row's white token is not learned from the one frame it is
     // given ("more than one new thing is on the board"; not looked into).
     white_in_play(1280, 720, runs);
+  }
+  if (only.empty() || only == "speed" || only == "unfound") {
+    const int runs = argc > 2 ? std::max(1, std::atoi(argv[2])) : 20;
+    std::printf("vision speed with a white token in bright light, one core, CPU time per locate():\n");
+    white_unfound(1280, 720, runs);
   }
   if (only.empty() || only == "memory") memory();
   return 0;
