@@ -27,6 +27,14 @@ using locator_detail::shape_of;
 
 namespace {
 
+// A point of the faint score's lattice (score_faint, faint_change_peaks): scored there, or not but with a
+// pixel within one that may be.
+struct LatticeSample {
+  int at;  // top-view index
+  float score;
+  bool scored;
+};
+
 // A token's radius in top-view pixels: a token is about 0.15 of a space's width squared with its rim (as
 // find_new_token takes it), a disc of 0.22 widths.
 double token_radius(const SpaceMap& map, int side) { return 0.22 * map.space_width() * side; }
@@ -112,6 +120,22 @@ auto TokenLocator::Impl::faint_change_scorer(const std::array<cv::Mat, 3>& now_s
 
 bool TokenLocator::Impl::faint_score_at(int x, int y, float& score) const {
   return faint_scorer(faint_sums)(x, y, score);
+}
+
+bool TokenLocator::Impl::faint_neighbour_may_score(int x, int y) const {
+  // A pixel one further out counts at most a row and a column more of each square as measured.
+  const int inner = faint_inner, outer = faint_outer, stride = faint_sums[0].cols;
+  const int inner_reach = inner * inner - (inner - 1) * (inner - 1);
+  const int around_reach = outer * outer - (outer - 1) * (outer - 1) + inner_reach;
+  const int* measured = faint_sums[2].ptr<int>();
+  auto measured_in = [&](int side) {
+    const int at = (y + outer / 2 - side / 2) * stride + x + outer / 2 - side / 2;
+    return measured[at + side * stride + side] - measured[at + side * stride] - measured[at + side] +
+           measured[at];
+  };
+  const int inner_count = measured_in(inner), around_count = measured_in(outer) - inner_count;
+  return inner_count + inner_reach >= 0.8 * inner * inner &&
+         2 * (around_count + around_reach) >= outer * outer - inner * inner;
 }
 
 void TokenLocator::Impl::score_faint(const cv::Mat& top, bool whole, double least_floor) {
@@ -224,21 +248,7 @@ void TokenLocator::Impl::score_faint(const cv::Mat& top, bool whole, double leas
       }
   }
   const auto score_at = faint_scorer(faint_sums);
-  const int inner = faint_inner, outer = faint_outer, stride = faint_sums[0].cols;
-  const int inner_reach = inner * inner - (inner - 1) * (inner - 1);
-  const int around_reach = outer * outer - (outer - 1) * (outer - 1) + inner_reach;
-  const int* measured = faint_sums[2].ptr<int>();
-  auto measured_in = [&](int x, int y, int side) {
-    const int at = (y + outer / 2 - side / 2) * stride + x + outer / 2 - side / 2;
-    return measured[at + side * stride + side] - measured[at + side * stride] - measured[at + side] +
-           measured[at];
-  };
-  struct Sample {
-    int at;
-    float score;
-    bool scored;
-  };
-  std::vector<Sample> lattice;
+  std::vector<LatticeSample> lattice;
   lattice.reserve(faint_lattice.size());
   std::vector<float> spread;  // of the lattice's ring pixels, for a bound on the noise
   for (int i : faint_lattice) {
@@ -247,11 +257,8 @@ void TokenLocator::Impl::score_faint(const cv::Mat& top, bool whole, double leas
     if (score_at(x, y, value)) {
       lattice.push_back({i, value, true});
       if (labels.at<int16_t>(i) >= 0) spread.push_back(std::abs(value));
-    } else {
-      const int inner_count = measured_in(x, y, inner), around_count = measured_in(x, y, outer) - inner_count;
-      if (inner_count + inner_reach >= 0.8 * inner * inner &&
-          2 * (around_count + around_reach) >= outer * outer - inner * inner)
-        lattice.push_back({i, 0, false});
+    } else if (faint_neighbour_may_score(x, y)) {
+      lattice.push_back({i, 0, false});
     }
   }
   // The noise as noise_of takes it (every fifth ring pixel) only where it may raise the floor: the lattice's
@@ -277,7 +284,7 @@ void TokenLocator::Impl::score_faint(const cv::Mat& top, bool whole, double leas
     faint_noise = lattice_noise;
   }
   const double near_floor = 0.5 * std::max(faint_floor(), least_floor);
-  for (const Sample& l : lattice) {
+  for (const LatticeSample& l : lattice) {
     if (l.scored && l.score < near_floor) continue;
     const int x0 = l.at % s, y0 = l.at / s;
     for (int y = std::max(0, y0 - 1); y <= std::min(s - 1, y0 + 1); ++y)
@@ -532,12 +539,7 @@ std::vector<TokenLocator::Impl::FaintPeak> TokenLocator::Impl::faint_change_peak
   // half the floor or more, or not scored but with a pixel within one that may be. The whole ring of both
   // views took 39.7 million instructions a call (white1/bright).
   const int s = settings.top_side;
-  struct Sample {
-    int at;
-    float score;
-    bool scored;
-  };
-  std::vector<Sample> lattice;
+  std::vector<LatticeSample> lattice;
   lattice.reserve(faint_lattice.size());
   std::vector<float> spread;  // of the change at the lattice's ring pixels, for a bound on its noise
   for (int i : faint_lattice) {
@@ -565,30 +567,15 @@ std::vector<TokenLocator::Impl::FaintPeak> TokenLocator::Impl::faint_change_peak
     }
     floor = std::max(floor, 8 * (ring_spread.empty() ? 1.0 : 1.4826 * median(ring_spread)));
   }
-  const int inner = faint_inner, outer = faint_outer, stride = faint_sums[0].cols;
-  const int inner_reach = inner * inner - (inner - 1) * (inner - 1);
-  const int around_reach = outer * outer - (outer - 1) * (outer - 1) + inner_reach;
-  const int* measured = faint_sums[2].ptr<int>();
-  auto measured_in = [&](int x, int y, int side) {
-    const int at = (y + outer / 2 - side / 2) * stride + x + outer / 2 - side / 2;
-    return measured[at + side * stride + side] - measured[at + side * stride] - measured[at + side] +
-           measured[at];
-  };
   if (faint_stamp.size() != static_cast<size_t>(s) * s || ++faint_stamp_now == 0) {
     faint_stamp.assign(static_cast<size_t>(s) * s, 0);
     faint_stamp_now = 1;
   }
   std::vector<FaintPoint> scored;
-  for (const Sample& l : lattice) {
+  for (const LatticeSample& l : lattice) {
     const int x0 = l.at % s, y0 = l.at / s;
     if (l.scored && l.score < 0.5 * floor) continue;
-    if (!l.scored) {
-      const int inner_count = measured_in(x0, y0, inner),
-                around_count = measured_in(x0, y0, outer) - inner_count;
-      if (inner_count + inner_reach < 0.8 * inner * inner ||
-          2 * (around_count + around_reach) < outer * outer - inner * inner)
-        continue;
-    }
+    if (!l.scored && !faint_neighbour_may_score(x0, y0)) continue;
     for (int y = std::max(0, y0 - 1); y <= std::min(s - 1, y0 + 1); ++y)
       for (int x = std::max(0, x0 - 1); x <= std::min(s - 1, x0 + 1); ++x) {
         const int at = y * s + x;

@@ -258,6 +258,9 @@ struct TokenLocator::Impl {
   // around it was measured. faint_scorer(sums) is the same as a function object reading `sums` (made by
   // faint_sums_of), for loops (faint_token.cpp).
   bool faint_score_at(int x, int y, float& score) const;
+  // Where (x, y) was not scored: whether enough of its squares is measured (by the last faint_sums_of's
+  // count) that a pixel within one of it may be, so the lattice's refinement looks around it.
+  bool faint_neighbour_may_score(int x, int y) const;
   auto faint_scorer(const std::array<cv::Mat, 3>& sums) const;
   // For two views' sums measured alike (faint_change_peaks): f(x, y, change, now) gives the first view's
   // score and it less the second's, each as faint_scorer makes it; false where too little was measured.

@@ -204,54 +204,100 @@ struct DecidingFrame {
 // each token's last space the one before the move (as the tracker passes them), with every token learned,
 // and then without the white one among them (the same frames; the white token, paper to every pixel, is
 // then no cost): each kind's median and 95th percentile over all moves.
-void white_in_play(int width, int height, int runs) {
-  const BoardLayout layout = classic_layout();
-  const SpaceMap map(layout.spaces_per_side);
-  const auto h = hard_token_looks();
-  TableRenderer renderer(layout, map, {h[0], h[1], h[4], h[3]}, width, height);
-  std::mt19937_64 rng(7000);
-  TableScript::Settings script_settings;
-  for (int t = 0; t < 4; ++t) script_settings.start_positions.push_back({1.25, 0.2 + 0.1 * t});
-  TableScript script(renderer, scene_for(Condition::clean, renderer, rng), 4, 538, script_settings);
-  TokenTracker::Settings tracker_settings;
-  tracker_settings.learning = TokenTracker::Settings::Learning::one_at_a_time;
-  TokenTracker tracker(map, tracker_settings);  // for the calibration and the ring's parts
+// The white1 row's table: the tokens of hard_token_looks 0, 1, 4 and 3, the third the white one without a
+// cap, in `condition`'s light; `learn` calibrates and has each locator learn the tokens put down one at a
+// time (white_in_play and white_unfound both measure on it). Prints why, after `what`, when it cannot.
+struct WhiteTable {
+  static constexpr size_t kWhite = 2;
+  BoardLayout layout = classic_layout();
+  SpaceMap map{layout.spaces_per_side};
+  TableRenderer renderer;
+  std::mt19937_64 rng;
+  TableScript script;
+  TokenTracker tracker;  // for the calibration and the ring's parts
   cv::Mat image, top;
-  for (const auto& f : script.opening()) {
-    renderer.render(f.scene, image);
-    tracker.process(image, 0);
-  }
-  if (!tracker.calibration()) {
-    std::printf("white token in play: the board was not found\n");
-    return;
-  }
-  TokenLocator locator(map, {});
-  locator.top_view(image, *tracker.calibration(), top);
-  locator.set_empty_reference(top);
-  locator.remember_settled_board(top);
   std::vector<TokenAppearance> tokens;
   std::vector<int> spaces;
-  for (int t = 0; t < 4; ++t) {
-    const auto frames = script.place(t, renderer.slot_position(0, t), -1);
-    renderer.render(frames.back().scene, image);
-    locator.top_view(image, *tracker.calibration(), top);
-    (void)locator.locate(top, tokens, spaces);
-    auto found = locator.find_new_token(top);
-    if (!found) {
-      std::printf("white token in play: token %d not learned (%s)\n", t, found.error().c_str());
-      return;
+
+  static TableScript::Settings script_settings() {
+    TableScript::Settings settings;
+    for (int t = 0; t < 4; ++t) settings.start_positions.push_back({1.25, 0.2 + 0.1 * t});
+    return settings;
+  }
+  static TokenTracker::Settings tracker_settings() {
+    TokenTracker::Settings settings;
+    settings.learning = TokenTracker::Settings::Learning::one_at_a_time;
+    return settings;
+  }
+  WhiteTable(int width, int height, Condition condition, std::uint64_t seed)
+      : renderer(layout, map,
+                 {hard_token_looks()[0], hard_token_looks()[1], hard_token_looks()[4], hard_token_looks()[3]},
+                 width, height),
+        rng(seed),
+        script(renderer, scene_for(condition, renderer, rng), 4, 538, script_settings()),
+        tracker(map, tracker_settings()) {}
+
+  // The 8 moves both rows time, one at a time: the spaces before move `m`, and the still scene after it
+  // rendered into `still` twice (as a camera gives two frames of it).
+  const std::vector<TableMove> moves = random_moves(4, map.space_count(), 8, 538);
+  std::vector<int> play_move(size_t m, std::vector<cv::Mat>& still) {
+    std::vector<int> before = script.truth();
+    const auto frames = script.play(moves[m], static_cast<int>(m));
+    still.resize(2);
+    renderer.render(frames.back().scene, still[0]);
+    renderer.render(frames.back().scene, still[1]);
+    return before;
+  }
+
+  bool learn(std::initializer_list<TokenLocator*> locators, const char* what) {
+    for (const auto& f : script.opening()) {
+      renderer.render(f.scene, image);
+      tracker.process(image, 0);
     }
-    found->look.name = "T" + std::to_string(t + 1);
-    tokens.push_back(found->look);
-    spaces.push_back(found->space);
-    locator.remember_settled_board(top);
+    if (!tracker.calibration()) {
+      std::printf("%s: the board was not found\n", what);
+      return false;
+    }
+    (*locators.begin())->top_view(image, *tracker.calibration(), top);
+    for (TokenLocator* l : locators) {
+      l->set_empty_reference(top);
+      l->remember_settled_board(top);
+    }
+    for (int t = 0; t < 4; ++t) {
+      const auto frames = script.place(t, renderer.slot_position(0, t), -1);
+      renderer.render(frames.back().scene, image);
+      (*locators.begin())->top_view(image, *tracker.calibration(), top);
+      std::expected<NewToken, std::string> found;
+      for (TokenLocator* l : locators) {
+        (void)l->locate(top, tokens, spaces);
+        found = l->find_new_token(top);
+        if (!found) {
+          std::printf("%s: token %d not learned (%s)\n", what, t, found.error().c_str());
+          return false;
+        }
+        l->remember_settled_board(top);
+      }
+      found->look.name = "T" + std::to_string(t + 1);
+      tokens.push_back(found->look);
+      spaces.push_back(found->space);
+    }
+    for (TokenLocator* l : locators) l->forget_settled_board();
+    if (!tokens[kWhite].faint()) {
+      std::printf("%s: the white token was learned by its colour, not its place\n", what);
+      return false;
+    }
+    return true;
   }
-  locator.forget_settled_board();
-  const size_t white = 2;
-  if (!tokens[white].faint()) {
-    std::printf("white token in play: the white token was learned by its colour, not its place\n");
-    return;
-  }
+};
+
+void white_in_play(int width, int height, int runs) {
+  WhiteTable table(width, height, Condition::clean, 7000);
+  TokenLocator locator(table.map, {});
+  if (!table.learn({&locator}, "white token in play")) return;
+  TokenTracker& tracker = table.tracker;
+  const std::vector<TokenAppearance>& tokens = table.tokens;
+  cv::Mat& top = table.top;
+  const size_t white = WhiteTable::kWhite;
   auto without = tokens;
   without.erase(without.begin() + static_cast<long>(white));
 
@@ -260,13 +306,9 @@ void white_in_play(int width, int height, int runs) {
   average.set_region(tracker.ring_region());
   const DecidingFrame decide{motion, locator, average, tracker, top};
   std::vector<double> with_ms, without_ms;
-  std::vector<cv::Mat> still(2);
-  const auto moves = random_moves(4, map.space_count(), 8, 538);
-  for (size_t m = 0; m < moves.size(); ++m) {
-    const std::vector<int> before = script.truth();
-    const auto frames = script.play(moves[m], static_cast<int>(m));
-    renderer.render(frames.back().scene, still[0]);
-    renderer.render(frames.back().scene, still[1]);
+  std::vector<cv::Mat> still;
+  for (size_t m = 0; m < table.moves.size(); ++m) {
+    const std::vector<int> before = table.play_move(m, still);
     auto before_without = before;
     before_without.erase(before_without.begin() + static_cast<long>(white));
     average.restart();
@@ -286,7 +328,7 @@ void white_in_play(int width, int height, int runs) {
       "%4dx%-4d  deciding frame with a white token (no cap) in play: %6.2f ms median, %6.2f ms 95th "
       "percentile | the same frames without it: %6.2f ms median, %6.2f ms 95th percentile (%zu frames "
       "each, %zu moves)\n",
-      width, height, with_median, with_p95, without_median, without_p95, with_ms.size(), moves.size());
+      width, height, with_median, with_p95, without_median, without_p95, with_ms.size(), table.moves.size());
 }
 
 // The deciding frame where the white token is not found by its place's score (issue 12): in bright light,
@@ -312,72 +354,23 @@ void white_in_play(int width, int height, int runs) {
 }
 
 void white_unfound(int width, int height, int runs) {
-  const BoardLayout layout = classic_layout();
-  const SpaceMap map(layout.spaces_per_side);
-  const auto h = hard_token_looks();
-  TableRenderer renderer(layout, map, {h[0], h[1], h[4], h[3]}, width, height);
-  std::mt19937_64 rng(7000 + static_cast<int>(Condition::bright));
-  TableScript::Settings script_settings;
-  for (int t = 0; t < 4; ++t) script_settings.start_positions.push_back({1.25, 0.2 + 0.1 * t});
-  TableScript script(renderer, scene_for(Condition::bright, renderer, rng), 4, 538, script_settings);
-  TokenTracker::Settings tracker_settings;
-  tracker_settings.learning = TokenTracker::Settings::Learning::one_at_a_time;
-  TokenTracker tracker(map, tracker_settings);  // for the calibration and the ring's parts
-  cv::Mat image, top;
-  for (const auto& f : script.opening()) {
-    renderer.render(f.scene, image);
-    tracker.process(image, 0);
-  }
-  if (!tracker.calibration()) {
-    std::printf("white token not found by its score: the board was not found\n");
-    return;
-  }
-  TokenLocator locator(map, {}), judge(map, {});  // `judge`: never given a decision
-  locator.top_view(image, *tracker.calibration(), top);
-  for (TokenLocator* l : {&locator, &judge}) {
-    l->set_empty_reference(top);
-    l->remember_settled_board(top);
-  }
-  std::vector<TokenAppearance> tokens;
-  std::vector<int> spaces;
-  for (int t = 0; t < 4; ++t) {
-    const auto frames = script.place(t, renderer.slot_position(0, t), -1);
-    renderer.render(frames.back().scene, image);
-    locator.top_view(image, *tracker.calibration(), top);
-    std::expected<NewToken, std::string> found;
-    for (TokenLocator* l : {&locator, &judge}) {
-      (void)l->locate(top, tokens, spaces);
-      found = l->find_new_token(top);
-      if (!found) {
-        std::printf("white token not found by its score: token %d not learned (%s)\n", t,
-                    found.error().c_str());
-        return;
-      }
-      l->remember_settled_board(top);
-    }
-    found->look.name = "T" + std::to_string(t + 1);
-    tokens.push_back(found->look);
-    spaces.push_back(found->space);
-  }
-  for (TokenLocator* l : {&locator, &judge}) l->forget_settled_board();
-  const size_t white = 2;
-  if (!tokens[white].faint()) {
-    std::printf("white token not found by its score: the white token was learned by its colour\n");
-    return;
-  }
+  WhiteTable table(width, height, Condition::bright, 7000 + static_cast<int>(Condition::bright));
+  TokenLocator locator(table.map, {}), judge(table.map, {});  // `judge`: never given a decision
+  if (!table.learn({&locator, &judge}, "white token not found by its score")) return;
+  TokenTracker& tracker = table.tracker;
+  const std::vector<TokenAppearance>& tokens = table.tokens;
+  const std::vector<int>& spaces = table.spaces;
+  cv::Mat& top = table.top;
+  const size_t white = WhiteTable::kWhite;
   locator.remember_decided(top, locator.locate(top, tokens, spaces), 0.75);
 
   MotionDetector motion;
   StillAverage average(TokenTracker::Settings{}.average_frames);
   average.set_region(tracker.ring_region());
   std::vector<double> unfound_ms, found_ms, rest_ms, unfound_frame_ms;
-  std::vector<cv::Mat> still(2);
-  const auto moves = random_moves(4, map.space_count(), 8, 538);
-  for (size_t m = 0; m < moves.size(); ++m) {
-    const std::vector<int> before = script.truth();
-    const auto frames = script.play(moves[m], static_cast<int>(m));
-    renderer.render(frames.back().scene, still[0]);
-    renderer.render(frames.back().scene, still[1]);
+  std::vector<cv::Mat> still;
+  for (size_t m = 0; m < table.moves.size(); ++m) {
+    const std::vector<int> before = table.play_move(m, still);
     average.restart();
     std::vector<TokenObservation> seen;
     for (int i = 0; i < runs; ++i) {
