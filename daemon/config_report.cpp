@@ -4,6 +4,8 @@
 
 #include <filesystem>
 
+#include "display/font_set.h"
+
 namespace bb::daemon {
 
 namespace {
@@ -73,13 +75,11 @@ ConfigReport describe_config(const Config& config) {
         fmt::format("[editions] dir {} holds no edition (*.toml): the setup screen will offer none",
                     config.editions_dir));
   if (const std::string& fonts = config.screen.font_dir;
-      !fonts.empty() && !(fs::exists(fs::path(fonts) / "DejaVuSans.ttf", ec) &&
-                          fs::exists(fs::path(fonts) / "DejaVuSans-Bold.ttf", ec)))
-    report.warnings.push_back(
-        fmt::format("[screen] font_dir {} holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: the screen will "
-                    "not start; name "
-                    "a folder holding both, or \"\" for Debian's",
-                    fonts));
+      !fonts.empty() && !display::FontSet::holds_the_fonts(fonts))
+    report.warnings.push_back(fmt::format(
+        "[screen] font_dir {} holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: the screen will not start; "
+        "name a folder holding both, or \"\" for Debian's",
+        fonts));
   auto check_trace = [&](const std::string& trace, const std::string& name) {
     if (!trace.empty() && !fs::exists(trace, ec))
       report.warnings.push_back(fmt::format("{}: trace {} does not exist", name, trace));

@@ -7,6 +7,16 @@
 
 namespace bb::daemon {
 
+// Why a file named from outside was refused.
+struct TextFileError {
+  enum class Kind { missing, folder, unreadable, too_large };
+  Kind kind;
+  std::string message;  // names the path and says what to do
+};
+// The first checks of `read_text_file` alone (the path exists and is no folder), for a command that reads
+// the file its own way but must refuse it before it changes anything else (`replay --db` opens its ledger).
+std::expected<void, TextFileError> check_file_path(const std::string& path, std::string_view what);
+
 // Reads the whole of a file named from outside (a command-line argument, the configuration) for the
 // `boardbank` commands and the service's start-up. Refuses, in words that say what to do:
 // - a path that does not exist, or that cannot be opened;
@@ -18,15 +28,6 @@ namespace bb::daemon {
 // nothing; any thread may call it.
 //
 // `what` names the file in the messages: "the game script", "the configuration file", ...
-struct TextFileError {
-  enum class Kind { missing, folder, unreadable, too_large };
-  Kind kind;
-  std::string message;  // names the path and says what to do
-};
-// The first checks of `read_text_file` alone (the path exists and is no folder), for a command that reads
-// the file its own way but must refuse it before it changes anything else (`replay --db` opens its ledger).
-std::expected<void, TextFileError> check_file_path(const std::string& path, std::string_view what);
-
 std::expected<std::string, TextFileError> read_text_file(const std::string& path, std::string_view what,
                                                          std::size_t max_bytes);
 

@@ -25,12 +25,13 @@ FontSet::~FontSet() {
   TTF_Quit();
 }
 
+bool FontSet::holds_the_fonts(const std::string& folder) {
+  std::error_code ec;
+  return std::filesystem::exists(std::filesystem::path(folder) / "DejaVuSans.ttf", ec) &&
+         std::filesystem::exists(std::filesystem::path(folder) / "DejaVuSans-Bold.ttf", ec);
+}
+
 std::expected<std::unique_ptr<FontSet>, std::string> FontSet::open(const std::string& dir) {
-  auto holds_the_fonts = [](const std::string& folder) {
-    std::error_code ec;
-    return std::filesystem::exists(std::filesystem::path(folder) / "DejaVuSans.ttf", ec) &&
-           std::filesystem::exists(std::filesystem::path(folder) / "DejaVuSans-Bold.ttf", ec);
-  };
   // A folder named on purpose (--fonts, [screen] font_dir) is used or refused, never passed over for
   // Debian's: the family would see other letters than the ones they asked for, without a word.
   if (!dir.empty() && !holds_the_fonts(dir))

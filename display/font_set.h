@@ -12,6 +12,9 @@ class FontSet : public TextMeasure {
  public:
   // Looks in `dir` if given, else in BOARDBANK_FONT_DIR, else where Debian installs the package.
   static std::expected<std::unique_ptr<FontSet>, std::string> open(const std::string& dir = {});
+  // Whether `folder` holds both faces open() needs (DejaVuSans.ttf and DejaVuSans-Bold.ttf): what open() asks
+  // of a folder, and what check-config warns about. Any thread.
+  static bool holds_the_fonts(const std::string& folder);
   ~FontSet() override;
   FontSet(const FontSet&) = delete;
   FontSet& operator=(const FontSet&) = delete;
