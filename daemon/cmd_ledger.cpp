@@ -44,7 +44,9 @@ ledger::LedgerOptions options_from(const LedgerArgs& args) {
   options.resume_budget_ms = config->resume_budget_ms;
   // Scheduled backups belong to the daemon's long run; a command-line call backs up only when asked.
   options.backup_every_minutes = 0;
-  options.edition_dirs = bb::daemon::edition_dirs();
+  auto dirs = bb::daemon::edition_dirs();
+  if (!dirs) fail(dirs.error(), 2);
+  options.edition_dirs = std::move(*dirs);
   // A mistyped --db must not quietly become a new, empty ledger (which a later hint could then offer).
   options.access = args.create ? ledger::LedgerAccess::create_or_open : ledger::LedgerAccess::open_existing;
   return options;
@@ -175,9 +177,14 @@ int replay_into_ledger(const std::string& script_path, const std::string& db_pat
     std::cerr << "boardbank replay: " << checked.error().message << "\n";
     return 2;
   }
+  auto dirs = bb::daemon::edition_dirs();
+  if (!dirs) {
+    std::cerr << "boardbank replay: " << dirs.error() << "\n";
+    return 2;
+  }
   ledger::LedgerOptions options;
   options.path = db_path;
-  options.edition_dirs = bb::daemon::edition_dirs();
+  options.edition_dirs = std::move(*dirs);
   auto opened = ledger::Ledger::open(options);
   if (!opened) {
     std::cerr << "boardbank replay: " << opened.error().message << "\n";

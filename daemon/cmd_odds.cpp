@@ -33,7 +33,12 @@ int run_odds(const OddsOptions& o) {
     fmt::print(stderr, "boardbank odds: {}\n", text.error().message);
     return 2;
   }
-  auto replayed = rules::replay_script(*text, o.script, edition_dirs(o.editions), false);
+  auto dirs = edition_dirs(o.editions);
+  if (!dirs) {
+    fmt::print(stderr, "boardbank odds: {}\n", dirs.error());
+    return 2;
+  }
+  auto replayed = rules::replay_script(*text, o.script, *dirs, false);
   for (const auto& e : replayed.errors) fmt::print(stderr, "{}\n", e);
   if (!replayed.ok()) {
     fmt::print(stderr,

@@ -34,7 +34,12 @@ int run_replay(const ReplayOptions& o) {
     fmt::print(stderr, "boardbank replay: {}\n", text.error().message);
     return 2;
   }
-  auto result = rules::replay_script(*text, o.script, edition_dirs(o.editions), o.keep_going);
+  auto dirs = edition_dirs(o.editions);
+  if (!dirs) {
+    fmt::print(stderr, "boardbank replay: {}\n", dirs.error());
+    return 2;
+  }
+  auto result = rules::replay_script(*text, o.script, *dirs, o.keep_going);
   for (const auto& e : result.errors) fmt::print(stderr, "{}\n", e);
   if (!result.game) return 2;
   if (o.json)
@@ -64,7 +69,12 @@ int run_simulate(const SimulateOptions& o) {
     fmt::print(stderr, "boardbank simulate: --players must be 2 to 8\n");
     return 2;
   }
-  auto edition = rules::load_edition(o.edition, edition_dirs(o.editions));
+  auto dirs = edition_dirs(o.editions);
+  if (!dirs) {
+    fmt::print(stderr, "boardbank simulate: {}\n", dirs.error());
+    return 2;
+  }
+  auto edition = rules::load_edition(o.edition, *dirs);
   if (!edition) {
     fmt::print(stderr, "boardbank simulate: {}\n", edition.error().what());
     return 2;
@@ -141,7 +151,12 @@ struct CheckEditionOptions {
 // The loader's checks, then simulated games with every invariant checked after every input: with the
 // edition's default switches, and again with each of its options turned on.
 int run_check_edition(const CheckEditionOptions& o) {
-  auto edition = rules::load_edition(o.file, edition_dirs(o.editions));
+  auto dirs = edition_dirs(o.editions);
+  if (!dirs) {
+    fmt::print(stderr, "boardbank check-edition: {}\n", dirs.error());
+    return 2;
+  }
+  auto edition = rules::load_edition(o.file, *dirs);
   if (!edition) {
     fmt::print(stderr, "{}\n", edition.error().what());
     return 2;

@@ -55,7 +55,9 @@ const CLI::Validator kSetupFileNotAFolder(
 // The board of an edition, read by the rules engine's own loader (so a bad file is refused with its line):
 // names in board order and the colour band of each street's group.
 std::expected<vi::BoardLayout, std::string> layout_from_edition(const std::string& id) {
-  auto edition = bb::rules::load_edition(id, bb::daemon::edition_dirs());
+  auto dirs = bb::daemon::edition_dirs();
+  if (!dirs) return std::unexpected(dirs.error());
+  auto edition = bb::rules::load_edition(id, *dirs);
   if (!edition) return std::unexpected(edition.error().what());
   if (edition->spaces.empty() || edition->spaces.size() % 4 != 0) {
     return std::unexpected(fmt::format(

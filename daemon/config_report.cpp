@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <filesystem>
 
+#include "daemon/paths.h"
 #include "display/font_set.h"
 
 namespace bb::daemon {
@@ -80,6 +82,15 @@ ConfigReport describe_config(const Config& config) {
         "[screen] font_dir {} holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: the screen will not start; "
         "name a folder holding both, or \"\" for Debian's",
         fonts));
+  // What the service reads from its environment beside the file (systemctl edit can set both).
+  if (auto dirs = edition_dirs(config.editions_dir); !dirs)
+    report.warnings.push_back(dirs.error() + ": the service will not start");
+  if (const char* env_fonts = std::getenv("BOARDBANK_FONT_DIR");
+      env_fonts && *env_fonts && config.screen.font_dir.empty() && !display::FontSet::holds_the_fonts(env_fonts))
+    report.warnings.push_back(fmt::format(
+        "BOARDBANK_FONT_DIR is set to {}, which holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: the screen "
+        "will not start; point it at a folder holding both, or unset it",
+        env_fonts));
   auto check_trace = [&](const std::string& trace, const std::string& name) {
     if (!trace.empty() && !fs::exists(trace, ec))
       report.warnings.push_back(fmt::format("{}: trace {} does not exist", name, trace));

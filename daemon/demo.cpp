@@ -133,7 +133,9 @@ std::expected<Demo, std::string> make_demo(const DemoOptions& o) {
   std::error_code ec;
   if (const auto parent = std::filesystem::path(demo.db).parent_path(); !parent.empty())
     std::filesystem::create_directories(parent, ec);
-  demo.editions = edition_dirs(o.editions);
+  auto dirs = edition_dirs(o.editions);
+  if (!dirs) return std::unexpected(dirs.error());
+  demo.editions = std::move(*dirs);
   if (auto refused = not_a_demo_ledger(demo.db, demo.editions)) return std::unexpected(*refused);
 
   auto devices = VirtualDevices::open();

@@ -426,7 +426,9 @@ std::expected<std::unique_ptr<Service>, std::string> Service::create(ServiceSetu
   options.keep_backups = config.ledger.keep_backups;
   options.backup_every_minutes = config.ledger.backup_every_minutes;
   options.resume_budget_ms = config.ledger.resume_budget_ms;
-  options.edition_dirs = edition_dirs(config.editions_dir);
+  auto dirs = edition_dirs(config.editions_dir);
+  if (!dirs) return std::unexpected(dirs.error());
+  options.edition_dirs = std::move(*dirs);
   options.vfs = s.setup.ledger_vfs;
   // Commits are written on the loop and synced by the ledger syncer's thread (started in run()).
   options.durability = ledger::LedgerOptions::Durability::by_caller;

@@ -41,7 +41,15 @@ std::expected<std::unique_ptr<FontSet>, std::string> FontSet::open(const std::st
         dir));
   std::vector<std::string> candidates;
   if (!dir.empty()) candidates.push_back(dir);
-  if (const char* env = std::getenv("BOARDBANK_FONT_DIR")) candidates.emplace_back(env);
+  // BOARDBANK_FONT_DIR is named on purpose too: used when no folder is given, or refused.
+  if (const char* env = std::getenv("BOARDBANK_FONT_DIR"); env && *env && dir.empty()) {
+    if (!holds_the_fonts(env))
+      return std::unexpected(fmt::format(
+          "BOARDBANK_FONT_DIR is set to {}, which holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: point it "
+          "at a folder holding both, or unset it for Debian's (the package fonts-dejavu-core)",
+          env));
+    candidates.emplace_back(env);
+  }
   candidates.emplace_back("/usr/share/fonts/truetype/dejavu");
   candidates.emplace_back("/usr/local/share/fonts/truetype/dejavu");
   std::string found;

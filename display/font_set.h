@@ -10,7 +10,8 @@ namespace bb::display {
 // The DejaVu fonts from Debian's fonts-dejavu-core, opened once per size, with measurements cached.
 class FontSet : public TextMeasure {
  public:
-  // Looks in `dir` if given, else in BOARDBANK_FONT_DIR, else where Debian installs the package.
+  // Looks in `dir` if given, else in BOARDBANK_FONT_DIR, else where Debian installs the package. A `dir` or a
+  // BOARDBANK_FONT_DIR (when no `dir` is given) without both faces is refused, never passed over.
   static std::expected<std::unique_ptr<FontSet>, std::string> open(const std::string& dir = {});
   // Whether `folder` holds both faces open() needs (DejaVuSans.ttf and DejaVuSans-Bold.ttf): what open() asks
   // of a folder, and what check-config warns about. Any thread.
