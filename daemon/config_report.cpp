@@ -86,7 +86,8 @@ ConfigReport describe_config(const Config& config) {
   if (auto dirs = edition_dirs(config.editions_dir); !dirs)
     report.warnings.push_back(dirs.error() + ": the service will not start");
   if (const char* env_fonts = std::getenv("BOARDBANK_FONT_DIR");
-      env_fonts && *env_fonts && config.screen.font_dir.empty() && !display::FontSet::holds_the_fonts(env_fonts))
+      env_fonts && *env_fonts && config.screen.font_dir.empty() &&
+      !display::FontSet::holds_the_fonts(env_fonts))
     report.warnings.push_back(fmt::format(
         "BOARDBANK_FONT_DIR is set to {}, which holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: the screen "
         "will not start; point it at a folder holding both, or unset it",

@@ -14,10 +14,11 @@ std::expected<std::vector<std::string>, std::string> edition_dirs(const std::str
   if (const char* env = std::getenv("BOARDBANK_EDITIONS"); env && *env) {
     std::error_code ec;
     if (!fs::is_directory(env, ec))
-      return std::unexpected(fmt::format(
-          "BOARDBANK_EDITIONS is set to {}, which is not a folder: point it at the folder holding the edition "
-          "files, or unset it to use the installed editions",
-          env));
+      return std::unexpected(
+          fmt::format("BOARDBANK_EDITIONS is set to {}, which is not a folder: point it at the folder "
+                      "holding the edition "
+                      "files, or unset it to use the installed editions",
+                      env));
     dirs.emplace_back(env);
   }
   std::error_code ec;
