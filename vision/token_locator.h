@@ -133,4 +133,12 @@ class TokenLocator {
   std::unique_ptr<Impl> impl_;
 };
 
+namespace detail {
+// cv::connectedComponentsWithStats(mask, blobs, stats, centroids, 8, CV_32S)'s labels and stats, the same
+// to the bit, without the centroids (no caller reads them) and without measuring every pixel as the
+// background's: the labels by cv::connectedComponents, the stats from the foreground pixels alone. Returns
+// the number of labels. `mask` is CV_8U; any thread, on its own images. Declared here for its test.
+int label_blobs(const cv::Mat& mask, cv::Mat& blobs, cv::Mat& stats);
+}  // namespace detail
+
 }  // namespace bb::vision
