@@ -188,15 +188,31 @@ void TokenLocator::top_view(const cv::Mat& frame, const Calibration& calibration
 }
 
 void TokenLocator::top_view(const cv::Mat& frame, const Calibration& calibration, cv::Mat& out,
-                            const std::vector<std::array<int, 4>>& parts) const {
-  const int s = impl_->settings.top_side;
+                            const std::vector<std::array<int, 4>>& parts) {
+  Impl& im = *impl_;
+  const int s = im.settings.top_side;
   assert(out.rows == s && out.cols == s && out.type() == frame.type());
   const Homography top_to_board({1.0 / s, 0, 0, 0, 1.0 / s, 0, 0, 0, 1});
-  const cv::Matx33d top_to_image(top_to_board.then(calibration.board_to_image).matrix().data());
-  for (const auto& [x, y, w, h] : parts) {
-    cv::Mat part = out(cv::Rect(x, y, w, h));  // warped in place: from (x, y) of the view
-    cv::warpPerspective(frame, part, top_to_image * cv::Matx33d(1, 0, x, 0, 1, y, 0, 0, 1), part.size(),
-                        cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+  const std::array<double, 9> fit = top_to_board.then(calibration.board_to_image).matrix();
+  if (im.parts_fit != fit || im.parts_of != parts) {
+    // Each part warped in place, from (x, y) of the view: its maps, as cv::warpPerspective makes them.
+    const cv::Matx33d top_to_image(fit.data());
+    im.parts_xy.resize(parts.size());
+    im.parts_weights.resize(parts.size());
+    for (size_t p = 0; p < parts.size(); ++p) {
+      const auto [x, y, w, h] = parts[p];
+      const cv::Matx33d from_part = top_to_image * cv::Matx33d(1, 0, x, 0, 1, y, 0, 0, 1);
+      std::array<double, 9> m;
+      std::copy(std::begin(from_part.val), std::end(from_part.val), m.begin());
+      detail::perspective_maps(m, w, h, im.parts_xy[p], im.parts_weights[p]);
+    }
+    im.parts_fit = fit;
+    im.parts_of = parts;
+  }
+  for (size_t p = 0; p < parts.size(); ++p) {
+    const auto [x, y, w, h] = parts[p];
+    cv::Mat part = out(cv::Rect(x, y, w, h));
+    cv::remap(frame, part, im.parts_xy[p], im.parts_weights[p], cv::INTER_LINEAR, cv::BORDER_REPLICATE);
   }
 }
 
