@@ -30,9 +30,10 @@ namespace detail {
 int label_blobs(const cv::Mat& mask, cv::Mat& blobs, cv::Mat& stats) {
   assert(mask.type() == CV_8U);
   // cv::connectedComponentsWithStats measured every pixel for its label's stats, the background's too (5.7
-  // million instructions a deciding frame at 720p, the labels alone 1.9): the same labels (the same
-  // labelling, without the stats), and the stats measured over the foreground, skipping the background 8
-  // pixels at a time; the background's from what the foreground leaves of each row and column.
+  // million instructions a deciding frame at 720p; the labels alone take 1.8, these stats 0.2): the same
+  // labels (the same labelling, without the stats), and the stats measured over the foreground, skipping
+  // the background 8 pixels at a time; the background's from what the foreground leaves of each row and
+  // column.
   const int count = cv::connectedComponents(mask, blobs, 8, CV_32S);
   const int rows = mask.rows, cols = mask.cols;
   stats.create(count, cv::CC_STAT_MAX, CV_32S);

@@ -36,16 +36,16 @@ void expect_as_opencv(const cv::Mat& mask, const char* what) {
   ASSERT_EQ(my_stats.size(), stats.size()) << what;
   EXPECT_EQ(cv::norm(my_labels, labels, cv::NORM_INF), 0) << what;
   EXPECT_EQ(cv::norm(my_stats, stats, cv::NORM_INF), 0) << what;
-
 }
 
 TEST(LabelBlobs, IsConnectedComponentsWithStatsToTheBit) {
   cv::RNG rng(21);
   const int threads = cv::getNumThreads();
-  for (const int use_threads : {1, 4}) {  // OpenCV labels in parallel stripes when it may
+  for (const int use_threads : {1, 4}) {  // OpenCV labels in parallel stripes where it has the workers
     cv::setNumThreads(use_threads);
     for (int round = 0; round < 40; ++round) {
-      const int rows = round % 3 == 0 ? 400 : rng.uniform(1, 120), cols = round % 3 == 0 ? 400 : rng.uniform(1, 120);
+      const int rows = round % 3 == 0 ? 400 : rng.uniform(1, 120),
+                cols = round % 3 == 0 ? 400 : rng.uniform(1, 120);
       expect_as_opencv(random_mask(rng, rows, cols, rng.uniform(0, 40), rng.uniform(0, 300)), "random");
     }
     expect_as_opencv(cv::Mat::zeros(400, 400, CV_8U), "empty");

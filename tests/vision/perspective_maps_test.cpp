@@ -47,9 +47,9 @@ TEST(PerspectiveMaps, RemapThroughThemIsWarpPerspectiveToTheBit) {
   const Homography top_to_board({1.0 / side, 0, 0, 0, 1.0 / side, 0, 0, 0, 1});
   // Parts of the top view (x, y, width, height): the whole of it, the tracker's bands, and odd sizes around
   // the warp's blocks of columns.
-  const std::vector<std::array<int, 4>> parts = {{0, 0, 400, 400}, {0, 0, 400, 76},  {0, 324, 400, 76},
-                                                 {0, 76, 76, 248}, {324, 76, 76, 248}, {5, 7, 1, 1},
-                                                 {13, 200, 65, 17}, {100, 3, 129, 33}, {250, 250, 150, 3}};
+  const std::vector<std::array<int, 4>> parts = {{0, 0, 400, 400},  {0, 0, 400, 76},    {0, 324, 400, 76},
+                                                 {0, 76, 76, 248},  {324, 76, 76, 248}, {5, 7, 1, 1},
+                                                 {13, 200, 65, 17}, {100, 3, 129, 33},  {250, 250, 150, 3}};
   for (const Homography& board : boards_in_view(rng)) {
     const cv::Matx33d top_to_image(top_to_board.then(board).matrix().data());
     for (const auto& [x, y, w, h] : parts) {
@@ -81,7 +81,8 @@ TEST(PerspectiveMaps, TheLocatorsViewWithinPartsIsTheWholeViewsThere) {
     size_t fit;
     const std::vector<std::array<int, 4>>* parts;
   };
-  for (const Step& step : {Step{0, &bands}, Step{0, &bands}, Step{1, &bands}, Step{1, &other}, Step{1, &bands}}) {
+  for (const Step& step :
+       {Step{0, &bands}, Step{0, &bands}, Step{1, &bands}, Step{1, &other}, Step{1, &bands}}) {
     cv::Mat frame(720, 1280, CV_8UC3);
     rng.fill(frame, cv::RNG::UNIFORM, 0, 256);
     Calibration calibration;
