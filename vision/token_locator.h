@@ -73,8 +73,8 @@ class TokenLocator {
   // The same view warped only within `parts` (x, y, width, height, in the view's pixels); the rest of `out`,
   // of the view's size and type already, is left as it was. The tracker's deciding frames read only the
   // ring of spaces (TokenTracker): warping the board's middle too cost a third of the view. Each part's
-  // maps are kept while the calibration and the parts stay the same (not const: it keeps them), so that a
-  // frame is only remapped; the same view to the bit as warping it.
+  // maps are kept while the calibration and the parts stay the same (not const: it keeps them; one thread at
+  // a time, the tracker's), so that a frame is only remapped; the same view to the bit as warping it.
   void top_view(const cv::Mat& frame, const Calibration& calibration, cv::Mat& out,
                 const std::vector<std::array<int, 4>>& parts);
 
