@@ -72,9 +72,11 @@ class TokenLocator {
   void top_view(const cv::Mat& frame, const Calibration& calibration, cv::Mat& out) const;
   // The same view warped only within `parts` (x, y, width, height, in the view's pixels); the rest of `out`,
   // of the view's size and type already, is left as it was. The tracker's deciding frames read only the
-  // ring of spaces (TokenTracker): warping the board's middle too cost a third of the view.
+  // ring of spaces (TokenTracker): warping the board's middle too cost a third of the view. Each part's
+  // maps are kept while the calibration and the parts stay the same (not const: it keeps them; one thread at
+  // a time, the tracker's), so that a frame is only remapped; the same view to the bit as warping it.
   void top_view(const cv::Mat& frame, const Calibration& calibration, cv::Mat& out,
-                const std::vector<std::array<int, 4>>& parts) const;
+                const std::vector<std::array<int, 4>>& parts);
 
   // All tokens stand apart on `start_space` and the rest of the board is empty: records the board as the
   // reference (with the tokens painted out) and learns each token, named T1.. from the one nearest the
@@ -132,5 +134,18 @@ class TokenLocator {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+namespace detail {
+// cv::connectedComponentsWithStats(mask, blobs, stats, centroids, 8, CV_32S)'s labels and stats, the same
+// to the bit, without the centroids (no caller reads them) and without measuring every pixel as the
+// background's: the labels by cv::connectedComponents, the stats from the foreground pixels alone. Returns
+// the number of labels. `mask` is CV_8U; any thread, on its own images. Declared here for its test.
+int label_blobs(const cv::Mat& mask, cv::Mat& blobs, cv::Mat& stats);
+// The maps cv::warpPerspective(frame, out, m, {cols, rows}, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, border)
+// makes for an out of `cols` x `rows` (`m` row by row): `xy` (CV_16SC2) each pixel's source pixel, `weights`
+// (CV_16U) its interpolation weights' index; cv::remap(frame, out, xy, weights, cv::INTER_LINEAR, border) is
+// then that warp, the same to the bit. Any thread. Declared here for its test.
+void perspective_maps(const std::array<double, 9>& m, int cols, int rows, cv::Mat& xy, cv::Mat& weights);
+}  // namespace detail
 
 }  // namespace bb::vision

@@ -116,7 +116,11 @@ struct TokenLocator::Impl {
   std::vector<int> ring_cell;
   std::vector<int> ring_per_space;
   // Scratch, kept between frames to avoid allocation in the steady state.
-  cv::Mat mask, blobs, stats, centroids, lsum, lcount, field;
+  cv::Mat mask, blobs, stats, lsum, lcount, field;
+  // top_view() within parts: the fit and the parts its maps (perspective_maps) were made for, and the maps.
+  std::array<double, 9> parts_fit{};
+  std::vector<std::array<int, 4>> parts_of;
+  std::vector<cv::Mat> parts_xy, parts_weights;
   std::vector<float> ratio;
   std::vector<int> last_spaces;  // of the current locate() call, empty when unknown
   // remember_decided(): the top view when every token was last decided, and per token its blob's centre
