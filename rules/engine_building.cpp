@@ -3,80 +3,88 @@
 
 namespace bb::rules {
 
-std::optional<Refusal> Engine::refuse_build(PlayerId p, SpaceId s, bool want_hotel) const {
-  if (!active(p)) return refuse(RK::not_in_game, p);
-  const Space& sp = ed.spaces[s];
+template <class GroupFacts>
+std::optional<Refusal::Kind> Engine::build_refusal(PlayerId p, SpaceId s, bool want_hotel,
+                                                   GroupFacts&& group_facts) const {
+  // Each check is a refusal whatever its order; the order only picks the refusal named when several apply,
+  // and is the order the screens have always named them in. The lot's own checks come before its group's
+  // facts are asked for, so a caller asking about several lots works a group's facts out only for a lot
+  // that passes them.
   const SpaceState& ss = st.spaces[s];
-  if (sp.kind != Space::Kind::property) return refuse(RK::cannot_have_buildings, p, s);
-  if (ss.owner != p) return refuse(RK::not_owner, p, s);
-  if (ss.mortgaged) return refuse(RK::mortgaged_lift_first, p, s);
-  if (r.build_needs_circuit && !st.players[p].passed_start) return refuse(RK::needs_circuit, p, s);
-  const auto& members = ed.members_of(sp.group_index);
-  if (r.build_needs_group) {
-    if (!owns_group(p, sp.group_index)) return refuse(RK::needs_whole_group, p, s);
-    for (SpaceId m : members)
-      if (st.spaces[m].mortgaged) return refuse(RK::group_lot_mortgaged, p, s, m);
-  }
-  if (ss.hotel) return refuse(RK::has_hotel, p, s);
-  bool hotel =
+  if (ss.owner != p) return RK::not_owner;
+  if (ss.mortgaged) return RK::mortgaged_lift_first;
+  if (r.build_needs_circuit && !st.players[p].passed_start) return RK::needs_circuit;
+  const GroupBuildFacts& group = group_facts();
+  if (!group.whole) return RK::needs_whole_group;
+  if (group.lot_mortgaged) return RK::group_lot_mortgaged;
+  if (ss.hotel) return RK::has_hotel;
+  const bool hotel =
       r.hotels_enabled && (ss.houses == r.max_houses || (want_hotel && ss.houses >= r.houses_for_hotel));
-  if (want_hotel && !hotel) return refuse(RK::needs_houses_for_hotel, p, s);
-  if (!hotel && ss.houses >= r.max_houses) return refuse(RK::most_houses, p, s);
+  if (want_hotel && !hotel) return RK::needs_houses_for_hotel;
+  if (!hotel && ss.houses >= r.max_houses) return RK::most_houses;
   if (r.even_building && r.build_needs_group) {
-    if (hotel) {
-      for (SpaceId m : members)
-        if (!st.spaces[m].hotel && st.spaces[m].houses < r.houses_for_hotel)
-          return refuse(RK::uneven_hotel, p, s, m);
-    } else {
-      for (SpaceId m : members)
-        if (level(m) < ss.houses) return refuse(RK::uneven_houses, p, s, m);
-    }
+    if (hotel && !group.ready_for_hotels) return RK::uneven_hotel;
+    if (!hotel && group.lowest_level < ss.houses) return RK::uneven_houses;
   }
-  int credits = hotel ? st.hotel_credits[p] : st.house_credits[p];
+  const int credits = hotel ? st.hotel_credits[p] : st.house_credits[p];
   if (credits == 0) {
-    if (hotel && st.bank_hotels == 0) return refuse(RK::bank_out_of_hotels, p, s);
-    if (!hotel && st.bank_houses == 0) return refuse(RK::bank_out_of_houses, p, s);
-    if (st.players[p].cash < sp.house_cost) return refuse(RK::cash_short_to_build, p, s);
+    if (hotel && st.bank_hotels == 0) return RK::bank_out_of_hotels;
+    if (!hotel && st.bank_houses == 0) return RK::bank_out_of_houses;
+    if (st.players[p].cash < ed.spaces[s].house_cost) return RK::cash_short_to_build;
   }
   return std::nullopt;
 }
 
+std::optional<Refusal> Engine::refuse_build(PlayerId p, SpaceId s, bool want_hotel) const {
+  if (!active(p)) return refuse(RK::not_in_game, p);
+  const Space& sp = ed.spaces[s];
+  if (sp.kind != Space::Kind::property) return refuse(RK::cannot_have_buildings, p, s);
+  GroupBuildFacts group;
+  const std::optional<RK> no = build_refusal(p, s, want_hotel, [&]() -> const GroupBuildFacts& {
+    return group = group_build_facts(p, sp.group_index);
+  });
+  if (!no) return std::nullopt;
+  // The other lot named: the first of the group that makes the refusal (the facts say only that there is
+  // one).
+  auto first_member = [&](auto&& wanted) -> std::optional<SpaceId> {
+    for (SpaceId m : ed.members_of(sp.group_index))
+      if (wanted(st.spaces[m], m)) return m;
+    return std::nullopt;
+  };
+  switch (*no) {
+    case RK::group_lot_mortgaged:
+      return refuse(*no, p, s, first_member([](const SpaceState& ms, SpaceId) { return ms.mortgaged; }));
+    case RK::uneven_hotel:
+      return refuse(*no, p, s, first_member([&](const SpaceState& ms, SpaceId) {
+        return !ms.hotel && ms.houses < r.houses_for_hotel;
+      }));
+    case RK::uneven_houses:
+      return refuse(*no, p, s, first_member([&](const SpaceState&, SpaceId m) {
+        return level(m) < st.spaces[s].houses;
+      }));
+    default:
+      return refuse(*no, p, s);
+  }
+}
+
 std::optional<SpaceId> Engine::first_lot_to_build(PlayerId p, const SpaceSet& among, Money budget) const {
-  // refuse_build's checks, each a refusal whatever its order there, so only whether all pass matters: the
-  // player's, once; the lot's own; its group's (whole, no lot mortgaged, the lowest level and whether every
-  // lot has the houses a hotel needs), worked out once for the group's lots that come one after another in
-  // `among`.
-  if (!active(p) || (r.build_needs_circuit && !st.players[p].passed_start)) return std::nullopt;
-  const bool evenly = r.even_building && r.build_needs_group;
-  int group = -1;  // the group the facts below are about
-  bool group_open = false, hotel_ready = false;
-  int lowest = 0;
+  // build_refusal's answer for each lot, with a group's facts worked out once for the group's lots that come
+  // one after another in `among` instead of once a lot. A lot with a hotel is refused whatever else
+  // build_refusal would name first, so it is passed over before its group is looked at (in a late game most
+  // of a bot's whole groups carry hotels).
+  if (!active(p)) return std::nullopt;
+  int group = -1;  // the group `facts` are about
+  GroupBuildFacts facts;
   return among.find_first([&](SpaceId s) {
     const Space& sp = ed.spaces[s];
-    const SpaceState& ss = st.spaces[s];
-    if (ss.hotel || sp.house_cost > budget || sp.kind != Space::Kind::property || ss.owner != p ||
-        ss.mortgaged)
-      return false;
-    if (sp.group_index < 0)
-      return !refuse_build(p, s, false);  // (the edition checks give every property one)
-    if (sp.group_index != group) {
-      group = sp.group_index;
-      group_open = !r.build_needs_group || owns_group(p, group);
-      lowest = r.max_houses + 1;
-      hotel_ready = true;
-      for (SpaceId m : ed.members_of(group)) {
-        const SpaceState& ms = st.spaces[m];
-        if (r.build_needs_group && ms.mortgaged) group_open = false;
-        lowest = std::min(lowest, level(m));
-        hotel_ready = hotel_ready && (ms.hotel || ms.houses >= r.houses_for_hotel);
+    if (sp.house_cost > budget || sp.kind != Space::Kind::property || st.spaces[s].hotel) return false;
+    return !build_refusal(p, s, false, [&]() -> const GroupBuildFacts& {
+      if (sp.group_index != group) {
+        group = sp.group_index;
+        facts = group_build_facts(p, group);
       }
-    }
-    if (!group_open) return false;
-    const bool hotel = r.hotels_enabled && ss.houses == r.max_houses;
-    if (!hotel && ss.houses >= r.max_houses) return false;
-    if (evenly && (hotel ? !hotel_ready : lowest < ss.houses)) return false;
-    return (hotel ? st.hotel_credits[p] : st.house_credits[p]) > 0 ||
-           ((hotel ? st.bank_hotels : st.bank_houses) > 0 && st.players[p].cash >= sp.house_cost);
+      return facts;
+    });
   });
 }
 

@@ -52,7 +52,11 @@ void Engine::pay(Account from, Account to, Money amount, Memo memo, std::optiona
     post(from, to, amount, memo, space, card_id);
     return;
   }
-  Question q;
+  // Debts come before every other question: nothing else happens at the table until they are settled. Built
+  // in place (mostly at the end: no other question waits), not moved in.
+  auto first_other = std::find_if(st.pending.begin(), st.pending.end(),
+                                  [](const Question& other) { return other.kind != QuestionKind::debt; });
+  Question& q = *st.pending.emplace(first_other);
   q.player = *payer;
   q.kind = QuestionKind::debt;
   q.amount = amount;
@@ -63,10 +67,6 @@ void Engine::pay(Account from, Account to, Money amount, Memo memo, std::optiona
   // Words for the screens: a game without a journal (a playout's) shows no screen and is never restored, so
   // its questions go unworded.
   if (g.keep_journal_) q.reason = memo_words(memo, space, card_id);
-  // Debts come before every other question: nothing else happens at the table until they are settled.
-  auto first_other = std::find_if(st.pending.begin(), st.pending.end(),
-                                  [](const Question& other) { return other.kind != QuestionKind::debt; });
-  st.pending.insert(first_other, std::move(q));
 }
 
 std::string Engine::memo_words(Memo memo, std::optional<SpaceId> space, const std::string& card) const {

@@ -96,13 +96,12 @@ void Engine::land(PlayerId p, int multiplier, int dice_multiplier) {
       // FINANCE (1932): the lease left the game with a player put out; nobody buys it or pays rent.
     } else if (!ss.owner) {
       if (r.buy_at_price) {
-        Question q;
+        Question& q = st.pending.emplace_back();  // built in place: a Question moved in was 2% of a playout
         q.player = p;
         q.kind = QuestionKind::buy;
         q.options = {{Answer::buy}, {Answer::auction}};
         q.space = pos;
         q.amount = sp.price;
-        st.pending.push_back(std::move(q));
       } else {
         start_auction(Auction::Item::property, pos);
       }
@@ -173,11 +172,10 @@ void Engine::apply_effect(PlayerId p, const Effect& e, const Card* card) {
     case Effect::Kind::tax_percent_cash:
       return pay(p, Account::bank(), st.players[p].cash * e.percent / 100, Memo::tax, where, card);
     case Effect::Kind::draw: {
-      Question q;
+      Question& q = st.pending.emplace_back();
       q.player = p;
       q.kind = QuestionKind::draw;
       q.deck = e.deck;
-      st.pending.push_back(std::move(q));
       return;
     }
     case Effect::Kind::go_to_jail:

@@ -3,7 +3,8 @@
 // in every shipped edition, with 2 to 6 players. The games are checked to reach what the fast paths must hand
 // back to the step machine (cards, jail, auctions, debts, bankruptcy, building), so a fast path that breaks
 // one of them fails here. After every input, the bots' one-call answer to "where may a house go"
-// (Game::first_lot_to_build) is checked against refusal_to_build lot by lot, for every seat.
+// (Game::first_lot_to_build) is checked against refusal_to_build lot by lot, for every seat, and each refusal
+// about another lot of the group against the board (the lot it names).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -31,6 +32,34 @@ struct InputsCompared {
   std::map<std::optional<Refusal::Kind>, long long> build_answers;
 };
 
+// A refusal to build about another lot of the group names the first of its lots, in board order, that makes
+// it: the first mortgaged, the first with neither a hotel nor the houses one needs, the first below the lot
+// asked about. The rule (Engine::build_refusal) reads only the group's facts; refuse_build finds the lot to
+// name on its own, and this checks it against the board.
+void check_lot_named(const Game& game, const Refusal& no, SpaceId s, const std::string& where) {
+  using K = Refusal::Kind;
+  if (no.kind != K::group_lot_mortgaged && no.kind != K::uneven_hotel && no.kind != K::uneven_houses) return;
+  const GameState& st = game.state();
+  const Edition& ed = game.edition();
+  const Rules& r = game.rules();
+  auto level = [&](SpaceId m) { return st.spaces[m].hotel ? r.max_houses + 1 : st.spaces[m].houses; };
+  std::optional<SpaceId> expected;
+  for (SpaceId m : ed.members_of(ed.spaces[s].group_index)) {
+    const SpaceState& ms = st.spaces[m];
+    const bool makes_it = no.kind == K::group_lot_mortgaged ? ms.mortgaged
+                          : no.kind == K::uneven_hotel      ? !ms.hotel && ms.houses < r.houses_for_hotel
+                                                            : level(m) < st.spaces[s].houses;
+    if (makes_it) {
+      expected = m;
+      break;
+    }
+  }
+  ASSERT_TRUE(expected.has_value()) << where << ": refusal " << static_cast<int>(no.kind) << " on space "
+                                    << s.number() << " but no lot of its group makes it";
+  ASSERT_EQ(no.other, expected) << where << ": refusal " << static_cast<int>(no.kind) << " on space "
+                                << s.number();
+}
+
 // Game::first_lot_to_build (the bots' "where may a house go", a group's facts worked out once) against
 // refusal_to_build asked lot by lot: for every seat and every space alone, and for the whole board with no
 // budget and with the budget a bot with that cash would give. Any lot where they differ fails.
@@ -47,6 +76,7 @@ void check_lots_to_build(const Game& game, InputsCompared& out, const std::strin
       ++out.build_answers[no ? std::optional{no->kind} : std::nullopt];
       ASSERT_EQ(game.first_lot_to_build(p, alone, kMaxMoney).has_value(), !no)
           << where << ": seat " << p.number() << ", space " << s.number();
+      if (no) check_lot_named(game, *no, s, where);
     }
     for (const Money budget : {kMaxMoney, st.players[p].cash - 301}) {
       std::optional<SpaceId> first;
