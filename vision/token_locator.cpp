@@ -635,6 +635,17 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
           out[t].candidates.push_back(im.last_spaces[t]);
       }
     }
+  // A token seen off its last space at under half its size is a question, not a move: such a piece can be
+  // the shaded side or rim of another token standing there (a grey token at 0.45 of its size was once
+  // reported onto the space a blue one had just reached, in the middle of the blue one's blob, while it
+  // stood still on GO). A token truly moved is seen whole once the hand has gone.
+  for (size_t t = 0; t < tokens.size() && !im.last_spaces.empty(); ++t) {
+    if (!out[t].visible || out[t].visible_fraction >= 0.5 || out[t].space == im.last_spaces[t]) continue;
+    out[t].confidence = std::min(out[t].confidence, 0.5);
+    if (std::find(out[t].candidates.begin(), out[t].candidates.end(), im.last_spaces[t]) ==
+        out[t].candidates.end())
+      out[t].candidates.push_back(im.last_spaces[t]);
+  }
   // A white token on pale paper: by its place's score, clear of everything the colours above explained.
   if (!near) im.locate_faint(tokens, out);
   return out;
