@@ -39,7 +39,8 @@ TEST(Conditions, AStillSceneIsAveragedBeforeTheTokensAreLookedAt) {
   // the shadow tipping across the locator's margin with the sensor noise. The top views of the still
   // scene are averaged (up to eight frames) before the tokens are looked at: never more questions than on
   // single frames, and with OpenCV 4.6 (Debian 12) every move reported. With OpenCV 4.10 (Debian 13) the
-  // tracker's arithmetic on the very same frames sees the black token moved into the shadow at 0.45 of its
+  // markers' corners in the very same frames come out a few hundredths of a pixel elsewhere (the board's
+  // fit moves by at most 0.04 pixels), and the black token moved into the shadow is seen at 0.45 of its
   // size (43 pixels, 45 with 4.6): confidence 0.747 against the 0.75 a move needs, a question on single
   // and averaged frames alike. Which side of the line a token at the line falls is the library's last
   // bits; a wrong space or a false move is never allowed.
