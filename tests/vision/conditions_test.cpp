@@ -2,6 +2,8 @@
 // against the renderer's truth. The long runs (>= 1,000 moves) are in bench/vision.
 #include <gtest/gtest.h>
 
+#include <opencv2/core/version.hpp>
+
 #include "vision_test_support.h"
 
 using namespace bb::vision;
@@ -64,6 +66,11 @@ TEST(Conditions, AStillSceneIsAveragedBeforeTheTokensAreLookedAt) {
   EXPECT_LE(total.moves_unsure, 1) << total.summary();
   EXPECT_LE(total.moves_unsure, single_frames.moves_unsure)
       << total.summary() << "\non single frames: " << single_frames.summary();
+  // With the OpenCV the bench's figures are measured on (4.6, Debian 12), the averaging answers the
+  // question single frames ask: every move reported.
+  if constexpr (CV_VERSION_MAJOR == 4 && CV_VERSION_MINOR == 6) {
+    EXPECT_EQ(total.moves_correct, total.moves) << total.summary();
+  }
   EXPECT_EQ(total.moves_wrong, 0) << total.summary();
   EXPECT_EQ(total.false_moves, 0) << total.summary();
 }
