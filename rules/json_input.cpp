@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "rules/input_limits.h"
 
 namespace bb::rules::json_input {
@@ -48,6 +50,18 @@ std::expected<bool, std::string> optional_bool(const json& j, const char* key, b
   if (it == j.end()) return fallback;
   if (!it->is_boolean()) return std::unexpected(fmt::format("field '{}' must be true or false", key));
   return it->get<bool>();
+}
+
+std::optional<std::string> unknown_field(const json& j, std::initializer_list<std::string_view> known,
+                                         std::string_view what) {
+  for (const auto& [key, value] : j.items()) {
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    std::string fields;
+    for (std::string_view k : known) fields.append(fields.empty() ? "" : ", ").append(k);
+    return fmt::format("unknown field '{}' in {} (its fields: {}): remove it or fix its spelling", key, what,
+                       fields.empty() ? std::string("none") : fields);
+  }
+  return std::nullopt;
 }
 
 std::expected<std::string, std::string> optional_string(const json& j, const char* key,

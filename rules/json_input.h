@@ -4,7 +4,9 @@
 // Internal to rules/ (script.cpp); not part of the module's public interface.
 // Owns: nothing. Must never: accept a number it had to truncate, wrap or round. Thread: any.
 #include <expected>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -29,6 +31,13 @@ std::expected<long long, std::string> integer_in(const nlohmann::json& value, st
 
 // The boolean at `key` of object `j`, or `fallback` when absent; refuses anything but true or false.
 std::expected<bool, std::string> optional_bool(const nlohmann::json& j, const char* key, bool fallback);
+// Refuses a field of object `j` that is not among `known` (a field the kind of line does not have): a
+// misspelt optional field ("crad" for a draw's "card") would otherwise be passed over, and the line accepted
+// to do something else. `what` names the object ("a draw line", "a trade's \"give\""). Nothing: every
+// field is known.
+std::optional<std::string> unknown_field(const nlohmann::json& j,
+                                         std::initializer_list<std::string_view> known,
+                                         std::string_view what);
 // The string at `key` of object `j`, or `fallback` when absent; refuses anything but a string.
 std::expected<std::string, std::string> optional_string(const nlohmann::json& j, const char* key,
                                                         std::string fallback);

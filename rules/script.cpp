@@ -73,6 +73,9 @@ std::expected<Offer, std::string> offer_field(const json& j, const char* key, co
   if (it == j.end()) return o;
   if (!it->is_object())
     return Fail(fmt::format("field '{}' must be an object such as {{\"cash\": 100, \"spaces\": [1]}}", key));
+  if (auto bad = json_input::unknown_field(*it, {"cash", "spaces", "cards", "free_rides"},
+                                           fmt::format("a trade's \"{}\"", key)))
+    return Fail(*bad);
   auto cash = money_field(*it, "cash", false);
   if (!cash) return Fail(cash.error());
   o.cash = *cash;
@@ -97,6 +100,9 @@ std::expected<Offer, std::string> offer_field(const json& j, const char* key, co
       if (!g.is_object() || !g.contains("group") || !g["group"].is_string() || !g.contains("rides") ||
           !g["rides"].is_number_integer())
         return Fail(fmt::format("'{}.free_rides' entries are {{\"group\": ID, \"rides\": N}}", key));
+      if (auto bad =
+              json_input::unknown_field(g, {"group", "rides"}, fmt::format("a '{}.free_rides' entry", key)))
+        return Fail(*bad);
       FreeRideGrant grant;
       for (std::size_t i = 0; i < edition.groups.size(); ++i)
         if (edition.groups[i].id == g["group"].get<std::string>()) grant.group = static_cast<int>(i);
@@ -137,7 +143,10 @@ std::expected<Setup, std::string> parse_setup(std::string_view line) {
   auto it = parsed->find("setup");
   if (it == parsed->end() || !it->is_object())
     return Fail("the first line must be the setup: {\"setup\": {\"edition\": ..., \"players\": [...]}}");
+  if (auto bad = json_input::unknown_field(*parsed, {"setup"}, "the setup line")) return Fail(*bad);
   const json& s = *it;
+  if (auto bad = json_input::unknown_field(s, {"edition", "players", "options", "seed"}, "\"setup\""))
+    return Fail(*bad);
   Setup setup;
   if (!s.contains("edition") || !s["edition"].is_string())
     return Fail("setup needs \"edition\": an edition id or path");
@@ -150,6 +159,9 @@ std::expected<Setup, std::string> parse_setup(std::string_view line) {
       ps.name = p.get<std::string>();
     } else if (p.is_object() && p.contains("name") && p["name"].is_string()) {
       ps.name = p["name"].get<std::string>();
+      if (auto bad = json_input::unknown_field(p, {"name", "token", "card", "deeds", "colour"},
+                                               fmt::format("player '{}'", ps.name)))
+        return Fail(*bad);
       auto token = json_input::optional_string(p, "token", "");
       if (!token) return Fail(fmt::format("player '{}': {}", ps.name, token.error()));
       ps.token = *token;
@@ -221,7 +233,13 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     return Fail("each input needs \"t\", the kind of input (roll, choose, ...)");
   std::string t = t_it->get<std::string>();
   auto player = [&](const char* key = "player") { return player_field(j, key, names); };
+  // Every kind of line has "t" and may carry "id" (a source's idempotency id, ledger/script_replay.h).
+  const std::string line_kind = fmt::format("a {} line", t);
+  auto unknown = [&](std::initializer_list<std::string_view> fields) {
+    return json_input::unknown_field(j, fields, line_kind);
+  };
   if (t == "roll") {
+    if (auto bad = unknown({"t", "id", "dice"})) return Fail(*bad);
     auto d = j.find("dice");
     if (d == j.end() || !d->is_array() || d->size() != 2 || !(*d)[0].is_number_integer() ||
         !(*d)[1].is_number_integer())
@@ -233,6 +251,7 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     return Roll{static_cast<int>(*d1), static_cast<int>(*d2)};
   }
   if (t == "choose") {
+    if (auto bad = unknown({"t", "id", "player", "option"})) return Fail(*bad);
     auto p = player();
     if (!p) return Fail(p.error());
     if (!j.contains("option") || !j["option"].is_string())
@@ -248,14 +267,21 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     return Choose{*p, *option};
   }
   if (t == "bid") {
+    if (auto bad = unknown({"t", "id", "player", "amount"})) return Fail(*bad);
     auto p = player();
     if (!p) return Fail(p.error());
     auto a = money_field(j, "amount", true);
     if (!a) return Fail(a.error());
     return Bid{*p, *a};
   }
-  if (t == "close") return Close{};
+  if (t == "close" || t == "end" || t == "undo") {
+    if (auto bad = unknown({"t", "id"})) return Fail(*bad);
+    if (t == "close") return Close{};
+    if (t == "end") return End{};
+    return Undo{};
+  }
   if (t == "draw") {
+    if (auto bad = unknown({"t", "id", "deck", "card"})) return Fail(*bad);
     if (!j.contains("deck") || !j["deck"].is_string())
       return Fail(fmt::format("draw needs \"deck\", one of this edition's decks: {}", edition.deck_words()));
     const std::string word = j["deck"].get<std::string>();
@@ -270,6 +296,10 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     return d;
   }
   if (t == "build" || t == "sell" || t == "mortgage" || t == "unmortgage") {
+    if (auto bad = t == "build"  ? unknown({"t", "id", "player", "space", "hotel"})
+                   : t == "sell" ? unknown({"t", "id", "player", "space", "group"})
+                                 : unknown({"t", "id", "player", "space"}))
+      return Fail(*bad);
     auto p = player();
     if (!p) return Fail(p.error());
     auto s = space_field(j, "space", edition);
@@ -288,6 +318,7 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     return Unmortgage{*p, *s};
   }
   if (t == "trade") {
+    if (auto bad = unknown({"t", "id", "from", "to", "give", "get"})) return Fail(*bad);
     auto from = player("from");
     if (!from) return Fail(from.error());
     auto to = player("to");
@@ -299,11 +330,14 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     return Trade{*from, *to, *give, *get};
   }
   if (t == "bankrupt") {
+    if (auto bad = unknown({"t", "id", "player"})) return Fail(*bad);
     auto p = player();
     if (!p) return Fail(p.error());
     return Bankrupt{*p};
   }
   if (t == "adopt") {
+    if (auto bad = unknown({"t", "id", "player", "cash", "position", "in_jail", "cards", "spaces"}))
+      return Fail(*bad);
     auto p = player();
     if (!p) return Fail(p.error());
     Adopt a;
@@ -332,6 +366,9 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
       for (const auto& sj : j["spaces"]) {
         if (!sj.is_object())
           return Fail("each adopted space is an object {\"space\": N, \"houses\": H, ...}");
+        if (auto bad =
+                json_input::unknown_field(sj, {"space", "houses", "hotel", "mortgaged"}, "an adopted space"))
+          return Fail(*bad);
         auto s = space_field(sj, "space", edition);
         if (!s) return Fail(s.error());
         AdoptSpace as;
@@ -353,14 +390,14 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     }
     return a;
   }
-  if (t == "end") return End{};
-  if (t == "undo") return Undo{};
   if (t == "claim") {
+    if (auto bad = unknown({"t", "id", "player"})) return Fail(*bad);
     auto p = player();
     if (!p) return Fail(p.error());
     return Claim{*p};
   }
   if (t == "insure") {
+    if (auto bad = unknown({"t", "id", "player", "against"})) return Fail(*bad);
     auto p = player();
     if (!p) return Fail(p.error());
     auto against_field = json_input::optional_string(j, "against", "corner");
@@ -370,6 +407,7 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     return Insure{*p, against == "card"};
   }
   if (t == "house") {
+    if (auto bad = unknown({"t", "id", "from", "to", "amount", "reason"})) return Fail(*bad);
     auto account = [&](const char* key) -> std::expected<Account, std::string> {
       if (j.contains(key) && j[key].is_string() && j[key].get<std::string>() == "bank")
         return Account::bank();
@@ -386,6 +424,7 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     return HousePayment{*from, *to, *amount, j["reason"].get<std::string>()};
   }
   if (t == "partner") {
+    if (auto bad = unknown({"t", "id", "holder", "partner", "group", "share"})) return Fail(*bad);
     auto holder = player("holder");
     if (!holder) return Fail(holder.error());
     auto partner = player("partner");
@@ -403,6 +442,7 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     return Partner{*holder, *partner, group, static_cast<int>(*share)};
   }
   if (t == "card") {
+    if (auto bad = unknown({"t", "id", "uid", "player", "deck", "card"})) return Fail(*bad);
     auto uid = json_input::optional_string(j, "uid", "");
     if (!uid) return Fail(uid.error());
     if (uid->empty()) return Fail("card needs \"uid\": the card's number in hex");
@@ -421,12 +461,14 @@ std::expected<Input, std::string> parse_input(std::string_view line, const std::
     return c;
   }
   if (t == "confirm") {
+    if (auto bad = unknown({"t", "id", "posting"})) return Fail(*bad);
     if (!j.contains("posting")) return Fail("confirm needs \"posting\": the number of the posting confirmed");
     auto posting = json_input::integer_in(j["posting"], "posting", "a posting number", 1, 1'000'000'000);
     if (!posting) return Fail(posting.error());
     return ConfirmPayment{*posting};
   }
   if (t == "auction") {
+    if (auto bad = unknown({"t", "id", "item"})) return Fail(*bad);
     auto item_field = json_input::optional_string(j, "item", "house");
     if (!item_field) return Fail(item_field.error());
     const std::string& item = *item_field;

@@ -222,5 +222,87 @@ TEST(ScriptStructure, TwoPlayersWithOneCardAreRefusedWithBothNames) {
   EXPECT_EQ(game.error(), "Ann and Bob are both given card 0A1B2C: each player needs a card of their own");
 }
 
+// --- fields a line does not have: refused, never passed over (a misspelt optional field would otherwise be
+// accepted and the line do something else)
+
+TEST(ScriptFields, AMisspeltOptionalFieldIsRefusedNotPassedOver) {
+  ScriptedGame g(kSetup);
+  g.ok(R"({"t": "roll", "dice": [3, 4]})");  // Ann on Chance: a draw is asked
+  // "crad" for "card": passed over, the engine would have drawn its own top card instead of the one named.
+  EXPECT_EQ(g.send(R"({"t": "draw", "deck": "chance", "crad": "go_to_jail"})"),
+            "unknown field 'crad' in a draw line (its fields: t, id, deck, card): remove it or fix its "
+            "spelling");
+  EXPECT_EQ(g.dump()["pending"][0]["question"], "draw");  // nothing was drawn
+  g.ok(R"({"t": "draw", "deck": "chance", "card": "go_to_jail", "id": "tap-7"})");
+  EXPECT_TRUE(g.player("Ann")["in_jail"].get<bool>());
+}
+
+TEST(ScriptFields, EveryKindOfLineRefusesAFieldItDoesNotHave) {
+  const char* lines[] = {
+      R"({"t": "roll", "dice": [3, 4], "double": true})",
+      R"({"t": "choose", "player": "Ann", "option": "buy", "price": 1})",
+      R"({"t": "bid", "player": "Ann", "amount": 10, "max": 20})",
+      R"({"t": "close", "winner": "Ann"})",
+      R"({"t": "build", "player": "Ann", "space": 1, "hotels": true})",
+      R"({"t": "sell", "player": "Ann", "space": 1, "whole_group": true})",
+      R"({"t": "mortgage", "player": "Ann", "space": 1, "amount": 30})",
+      R"({"t": "unmortgage", "player": "Ann", "space": 1, "interest": 3})",
+      R"({"t": "trade", "from": "Ann", "to": "Bob", "give": {"cash": 1}, "get": {}, "note": "x"})",
+      R"({"t": "bankrupt", "player": "Ann", "to": "Bob"})",
+      R"({"t": "adopt", "player": "Ann", "in_jali": true})",
+      R"({"t": "end", "winner": "Ann"})",
+      R"({"t": "undo", "steps": 2})",
+      R"({"t": "claim", "player": "Ann", "amount": 200})",
+      R"({"t": "insure", "player": "Ann", "againts": "card"})",
+      R"({"t": "house", "from": "bank", "to": "Ann", "amount": 5, "reason": "x", "memo": "y"})",
+      R"({"t": "partner", "holder": "Ann", "partner": "Bob", "group": "railroads", "share": 10, "x": 1})",
+      R"({"t": "card", "uid": "0A1B", "player": "Ann", "colour": 1})",
+      R"({"t": "confirm", "posting": 1, "by": "Ann"})",
+      R"({"t": "auction", "item": "house", "space": 1})",
+  };
+  for (const char* line : lines) {
+    ScriptedGame g(kSetup);
+    const std::string why = g.send(line);
+    EXPECT_EQ(why.rfind("unknown field '", 0), 0u) << line << " -> " << why;
+    EXPECT_NE(why.find("remove it or fix its spelling"), std::string::npos) << line;
+  }
+}
+
+TEST(ScriptFields, NestedObjectsRefuseFieldsTheyDoNotHave) {
+  ScriptedGame g(kSetup);
+  EXPECT_EQ(
+      g.send(R"({"t": "trade", "from": "Ann", "to": "Bob", "give": {"cash": 10, "space": [1]}})"),
+      "unknown field 'space' in a trade's \"give\" (its fields: cash, spaces, cards, free_rides): remove "
+      "it or fix its spelling");
+  EXPECT_EQ(g.send(R"({"t": "adopt", "player": "Ann", "spaces": [{"space": 1, "house": 2}]})"),
+            "unknown field 'house' in an adopted space (its fields: space, houses, hotel, mortgaged): remove "
+            "it or fix its spelling");
+  EXPECT_EQ(g.dump()["players"][0]["cash"], 1500);  // nothing was traded or adopted
+}
+
+TEST(ScriptFields, TheSetupRefusesFieldsItDoesNotHave) {
+  EXPECT_EQ(setup_refusal(R"({"setup": {"edition": "classic", "players": ["Ann", "Bob"], "sead": 7}})"),
+            "unknown field 'sead' in \"setup\" (its fields: edition, players, options, seed): remove it or "
+            "fix its spelling");
+  EXPECT_EQ(setup_refusal(
+                R"({"setup": {"edition": "classic", "players": [{"name": "Ann", "tokne": "car"}, "Bob"]}})"),
+            "unknown field 'tokne' in player 'Ann' (its fields: name, token, card, deeds, colour): remove it "
+            "or fix "
+            "its spelling");
+  EXPECT_EQ(setup_refusal(R"({"setup": {"edition": "classic", "players": ["Ann", "Bob"]}, "seed": 7})"),
+            "unknown field 'seed' in the setup line (its fields: setup): remove it or fix its spelling");
+}
+
+TEST(ScriptFields, TheLinesTheProjectWritesAreReadBack) {
+  // Every field input_to_json and setup_to_json write, and the "id" the ledger's export adds, is known.
+  ScriptedGame g(kSetup);
+  g.ok(
+      R"({"t": "adopt", "player": "Ann", "cash": 900, "position": 3, "in_jail": false, "cards": 0, "spaces": [{"space": 1, "houses": 0, "hotel": false, "mortgaged": false}], "id": "7"})");
+  g.ok(
+      R"({"t": "trade", "from": "Ann", "to": "Bob", "give": {"cash": 0, "spaces": [1], "cards": 0}, "get": {"cash": 10, "spaces": [], "cards": 0}})");
+  EXPECT_TRUE(parse_setup(
+      R"({"setup": {"edition": "classic", "players": [{"name": "Ann", "token": "car", "card": "0A", "deeds": [1], "colour": 2}, "Bob"], "options": {}, "seed": 3}})"));
+}
+
 }  // namespace
 }  // namespace bb::rules
