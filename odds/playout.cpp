@@ -1,6 +1,7 @@
 #include "odds/playout.h"
 
 #include "rules/bot.h"
+#include "rules/playout_engine.h"
 #include "rules/splitmix.h"
 
 namespace bb::odds {
@@ -39,19 +40,21 @@ std::optional<PlayoutResult> play_out(rules::Game game, std::uint64_t seed, int 
     int die() override { return stream.next(); }
     DiceStream& stream;
   } faces(dice);
-  while (!game.state().ended) {
-    if (stop && stop->load(std::memory_order_relaxed)) return std::nullopt;
-    const auto& st = game.state();
-    const bool cap = st.turns - start_turns >= turn_cap && st.pending.empty() && !st.auction;
-    result.capped = result.capped || cap;
-    // The bot's decision played as one call (rules::Bot::play: no Input built for a throw or a house);
-    // nobody reads a playout's events: none are built.
-    if (cap ? !game.play(rules::End{}) : !bot.play(game, &faces)) {
+  // The compact playout engine plays it (the classic rules; Game and Bot play what it does not cover, and
+  // the same games either way: rules/playout_engine.h), ended by the turn cap as a time-limit game.
+  rules::PlayoutEngine::Stats stats;
+  switch (rules::PlayoutEngine::play(game, bot, start_turns + turn_cap, &faces, stop, &stats)) {
+    case rules::PlayoutEngine::Result::stopped:
+      return std::nullopt;
+    case rules::PlayoutEngine::Result::refused:
       result.refused = true;
+      result.capped = stats.capped;
       result.turns = game.state().turns - start_turns;
       return result;
-    }
+    case rules::PlayoutEngine::Result::ended:
+      break;
   }
+  result.capped = stats.capped;
   result.turns = game.state().turns - start_turns;
   result.share.assign(players, 0);
   const auto& winners = game.state().winners;

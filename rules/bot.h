@@ -46,6 +46,7 @@ class Bot {
   std::expected<void, std::string> play(Game& game, BotDice* dice = nullptr);
 
  private:
+  friend class PlayoutTable;  // rules/playout_engine.cpp: draws from rng_ as the bot would
   // A decision between moves, typed so that play() hands the common ones to the engine without an Input.
   struct Move {
     enum class Kind : std::uint8_t { roll, build, unmortgage, other };

@@ -198,6 +198,7 @@ class Game {
 
  private:
   friend class Engine;
+  friend class PlayoutTable;  // rules/playout_engine.cpp: takes the state over and hands it back
   Game();
   // The one path of apply() and play() for every input but undo; events go to `outcome` when given.
   std::expected<void, std::string> run_input(const Input& input, Outcome* outcome);

@@ -11,6 +11,7 @@
 #include "rules/bot.h"
 #include "rules/edition.h"
 #include "rules/game.h"
+#include "rules/playout_engine.h"
 
 namespace {
 
@@ -27,14 +28,17 @@ struct Totals {
   long long turns = 0;
   long long inputs = 0;
   long long games = 0;
+  bb::rules::PlayoutEngine::Stats engine;  // the compact engine's points at rest, and those it handed over
 };
 
 // keep_history false: the game keeps no inputs for undo (Game::forget_history); with_events false: the bot's
 // decisions go through Bot::play (fused with the engine) and Game::play, which build no events. Both false is
 // how the odds' playouts play: then the game keeps no journal of postings either (Game::forget_journal).
 // Never inlined: callgrind's --toggle-collect names it (main, below).
+// compact: the same games by the compact playout engine (rules/playout_engine.h), as the odds' playouts now
+// play them (no history, journal or events either).
 [[gnu::noinline]] Totals play_games(int games, std::uint64_t seed, int players, bool keep_history = true,
-                                    bool with_events = true) {
+                                    bool with_events = true, bool compact = false) {
   Totals t;
   for (int g = 0; g < games; ++g) {
     bb::rules::Setup setup;
@@ -45,6 +49,13 @@ struct Totals {
     if (!keep_history) game->forget_history();
     if (!keep_history && !with_events) game->forget_journal();  // as a playout plays: no journal either
     bb::rules::Bot bot(setup.seed);
+    if (compact) {
+      game->forget_history();
+      game->forget_journal();
+      if (bb::rules::PlayoutEngine::play(*game, bot, 1000, nullptr, nullptr, &t.engine) !=
+          bb::rules::PlayoutEngine::Result::ended)
+        std::abort();
+    }
     while (!game->state().ended) {
       const bool cap = game->state().turns >= 1000 && game->state().pending.empty() && !game->state().auction;
       if (!with_events && !cap) {
@@ -113,6 +124,15 @@ int main(int argc, char** argv) {
       fmt::print("rules: {} games as a playout plays, {} turns, {} inputs\n", tp.games, tp.turns, tp.inputs);
       return 0;
     }
+    constexpr std::string_view compact_flag = "--compact-games=";
+    if (arg.starts_with(compact_flag)) {
+      const int games = std::stoi(std::string(arg.substr(compact_flag.size())));
+      classic();
+      Totals tc = play_games(games, 100, 4, false, false, true);
+      fmt::print("rules: {} games by the compact playout engine, {} turns, {} inputs\n", tc.games, tc.turns,
+                 tc.inputs);
+      return 0;
+    }
   }
   // The headline figure the issue asks for, printed plainly before Google Benchmark's table.
   // CPU time of this thread, so other work on a shared machine does not lower the figure.
@@ -144,6 +164,20 @@ int main(int argc, char** argv) {
       "play; "
       "CPU time)\n",
       tp.turns, tp.turns / cpu_playout);
+  // The same games by the compact playout engine (rules/playout_engine.h): the same turns and inputs.
+  const double cpu_compact_start = cpu_seconds();
+  Totals tc = play_games(4000, 100, 4, false, false, true);
+  const double cpu_compact = cpu_seconds() - cpu_compact_start;
+  if (tc.turns != tp.turns || tc.inputs != tp.inputs) {
+    fmt::print(stderr, "rules: the compact engine played other games ({} turns, {} inputs)\n", tc.turns,
+               tc.inputs);
+    return 1;
+  }
+  fmt::print(
+      "rules: {} turns; {:.0f} turns/s by the compact playout engine (the same games; {} of {} points "
+      "between "
+      "moves handed to Game; CPU time)\n",
+      tc.turns, tc.turns / cpu_compact, tc.engine.handed_over, tc.engine.from_rest);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

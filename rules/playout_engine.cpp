@@ -1,0 +1,1229 @@
+// PlayoutEngine (rules/playout_engine.h): the compact state, a turn played over it as Game's engine and the
+// bots play it, and the hand-over to Game and Bot for everything else.
+//
+// Each function below names the Engine or Bot function whose rule it plays; where the engine queues steps,
+// this plays them in the same order directly. The engine stops at every step with a question pending (a
+// debt, a tax, a card to draw) until an input answers it; here the bots' answer is played at the same point
+// (Playout::settle_at_step).
+#include "rules/playout_engine.h"
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "rules/engine.h"
+
+namespace bb::rules {
+
+namespace {
+constexpr int kBoardSpaces = 48;  // the lots held (a space is one bit of a word: at most 64)
+constexpr int kDecksHeld = 2;
+constexpr int kDeckCards = 32;
+constexpr Money kReserve = 150;  // the bots' (rules/bot.cpp)
+
+std::uint64_t bit(int space) { return std::uint64_t{1} << space; }
+
+// The rule switches the compact engine plays, at the values it plays them with: any other value is played by
+// Game itself.
+bool rules_covered(const Rules& r) {
+  return r.buy_at_price && !r.house_with_lot && r.build_needs_group && !r.build_needs_circuit &&
+         r.even_building && !r.double_rent_needs_clear_series && r.max_properties <= 0 && r.mortgages &&
+         !r.paupers && r.jail_insurance <= 0 && r.jail_insurance_card <= 0 && !r.free_rides &&
+         !r.leave_jail_next_turn && !r.jail_exit_ends_turn && r.forced_move_back <= 0 &&
+         !r.salary_must_be_claimed && !r.hotel_sale_needs_houses && !r.lots_sell_to_bank && !r.draft_sets &&
+         r.doubles_roll_again && !r.jail_last_turn_free && !r.partnerships && !r.bankrupt_leases_withdrawn &&
+         !r.house_owner_buys_in_series_only && !r.jail_house_owner_three_throws &&
+         r.early_lease_sale_max <= 0 && r.auction_timer_max_s <= 0 && r.max_houses >= 1 &&
+         r.houses_for_hotel >= 1;
+}
+}  // namespace
+
+// A deck face down, top first, as DeckState keeps it: a ring of the deck's copies.
+struct DeckBits {
+  std::array<std::uint8_t, kDeckCards> ring{};
+  std::uint8_t head = 0, size = 0, capacity = 0;
+  int top() const { return ring[head]; }
+  int at(int i) const { return ring[(head + i) % capacity]; }
+  int pop_top() {
+    int c = ring[head];
+    head = static_cast<std::uint8_t>(head + 1 == capacity ? 0 : head + 1);
+    if (--size == 0) head = 0;
+    return c;
+  }
+  void push_bottom(int c) {
+    ring[(head + size) % capacity] = static_cast<std::uint8_t>(c);
+    ++size;
+  }
+};
+
+// The state a playout changes, plain data: copied whole at every point between moves, so that a turn the
+// compact engine cannot finish is undone by copying it back.
+struct TableBits {
+  struct Player {
+    Money cash = 0;
+    std::array<std::int8_t, kDecksHeld> jail_cards{};
+    std::int8_t position = 0;
+    std::int8_t jail_attempts = 0;
+    bool in_jail = false;
+    bool bankrupt = false;
+    bool passed_start = false;
+  };
+  struct Lot {
+    std::int8_t owner = -1;  // -1: the bank's
+    std::int8_t houses = 0;
+    bool hotel = false;
+    bool mortgaged = false;
+  };
+  std::array<Player, kMaxPlayers> players{};
+  std::array<Lot, kBoardSpaces> lots{};
+  std::array<std::uint64_t, kMaxPlayers> owned{};  // by player, a bit per lot (Game::lots_of)
+  std::uint64_t mortgaged = 0;                     // Game::mortgaged_lots
+  std::array<DeckBits, kDecksHeld> decks{};
+  std::uint64_t bot_rng = 0;
+  std::int64_t inputs = 0;    // Game::input_count
+  std::int64_t postings = 0;  // Game::posting_count
+  int bank_houses = 0, bank_hotels = 0;
+  int turns = 0;
+  int bankruptcies = 0;
+  int winner = -1;  // once the game is over (ended): the one player left
+  int current = 0;
+  int doubles_in_row = 0;
+  int last_d1 = 0, last_d2 = 0;
+  bool turn_doubles = false;
+  bool extra_roll_blocked = false;
+  bool jail_question = false;  // the current player's jail question is pending (Engine::ask_jail)
+  bool ended = false;          // the last bankruptcy but one: one player is left (Engine::finish)
+};
+
+// Takes a Game over for PlayoutEngine::play: the edition's facts worked out once, the compact state, and the
+// hand-over both ways. A friend of Game and Bot.
+class PlayoutTable {
+ public:
+  PlayoutTable(Game& game, Bot& bot, int turn_cap, BotDice* dice, const std::atomic<bool>* stop,
+               PlayoutEngine::Stats& stats)
+      : stats_(stats),
+        g_(game),
+        bot_(bot),
+        ed_(*game.edition_),
+        r_(game.rules_),
+        cap_(turn_cap),
+        dice_(dice),
+        stop_(stop),
+        n_(static_cast<int>(ed_.spaces.size())),
+        seats_(static_cast<int>(game.state_.players.size())) {
+    learn_edition();
+  }
+
+  static bool covers(const Game& g) {
+    const Edition& ed = *g.edition_;
+    const GameState& st = g.state_;
+    if (g.keep_history_ || g.keep_journal_ || !rules_covered(g.rules_) || !ed.jail_space) return false;
+    if (ed.spaces.size() > static_cast<std::size_t>(kBoardSpaces) ||
+        ed.decks.size() > static_cast<std::size_t>(kDecksHeld) ||
+        st.players.size() > static_cast<std::size_t>(kMaxPlayers))
+      return false;
+    for (const Deck& deck : ed.decks) {
+      int copies = 0;
+      for (const Card& card : deck.cards) copies += card.copies;
+      if (copies > kDeckCards || deck.cards.size() > 255) return false;
+    }
+    if (!st.free_rides.empty() || !st.partnerships.empty() || !st.draft_picks.empty()) return false;
+    for (PlayerId p : st.players.ids()) {
+      const PlayerState& pl = st.players[p];
+      if (st.house_credits[p] != 0 || st.hotel_credits[p] != 0 || pl.insured || pl.insured_card ||
+          pl.unclaimed_salary != 0 || pl.jail_attempts > 100)
+        return false;
+      for (DeckId d : ed.decks.ids())
+        if (pl.jail_cards[d] > 100) return false;
+    }
+    for (const SpaceState& ss : st.spaces)
+      if (ss.withdrawn || ss.houses > 100) return false;
+    return true;
+  }
+
+  PlayoutEngine::Result play() {
+    if (g_.state_.ended) return PlayoutEngine::Result::ended;
+    // Until the game is at a point between moves, Game and Bot play it.
+    if (!at_rest()) {
+      const auto handed = hand_over();
+      drop_used_faces();
+      if (handed) return *handed;
+    }
+    load();
+    take_checkpoint();
+    while (true) {
+      if (stop_ && stop_->load(std::memory_order_relaxed)) {
+        store();
+        return PlayoutEngine::Result::stopped;
+      }
+      // The loop's turn cap (PlayoutEngine::play): only with nothing pending.
+      if (!t_.jail_question && t_.turns >= cap_) {
+        store();
+        stats_.capped = true;
+        if (!g_.play(End{})) return PlayoutEngine::Result::refused;
+        return PlayoutEngine::Result::ended;
+      }
+      if (since_checkpoint_ == kCheckpointEvery) take_checkpoint();
+      ++stats_.from_rest;
+      ++since_checkpoint_;
+      step();
+      if (!stuck_) {
+        if (t_.ended) {
+          store();
+          return PlayoutEngine::Result::ended;
+        }
+        continue;
+      }
+      // A step the compact engine does not finish: undone (the steps since the checkpoint played again, with
+      // the same faces, up to it), then played by Game and Bot from that point with the faces it had drawn.
+      t_ = checkpoint_;
+      faces_used_ = 0;
+      for (int redo = since_checkpoint_ - 1; redo > 0; --redo) step();  // each finished before: it does again
+      ++stats_.handed_over;
+      store();
+      const auto handed = hand_over();
+      if (handed) return *handed;
+      load();
+      take_checkpoint();
+    }
+  }
+
+ private:
+  static constexpr int kCheckpointEvery = 16;
+  void take_checkpoint() {
+    checkpoint_ = t_;
+    since_checkpoint_ = 0;
+    drop_used_faces();
+  }
+  // One step from a point at rest (play_from_rest), with the step's own flags cleared.
+  void step() {
+    stuck_ = false;
+    cut_ = false;
+    over_ = false;
+    debt_count_ = 0;
+    play_from_rest();
+  }
+
+  // ------------------------------------------------------------------ the edition
+  struct LotFacts {
+    Space::Kind kind = Space::Kind::action;
+    RentRule::Kind rent = RentRule::Kind::none;
+    int group = -1;
+    Money price = 0, house_cost = 0, mortgage = 0;
+    const std::vector<Money>* amounts = nullptr;
+    const std::vector<Effect>* on_land = nullptr;
+    bool ownable = false;
+  };
+  struct TradeGroup {
+    int group = 0;
+    int members = 0;
+  };
+
+  void learn_edition() {
+    facts_.resize(static_cast<std::size_t>(n_));
+    for (int s = 0; s < n_; ++s) {
+      const Space& sp = ed_.spaces[SpaceId{s}];
+      LotFacts& f = facts_[static_cast<std::size_t>(s)];
+      f.kind = sp.kind;
+      f.rent = sp.rent.kind;
+      f.group = sp.group_index;
+      f.price = sp.price;
+      f.house_cost = sp.house_cost;
+      f.mortgage = sp.mortgage;
+      f.amounts = &sp.rent.amounts;
+      f.on_land = &sp.on_land;
+      f.ownable = is_ownable(sp);
+      if (sp.kind == Space::Kind::property) {
+        properties_ |= bit(s);
+        least_house_cost_ = std::min(least_house_cost_, sp.house_cost);
+      }
+      if (f.ownable) least_mortgage_ = std::min(least_mortgage_, sp.mortgage);
+    }
+    group_masks_.assign(ed_.groups.size(), 0);
+    for (std::size_t gi = 0; gi < ed_.groups.size(); ++gi) {
+      const auto& members = ed_.members_of(static_cast<int>(gi));
+      for (SpaceId m : members) group_masks_[gi] |= bit(m.number());
+      if ((group_masks_[gi] & properties_) != 0) property_groups_.push_back(group_masks_[gi]);
+      if (members.size() >= 2 && is_ownable(ed_.spaces[members[0]]))
+        trade_groups_.push_back({static_cast<int>(gi), static_cast<int>(members.size())});
+    }
+    jail_space_ = ed_.jail_space->number();
+    start_space_ = ed_.start_space.number();
+  }
+
+  // ------------------------------------------------------------------ the hand-over
+  // Between moves, or a jailed player's turn about to be asked: where the compact engine plays from.
+  bool at_rest() const {
+    const GameState& st = g_.state_;
+    // covers() was asked on entry: nothing a bot does changes its answer (no bot sends the inputs that
+    // could).
+    if (st.ended || st.auction || !g_.steps_.empty()) return false;
+    if (st.pending.empty()) return true;
+    const Question& q = st.pending.front();
+    return st.pending.size() == 1 && q.kind == QuestionKind::jail && q.player == st.current &&
+           st.players[st.current].in_jail;
+  }
+
+  // Game and Bot play on from here, as PlayoutEngine::play's loop, to the next point at rest: nullopt there,
+  // the result where the game ends, an input is refused or the caller stops it. The faces a turn undone had
+  // taken from `dice` are handed out again first, in order: the same decisions ask for them again.
+  std::optional<PlayoutEngine::Result> hand_over() {
+    struct Replay final : BotDice {
+      PlayoutTable& table;
+      explicit Replay(PlayoutTable& t) : table(t) {}
+      int die() override { return table.next_face(); }
+    } replay(*this);
+    BotDice* dice = dice_ ? &replay : nullptr;
+    const GameState& st = g_.state_;
+    do {
+      if (stop_ && stop_->load(std::memory_order_relaxed)) return PlayoutEngine::Result::stopped;
+      const bool cap = st.turns >= cap_ && st.pending.empty() && !st.auction;
+      stats_.capped = stats_.capped || cap;
+      if (cap ? !g_.play(End{}) : !bot_.play(g_, dice)) return PlayoutEngine::Result::refused;
+    } while (!st.ended && !at_rest());
+    if (st.ended) return PlayoutEngine::Result::ended;
+    return std::nullopt;
+  }
+
+  // The compact state from the game (at rest).
+  void load() {
+    const GameState& st = g_.state_;
+    t_.owned.fill(0);
+    t_.mortgaged = 0;
+    for (int p = 0; p < seats_; ++p) {
+      const PlayerState& pl = st.players[PlayerId{p}];
+      auto& tp = t_.players[static_cast<std::size_t>(p)];
+      tp.cash = pl.cash;
+      tp.position = static_cast<std::int8_t>(pl.position.number());
+      tp.jail_attempts = static_cast<std::int8_t>(pl.jail_attempts);
+      tp.in_jail = pl.in_jail;
+      tp.bankrupt = pl.bankrupt;
+      tp.passed_start = pl.passed_start;
+      for (DeckId d : ed_.decks.ids()) tp.jail_cards[d.index()] = static_cast<std::int8_t>(pl.jail_cards[d]);
+    }
+    for (int s = 0; s < n_; ++s) {
+      const SpaceState& ss = st.spaces[SpaceId{s}];
+      auto& lot = t_.lots[static_cast<std::size_t>(s)];
+      lot.owner = static_cast<std::int8_t>(ss.owner ? ss.owner->number() : -1);
+      lot.houses = static_cast<std::int8_t>(ss.houses);
+      lot.hotel = ss.hotel;
+      lot.mortgaged = ss.mortgaged;
+      if (ss.owner) t_.owned[ss.owner->index()] |= bit(s);
+      if (ss.mortgaged) t_.mortgaged |= bit(s);
+    }
+    for (std::size_t d = 0; d < ed_.decks.size(); ++d) {
+      const DeckState& order = g_.decks_[d];
+      DeckBits& deck = t_.decks[d];
+      int copies = 0;
+      for (const Card& card : ed_.decks[d].cards) copies += card.copies;
+      deck.capacity = static_cast<std::uint8_t>(std::max<std::size_t>(copies, order.size()));
+      deck.head = 0;
+      deck.size = static_cast<std::uint8_t>(order.size());
+      for (std::size_t i = 0; i < order.size(); ++i) deck.ring[i] = static_cast<std::uint8_t>(order[i]);
+    }
+    t_.bot_rng = bot_.rng_;
+    t_.inputs = static_cast<std::int64_t>(g_.input_count());
+    t_.postings = static_cast<std::int64_t>(g_.posting_count());
+    t_.bank_houses = st.bank_houses;
+    t_.bank_hotels = st.bank_hotels;
+    t_.turns = st.turns;
+    t_.bankruptcies = st.bankruptcies;
+    t_.ended = st.ended;
+    t_.winner = -1;
+    t_.current = st.current.number();
+    t_.doubles_in_row = st.doubles_in_row;
+    t_.last_d1 = st.last_d1;
+    t_.last_d2 = st.last_d2;
+    t_.turn_doubles = g_.turn_doubles_;
+    t_.extra_roll_blocked = g_.extra_roll_blocked_;
+    t_.jail_question = !st.pending.empty();
+  }
+
+  // The compact state back into the game, at rest: what the engine would hold there.
+  void store() {
+    GameState& st = g_.state_;
+    for (int p = 0; p < seats_; ++p) {
+      PlayerState& pl = st.players[PlayerId{p}];
+      const auto& tp = t_.players[static_cast<std::size_t>(p)];
+      pl.cash = tp.cash;
+      pl.position = SpaceId{tp.position};
+      pl.jail_attempts = tp.jail_attempts;
+      pl.in_jail = tp.in_jail;
+      pl.bankrupt = tp.bankrupt;
+      pl.passed_start = tp.passed_start;
+      for (DeckId d : ed_.decks.ids()) pl.jail_cards[d] = tp.jail_cards[d.index()];
+    }
+    for (int s = 0; s < n_; ++s) {
+      SpaceState& ss = st.spaces[SpaceId{s}];
+      const auto& lot = t_.lots[static_cast<std::size_t>(s)];
+      ss.owner = lot.owner < 0 ? PlayerOrNobody{} : PlayerOrNobody{PlayerId{lot.owner}};
+      ss.houses = lot.houses;
+      ss.hotel = lot.hotel;
+      ss.mortgaged = lot.mortgaged;
+    }
+    // Game::owned_lots_ and mortgaged_lots_ from the masks (Game::recount_owned_lots walks the board twice).
+    auto set_of = [](std::uint64_t mask) {
+      SpaceSet set;
+      for (; mask != 0; mask &= mask - 1) set.insert(SpaceId{std::countr_zero(mask)});
+      return set;
+    };
+    for (int p = 0; p < seats_; ++p)
+      g_.owned_lots_[PlayerId{p}] = set_of(t_.owned[static_cast<std::size_t>(p)]);
+    g_.mortgaged_lots_ = set_of(t_.mortgaged);
+    for (std::size_t d = 0; d < ed_.decks.size(); ++d) {
+      const DeckBits& deck = t_.decks[d];
+      std::vector<int> order(deck.size);
+      for (int i = 0; i < deck.size; ++i) order[static_cast<std::size_t>(i)] = deck.at(i);
+      g_.decks_[d] = DeckState(std::move(order));
+    }
+    bot_.rng_ = t_.bot_rng;
+    // The index of the last input played, as Engine::as_input leaves it, where the compact engine played it.
+    if (t_.inputs != static_cast<std::int64_t>(g_.input_count()))
+      g_.input_index_ = static_cast<int>(t_.inputs - 1);
+    g_.history_offset_ = static_cast<std::size_t>(t_.inputs);
+    g_.forgotten_postings_ = static_cast<std::size_t>(t_.postings);
+    st.bank_houses = t_.bank_houses;
+    st.bank_hotels = t_.bank_hotels;
+    st.turns = t_.turns;
+    st.bankruptcies = t_.bankruptcies;
+    if (t_.ended) {
+      // Engine::finish with one player left: the richest of one.
+      st.ended = true;
+      st.winners = {PlayerId{t_.winner}};
+      st.winner = PlayerId{t_.winner};
+    }
+    st.current = PlayerId{t_.current};
+    st.doubles_in_row = t_.doubles_in_row;
+    st.last_d1 = t_.last_d1;
+    st.last_d2 = t_.last_d2;
+    g_.turn_doubles_ = t_.turn_doubles;
+    g_.extra_roll_blocked_ = t_.extra_roll_blocked;
+    st.pending.clear();
+    if (t_.jail_question && !t_.ended) Engine(g_, nullptr).ask_jail(st.current);
+  }
+
+  // ------------------------------------------------------------------ dice and the bot's draws
+  std::uint64_t random() { return splitmix64(t_.bot_rng); }     // Bot::random
+  int bot_die() { return static_cast<int>(random() % 6) + 1; }  // Bot::dice
+  void drop_used_faces() {
+    faces_.erase(faces_.begin(), faces_.begin() + static_cast<std::ptrdiff_t>(faces_used_));
+    faces_used_ = 0;
+  }
+  int next_face() {
+    if (faces_used_ < faces_.size()) return faces_[faces_used_++];
+    const int face = dice_->die();
+    faces_.push_back(face);
+    ++faces_used_;
+    return face;
+  }
+  // The faces of a throw the bot sends: its own dice, drawn all the same, then `dice`'s where given
+  // (Bot::play).
+  std::pair<int, int> throw_faces(int d1, int d2) {
+    if (!dice_) return {d1, d2};
+    const int f1 = next_face();
+    const int f2 = next_face();
+    return {f1, f2};
+  }
+
+  // ------------------------------------------------------------------ the board
+  TableBits::Player& player(int p) { return t_.players[static_cast<std::size_t>(p)]; }
+  TableBits::Lot& lot(int s) { return t_.lots[static_cast<std::size_t>(s)]; }
+  const LotFacts& facts(int s) const { return facts_[static_cast<std::size_t>(s)]; }
+  bool active(int p) const { return !t_.players[static_cast<std::size_t>(p)].bankrupt; }
+  int level(int s) { return lot(s).hotel ? r_.max_houses + 1 : lot(s).houses; }
+  bool owns_group(int p, int group) const {
+    const std::uint64_t mask = group_masks_[static_cast<std::size_t>(group)];
+    return (t_.owned[static_cast<std::size_t>(p)] & mask) == mask;
+  }
+  // Counted a bit at a time: a group has a few lots, and the machine's base instruction set has no popcount
+  // (std::popcount is a library call there).
+  static int lots_in(std::uint64_t mask) {
+    int n = 0;
+    for (; mask != 0; mask &= mask - 1) ++n;
+    return n;
+  }
+  int owned_in_group(int p, int group) const {
+    return lots_in(t_.owned[static_cast<std::size_t>(p)] & group_masks_[static_cast<std::size_t>(group)]);
+  }
+  bool group_has_buildings(int group) {
+    for (std::uint64_t m = group_masks_[static_cast<std::size_t>(group)]; m != 0; m &= m - 1) {
+      const int s = std::countr_zero(m);
+      if (lot(s).houses > 0 || lot(s).hotel) return true;
+    }
+    return false;
+  }
+
+  // ------------------------------------------------------------------ money (engine_money.cpp)
+  // Engine::post without a journal: the cash moves and the posting is counted.
+  void post(int from, int to, Money amount) {
+    if (amount <= 0 || from == to) return;
+    if (from >= 0) player(from).cash -= amount;
+    if (to >= 0) player(to).cash += amount;
+    ++t_.postings;
+  }
+  // Engine::pay: a payer short of the amount owes it, a debt question, settled at the step's end.
+  void pay(int from, int to, Money amount) {
+    if (amount <= 0) return;
+    if (from < 0 || player(from).cash >= amount) return post(from, to, amount);
+    debts_[static_cast<std::size_t>(debt_count_++)] = {from, to, amount};
+  }
+  // Engine::settle_debts: every debt the debtor's cash now covers is paid, in order.
+  void settle_debts() {
+    int kept = 0;
+    for (int i = 0; i < debt_count_; ++i) {
+      const Debt d = debts_[static_cast<std::size_t>(i)];
+      if (player(d.debtor).cash >= d.amount)
+        post(d.debtor, d.creditor, d.amount);
+      else
+        debts_[static_cast<std::size_t>(kept++)] = d;
+    }
+    debt_count_ = kept;
+  }
+  // The end of a step: the engine settles the debts it can and, with one still pending, waits for inputs:
+  // the bots raise money for the first (Bot::next's raise_money), one input each, the debts settled after
+  // each. A bankruptcy is Game's.
+  void settle_at_step() {
+    if (debt_count_ == 0) return;
+    settle_debts();
+    while (debt_count_ > 0 && !stuck_ && !over_) {
+      if (!raise_money(debts_[0].debtor)) return go_bankrupt(debts_[0].debtor);
+      ++t_.inputs;
+      settle_debts();
+    }
+  }
+
+  // The bot's Bankrupt and Engine::bankrupt, for the player whose turn it is, with the rules the compact
+  // engine plays (the bank buys the buildings back; a bankrupt's lots go to the creditor, or back to the
+  // bank and to auction): his turn passes at once, then the creditor answers for each mortgaged lot received
+  // (Bot::next: lift or keep), or the bank auctions the lots in board order. Anything else is Game's: a
+  // debtor whose turn it is not, another debt left, the rule switches of the end by bankruptcies or houses
+  // that go with the lots, and auctions that would wait for a jailed player's turn.
+  void go_bankrupt(int p) {
+    const int creditor = debts_[0].creditor;
+    if (p != t_.current || r_.end_after_bankruptcies > 0 || r_.creditor_takes_houses) {
+      stuck_ = true;
+      return;
+    }
+    for (int i = 1; i < debt_count_; ++i)
+      if (debts_[static_cast<std::size_t>(i)].debtor != p) {
+        stuck_ = true;
+        return;
+      }
+    ++t_.inputs;
+    debt_count_ = 0;
+    ++t_.bankruptcies;
+    std::uint64_t to_auction = 0, mortgaged_received = 0;
+    for (std::uint64_t m = t_.owned[static_cast<std::size_t>(p)]; m != 0; m &= m - 1) {
+      const int s = std::countr_zero(m);
+      TableBits::Lot& l = lot(s);
+      if (l.houses > 0 || l.hotel) {
+        const int houses = l.hotel ? r_.houses_for_hotel + 1 : l.houses;
+        t_.bank_houses += l.houses;
+        if (l.hotel) ++t_.bank_hotels;
+        l.houses = 0;
+        l.hotel = false;
+        if (creditor >= 0) post(-1, p, houses * facts(s).house_cost / 2);
+      }
+      if (creditor < 0) {
+        l = TableBits::Lot{};  // Engine::return_to_bank
+        t_.mortgaged &= ~bit(s);
+        if (r_.bankrupt_lots_auctioned) to_auction |= bit(s);
+      } else {
+        l.owner = static_cast<std::int8_t>(creditor);
+        t_.owned[static_cast<std::size_t>(creditor)] |= bit(s);
+        if (l.mortgaged) mortgaged_received |= bit(s);
+      }
+    }
+    t_.owned[static_cast<std::size_t>(p)] = 0;
+    auto& pl = player(p);
+    post(p, creditor, pl.cash);
+    if (creditor < 0) {
+      for (std::size_t d = 0; d < ed_.decks.size(); ++d)
+        for (; pl.jail_cards[d] > 0; --pl.jail_cards[d]) return_jail_card(static_cast<int>(d));
+    } else {
+      for (std::size_t d = 0; d < ed_.decks.size(); ++d) {
+        player(creditor).jail_cards[d] =
+            static_cast<std::int8_t>(player(creditor).jail_cards[d] + pl.jail_cards[d]);
+        pl.jail_cards[d] = 0;
+      }
+    }
+    pl.bankrupt = true;
+    pl.in_jail = false;
+    cut_ = over_ = true;
+    int left = -1, active_players = 0;
+    for (int q = 0; q < seats_; ++q)
+      if (active(q)) {
+        ++active_players;
+        left = q;
+      }
+    if (active_players <= 1) {
+      t_.ended = true;
+      t_.winner = left;
+      t_.jail_question = false;
+      return;
+    }
+    next_turn();
+    if (to_auction != 0 && t_.jail_question) {
+      stuck_ = true;  // the auctions wait for the jailed player's turn: Game's
+      return;
+    }
+    for (std::uint64_t m = mortgaged_received; m != 0 && !stuck_; m &= m - 1) {
+      // Engine::ask_mortgaged_transfer's question and the bot's answer (Bot::next).
+      const int s = std::countr_zero(m);
+      ++t_.inputs;
+      const Money lift = facts(s).mortgage + interest(s);
+      if (player(creditor).cash - lift > 2 * kReserve) {
+        lot(s).mortgaged = false;
+        t_.mortgaged &= ~bit(s);
+        pay(creditor, -1, facts(s).mortgage);
+        pay(creditor, -1, interest(s));
+      } else {
+        pay(creditor, -1, interest(s));
+      }
+      settle_others();
+    }
+    for (std::uint64_t m = to_auction; m != 0; m &= m - 1) auction(std::countr_zero(m));
+  }
+  // The debts of a player whose turn it is not, raised as any (settle_at_step); his bankruptcy is Game's.
+  void settle_others() {
+    settle_debts();
+    while (debt_count_ > 0 && !stuck_) {
+      if (!raise_money(debts_[0].debtor)) {
+        stuck_ = true;
+        return;
+      }
+      ++t_.inputs;
+      settle_debts();
+    }
+  }
+  // Bot's raise_money and the engine's Sell (whole group accepted) or Mortgage: a building from the end of
+  // the board back that may be sold, else the first lot that may be mortgaged. False: nothing (bankrupt).
+  bool raise_money(int p) {
+    const std::uint64_t mine = t_.owned[static_cast<std::size_t>(p)];
+    for (std::uint64_t m = mine; m != 0;) {
+      const int s = 63 - std::countl_zero(m);
+      m &= ~bit(s);
+      if ((lot(s).houses > 0 || lot(s).hotel) && may_sell(s)) {
+        sell(p, s);
+        return !stuck_;
+      }
+    }
+    for (std::uint64_t m = mine & ~t_.mortgaged; m != 0; m &= m - 1) {
+      const int s = std::countr_zero(m);
+      if (facts(s).kind == Space::Kind::property && group_has_buildings(facts(s).group)) continue;
+      lot(s).mortgaged = true;
+      t_.mortgaged |= bit(s);
+      post(-1, p, facts(s).mortgage);
+      return true;
+    }
+    return false;
+  }
+  // Engine::refuse_sell for the owner of a lot with a building: sold evenly.
+  bool may_sell(int s) {
+    if (lot(s).hotel) return true;
+    for (std::uint64_t m = group_masks_[static_cast<std::size_t>(facts(s).group)]; m != 0; m &= m - 1)
+      if (level(std::countr_zero(m)) > lot(s).houses) return false;
+    return true;
+  }
+  // Engine::sale_plan and Engine::sell for one building: a house, or a hotel for the houses it replaces. A
+  // hotel the bank lacks the houses for comes down with its group's (a group sale): Game's.
+  void sell(int p, int s) {
+    const Money half = facts(s).house_cost / 2;
+    if (!lot(s).hotel) {
+      --lot(s).houses;
+      ++t_.bank_houses;
+      return post(-1, p, half);
+    }
+    const int replace = std::min(r_.houses_for_hotel, r_.max_houses);
+    if (t_.bank_houses < replace) {
+      stuck_ = true;
+      return;
+    }
+    lot(s).hotel = false;
+    ++t_.bank_hotels;
+    t_.bank_houses -= replace;
+    lot(s).houses = static_cast<std::int8_t>(replace);
+    post(-1, p, half);
+  }
+  // Engine::rent_for.
+  Money rent_for(int s, int dice_total) {
+    const LotFacts& f = facts(s);
+    const TableBits::Lot& l = lot(s);
+    const auto& amounts = *f.amounts;
+    switch (f.rent) {
+      case RentRule::Kind::table:
+        if (l.hotel) return amounts.back();
+        if (l.houses > 0) return amounts[static_cast<std::size_t>(l.houses)];
+        return amounts[0] * (r_.double_rent_on_group && owns_group(l.owner, f.group) ? 2 : 1);
+      case RentRule::Kind::doubling:
+        if (l.houses <= 1) return amounts[0];
+        return amounts[0] << (l.houses - 1);
+      case RentRule::Kind::by_count: {
+        const int n = owned_in_group(l.owner, f.group);
+        return amounts[static_cast<std::size_t>(std::clamp(n, 1, static_cast<int>(amounts.size())) - 1)];
+      }
+      case RentRule::Kind::dice: {
+        const int n = owned_in_group(l.owner, f.group);
+        return amounts[static_cast<std::size_t>(std::clamp(n, 1, static_cast<int>(amounts.size())) - 1)] *
+               dice_total;
+      }
+      case RentRule::Kind::none:
+        return 0;
+    }
+    return 0;
+  }
+  // Game::tax_worth.
+  Money tax_worth(int p) {
+    Money w = player(p).cash;
+    for (std::uint64_t m = t_.owned[static_cast<std::size_t>(p)]; m != 0; m &= m - 1) {
+      const int s = std::countr_zero(m);
+      w += facts(s).price;
+      w += lot(s).hotel ? facts(s).house_cost * (r_.houses_for_hotel + 1)
+                        : facts(s).house_cost * lot(s).houses;
+    }
+    return w;
+  }
+
+  // ------------------------------------------------------------------ moving (engine_moving.cpp)
+  void move_by(int p, int steps, bool salary) {
+    auto& pl = player(p);
+    const int from = pl.position;
+    if (steps >= 0) {
+      const int dist_to_start = wrap(start_space_ - from + n_, n_);
+      const bool crosses = dist_to_start != 0 && steps >= dist_to_start;
+      const bool lands_on_start = crosses && steps == dist_to_start;
+      pl.position = static_cast<std::int8_t>(wrap(from + steps, n_));
+      if (crosses && salary && (!lands_on_start || r_.salary_on_landing)) {
+        pl.passed_start = true;  // Engine::collect_salary
+        pay(-1, p, r_.salary);
+      }
+    } else {
+      pl.position = static_cast<std::int8_t>(((from + steps) % n_ + n_) % n_);
+    }
+  }
+  void move_to(int p, int space, bool salary) {
+    const int steps = wrap(space - player(p).position + n_, n_);
+    if (steps != 0) move_by(p, steps, salary);
+  }
+  // Engine::jail: the rest of the jailed player's turn is dropped, but for the end of the roll.
+  void jail(int p) {
+    auto& pl = player(p);
+    pl.position = static_cast<std::int8_t>(jail_space_);
+    pl.in_jail = true;
+    pl.jail_attempts = 0;
+    if (p == t_.current) {
+      t_.extra_roll_blocked = true;
+      cut_ = true;
+    }
+  }
+  void release(int p) {
+    player(p).in_jail = false;
+    player(p).jail_attempts = 0;
+  }
+  // Engine::end_roll and Engine::next_turn.
+  void end_roll(int p) {
+    if (over_) return;  // the turn passed with the bankruptcy
+    if (p == t_.current && t_.turn_doubles && !t_.extra_roll_blocked && active(p) && !player(p).in_jail)
+      return;
+    next_turn();
+  }
+  void next_turn() {
+    t_.doubles_in_row = 0;
+    t_.turn_doubles = false;
+    t_.extra_roll_blocked = false;
+    ++t_.turns;
+    int next = t_.current;
+    for (int k = 0; k < seats_; ++k) {
+      next = wrap(next + 1, seats_);
+      if (active(next)) {
+        t_.current = next;
+        break;
+      }
+    }
+    t_.jail_question = player(t_.current).in_jail;
+  }
+
+  // Engine::land, its steps played in order: the lot offered (the bot's answer at once) or its rent, then
+  // the space's effects.
+  void land(int p, int multiplier, int dice_multiplier) {
+    const int pos = player(p).position;
+    const LotFacts& f = facts(pos);
+    if (f.ownable) {
+      const TableBits::Lot& l = lot(pos);
+      if (l.owner < 0) {
+        // The buy question, answered at once (Bot::buys): bought at the price, or auctioned.
+        ++t_.inputs;
+        if (player(p).cash - f.price >= kReserve) {
+          post(p, -1, f.price);
+          give_lot(p, pos);
+        } else {
+          auction(pos);
+        }
+      } else if (l.owner != p && !l.mortgaged && active(l.owner)) {
+        if (f.rent == RentRule::Kind::dice && dice_multiplier > 0) {
+          stuck_ = true;  // a throw for the rent: Game's
+          return;
+        }
+        pay(p, l.owner, rent_for(pos, t_.last_d1 + t_.last_d2) * multiplier);
+        settle_at_step();
+        if (stuck_ || cut_) return;
+      }
+    }
+    for (const Effect& e : *f.on_land) {
+      apply_effect(p, e);
+      if (stuck_ || cut_) return;
+      settle_at_step();
+      if (stuck_ || cut_) return;
+    }
+  }
+
+  void give_lot(int p, int s) {
+    lot(s).owner = static_cast<std::int8_t>(p);
+    t_.owned[static_cast<std::size_t>(p)] |= bit(s);
+  }
+  // The auction of a lot (Engine::start_auction, handle(Bid), handle(Close)) with the bots' bids (Bot::next):
+  // every player still in the game draws a limit, the one with the highest bids just above the second (or
+  // the standing bid), each bid an input, until nobody outbids the standing bid and the auction closes (an
+  // input).
+  void auction(int s) {
+    const Money value = facts(s).price;
+    int high_bidder = -1;
+    Money high_bid = 0;
+    while (true) {
+      int best = -1;
+      Money best_limit = 0, second_limit = 0;
+      for (int q = 0; q < seats_; ++q) {
+        if (!active(q)) continue;
+        const Money limit =
+            std::min<Money>(player(q).cash - kReserve, value * static_cast<Money>(70 + random() % 60) / 100);
+        if (limit > best_limit) {
+          second_limit = best_limit;
+          best_limit = limit;
+          best = q;
+        } else if (limit > second_limit) {
+          second_limit = limit;
+        }
+      }
+      Money bid = std::max<Money>(second_limit + r_.bid_increment, high_bid + r_.bid_increment);
+      bid = std::max<Money>(bid, 1);
+      ++t_.inputs;
+      if (best >= 0 && best != high_bidder && bid <= best_limit && bid <= player(best).cash) {
+        high_bid = bid;
+        high_bidder = best;
+        continue;
+      }
+      if (high_bidder >= 0) {
+        post(high_bidder, -1, high_bid);
+        give_lot(high_bidder, s);
+      }
+      return;
+    }
+  }
+
+  // Engine::apply_effect, for the effects the compact engine plays; any other is Game's.
+  void apply_effect(int p, const Effect& e) {
+    switch (e.kind) {
+      case Effect::Kind::collect:
+        return pay(-1, p, e.amount);
+      case Effect::Kind::pay:
+        return pay(p, -1, e.amount);
+      case Effect::Kind::tax_choice: {
+        if (r_.flat_income_tax) return pay(p, -1, e.amount);
+        // The tax question, answered by the bot (Bot::next) with one input: the fixed sum unless the
+        // percentage of worth is less.
+        ++t_.inputs;
+        const Money percent_due = tax_worth(p) * e.percent / 100;
+        return pay(p, -1, e.amount <= percent_due ? e.amount : percent_due);
+      }
+      case Effect::Kind::tax_percent_cash:
+        return pay(p, -1, player(p).cash * e.percent / 100);
+      case Effect::Kind::draw:
+        return draw(p, e.deck->index());
+      case Effect::Kind::go_to_jail:
+        return jail(p);
+      case Effect::Kind::get_out_of_jail:
+        return;  // the draw put the card in the player's hand
+      case Effect::Kind::advance_to:
+        move_to(p, e.space, e.salary);
+        return land(p, 1, 0);
+      case Effect::Kind::advance_to_nearest: {
+        for (int k = 1; k <= n_; ++k) {
+          const int s = (player(p).position + k) % n_;
+          if (ed_.spaces[SpaceId{s}].group == e.group) {
+            move_to(p, s, e.salary);
+            return land(p, e.multiplier, e.dice_multiplier);
+          }
+        }
+        return;
+      }
+      case Effect::Kind::move_by:
+        move_by(p, e.steps, e.salary);
+        return land(p, 1, 0);
+      case Effect::Kind::move_to:
+        player(p).position = static_cast<std::int8_t>(e.space);
+        return land(p, 1, 0);
+      case Effect::Kind::pay_each_player:
+        for (int o = 0; o < seats_; ++o)
+          if (o != p && active(o)) pay(p, o, e.amount);
+        return;
+      case Effect::Kind::collect_from_each:
+        for (int o = 0; o < seats_; ++o)
+          if (o != p && active(o)) pay(o, p, e.amount);
+        return;
+      case Effect::Kind::repairs: {
+        Money total = 0;
+        for (std::uint64_t m = t_.owned[static_cast<std::size_t>(p)]; m != 0; m &= m - 1) {
+          const int s = std::countr_zero(m);
+          total += lot(s).hotel ? e.per_hotel : lot(s).houses * e.per_house;
+        }
+        return pay(p, -1, total);
+      }
+      default:
+        stuck_ = true;  // a throw again, a fare, a move back of rivals, theatre seats: Game's
+        return;
+    }
+  }
+
+  // The draw question, answered at once (Engine::handle(Draw) with no card named): the top card, kept if it
+  // gets a player out of jail, else put back at the bottom; its effects are steps of their own.
+  void draw(int p, int deck_index) {
+    DeckBits& deck = t_.decks[static_cast<std::size_t>(deck_index)];
+    if (deck.size == 0) {
+      stuck_ = true;  // refused by the engine: Game says so
+      return;
+    }
+    ++t_.inputs;
+    const int index = deck.pop_top();
+    const Card& card = ed_.decks[DeckId{deck_index}].cards[static_cast<std::size_t>(index)];
+    if (is_jail_card(card))
+      ++player(p).jail_cards[static_cast<std::size_t>(deck_index)];
+    else
+      deck.push_bottom(index);
+    for (const Effect& e : card.effects) {
+      apply_effect(p, e);
+      if (stuck_ || cut_) return;
+      settle_at_step();
+      if (stuck_ || cut_) return;
+    }
+  }
+
+  // ------------------------------------------------------------------ the bots' decisions (rules/bot.cpp)
+  // What the bot does between moves (Bot::between_moves), worked out without changing anything but its
+  // random source.
+  struct Decision {
+    enum class Kind : std::uint8_t { roll, build, unmortgage, trade };
+    Kind kind = Kind::roll;
+    int space = -1;   // build, unmortgage: the lot; trade: the lot bought
+    int seller = -1;  // trade
+    Money offer = 0;  // trade: the cash given for it
+  };
+  Decision between_moves(int p) {
+    const Money cash = player(p).cash;
+    if (!(cash - least_house_cost_ <= 2 * kReserve && cash <= least_mortgage_ * 2 + 3 * kReserve)) {
+      if (cash > least_mortgage_ * 2 + 3 * kReserve)
+        for (std::uint64_t m = t_.owned[static_cast<std::size_t>(p)] & t_.mortgaged; m != 0; m &= m - 1) {
+          const int s = std::countr_zero(m);
+          if (cash > facts(s).mortgage * 2 + 3 * kReserve && cash >= facts(s).mortgage + interest(s))
+            return {Decision::Kind::unmortgage, s};
+        }
+      if (cash - least_house_cost_ > 2 * kReserve)
+        if (const int s = first_lot_to_build(p, build_candidates(p), cash - 2 * kReserve - 1); s >= 0)
+          return {Decision::Kind::build, s};
+    }
+    if (random() % 8 == 0)
+      if (Decision trade = trade_to_complete_a_group(p); trade.kind == Decision::Kind::trade) return trade;
+    return {};
+  }
+  Money interest(int s) const {
+    const Money m = facts(s).mortgage * r_.mortgage_interest_percent;
+    return (m + 99) / 100;
+  }
+  // Bot::build_candidates: the lots of the groups the player owns whole; none when the bank has no building.
+  std::uint64_t build_candidates(int p) {
+    if (t_.bank_houses == 0 && t_.bank_hotels == 0) return 0;
+    const std::uint64_t mine = t_.owned[static_cast<std::size_t>(p)];
+    Candidates& known = candidates_[static_cast<std::size_t>(p)];
+    if (known.owned == mine) return known.lots;  // (no lots, no whole group: the cache starts right)
+    std::uint64_t whole = 0;
+    for (std::uint64_t group : property_groups_)
+      if ((mine & group) == group) whole |= group;
+    known = {mine, whole & properties_};
+    return known.lots;
+  }
+  // Engine::first_lot_to_build with Engine::build_refusal for a house or the hotel next: the first lot in
+  // board order the rules allow within the budget; -1: none.
+  int first_lot_to_build(int p, std::uint64_t among, Money budget) {
+    int facts_of = -1;  // the group the facts below are about (worked out once for its lots in a row)
+    bool lot_mortgaged = false, ready_for_hotels = true;
+    int lowest = 0;
+    for (std::uint64_t m = among; m != 0; m &= m - 1) {
+      const int s = std::countr_zero(m);
+      const LotFacts& f = facts(s);
+      const TableBits::Lot& l = lot(s);
+      if (f.house_cost > budget || f.kind != Space::Kind::property || l.hotel) continue;
+      if (l.owner != p || l.mortgaged) continue;
+      if (!owns_group(p, f.group)) continue;
+      if (f.group != facts_of) {
+        facts_of = f.group;
+        lot_mortgaged = false;
+        ready_for_hotels = true;
+        lowest = r_.max_houses + 1;
+        for (std::uint64_t g = group_masks_[static_cast<std::size_t>(f.group)]; g != 0; g &= g - 1) {
+          const int member = std::countr_zero(g);
+          lot_mortgaged |= lot(member).mortgaged;
+          ready_for_hotels &= lot(member).hotel || lot(member).houses >= r_.houses_for_hotel;
+          lowest = std::min(lowest, level(member));
+        }
+      }
+      if (lot_mortgaged) continue;
+      const bool hotel = r_.hotels_enabled && l.houses == r_.max_houses;
+      if (!hotel && l.houses >= r_.max_houses) continue;
+      if (hotel && !ready_for_hotels) continue;
+      if (!hotel && lowest < l.houses) continue;
+      if (hotel && t_.bank_hotels == 0) continue;
+      if (!hotel && t_.bank_houses == 0) continue;
+      if (player(p).cash < f.house_cost) continue;
+      return s;
+    }
+    return -1;
+  }
+  // Engine::build, the bot's house or hotel (Bot::play hands it over without asking again).
+  void build(int p, int s) {
+    TableBits::Lot& l = lot(s);
+    const bool hotel = r_.hotels_enabled && l.houses == r_.max_houses;
+    post(p, -1, facts(s).house_cost);
+    if (hotel) {
+      --t_.bank_hotels;
+      t_.bank_houses += l.houses;
+      l.houses = 0;
+      l.hotel = true;
+    } else {
+      --t_.bank_houses;
+      ++l.houses;
+    }
+  }
+  // Bot::trade_to_complete_a_group: whether the bot offers a trade now (Game plays it).
+  Decision trade_to_complete_a_group(int p) {
+    const Money cash = player(p).cash;
+    const std::uint64_t mine = t_.owned[static_cast<std::size_t>(p)];
+    for (const TradeGroup& tg : trade_groups_) {
+      const std::uint64_t members = group_masks_[static_cast<std::size_t>(tg.group)];
+      // All but one lot of the group: exactly one of its lots is not the player's.
+      const std::uint64_t others = members & ~mine;
+      if (others == 0 || (others & (others - 1)) != 0) continue;
+      int missing = -1;
+      for (SpaceId m : ed_.members_of(tg.group))
+        if (lot(m.number()).owner != p && lot(m.number()).owner >= 0) missing = m.number();
+      if (missing < 0) continue;
+      const Money offer = facts(missing).price * 2;
+      const bool buildings = group_has_buildings(tg.group) || group_has_buildings(facts(missing).group);
+      if (!buildings && cash - offer > kReserve)
+        return {Decision::Kind::trade, missing, lot(missing).owner, offer};
+    }
+    return {};
+  }
+
+  // Engine::handle(Unmortgage): the mortgage and its interest paid (the bot asked for a lot it can lift).
+  void unmortgage(int p, int s) {
+    lot(s).mortgaged = false;
+    t_.mortgaged &= ~bit(s);
+    post(p, -1, facts(s).mortgage);
+    post(p, -1, interest(s));
+  }
+
+  // Engine::handle(Trade) for the bot's offer (Bot::trade_to_complete_a_group: cash for the lot that
+  // completes its group, no building on it), and the question a mortgaged lot asks its new owner, answered by
+  // the bot (Bot::next): lifted when the cash left exceeds twice the reserve, else kept for the interest.
+  void trade(int p, const Decision& d) {
+    ++t_.inputs;
+    post(p, d.seller, d.offer);
+    lot(d.space).owner = static_cast<std::int8_t>(p);
+    t_.owned[static_cast<std::size_t>(d.seller)] &= ~bit(d.space);
+    t_.owned[static_cast<std::size_t>(p)] |= bit(d.space);
+    if (!lot(d.space).mortgaged) return;
+    ++t_.inputs;
+    const Money lift = facts(d.space).mortgage + interest(d.space);
+    if (player(p).cash - lift > 2 * kReserve) {
+      lot(d.space).mortgaged = false;
+      t_.mortgaged &= ~bit(d.space);
+      pay(p, -1, facts(d.space).mortgage);
+      pay(p, -1, interest(d.space));
+    } else {
+      pay(p, -1, interest(d.space));
+    }
+    settle_at_step();
+  }
+
+  // ------------------------------------------------------------------ a turn
+  // From a point at rest to the next: one decision between moves (a house, or a throw and all it causes), or
+  // a jailed player's turn. stuck_ when any of it is Game's.
+  void play_from_rest() {
+    if (t_.jail_question) return jail_turn();
+    const int p = t_.current;
+    const Decision decision = between_moves(p);
+    switch (decision.kind) {
+      case Decision::Kind::build:
+        ++t_.inputs;
+        return build(p, decision.space);
+      case Decision::Kind::unmortgage:
+        ++t_.inputs;
+        return unmortgage(p, decision.space);
+      case Decision::Kind::trade:
+        return trade(p, decision);
+      case Decision::Kind::roll:
+        break;
+    }
+    const int d1 = bot_die();
+    const int d2 = bot_die();
+    const auto [f1, f2] = throw_faces(d1, d2);
+    throw_dice(p, f1, f2);
+  }
+
+  // Engine::handle(Roll) between moves, with Engine::fast_throw's move and landing and the end of the roll.
+  void throw_dice(int p, int d1, int d2) {
+    ++t_.inputs;
+    t_.last_d1 = d1;
+    t_.last_d2 = d2;
+    const bool doubles = d1 == d2;
+    t_.turn_doubles = doubles;
+    if (doubles) ++t_.doubles_in_row;
+    if (doubles && r_.three_doubles_to_jail && t_.doubles_in_row >= 3) {
+      jail(p);  // and the turn passes (Engine::next_turn; jail() blocked the extra throw)
+      return end_roll(p);
+    }
+    move_by(p, d1 + d2, true);
+    land(p, 1, 0);
+    if (stuck_) return;
+    end_roll(p);
+  }
+
+  // Engine::ask_jail's question and the bot's answer (Bot::next): the card, the fine before the throw when
+  // it has more than $500, or a throw for doubles (Engine::jail_roll).
+  void jail_turn() {
+    const int p = t_.current;
+    auto& pl = player(p);
+    const bool fine_offered = pl.jail_attempts < r_.jail_turns - 1 && pl.cash >= r_.jail_fine;
+    int held_deck = -1;
+    for (std::size_t d = 0; d < ed_.decks.size() && held_deck < 0; ++d)
+      if (pl.jail_cards[d] > 0) held_deck = static_cast<int>(d);
+    if (held_deck >= 0) {
+      ++t_.inputs;
+      t_.jail_question = false;
+      --pl.jail_cards[static_cast<std::size_t>(held_deck)];
+      return_jail_card(held_deck);
+      return release(p);
+    }
+    if (fine_offered && pl.cash > 500) {
+      ++t_.inputs;
+      t_.jail_question = false;
+      post(p, -1, r_.jail_fine);
+      return release(p);
+    }
+    const int d1 = bot_die();
+    const int d2 = bot_die();
+    const auto [f1, f2] = throw_faces(d1, d2);
+    ++t_.inputs;
+    t_.jail_question = false;
+    t_.last_d1 = f1;
+    t_.last_d2 = f2;
+    t_.turn_doubles = false;
+    if (f1 == f2) {
+      release(p);
+      t_.extra_roll_blocked = true;  // doubles out of jail move the token but give no further throw
+    } else if (++pl.jail_attempts >= r_.jail_turns) {
+      release(p);
+      t_.extra_roll_blocked = true;
+      pay(p, -1, r_.jail_fine);
+      settle_at_step();
+      if (stuck_ || over_) return;
+    } else {
+      return end_roll(p);  // stays in jail: Engine::next_turn
+    }
+    move_by(p, f1 + f2, true);
+    land(p, 1, 0);
+    if (stuck_) return;
+    end_roll(p);
+  }
+  // Engine::return_jail_card: the card goes back to the bottom of its deck.
+  void return_jail_card(int deck_index) {
+    const auto& cards = ed_.decks[DeckId{deck_index}].cards;
+    DeckBits& deck = t_.decks[static_cast<std::size_t>(deck_index)];
+    for (std::size_t c = 0; c < cards.size(); ++c) {
+      if (!is_jail_card(cards[c])) continue;
+      int in_deck = 0;
+      for (int i = 0; i < deck.size; ++i) in_deck += deck.at(i) == static_cast<int>(c) ? 1 : 0;
+      if (in_deck < cards[c].copies) {
+        deck.push_bottom(static_cast<int>(c));
+        return;
+      }
+    }
+  }
+
+  PlayoutEngine::Stats& stats_;
+  Game& g_;
+  Bot& bot_;
+  const Edition& ed_;
+  const Rules& r_;
+  const int cap_;
+  BotDice* dice_;
+  const std::atomic<bool>* stop_;
+  const int n_;
+  const int seats_;
+  // The state at a point at rest some steps back (kCheckpointEvery at most), and how many steps were played
+  // from it: a step the compact engine cannot finish is undone by playing those again up to it.
+  TableBits checkpoint_;
+  int since_checkpoint_ = 0;
+  std::vector<LotFacts> facts_;
+  std::vector<std::uint64_t> group_masks_;
+  std::vector<std::uint64_t> property_groups_;
+  std::vector<TradeGroup> trade_groups_;
+  std::uint64_t properties_ = 0;
+  Money least_house_cost_ = kMaxMoney;
+  Money least_mortgage_ = kMaxMoney;
+  int jail_space_ = 0;
+  int start_space_ = 0;
+  TableBits t_;
+  // The debt questions pending, in order: only ever within a turn (none at rest), so not in TableBits.
+  struct Debt {
+    int debtor = 0;
+    int creditor = -1;  // -1: the bank
+    Money amount = 0;
+  };
+  std::array<Debt, kMaxPlayers * 2> debts_{};
+  int debt_count_ = 0;
+  // Bot::build_candidates' answer by seat, for the lots the player owned then.
+  struct Candidates {
+    std::uint64_t owned = 0;
+    std::uint64_t lots = 0;
+  };
+  std::array<Candidates, kMaxPlayers> candidates_{};
+  // The faces taken from `dice_` since the last point at rest: handed out again if the turn is undone.
+  std::vector<int> faces_;
+  std::size_t faces_used_ = 0;
+  bool stuck_ = false;  // the turn is Game's: undone and handed over
+  bool cut_ = false;    // the current player was jailed or went bankrupt: the rest of his turn is dropped
+  bool over_ = false;   // the current player went bankrupt: his turn has passed, with its end
+};
+
+bool PlayoutEngine::covers(const Game& game) { return PlayoutTable::covers(game); }
+
+PlayoutEngine::Result PlayoutEngine::play(Game& game, Bot& bot, int turn_cap, BotDice* dice,
+                                          const std::atomic<bool>* stop, Stats* stats) {
+  Stats ignored;
+  Stats& counted = stats ? *stats : ignored;
+  if (!covers(game)) {
+    while (!game.state().ended) {
+      if (stop && stop->load(std::memory_order_relaxed)) return Result::stopped;
+      const GameState& st = game.state();
+      const bool cap = st.turns >= turn_cap && st.pending.empty() && !st.auction;
+      counted.capped = counted.capped || cap;
+      if (cap ? !game.play(End{}) : !bot.play(game, dice)) return Result::refused;
+    }
+    return Result::ended;
+  }
+  PlayoutTable table(game, bot, turn_cap, dice, stop, counted);
+  return table.play();
+}
+
+}  // namespace bb::rules
