@@ -79,6 +79,7 @@ struct TableBits {
   std::array<Lot, kBoardSpaces> lots{};
   std::array<std::uint64_t, kMaxPlayers> owned{};  // by player, a bit per lot (Game::lots_of)
   std::uint64_t mortgaged = 0;                     // Game::mortgaged_lots
+  std::uint64_t hotels = 0;                        // the lots with a hotel
   std::array<DeckBits, kDecksHeld> decks{};
   std::uint64_t bot_rng = 0;
   std::int64_t inputs = 0;    // Game::input_count
@@ -96,6 +97,75 @@ struct TableBits {
   bool ended = false;          // the last bankruptcy but one: one player is left (Engine::finish)
 };
 
+// What the compact engine reads of an edition, worked out once per edition and thread (board_of).
+struct PlayoutBoard {
+  struct LotFacts {
+    Space::Kind kind = Space::Kind::action;
+    RentRule::Kind rent = RentRule::Kind::none;
+    int group = -1;
+    Money price = 0, house_cost = 0, mortgage = 0;
+    const std::vector<Money>* amounts = nullptr;
+    const std::vector<Effect>* on_land = nullptr;
+    bool ownable = false;
+  };
+  struct TradeGroup {
+    int group = 0;
+    int members = 0;
+  };
+
+  explicit PlayoutBoard(std::shared_ptr<const Edition> shared) : edition(std::move(shared)) {
+    const Edition& ed = *edition;
+    const int n = static_cast<int>(ed.spaces.size());
+    facts.resize(static_cast<std::size_t>(n));
+    for (int s = 0; s < n; ++s) {
+      const Space& sp = ed.spaces[SpaceId{s}];
+      LotFacts& f = facts[static_cast<std::size_t>(s)];
+      f.kind = sp.kind;
+      f.rent = sp.rent.kind;
+      f.group = sp.group_index;
+      f.price = sp.price;
+      f.house_cost = sp.house_cost;
+      f.mortgage = sp.mortgage;
+      f.amounts = &sp.rent.amounts;
+      f.on_land = &sp.on_land;
+      f.ownable = is_ownable(sp);
+      if (sp.kind == Space::Kind::property) {
+        properties |= bit(s);
+        least_house_cost = std::min(least_house_cost, sp.house_cost);
+      }
+      if (f.ownable) least_mortgage = std::min(least_mortgage, sp.mortgage);
+    }
+    group_masks.assign(ed.groups.size(), 0);
+    for (std::size_t gi = 0; gi < ed.groups.size(); ++gi) {
+      const auto& members = ed.members_of(static_cast<int>(gi));
+      for (SpaceId m : members) group_masks[gi] |= bit(m.number());
+      if ((group_masks[gi] & properties) != 0) property_groups.push_back(group_masks[gi]);
+      if (members.size() >= 2 && is_ownable(ed.spaces[members[0]]))
+        trade_groups.push_back({static_cast<int>(gi), static_cast<int>(members.size())});
+    }
+    jail_space = ed.jail_space->number();
+    start_space = ed.start_space.number();
+  }
+
+  std::shared_ptr<const Edition> edition;  // held, so that no other edition is found at its address
+  std::vector<LotFacts> facts;
+  std::vector<std::uint64_t> group_masks;
+  std::vector<std::uint64_t> property_groups;
+  std::vector<TradeGroup> trade_groups;
+  std::uint64_t properties = 0;
+  Money least_house_cost = kMaxMoney;
+  Money least_mortgage = kMaxMoney;
+  int jail_space = 0;
+  int start_space = 0;
+};
+
+// The board of the edition last played on this thread: a playout's start costs no walk of the edition.
+const PlayoutBoard& board_of(const std::shared_ptr<const Edition>& edition) {
+  thread_local std::optional<PlayoutBoard> board;
+  if (!board || board->edition != edition) board.emplace(edition);
+  return *board;
+}
+
 // Takes a Game over for PlayoutEngine::play: the edition's facts worked out once, the compact state, and the
 // hand-over both ways. A friend of Game and Bot.
 class PlayoutTable {
@@ -110,10 +180,9 @@ class PlayoutTable {
         cap_(turn_cap),
         dice_(dice),
         stop_(stop),
+        b_(board_of(game.edition_)),
         n_(static_cast<int>(ed_.spaces.size())),
-        seats_(static_cast<int>(game.state_.players.size())) {
-    learn_edition();
-  }
+        seats_(static_cast<int>(game.state_.players.size())) {}
 
   static bool covers(const Game& g) {
     const Edition& ed = *g.edition_;
@@ -205,53 +274,6 @@ class PlayoutTable {
     play_from_rest();
   }
 
-  // ------------------------------------------------------------------ the edition
-  struct LotFacts {
-    Space::Kind kind = Space::Kind::action;
-    RentRule::Kind rent = RentRule::Kind::none;
-    int group = -1;
-    Money price = 0, house_cost = 0, mortgage = 0;
-    const std::vector<Money>* amounts = nullptr;
-    const std::vector<Effect>* on_land = nullptr;
-    bool ownable = false;
-  };
-  struct TradeGroup {
-    int group = 0;
-    int members = 0;
-  };
-
-  void learn_edition() {
-    facts_.resize(static_cast<std::size_t>(n_));
-    for (int s = 0; s < n_; ++s) {
-      const Space& sp = ed_.spaces[SpaceId{s}];
-      LotFacts& f = facts_[static_cast<std::size_t>(s)];
-      f.kind = sp.kind;
-      f.rent = sp.rent.kind;
-      f.group = sp.group_index;
-      f.price = sp.price;
-      f.house_cost = sp.house_cost;
-      f.mortgage = sp.mortgage;
-      f.amounts = &sp.rent.amounts;
-      f.on_land = &sp.on_land;
-      f.ownable = is_ownable(sp);
-      if (sp.kind == Space::Kind::property) {
-        properties_ |= bit(s);
-        least_house_cost_ = std::min(least_house_cost_, sp.house_cost);
-      }
-      if (f.ownable) least_mortgage_ = std::min(least_mortgage_, sp.mortgage);
-    }
-    group_masks_.assign(ed_.groups.size(), 0);
-    for (std::size_t gi = 0; gi < ed_.groups.size(); ++gi) {
-      const auto& members = ed_.members_of(static_cast<int>(gi));
-      for (SpaceId m : members) group_masks_[gi] |= bit(m.number());
-      if ((group_masks_[gi] & properties_) != 0) property_groups_.push_back(group_masks_[gi]);
-      if (members.size() >= 2 && is_ownable(ed_.spaces[members[0]]))
-        trade_groups_.push_back({static_cast<int>(gi), static_cast<int>(members.size())});
-    }
-    jail_space_ = ed_.jail_space->number();
-    start_space_ = ed_.start_space.number();
-  }
-
   // ------------------------------------------------------------------ the hand-over
   // Between moves, or a jailed player's turn about to be asked: where the compact engine plays from.
   bool at_rest() const {
@@ -291,6 +313,7 @@ class PlayoutTable {
     const GameState& st = g_.state_;
     t_.owned.fill(0);
     t_.mortgaged = 0;
+    t_.hotels = 0;
     for (int p = 0; p < seats_; ++p) {
       const PlayerState& pl = st.players[PlayerId{p}];
       auto& tp = t_.players[static_cast<std::size_t>(p)];
@@ -311,6 +334,7 @@ class PlayoutTable {
       lot.mortgaged = ss.mortgaged;
       if (ss.owner) t_.owned[ss.owner->index()] |= bit(s);
       if (ss.mortgaged) t_.mortgaged |= bit(s);
+      if (ss.hotel) t_.hotels |= bit(s);
     }
     for (std::size_t d = 0; d < ed_.decks.size(); ++d) {
       const DeckState& order = g_.decks_[d];
@@ -429,11 +453,11 @@ class PlayoutTable {
   // ------------------------------------------------------------------ the board
   TableBits::Player& player(int p) { return t_.players[static_cast<std::size_t>(p)]; }
   TableBits::Lot& lot(int s) { return t_.lots[static_cast<std::size_t>(s)]; }
-  const LotFacts& facts(int s) const { return facts_[static_cast<std::size_t>(s)]; }
+  const PlayoutBoard::LotFacts& facts(int s) const { return b_.facts[static_cast<std::size_t>(s)]; }
   bool active(int p) const { return !t_.players[static_cast<std::size_t>(p)].bankrupt; }
   int level(int s) { return lot(s).hotel ? r_.max_houses + 1 : lot(s).houses; }
   bool owns_group(int p, int group) const {
-    const std::uint64_t mask = group_masks_[static_cast<std::size_t>(group)];
+    const std::uint64_t mask = b_.group_masks[static_cast<std::size_t>(group)];
     return (t_.owned[static_cast<std::size_t>(p)] & mask) == mask;
   }
   // Counted a bit at a time: a group has a few lots, and the machine's base instruction set has no popcount
@@ -444,10 +468,10 @@ class PlayoutTable {
     return n;
   }
   int owned_in_group(int p, int group) const {
-    return lots_in(t_.owned[static_cast<std::size_t>(p)] & group_masks_[static_cast<std::size_t>(group)]);
+    return lots_in(t_.owned[static_cast<std::size_t>(p)] & b_.group_masks[static_cast<std::size_t>(group)]);
   }
   bool group_has_buildings(int group) {
-    for (std::uint64_t m = group_masks_[static_cast<std::size_t>(group)]; m != 0; m &= m - 1) {
+    for (std::uint64_t m = b_.group_masks[static_cast<std::size_t>(group)]; m != 0; m &= m - 1) {
       const int s = std::countr_zero(m);
       if (lot(s).houses > 0 || lot(s).hotel) return true;
     }
@@ -523,6 +547,7 @@ class PlayoutTable {
         if (l.hotel) ++t_.bank_hotels;
         l.houses = 0;
         l.hotel = false;
+        t_.hotels &= ~bit(s);
         if (creditor >= 0) post(-1, p, houses * facts(s).house_cost / 2);
       }
       if (creditor < 0) {
@@ -622,7 +647,7 @@ class PlayoutTable {
   // Engine::refuse_sell for the owner of a lot with a building: sold evenly.
   bool may_sell(int s) {
     if (lot(s).hotel) return true;
-    for (std::uint64_t m = group_masks_[static_cast<std::size_t>(facts(s).group)]; m != 0; m &= m - 1)
+    for (std::uint64_t m = b_.group_masks[static_cast<std::size_t>(facts(s).group)]; m != 0; m &= m - 1)
       if (level(std::countr_zero(m)) > lot(s).houses) return false;
     return true;
   }
@@ -641,6 +666,7 @@ class PlayoutTable {
       return;
     }
     lot(s).hotel = false;
+    t_.hotels &= ~bit(s);
     ++t_.bank_hotels;
     t_.bank_houses -= replace;
     lot(s).houses = static_cast<std::int8_t>(replace);
@@ -648,7 +674,7 @@ class PlayoutTable {
   }
   // Engine::rent_for.
   Money rent_for(int s, int dice_total) {
-    const LotFacts& f = facts(s);
+    const PlayoutBoard::LotFacts& f = facts(s);
     const TableBits::Lot& l = lot(s);
     const auto& amounts = *f.amounts;
     switch (f.rent) {
@@ -690,7 +716,7 @@ class PlayoutTable {
     auto& pl = player(p);
     const int from = pl.position;
     if (steps >= 0) {
-      const int dist_to_start = wrap(start_space_ - from + n_, n_);
+      const int dist_to_start = wrap(b_.start_space - from + n_, n_);
       const bool crosses = dist_to_start != 0 && steps >= dist_to_start;
       const bool lands_on_start = crosses && steps == dist_to_start;
       pl.position = static_cast<std::int8_t>(wrap(from + steps, n_));
@@ -709,7 +735,7 @@ class PlayoutTable {
   // Engine::jail: the rest of the jailed player's turn is dropped, but for the end of the roll.
   void jail(int p) {
     auto& pl = player(p);
-    pl.position = static_cast<std::int8_t>(jail_space_);
+    pl.position = static_cast<std::int8_t>(b_.jail_space);
     pl.in_jail = true;
     pl.jail_attempts = 0;
     if (p == t_.current) {
@@ -748,7 +774,7 @@ class PlayoutTable {
   // the space's effects.
   void land(int p, int multiplier, int dice_multiplier) {
     const int pos = player(p).position;
-    const LotFacts& f = facts(pos);
+    const PlayoutBoard::LotFacts& f = facts(pos);
     if (f.ownable) {
       const TableBits::Lot& l = lot(pos);
       if (l.owner < 0) {
@@ -920,14 +946,14 @@ class PlayoutTable {
   };
   Decision between_moves(int p) {
     const Money cash = player(p).cash;
-    if (!(cash - least_house_cost_ <= 2 * kReserve && cash <= least_mortgage_ * 2 + 3 * kReserve)) {
-      if (cash > least_mortgage_ * 2 + 3 * kReserve)
+    if (!(cash - b_.least_house_cost <= 2 * kReserve && cash <= b_.least_mortgage * 2 + 3 * kReserve)) {
+      if (cash > b_.least_mortgage * 2 + 3 * kReserve)
         for (std::uint64_t m = t_.owned[static_cast<std::size_t>(p)] & t_.mortgaged; m != 0; m &= m - 1) {
           const int s = std::countr_zero(m);
           if (cash > facts(s).mortgage * 2 + 3 * kReserve && cash >= facts(s).mortgage + interest(s))
             return {Decision::Kind::unmortgage, s};
         }
-      if (cash - least_house_cost_ > 2 * kReserve)
+      if (cash - b_.least_house_cost > 2 * kReserve)
         if (const int s = first_lot_to_build(p, build_candidates(p), cash - 2 * kReserve - 1); s >= 0)
           return {Decision::Kind::build, s};
     }
@@ -946,9 +972,9 @@ class PlayoutTable {
     Candidates& known = candidates_[static_cast<std::size_t>(p)];
     if (known.owned == mine) return known.lots;  // (no lots, no whole group: the cache starts right)
     std::uint64_t whole = 0;
-    for (std::uint64_t group : property_groups_)
+    for (std::uint64_t group : b_.property_groups)
       if ((mine & group) == group) whole |= group;
-    known = {mine, whole & properties_};
+    known = {mine, whole & b_.properties};
     return known.lots;
   }
   // Engine::first_lot_to_build with Engine::build_refusal for a house or the hotel next: the first lot in
@@ -957,19 +983,19 @@ class PlayoutTable {
     int facts_of = -1;  // the group the facts below are about (worked out once for its lots in a row)
     bool lot_mortgaged = false, ready_for_hotels = true;
     int lowest = 0;
-    for (std::uint64_t m = among; m != 0; m &= m - 1) {
+    // `among` are the property lots of groups the player owns whole (build_candidates): a lot with a hotel
+    // or a mortgage is refused whatever else.
+    for (std::uint64_t m = among & ~(t_.hotels | t_.mortgaged); m != 0; m &= m - 1) {
       const int s = std::countr_zero(m);
-      const LotFacts& f = facts(s);
+      const PlayoutBoard::LotFacts& f = facts(s);
       const TableBits::Lot& l = lot(s);
-      if (f.house_cost > budget || f.kind != Space::Kind::property || l.hotel) continue;
-      if (l.owner != p || l.mortgaged) continue;
-      if (!owns_group(p, f.group)) continue;
+      if (f.house_cost > budget) continue;
       if (f.group != facts_of) {
         facts_of = f.group;
         lot_mortgaged = false;
         ready_for_hotels = true;
         lowest = r_.max_houses + 1;
-        for (std::uint64_t g = group_masks_[static_cast<std::size_t>(f.group)]; g != 0; g &= g - 1) {
+        for (std::uint64_t g = b_.group_masks[static_cast<std::size_t>(f.group)]; g != 0; g &= g - 1) {
           const int member = std::countr_zero(g);
           lot_mortgaged |= lot(member).mortgaged;
           ready_for_hotels &= lot(member).hotel || lot(member).houses >= r_.houses_for_hotel;
@@ -998,6 +1024,7 @@ class PlayoutTable {
       t_.bank_houses += l.houses;
       l.houses = 0;
       l.hotel = true;
+      t_.hotels |= bit(s);
     } else {
       --t_.bank_houses;
       ++l.houses;
@@ -1007,8 +1034,8 @@ class PlayoutTable {
   Decision trade_to_complete_a_group(int p) {
     const Money cash = player(p).cash;
     const std::uint64_t mine = t_.owned[static_cast<std::size_t>(p)];
-    for (const TradeGroup& tg : trade_groups_) {
-      const std::uint64_t members = group_masks_[static_cast<std::size_t>(tg.group)];
+    for (const PlayoutBoard::TradeGroup& tg : b_.trade_groups) {
+      const std::uint64_t members = b_.group_masks[static_cast<std::size_t>(tg.group)];
       // All but one lot of the group: exactly one of its lots is not the player's.
       const std::uint64_t others = members & ~mine;
       if (others == 0 || (others & (others - 1)) != 0) continue;
@@ -1168,21 +1195,13 @@ class PlayoutTable {
   const int cap_;
   BotDice* dice_;
   const std::atomic<bool>* stop_;
+  const PlayoutBoard& b_;
   const int n_;
   const int seats_;
   // The state at a point at rest some steps back (kCheckpointEvery at most), and how many steps were played
   // from it: a step the compact engine cannot finish is undone by playing those again up to it.
   TableBits checkpoint_;
   int since_checkpoint_ = 0;
-  std::vector<LotFacts> facts_;
-  std::vector<std::uint64_t> group_masks_;
-  std::vector<std::uint64_t> property_groups_;
-  std::vector<TradeGroup> trade_groups_;
-  std::uint64_t properties_ = 0;
-  Money least_house_cost_ = kMaxMoney;
-  Money least_mortgage_ = kMaxMoney;
-  int jail_space_ = 0;
-  int start_space_ = 0;
   TableBits t_;
   // The debt questions pending, in order: only ever within a turn (none at rest), so not in TableBits.
   struct Debt {
