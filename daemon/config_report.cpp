@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cstdlib>
 #include <filesystem>
 
 #include "daemon/paths.h"
@@ -76,22 +75,14 @@ ConfigReport describe_config(const Config& config) {
     report.warnings.push_back(
         fmt::format("[editions] dir {} holds no edition (*.toml): the setup screen will offer none",
                     config.editions_dir));
-  if (const std::string& fonts = config.screen.font_dir;
-      !fonts.empty() && !display::FontSet::holds_the_fonts(fonts))
-    report.warnings.push_back(fmt::format(
-        "[screen] font_dir {} holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: the screen will not start; "
-        "name a folder holding both, or \"\" for Debian's",
-        fonts));
   // What the service reads from its environment beside the file (systemctl edit can set both).
   if (auto dirs = edition_dirs(config.editions_dir); !dirs)
     report.warnings.push_back(dirs.error() + ": the service will not start");
-  if (const char* env_fonts = std::getenv("BOARDBANK_FONT_DIR");
-      env_fonts && *env_fonts && config.screen.font_dir.empty() &&
-      !display::FontSet::holds_the_fonts(env_fonts))
-    report.warnings.push_back(fmt::format(
-        "BOARDBANK_FONT_DIR is set to {}, which holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: the screen "
-        "will not start; point it at a folder holding both, or unset it",
-        env_fonts));
+  // The screen's own words for a font folder it would refuse: [screen] font_dir, or BOARDBANK_FONT_DIR from
+  // the environment when the file names none.
+  if (auto why = display::FontSet::why_not_open(config.screen.font_dir))
+    report.warnings.push_back(fmt::format("{}{}: the screen will not start",
+                                          config.screen.font_dir.empty() ? "" : "[screen] font_dir ", *why));
   auto check_trace = [&](const std::string& trace, const std::string& name) {
     if (!trace.empty() && !fs::exists(trace, ec))
       report.warnings.push_back(fmt::format("{}: trace {} does not exist", name, trace));

@@ -396,6 +396,11 @@ std::expected<std::unique_ptr<Service>, std::string> Service::create(ServiceSetu
   Impl& s = *impl;
   const Config& config = s.setup.config;
   s.boot_id = fmt::format("{:x}", std::random_device{}() & 0xFFFFFFu);
+  // What the configuration and the environment alone refuse comes first: a refused start creates no folder
+  // and takes no lock (a bad BOARDBANK_EDITIONS once left the ledger's folders made and its lock file
+  // behind).
+  auto dirs = edition_dirs(config.editions_dir);
+  if (!dirs) return std::unexpected(dirs.error());
 
   auto loop = EventLoop::create();
   if (!loop) return std::unexpected(loop.error());
@@ -426,8 +431,6 @@ std::expected<std::unique_ptr<Service>, std::string> Service::create(ServiceSetu
   options.keep_backups = config.ledger.keep_backups;
   options.backup_every_minutes = config.ledger.backup_every_minutes;
   options.resume_budget_ms = config.ledger.resume_budget_ms;
-  auto dirs = edition_dirs(config.editions_dir);
-  if (!dirs) return std::unexpected(dirs.error());
   options.edition_dirs = std::move(*dirs);
   options.vfs = s.setup.ledger_vfs;
   // Commits are written on the loop and synced by the ledger syncer's thread (started in run()).

@@ -62,7 +62,9 @@ struct ServiceSetup {
 class Service {
  public:
   // Opens the ledger (creating its database and folders), resumes the newest unfinished game, opens the
-  // devices and the screen. The error says what to fix (an unreadable database, no editions, ...).
+  // devices and the screen. The error says what to fix (an unreadable database, no editions, ...). A start
+  // refused for its configuration or environment alone (a BOARDBANK_EDITIONS that is no folder) is refused
+  // before any folder is created or the database's lock is taken.
   static std::expected<std::unique_ptr<Service>, std::string> create(ServiceSetup setup);
   ~Service();
   Service(const Service&) = delete;

@@ -25,31 +25,42 @@ FontSet::~FontSet() {
   TTF_Quit();
 }
 
-bool FontSet::holds_the_fonts(const std::string& folder) {
+namespace {
+
+// Whether `folder` holds both faces a FontSet needs.
+bool holds_the_fonts(const std::string& folder) {
   std::error_code ec;
   return std::filesystem::exists(std::filesystem::path(folder) / "DejaVuSans.ttf", ec) &&
          std::filesystem::exists(std::filesystem::path(folder) / "DejaVuSans-Bold.ttf", ec);
 }
 
-std::expected<std::unique_ptr<FontSet>, std::string> FontSet::open(const std::string& dir) {
+}  // namespace
+
+std::optional<std::string> FontSet::why_not_open(const std::string& dir) {
   // A folder named on purpose (--fonts, [screen] font_dir) is used or refused, never passed over for
   // Debian's: the family would see other letters than the ones they asked for, without a word.
-  if (!dir.empty() && !holds_the_fonts(dir))
-    return std::unexpected(fmt::format(
+  if (!dir.empty()) {
+    if (holds_the_fonts(dir)) return std::nullopt;
+    return fmt::format(
         "{} holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: name a folder holding both, or leave the font "
         "folder empty for Debian's (the package fonts-dejavu-core)",
-        dir));
+        dir);
+  }
+  // BOARDBANK_FONT_DIR is named on purpose too: used when no folder is given, or refused.
+  if (const char* env = std::getenv("BOARDBANK_FONT_DIR"); env && *env && !holds_the_fonts(env))
+    return fmt::format(
+        "BOARDBANK_FONT_DIR is set to {}, which holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: point it at "
+        "a folder holding both, or unset it for Debian's (the package fonts-dejavu-core)",
+        env);
+  return std::nullopt;
+}
+
+std::expected<std::unique_ptr<FontSet>, std::string> FontSet::open(const std::string& dir) {
+  if (auto why = why_not_open(dir)) return std::unexpected(std::move(*why));
   std::vector<std::string> candidates;
   if (!dir.empty()) candidates.push_back(dir);
-  // BOARDBANK_FONT_DIR is named on purpose too: used when no folder is given, or refused.
-  if (const char* env = std::getenv("BOARDBANK_FONT_DIR"); env && *env && dir.empty()) {
-    if (!holds_the_fonts(env))
-      return std::unexpected(fmt::format(
-          "BOARDBANK_FONT_DIR is set to {}, which holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: point it "
-          "at a folder holding both, or unset it for Debian's (the package fonts-dejavu-core)",
-          env));
+  if (const char* env = std::getenv("BOARDBANK_FONT_DIR"); env && *env && dir.empty())
     candidates.emplace_back(env);
-  }
   candidates.emplace_back("/usr/share/fonts/truetype/dejavu");
   candidates.emplace_back("/usr/local/share/fonts/truetype/dejavu");
   std::string found;

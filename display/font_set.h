@@ -1,6 +1,7 @@
 #pragma once
 #include <expected>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "display/text_measure.h"
@@ -11,11 +12,15 @@ namespace bb::display {
 class FontSet : public TextMeasure {
  public:
   // Looks in `dir` if given, else in BOARDBANK_FONT_DIR, else where Debian installs the package. A `dir` or a
-  // BOARDBANK_FONT_DIR (when no `dir` is given) without both faces is refused, never passed over.
+  // BOARDBANK_FONT_DIR (when no `dir` is given) without both faces is refused, never passed over: with the
+  // words of why_not_open(dir).
   static std::expected<std::unique_ptr<FontSet>, std::string> open(const std::string& dir = {});
-  // Whether `folder` holds both faces open() needs (DejaVuSans.ttf and DejaVuSans-Bold.ttf): what open() asks
-  // of a folder, and what check-config warns about. Any thread.
-  static bool holds_the_fonts(const std::string& folder);
+  // Why open(dir) would refuse the folder named for it (`dir`, or BOARDBANK_FONT_DIR when `dir` is empty)
+  // because it lacks DejaVuSans.ttf or DejaVuSans-Bold.ttf, in words that say what to do; nothing when no
+  // folder is named or the one named holds both (open() may still find no fonts where Debian puts them).
+  // open() refuses with these words and check-config quotes them. Reads the environment and the file
+  // system; any thread.
+  static std::optional<std::string> why_not_open(const std::string& dir = {});
   ~FontSet() override;
   FontSet(const FontSet&) = delete;
   FontSet& operator=(const FontSet&) = delete;

@@ -436,10 +436,7 @@ void TokenLocator::Impl::assign_by_outline(const std::vector<size_t>& members,
          !own_by_elimination) ||
         (!near && (unknown_outline || too_many) && !stayed)) {
       // The blob might as well be another of the same look, this token being covered or elsewhere.
-      out[t].confidence = std::min(out[t].confidence, 0.5);
-      if (!last_spaces.empty() && std::find(out[t].candidates.begin(), out[t].candidates.end(),
-                                            last_spaces[t]) == out[t].candidates.end())
-        out[t].candidates.push_back(last_spaces[t]);
+      hold_to_question(out[t], t);
     }
   }
 }

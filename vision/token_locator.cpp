@@ -625,15 +625,7 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
       // One of them untouched on its own blob, the other elsewhere: they cannot have swapped.
       if (component[a] != component[b] && (out[a].untouched || out[b].untouched)) continue;
       if (component[a] == component[b] && one_space_holds_both(a, b)) continue;
-      for (size_t t : {a, b}) {
-        out[t].confidence = std::min(out[t].confidence, 0.5);
-        const int other = out[t == a ? b : a].space;
-        if (std::find(out[t].candidates.begin(), out[t].candidates.end(), other) == out[t].candidates.end())
-          out[t].candidates.push_back(other);
-        if (!im.last_spaces.empty() && std::find(out[t].candidates.begin(), out[t].candidates.end(),
-                                                 im.last_spaces[t]) == out[t].candidates.end())
-          out[t].candidates.push_back(im.last_spaces[t]);
-      }
+      for (size_t t : {a, b}) im.hold_to_question(out[t], t, out[t == a ? b : a].space);
     }
   // A token seen off its last space at under half its size, centred on another token seen whole and sure,
   // is a question, not a move: two tokens cannot stand that close, so the piece is likely the other one's
@@ -654,10 +646,7 @@ std::vector<TokenObservation> TokenLocator::Impl::find(const cv::Mat& top,
     if (!out[t].visible || out[t].visible_fraction >= 0.5 || out[t].space == im.last_spaces[t] ||
         !centred_on_another(t))
       continue;
-    out[t].confidence = std::min(out[t].confidence, 0.5);
-    if (std::find(out[t].candidates.begin(), out[t].candidates.end(), im.last_spaces[t]) ==
-        out[t].candidates.end())
-      out[t].candidates.push_back(im.last_spaces[t]);
+    im.hold_to_question(out[t], t);
   }
   // A white token on pale paper: by its place's score, clear of everything the colours above explained.
   if (!near) im.locate_faint(tokens, out);
@@ -685,6 +674,16 @@ TokenObservation TokenLocator::Impl::observe(int token, const Tally& blob, doubl
   for (const auto& [share, sp] : shares)
     if (share >= 0.15) o.candidates.push_back(sp);
   return o;
+}
+
+void TokenLocator::Impl::hold_to_question(TokenObservation& o, size_t t, std::optional<int> other) const {
+  o.confidence = std::min(o.confidence, 0.5);
+  auto add = [&o](int space) {
+    if (std::find(o.candidates.begin(), o.candidates.end(), space) == o.candidates.end())
+      o.candidates.push_back(space);
+  };
+  if (other) add(*other);
+  if (!last_spaces.empty()) add(last_spaces[t]);
 }
 
 void TokenLocator::Impl::ask_between(TokenObservation& o, const Tally& other) const {

@@ -12,6 +12,7 @@
 #include <array>
 #include <cmath>
 #include <opencv2/core.hpp>
+#include <optional>
 #include <vector>
 
 #include "vision/token_locator.h"
@@ -176,6 +177,11 @@ struct TokenLocator::Impl {
   // the body's; true when a cap was found (the light's correction is the last find()'s).
   bool drop_cap(std::vector<int>& core_pixels, const cv::Mat& top) const;
   void ask_between(TokenObservation& o, const Tally& other) const;
+  // Holds token `t`'s observation `o` to a question for the table between where it was seen, `other` (where
+  // given) and its last space (where known): its confidence at most 0.5, those spaces among its candidates
+  // after the ones it has. A look-alike that may have swapped with it, a piece centred on another token, a
+  // blob that might as well be another of its look: asked, never guessed.
+  void hold_to_question(TokenObservation& o, size_t t, std::optional<int> other = std::nullopt) const;
   // True when `blob` is token `t`'s blob as last decided, unchanged (remember_decided); `area`: the
   // token's learned area.
   bool untouched(size_t t, const Tally& blob, double area) const;

@@ -104,18 +104,18 @@ test -e "$dir/frames" && { echo "FAIL moves_folder: frames were rendered for a f
 expect editions_missing 105 "--editions: Directory does not exist: $dir/no-editions" -- "$bb" simulate --editions "$dir/no-editions" --games 1
 expect editions_a_file 105 "--editions: Directory is actually a file: $dir/notes.txt" -- "$bb" odds "$scripts/spec_example.jsonl" --editions "$dir/notes.txt"
 # --fonts names the folder the screens' letters come from: one without them was passed over for Debian's
-expect fonts_missing 1 "$dir/no-fonts holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: name a folder holding both" -- "$bb" screens --out "$dir/screens" --fonts "$dir/no-fonts"
+expect fonts_missing 1 "$dir/no-fonts holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: name a folder holding both, or leave the font folder empty for Debian's (the package fonts-dejavu-core)" -- "$bb" screens --out "$dir/screens" --fonts "$dir/no-fonts"
 printf '[screen]\nfont_dir = "%s"\n' "$dir/no-fonts" > "$dir/fonts.toml"
-expect config_fonts_missing 0 "[screen] font_dir $dir/no-fonts holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: the screen will not start" -- "$bb" check-config "$dir/fonts.toml"
+expect config_fonts_missing 0 "[screen] font_dir $dir/no-fonts holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: name a folder holding both, or leave the font folder empty for Debian's (the package fonts-dejavu-core): the screen will not start" -- "$bb" check-config "$dir/fonts.toml"
 expect demo_state_json_folder 2 "--state-json $dir/a folder is a folder: name the file to write the final state to" -- "$bb" demo --headless --turns 1 --db "$dir/demo.db" --state-json "$dir/a folder"
 # The same folders named by the environment (systemctl edit can set them) were passed over just as silently
 expect editions_env_missing 2 "BOARDBANK_EDITIONS is set to $dir/no-editions, which is not a folder: point it at the folder holding the edition files, or unset it" -- env BOARDBANK_EDITIONS="$dir/no-editions" "$bb" simulate --games 1
 expect editions_env_a_file 2 "BOARDBANK_EDITIONS is set to $dir/notes.txt, which is not a folder" -- env BOARDBANK_EDITIONS="$dir/notes.txt" "$bb" replay "$scripts/spec_example.jsonl"
 expect editions_env_empty 0 "signature" -- env BOARDBANK_EDITIONS= "$bb" simulate --games 1
-expect fonts_env_missing 1 "BOARDBANK_FONT_DIR is set to $dir/no-fonts, which holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: point it at a folder holding both, or unset it" -- env BOARDBANK_FONT_DIR="$dir/no-fonts" "$bb" screens --out "$dir/screens"
+expect fonts_env_missing 1 "BOARDBANK_FONT_DIR is set to $dir/no-fonts, which holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: point it at a folder holding both, or unset it for Debian's (the package fonts-dejavu-core)" -- env BOARDBANK_FONT_DIR="$dir/no-fonts" "$bb" screens --out "$dir/screens"
 printf '[ledger]\npath = "%s"\n' "$dir/env.db" > "$dir/plain.toml"
 expect config_editions_env 0 "BOARDBANK_EDITIONS is set to $dir/no-editions, which is not a folder: point it at the folder holding the edition files, or unset it to use the installed editions: the service will not start" -- env BOARDBANK_EDITIONS="$dir/no-editions" "$bb" check-config "$dir/plain.toml"
-expect config_fonts_env 0 "BOARDBANK_FONT_DIR is set to $dir/no-fonts, which holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: the screen will not start" -- env BOARDBANK_FONT_DIR="$dir/no-fonts" "$bb" check-config "$dir/plain.toml"
+expect config_fonts_env 0 "BOARDBANK_FONT_DIR is set to $dir/no-fonts, which holds no DejaVuSans.ttf and DejaVuSans-Bold.ttf: point it at a folder holding both, or unset it for Debian's (the package fonts-dejavu-core): the screen will not start" -- env BOARDBANK_FONT_DIR="$dir/no-fonts" "$bb" check-config "$dir/plain.toml"
 test -e "$dir/demo.db" && { echo "FAIL demo_state_json_folder: the demo played before refusing"; failed=1; }
 expect track_setup_folder 105 "--setup: $dir/a folder is a folder: name the set-up file in it" -- "$bb" track "$dir/a folder" --setup "$dir/a folder"
 expect calibrate_setup_folder 105 "--setup: $dir/a folder is a folder: name the set-up file in it" -- "$bb" calibrate "$dir/a folder" --setup "$dir/a folder" --screenshot "$dir/cal.png"

@@ -200,6 +200,45 @@ TEST(Service, ASecondServiceOnTheSameDatabaseIsRefusedUntilTheFirstEnds) {
   EXPECT_TRUE(after.has_value()) << (after ? std::string() : after.error());
 }
 
+// A BOARDBANK_EDITIONS that is no folder refuses the start before anything is made: the ledger's folders
+// were created and its lock taken (the lock file left behind) before the variable was looked at.
+TEST(Service, ABadBoardbankEditionsIsRefusedBeforeAnyFolderIsMadeOrTheLockTaken) {
+  TempFolder dir;
+  std::optional<std::string> was;
+  if (const char* value = std::getenv("BOARDBANK_EDITIONS")) was = value;
+  setenv("BOARDBANK_EDITIONS", dir.file("no-editions").c_str(), 1);
+  auto start = [](Config config) {
+    ServiceSetup setup;
+    setup.config = std::move(config);
+    setup.headless = true;
+    setup.log = [](const std::string&) {};
+    setup.devices_from_config = false;
+    return Service::create(std::move(setup));
+  };
+  // The ledger and its backups under a folder that does not exist yet (state/).
+  auto under_new_folder = start(test_config(dir));
+  // The ledger in a folder that exists: no lock file beside it.
+  Config in_place = test_config(dir);
+  in_place.ledger.path = dir.file("ledger.db");
+  in_place.ledger.backup_dir = dir.file("backups");
+  auto in_existing_folder = start(in_place);
+  if (was)
+    setenv("BOARDBANK_EDITIONS", was->c_str(), 1);
+  else
+    unsetenv("BOARDBANK_EDITIONS");
+  for (const auto* refused : {&under_new_folder, &in_existing_folder}) {
+    ASSERT_FALSE(refused->has_value());
+    EXPECT_NE(refused->error().find("BOARDBANK_EDITIONS is set to " + dir.file("no-editions") +
+                                    ", which is not a folder"),
+              std::string::npos)
+        << refused->error();
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("state"))) << "the ledger's folder was created";
+  EXPECT_FALSE(std::filesystem::exists(dir.file("ledger.db.lock"))) << "the ledger's lock was taken";
+  EXPECT_FALSE(std::filesystem::exists(dir.file("backups"))) << "the backups' folder was created";
+  EXPECT_FALSE(std::filesystem::exists(dir.file("ledger.db"))) << "the ledger was created";
+}
+
 TEST(Service, SighupReloadsAGoodFileAndKeepsTheOldConfigurationForABadOne) {
   TempFolder dir;
   const std::string file = dir.file("boardbank.toml");
