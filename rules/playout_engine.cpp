@@ -1,10 +1,5 @@
-// PlayoutEngine (rules/playout_engine.h): the compact state, a turn played over it as Game's engine and the
-// bots play it, and the hand-over to Game and Bot for everything else.
-//
-// Each function below names the Engine or Bot function whose rule it plays; where the engine queues steps,
-// this plays them in the same order directly. The engine stops at every step with a question pending (a
-// debt, a tax, a card to draw) until an input answers it; here the bots' answer is played at the same point
-// (Playout::settle_at_step).
+// PlayoutEngine (rules/playout_engine.h): what it covers, its loop from one point at rest to the next
+// (rules/playout_turns.h plays each step), and the hand-over to Game and Bot both ways.
 #include "rules/playout_engine.h"
 
 #include <array>
@@ -13,16 +8,13 @@
 #include <vector>
 
 #include "rules/engine.h"
+#include "rules/playout_turns.h"
 
 namespace bb::rules {
 
 namespace {
-constexpr int kBoardSpaces = 48;  // the lots held (a space is one bit of a word: at most 64)
-constexpr int kDecksHeld = 2;
-constexpr int kDeckCards = 32;
-constexpr Money kReserve = 150;  // the bots' (rules/bot.cpp)
-
-std::uint64_t bit(int space) { return std::uint64_t{1} << space; }
+using namespace playout_limits;
+std::uint64_t bit(int space) { return lot_bit(space); }
 
 // The rule switches the compact engine plays, at the values it plays them with: any other value is played by
 // Game itself.
@@ -38,133 +30,6 @@ bool rules_covered(const Rules& r) {
          r.houses_for_hotel >= 1;
 }
 }  // namespace
-
-// A deck face down, top first, as DeckState keeps it: a ring of the deck's copies.
-struct DeckBits {
-  std::array<std::uint8_t, kDeckCards> ring{};
-  std::uint8_t head = 0, size = 0, capacity = 0;
-  int top() const { return ring[head]; }
-  int at(int i) const { return ring[(head + i) % capacity]; }
-  int pop_top() {
-    int c = ring[head];
-    head = static_cast<std::uint8_t>(head + 1 == capacity ? 0 : head + 1);
-    if (--size == 0) head = 0;
-    return c;
-  }
-  void push_bottom(int c) {
-    ring[(head + size) % capacity] = static_cast<std::uint8_t>(c);
-    ++size;
-  }
-};
-
-// The state a playout changes, plain data: copied whole at every point between moves, so that a turn the
-// compact engine cannot finish is undone by copying it back.
-struct TableBits {
-  struct Player {
-    Money cash = 0;
-    std::array<std::int8_t, kDecksHeld> jail_cards{};
-    std::int8_t position = 0;
-    std::int8_t jail_attempts = 0;
-    bool in_jail = false;
-    bool bankrupt = false;
-    bool passed_start = false;
-  };
-  struct Lot {
-    std::int8_t owner = -1;  // -1: the bank's
-    std::int8_t houses = 0;
-    bool hotel = false;
-    bool mortgaged = false;
-  };
-  std::array<Player, kMaxPlayers> players{};
-  std::array<Lot, kBoardSpaces> lots{};
-  std::array<std::uint64_t, kMaxPlayers> owned{};  // by player, a bit per lot (Game::lots_of)
-  std::uint64_t mortgaged = 0;                     // Game::mortgaged_lots
-  std::uint64_t hotels = 0;                        // the lots with a hotel
-  std::array<DeckBits, kDecksHeld> decks{};
-  std::uint64_t bot_rng = 0;
-  std::int64_t inputs = 0;    // Game::input_count
-  std::int64_t postings = 0;  // Game::posting_count
-  int bank_houses = 0, bank_hotels = 0;
-  int turns = 0;
-  int bankruptcies = 0;
-  int winner = -1;  // once the game is over (ended): the one player left
-  int current = 0;
-  int doubles_in_row = 0;
-  int last_d1 = 0, last_d2 = 0;
-  bool turn_doubles = false;
-  bool extra_roll_blocked = false;
-  bool jail_question = false;  // the current player's jail question is pending (Engine::ask_jail)
-  bool ended = false;          // the last bankruptcy but one: one player is left (Engine::finish)
-};
-
-// What the compact engine reads of an edition, worked out once per edition and thread (board_of).
-struct PlayoutBoard {
-  struct LotFacts {
-    Space::Kind kind = Space::Kind::action;
-    RentRule::Kind rent = RentRule::Kind::none;
-    int group = -1;
-    Money price = 0, house_cost = 0, mortgage = 0;
-    const std::vector<Money>* amounts = nullptr;
-    const std::vector<Effect>* on_land = nullptr;
-    bool ownable = false;
-  };
-  struct TradeGroup {
-    int group = 0;
-    int members = 0;
-  };
-
-  explicit PlayoutBoard(std::shared_ptr<const Edition> shared) : edition(std::move(shared)) {
-    const Edition& ed = *edition;
-    const int n = static_cast<int>(ed.spaces.size());
-    facts.resize(static_cast<std::size_t>(n));
-    for (int s = 0; s < n; ++s) {
-      const Space& sp = ed.spaces[SpaceId{s}];
-      LotFacts& f = facts[static_cast<std::size_t>(s)];
-      f.kind = sp.kind;
-      f.rent = sp.rent.kind;
-      f.group = sp.group_index;
-      f.price = sp.price;
-      f.house_cost = sp.house_cost;
-      f.mortgage = sp.mortgage;
-      f.amounts = &sp.rent.amounts;
-      f.on_land = &sp.on_land;
-      f.ownable = is_ownable(sp);
-      if (sp.kind == Space::Kind::property) {
-        properties |= bit(s);
-        least_house_cost = std::min(least_house_cost, sp.house_cost);
-      }
-      if (f.ownable) least_mortgage = std::min(least_mortgage, sp.mortgage);
-    }
-    group_masks.assign(ed.groups.size(), 0);
-    for (std::size_t gi = 0; gi < ed.groups.size(); ++gi) {
-      const auto& members = ed.members_of(static_cast<int>(gi));
-      for (SpaceId m : members) group_masks[gi] |= bit(m.number());
-      if ((group_masks[gi] & properties) != 0) property_groups.push_back(group_masks[gi]);
-      if (members.size() >= 2 && is_ownable(ed.spaces[members[0]]))
-        trade_groups.push_back({static_cast<int>(gi), static_cast<int>(members.size())});
-    }
-    jail_space = ed.jail_space->number();
-    start_space = ed.start_space.number();
-  }
-
-  std::shared_ptr<const Edition> edition;  // held, so that no other edition is found at its address
-  std::vector<LotFacts> facts;
-  std::vector<std::uint64_t> group_masks;
-  std::vector<std::uint64_t> property_groups;
-  std::vector<TradeGroup> trade_groups;
-  std::uint64_t properties = 0;
-  Money least_house_cost = kMaxMoney;
-  Money least_mortgage = kMaxMoney;
-  int jail_space = 0;
-  int start_space = 0;
-};
-
-// The board of the edition last played on this thread: a playout's start costs no walk of the edition.
-const PlayoutBoard& board_of(const std::shared_ptr<const Edition>& edition) {
-  thread_local std::optional<PlayoutBoard> board;
-  if (!board || board->edition != edition) board.emplace(edition);
-  return *board;
-}
 
 // Takes a Game over for PlayoutEngine::play: the edition's facts worked out once, the compact state, and the
 // hand-over both ways. A friend of Game and Bot.
@@ -182,7 +47,9 @@ class PlayoutTable {
         stop_(stop),
         b_(board_of(game.edition_)),
         n_(static_cast<int>(ed_.spaces.size())),
-        seats_(static_cast<int>(game.state_.players.size())) {}
+        seats_(static_cast<int>(game.state_.players.size())),
+        turns_(ed_, r_, b_, seats_, dice),
+        t_(turns_.table()) {}
 
   static bool covers(const Game& g) {
     const Edition& ed = *g.edition_;
@@ -190,6 +57,7 @@ class PlayoutTable {
     if (g.keep_history_ || g.keep_journal_ || !rules_covered(g.rules_) || !ed.jail_space) return false;
     if (ed.spaces.size() > static_cast<std::size_t>(kBoardSpaces) ||
         ed.decks.size() > static_cast<std::size_t>(kDecksHeld) ||
+        ed.groups.size() > static_cast<std::size_t>(kGroups) ||
         st.players.size() > static_cast<std::size_t>(kMaxPlayers))
       return false;
     for (const Deck& deck : ed.decks) {
@@ -216,7 +84,7 @@ class PlayoutTable {
     // Until the game is at a point between moves, Game and Bot play it.
     if (!at_rest()) {
       const auto handed = hand_over();
-      drop_used_faces();
+      turns_.drop_used_faces();
       if (handed) return *handed;
     }
     load();
@@ -236,8 +104,7 @@ class PlayoutTable {
       if (since_checkpoint_ == kCheckpointEvery) take_checkpoint();
       ++stats_.from_rest;
       ++since_checkpoint_;
-      step();
-      if (!stuck_) {
+      if (turns_.step()) {
         if (t_.ended) {
           store();
           return PlayoutEngine::Result::ended;
@@ -247,8 +114,8 @@ class PlayoutTable {
       // A step the compact engine does not finish: undone (the steps since the checkpoint played again, with
       // the same faces, up to it), then played by Game and Bot from that point with the faces it had drawn.
       t_ = checkpoint_;
-      faces_used_ = 0;
-      for (int redo = since_checkpoint_ - 1; redo > 0; --redo) step();  // each finished before: it does again
+      turns_.rewind_faces();
+      for (int redo = since_checkpoint_ - 1; redo > 0; --redo) turns_.step();  // each finished before: again
       ++stats_.handed_over;
       store();
       const auto handed = hand_over();
@@ -259,19 +126,11 @@ class PlayoutTable {
   }
 
  private:
-  static constexpr int kCheckpointEvery = 16;
+  static constexpr int kCheckpointEvery = 32;
   void take_checkpoint() {
     checkpoint_ = t_;
     since_checkpoint_ = 0;
-    drop_used_faces();
-  }
-  // One step from a point at rest (play_from_rest), with the step's own flags cleared.
-  void step() {
-    stuck_ = false;
-    cut_ = false;
-    over_ = false;
-    debt_count_ = 0;
-    play_from_rest();
+    turns_.drop_used_faces();
   }
 
   // ------------------------------------------------------------------ the hand-over
@@ -294,7 +153,7 @@ class PlayoutTable {
     struct Replay final : BotDice {
       PlayoutTable& table;
       explicit Replay(PlayoutTable& t) : table(t) {}
-      int die() override { return table.next_face(); }
+      int die() override { return table.turns_.next_face(); }
     } replay(*this);
     BotDice* dice = dice_ ? &replay : nullptr;
     const GameState& st = g_.state_;
@@ -427,766 +286,6 @@ class PlayoutTable {
     if (t_.jail_question && !t_.ended) Engine(g_, nullptr).ask_jail(st.current);
   }
 
-  // ------------------------------------------------------------------ dice and the bot's draws
-  std::uint64_t random() { return splitmix64(t_.bot_rng); }     // Bot::random
-  int bot_die() { return static_cast<int>(random() % 6) + 1; }  // Bot::dice
-  void drop_used_faces() {
-    faces_.erase(faces_.begin(), faces_.begin() + static_cast<std::ptrdiff_t>(faces_used_));
-    faces_used_ = 0;
-  }
-  int next_face() {
-    if (faces_used_ < faces_.size()) return faces_[faces_used_++];
-    const int face = dice_->die();
-    faces_.push_back(face);
-    ++faces_used_;
-    return face;
-  }
-  // The faces of a throw the bot sends: its own dice, drawn all the same, then `dice`'s where given
-  // (Bot::play).
-  std::pair<int, int> throw_faces(int d1, int d2) {
-    if (!dice_) return {d1, d2};
-    const int f1 = next_face();
-    const int f2 = next_face();
-    return {f1, f2};
-  }
-
-  // ------------------------------------------------------------------ the board
-  TableBits::Player& player(int p) { return t_.players[static_cast<std::size_t>(p)]; }
-  TableBits::Lot& lot(int s) { return t_.lots[static_cast<std::size_t>(s)]; }
-  const PlayoutBoard::LotFacts& facts(int s) const { return b_.facts[static_cast<std::size_t>(s)]; }
-  bool active(int p) const { return !t_.players[static_cast<std::size_t>(p)].bankrupt; }
-  int level(int s) { return lot(s).hotel ? r_.max_houses + 1 : lot(s).houses; }
-  bool owns_group(int p, int group) const {
-    const std::uint64_t mask = b_.group_masks[static_cast<std::size_t>(group)];
-    return (t_.owned[static_cast<std::size_t>(p)] & mask) == mask;
-  }
-  // Counted a bit at a time: a group has a few lots, and the machine's base instruction set has no popcount
-  // (std::popcount is a library call there).
-  static int lots_in(std::uint64_t mask) {
-    int n = 0;
-    for (; mask != 0; mask &= mask - 1) ++n;
-    return n;
-  }
-  int owned_in_group(int p, int group) const {
-    return lots_in(t_.owned[static_cast<std::size_t>(p)] & b_.group_masks[static_cast<std::size_t>(group)]);
-  }
-  bool group_has_buildings(int group) {
-    for (std::uint64_t m = b_.group_masks[static_cast<std::size_t>(group)]; m != 0; m &= m - 1) {
-      const int s = std::countr_zero(m);
-      if (lot(s).houses > 0 || lot(s).hotel) return true;
-    }
-    return false;
-  }
-
-  // ------------------------------------------------------------------ money (engine_money.cpp)
-  // Engine::post without a journal: the cash moves and the posting is counted.
-  void post(int from, int to, Money amount) {
-    if (amount <= 0 || from == to) return;
-    if (from >= 0) player(from).cash -= amount;
-    if (to >= 0) player(to).cash += amount;
-    ++t_.postings;
-  }
-  // Engine::pay: a payer short of the amount owes it, a debt question, settled at the step's end.
-  void pay(int from, int to, Money amount) {
-    if (amount <= 0) return;
-    if (from < 0 || player(from).cash >= amount) return post(from, to, amount);
-    debts_[static_cast<std::size_t>(debt_count_++)] = {from, to, amount};
-  }
-  // Engine::settle_debts: every debt the debtor's cash now covers is paid, in order.
-  void settle_debts() {
-    int kept = 0;
-    for (int i = 0; i < debt_count_; ++i) {
-      const Debt d = debts_[static_cast<std::size_t>(i)];
-      if (player(d.debtor).cash >= d.amount)
-        post(d.debtor, d.creditor, d.amount);
-      else
-        debts_[static_cast<std::size_t>(kept++)] = d;
-    }
-    debt_count_ = kept;
-  }
-  // The end of a step: the engine settles the debts it can and, with one still pending, waits for inputs:
-  // the bots raise money for the first (Bot::next's raise_money), one input each, the debts settled after
-  // each. A bankruptcy is Game's.
-  void settle_at_step() {
-    if (debt_count_ == 0) return;
-    settle_debts();
-    while (debt_count_ > 0 && !stuck_ && !over_) {
-      if (!raise_money(debts_[0].debtor)) return go_bankrupt(debts_[0].debtor);
-      ++t_.inputs;
-      settle_debts();
-    }
-  }
-
-  // The bot's Bankrupt and Engine::bankrupt, for the player whose turn it is, with the rules the compact
-  // engine plays (the bank buys the buildings back; a bankrupt's lots go to the creditor, or back to the
-  // bank and to auction): his turn passes at once, then the creditor answers for each mortgaged lot received
-  // (Bot::next: lift or keep), or the bank auctions the lots in board order. Anything else is Game's: a
-  // debtor whose turn it is not, another debt left, the rule switches of the end by bankruptcies or houses
-  // that go with the lots, and auctions that would wait for a jailed player's turn.
-  void go_bankrupt(int p) {
-    const int creditor = debts_[0].creditor;
-    if (p != t_.current || r_.end_after_bankruptcies > 0 || r_.creditor_takes_houses) {
-      stuck_ = true;
-      return;
-    }
-    for (int i = 1; i < debt_count_; ++i)
-      if (debts_[static_cast<std::size_t>(i)].debtor != p) {
-        stuck_ = true;
-        return;
-      }
-    ++t_.inputs;
-    debt_count_ = 0;
-    ++t_.bankruptcies;
-    std::uint64_t to_auction = 0, mortgaged_received = 0;
-    for (std::uint64_t m = t_.owned[static_cast<std::size_t>(p)]; m != 0; m &= m - 1) {
-      const int s = std::countr_zero(m);
-      TableBits::Lot& l = lot(s);
-      if (l.houses > 0 || l.hotel) {
-        const int houses = l.hotel ? r_.houses_for_hotel + 1 : l.houses;
-        t_.bank_houses += l.houses;
-        if (l.hotel) ++t_.bank_hotels;
-        l.houses = 0;
-        l.hotel = false;
-        t_.hotels &= ~bit(s);
-        if (creditor >= 0) post(-1, p, houses * facts(s).house_cost / 2);
-      }
-      if (creditor < 0) {
-        l = TableBits::Lot{};  // Engine::return_to_bank
-        t_.mortgaged &= ~bit(s);
-        if (r_.bankrupt_lots_auctioned) to_auction |= bit(s);
-      } else {
-        l.owner = static_cast<std::int8_t>(creditor);
-        t_.owned[static_cast<std::size_t>(creditor)] |= bit(s);
-        if (l.mortgaged) mortgaged_received |= bit(s);
-      }
-    }
-    t_.owned[static_cast<std::size_t>(p)] = 0;
-    auto& pl = player(p);
-    post(p, creditor, pl.cash);
-    if (creditor < 0) {
-      for (std::size_t d = 0; d < ed_.decks.size(); ++d)
-        for (; pl.jail_cards[d] > 0; --pl.jail_cards[d]) return_jail_card(static_cast<int>(d));
-    } else {
-      for (std::size_t d = 0; d < ed_.decks.size(); ++d) {
-        player(creditor).jail_cards[d] =
-            static_cast<std::int8_t>(player(creditor).jail_cards[d] + pl.jail_cards[d]);
-        pl.jail_cards[d] = 0;
-      }
-    }
-    pl.bankrupt = true;
-    pl.in_jail = false;
-    cut_ = over_ = true;
-    int left = -1, active_players = 0;
-    for (int q = 0; q < seats_; ++q)
-      if (active(q)) {
-        ++active_players;
-        left = q;
-      }
-    if (active_players <= 1) {
-      t_.ended = true;
-      t_.winner = left;
-      t_.jail_question = false;
-      return;
-    }
-    next_turn();
-    if (to_auction != 0 && t_.jail_question) {
-      stuck_ = true;  // the auctions wait for the jailed player's turn: Game's
-      return;
-    }
-    for (std::uint64_t m = mortgaged_received; m != 0 && !stuck_; m &= m - 1) {
-      // Engine::ask_mortgaged_transfer's question and the bot's answer (Bot::next).
-      const int s = std::countr_zero(m);
-      ++t_.inputs;
-      const Money lift = facts(s).mortgage + interest(s);
-      if (player(creditor).cash - lift > 2 * kReserve) {
-        lot(s).mortgaged = false;
-        t_.mortgaged &= ~bit(s);
-        pay(creditor, -1, facts(s).mortgage);
-        pay(creditor, -1, interest(s));
-      } else {
-        pay(creditor, -1, interest(s));
-      }
-      settle_others();
-    }
-    for (std::uint64_t m = to_auction; m != 0; m &= m - 1) auction(std::countr_zero(m));
-  }
-  // The debts of a player whose turn it is not, raised as any (settle_at_step); his bankruptcy is Game's.
-  void settle_others() {
-    settle_debts();
-    while (debt_count_ > 0 && !stuck_) {
-      if (!raise_money(debts_[0].debtor)) {
-        stuck_ = true;
-        return;
-      }
-      ++t_.inputs;
-      settle_debts();
-    }
-  }
-  // Bot's raise_money and the engine's Sell (whole group accepted) or Mortgage: a building from the end of
-  // the board back that may be sold, else the first lot that may be mortgaged. False: nothing (bankrupt).
-  bool raise_money(int p) {
-    const std::uint64_t mine = t_.owned[static_cast<std::size_t>(p)];
-    for (std::uint64_t m = mine; m != 0;) {
-      const int s = 63 - std::countl_zero(m);
-      m &= ~bit(s);
-      if ((lot(s).houses > 0 || lot(s).hotel) && may_sell(s)) {
-        sell(p, s);
-        return !stuck_;
-      }
-    }
-    for (std::uint64_t m = mine & ~t_.mortgaged; m != 0; m &= m - 1) {
-      const int s = std::countr_zero(m);
-      if (facts(s).kind == Space::Kind::property && group_has_buildings(facts(s).group)) continue;
-      lot(s).mortgaged = true;
-      t_.mortgaged |= bit(s);
-      post(-1, p, facts(s).mortgage);
-      return true;
-    }
-    return false;
-  }
-  // Engine::refuse_sell for the owner of a lot with a building: sold evenly.
-  bool may_sell(int s) {
-    if (lot(s).hotel) return true;
-    for (std::uint64_t m = b_.group_masks[static_cast<std::size_t>(facts(s).group)]; m != 0; m &= m - 1)
-      if (level(std::countr_zero(m)) > lot(s).houses) return false;
-    return true;
-  }
-  // Engine::sale_plan and Engine::sell for one building: a house, or a hotel for the houses it replaces. A
-  // hotel the bank lacks the houses for comes down with its group's (a group sale): Game's.
-  void sell(int p, int s) {
-    const Money half = facts(s).house_cost / 2;
-    if (!lot(s).hotel) {
-      --lot(s).houses;
-      ++t_.bank_houses;
-      return post(-1, p, half);
-    }
-    const int replace = std::min(r_.houses_for_hotel, r_.max_houses);
-    if (t_.bank_houses < replace) {
-      stuck_ = true;
-      return;
-    }
-    lot(s).hotel = false;
-    t_.hotels &= ~bit(s);
-    ++t_.bank_hotels;
-    t_.bank_houses -= replace;
-    lot(s).houses = static_cast<std::int8_t>(replace);
-    post(-1, p, half);
-  }
-  // Engine::rent_for.
-  Money rent_for(int s, int dice_total) {
-    const PlayoutBoard::LotFacts& f = facts(s);
-    const TableBits::Lot& l = lot(s);
-    const auto& amounts = *f.amounts;
-    switch (f.rent) {
-      case RentRule::Kind::table:
-        if (l.hotel) return amounts.back();
-        if (l.houses > 0) return amounts[static_cast<std::size_t>(l.houses)];
-        return amounts[0] * (r_.double_rent_on_group && owns_group(l.owner, f.group) ? 2 : 1);
-      case RentRule::Kind::doubling:
-        if (l.houses <= 1) return amounts[0];
-        return amounts[0] << (l.houses - 1);
-      case RentRule::Kind::by_count: {
-        const int n = owned_in_group(l.owner, f.group);
-        return amounts[static_cast<std::size_t>(std::clamp(n, 1, static_cast<int>(amounts.size())) - 1)];
-      }
-      case RentRule::Kind::dice: {
-        const int n = owned_in_group(l.owner, f.group);
-        return amounts[static_cast<std::size_t>(std::clamp(n, 1, static_cast<int>(amounts.size())) - 1)] *
-               dice_total;
-      }
-      case RentRule::Kind::none:
-        return 0;
-    }
-    return 0;
-  }
-  // Game::tax_worth.
-  Money tax_worth(int p) {
-    Money w = player(p).cash;
-    for (std::uint64_t m = t_.owned[static_cast<std::size_t>(p)]; m != 0; m &= m - 1) {
-      const int s = std::countr_zero(m);
-      w += facts(s).price;
-      w += lot(s).hotel ? facts(s).house_cost * (r_.houses_for_hotel + 1)
-                        : facts(s).house_cost * lot(s).houses;
-    }
-    return w;
-  }
-
-  // ------------------------------------------------------------------ moving (engine_moving.cpp)
-  void move_by(int p, int steps, bool salary) {
-    auto& pl = player(p);
-    const int from = pl.position;
-    if (steps >= 0) {
-      const int dist_to_start = wrap(b_.start_space - from + n_, n_);
-      const bool crosses = dist_to_start != 0 && steps >= dist_to_start;
-      const bool lands_on_start = crosses && steps == dist_to_start;
-      pl.position = static_cast<std::int8_t>(wrap(from + steps, n_));
-      if (crosses && salary && (!lands_on_start || r_.salary_on_landing)) {
-        pl.passed_start = true;  // Engine::collect_salary
-        pay(-1, p, r_.salary);
-      }
-    } else {
-      pl.position = static_cast<std::int8_t>(((from + steps) % n_ + n_) % n_);
-    }
-  }
-  void move_to(int p, int space, bool salary) {
-    const int steps = wrap(space - player(p).position + n_, n_);
-    if (steps != 0) move_by(p, steps, salary);
-  }
-  // Engine::jail: the rest of the jailed player's turn is dropped, but for the end of the roll.
-  void jail(int p) {
-    auto& pl = player(p);
-    pl.position = static_cast<std::int8_t>(b_.jail_space);
-    pl.in_jail = true;
-    pl.jail_attempts = 0;
-    if (p == t_.current) {
-      t_.extra_roll_blocked = true;
-      cut_ = true;
-    }
-  }
-  void release(int p) {
-    player(p).in_jail = false;
-    player(p).jail_attempts = 0;
-  }
-  // Engine::end_roll and Engine::next_turn.
-  void end_roll(int p) {
-    if (over_) return;  // the turn passed with the bankruptcy
-    if (p == t_.current && t_.turn_doubles && !t_.extra_roll_blocked && active(p) && !player(p).in_jail)
-      return;
-    next_turn();
-  }
-  void next_turn() {
-    t_.doubles_in_row = 0;
-    t_.turn_doubles = false;
-    t_.extra_roll_blocked = false;
-    ++t_.turns;
-    int next = t_.current;
-    for (int k = 0; k < seats_; ++k) {
-      next = wrap(next + 1, seats_);
-      if (active(next)) {
-        t_.current = next;
-        break;
-      }
-    }
-    t_.jail_question = player(t_.current).in_jail;
-  }
-
-  // Engine::land, its steps played in order: the lot offered (the bot's answer at once) or its rent, then
-  // the space's effects.
-  void land(int p, int multiplier, int dice_multiplier) {
-    const int pos = player(p).position;
-    const PlayoutBoard::LotFacts& f = facts(pos);
-    if (f.ownable) {
-      const TableBits::Lot& l = lot(pos);
-      if (l.owner < 0) {
-        // The buy question, answered at once (Bot::buys): bought at the price, or auctioned.
-        ++t_.inputs;
-        if (player(p).cash - f.price >= kReserve) {
-          post(p, -1, f.price);
-          give_lot(p, pos);
-        } else {
-          auction(pos);
-        }
-      } else if (l.owner != p && !l.mortgaged && active(l.owner)) {
-        if (f.rent == RentRule::Kind::dice && dice_multiplier > 0) {
-          stuck_ = true;  // a throw for the rent: Game's
-          return;
-        }
-        pay(p, l.owner, rent_for(pos, t_.last_d1 + t_.last_d2) * multiplier);
-        settle_at_step();
-        if (stuck_ || cut_) return;
-      }
-    }
-    for (const Effect& e : *f.on_land) {
-      apply_effect(p, e);
-      if (stuck_ || cut_) return;
-      settle_at_step();
-      if (stuck_ || cut_) return;
-    }
-  }
-
-  void give_lot(int p, int s) {
-    lot(s).owner = static_cast<std::int8_t>(p);
-    t_.owned[static_cast<std::size_t>(p)] |= bit(s);
-  }
-  // The auction of a lot (Engine::start_auction, handle(Bid), handle(Close)) with the bots' bids (Bot::next):
-  // every player still in the game draws a limit, the one with the highest bids just above the second (or
-  // the standing bid), each bid an input, until nobody outbids the standing bid and the auction closes (an
-  // input).
-  void auction(int s) {
-    const Money value = facts(s).price;
-    int high_bidder = -1;
-    Money high_bid = 0;
-    while (true) {
-      int best = -1;
-      Money best_limit = 0, second_limit = 0;
-      for (int q = 0; q < seats_; ++q) {
-        if (!active(q)) continue;
-        const Money limit =
-            std::min<Money>(player(q).cash - kReserve, value * static_cast<Money>(70 + random() % 60) / 100);
-        if (limit > best_limit) {
-          second_limit = best_limit;
-          best_limit = limit;
-          best = q;
-        } else if (limit > second_limit) {
-          second_limit = limit;
-        }
-      }
-      Money bid = std::max<Money>(second_limit + r_.bid_increment, high_bid + r_.bid_increment);
-      bid = std::max<Money>(bid, 1);
-      ++t_.inputs;
-      if (best >= 0 && best != high_bidder && bid <= best_limit && bid <= player(best).cash) {
-        high_bid = bid;
-        high_bidder = best;
-        continue;
-      }
-      if (high_bidder >= 0) {
-        post(high_bidder, -1, high_bid);
-        give_lot(high_bidder, s);
-      }
-      return;
-    }
-  }
-
-  // Engine::apply_effect, for the effects the compact engine plays; any other is Game's.
-  void apply_effect(int p, const Effect& e) {
-    switch (e.kind) {
-      case Effect::Kind::collect:
-        return pay(-1, p, e.amount);
-      case Effect::Kind::pay:
-        return pay(p, -1, e.amount);
-      case Effect::Kind::tax_choice: {
-        if (r_.flat_income_tax) return pay(p, -1, e.amount);
-        // The tax question, answered by the bot (Bot::next) with one input: the fixed sum unless the
-        // percentage of worth is less.
-        ++t_.inputs;
-        const Money percent_due = tax_worth(p) * e.percent / 100;
-        return pay(p, -1, e.amount <= percent_due ? e.amount : percent_due);
-      }
-      case Effect::Kind::tax_percent_cash:
-        return pay(p, -1, player(p).cash * e.percent / 100);
-      case Effect::Kind::draw:
-        return draw(p, e.deck->index());
-      case Effect::Kind::go_to_jail:
-        return jail(p);
-      case Effect::Kind::get_out_of_jail:
-        return;  // the draw put the card in the player's hand
-      case Effect::Kind::advance_to:
-        move_to(p, e.space, e.salary);
-        return land(p, 1, 0);
-      case Effect::Kind::advance_to_nearest: {
-        for (int k = 1; k <= n_; ++k) {
-          const int s = (player(p).position + k) % n_;
-          if (ed_.spaces[SpaceId{s}].group == e.group) {
-            move_to(p, s, e.salary);
-            return land(p, e.multiplier, e.dice_multiplier);
-          }
-        }
-        return;
-      }
-      case Effect::Kind::move_by:
-        move_by(p, e.steps, e.salary);
-        return land(p, 1, 0);
-      case Effect::Kind::move_to:
-        player(p).position = static_cast<std::int8_t>(e.space);
-        return land(p, 1, 0);
-      case Effect::Kind::pay_each_player:
-        for (int o = 0; o < seats_; ++o)
-          if (o != p && active(o)) pay(p, o, e.amount);
-        return;
-      case Effect::Kind::collect_from_each:
-        for (int o = 0; o < seats_; ++o)
-          if (o != p && active(o)) pay(o, p, e.amount);
-        return;
-      case Effect::Kind::repairs: {
-        Money total = 0;
-        for (std::uint64_t m = t_.owned[static_cast<std::size_t>(p)]; m != 0; m &= m - 1) {
-          const int s = std::countr_zero(m);
-          total += lot(s).hotel ? e.per_hotel : lot(s).houses * e.per_house;
-        }
-        return pay(p, -1, total);
-      }
-      default:
-        stuck_ = true;  // a throw again, a fare, a move back of rivals, theatre seats: Game's
-        return;
-    }
-  }
-
-  // The draw question, answered at once (Engine::handle(Draw) with no card named): the top card, kept if it
-  // gets a player out of jail, else put back at the bottom; its effects are steps of their own.
-  void draw(int p, int deck_index) {
-    DeckBits& deck = t_.decks[static_cast<std::size_t>(deck_index)];
-    if (deck.size == 0) {
-      stuck_ = true;  // refused by the engine: Game says so
-      return;
-    }
-    ++t_.inputs;
-    const int index = deck.pop_top();
-    const Card& card = ed_.decks[DeckId{deck_index}].cards[static_cast<std::size_t>(index)];
-    if (is_jail_card(card))
-      ++player(p).jail_cards[static_cast<std::size_t>(deck_index)];
-    else
-      deck.push_bottom(index);
-    for (const Effect& e : card.effects) {
-      apply_effect(p, e);
-      if (stuck_ || cut_) return;
-      settle_at_step();
-      if (stuck_ || cut_) return;
-    }
-  }
-
-  // ------------------------------------------------------------------ the bots' decisions (rules/bot.cpp)
-  // What the bot does between moves (Bot::between_moves), worked out without changing anything but its
-  // random source.
-  struct Decision {
-    enum class Kind : std::uint8_t { roll, build, unmortgage, trade };
-    Kind kind = Kind::roll;
-    int space = -1;   // build, unmortgage: the lot; trade: the lot bought
-    int seller = -1;  // trade
-    Money offer = 0;  // trade: the cash given for it
-  };
-  Decision between_moves(int p) {
-    const Money cash = player(p).cash;
-    if (!(cash - b_.least_house_cost <= 2 * kReserve && cash <= b_.least_mortgage * 2 + 3 * kReserve)) {
-      if (cash > b_.least_mortgage * 2 + 3 * kReserve)
-        for (std::uint64_t m = t_.owned[static_cast<std::size_t>(p)] & t_.mortgaged; m != 0; m &= m - 1) {
-          const int s = std::countr_zero(m);
-          if (cash > facts(s).mortgage * 2 + 3 * kReserve && cash >= facts(s).mortgage + interest(s))
-            return {Decision::Kind::unmortgage, s};
-        }
-      if (cash - b_.least_house_cost > 2 * kReserve)
-        if (const int s = first_lot_to_build(p, build_candidates(p), cash - 2 * kReserve - 1); s >= 0)
-          return {Decision::Kind::build, s};
-    }
-    if (random() % 8 == 0)
-      if (Decision trade = trade_to_complete_a_group(p); trade.kind == Decision::Kind::trade) return trade;
-    return {};
-  }
-  Money interest(int s) const {
-    const Money m = facts(s).mortgage * r_.mortgage_interest_percent;
-    return (m + 99) / 100;
-  }
-  // Bot::build_candidates: the lots of the groups the player owns whole; none when the bank has no building.
-  std::uint64_t build_candidates(int p) {
-    if (t_.bank_houses == 0 && t_.bank_hotels == 0) return 0;
-    const std::uint64_t mine = t_.owned[static_cast<std::size_t>(p)];
-    Candidates& known = candidates_[static_cast<std::size_t>(p)];
-    if (known.owned == mine) return known.lots;  // (no lots, no whole group: the cache starts right)
-    std::uint64_t whole = 0;
-    for (std::uint64_t group : b_.property_groups)
-      if ((mine & group) == group) whole |= group;
-    known = {mine, whole & b_.properties};
-    return known.lots;
-  }
-  // Engine::first_lot_to_build with Engine::build_refusal for a house or the hotel next: the first lot in
-  // board order the rules allow within the budget; -1: none.
-  int first_lot_to_build(int p, std::uint64_t among, Money budget) {
-    int facts_of = -1;  // the group the facts below are about (worked out once for its lots in a row)
-    bool lot_mortgaged = false, ready_for_hotels = true;
-    int lowest = 0;
-    // `among` are the property lots of groups the player owns whole (build_candidates): a lot with a hotel
-    // or a mortgage is refused whatever else.
-    for (std::uint64_t m = among & ~(t_.hotels | t_.mortgaged); m != 0; m &= m - 1) {
-      const int s = std::countr_zero(m);
-      const PlayoutBoard::LotFacts& f = facts(s);
-      const TableBits::Lot& l = lot(s);
-      if (f.house_cost > budget) continue;
-      if (f.group != facts_of) {
-        facts_of = f.group;
-        lot_mortgaged = false;
-        ready_for_hotels = true;
-        lowest = r_.max_houses + 1;
-        for (std::uint64_t g = b_.group_masks[static_cast<std::size_t>(f.group)]; g != 0; g &= g - 1) {
-          const int member = std::countr_zero(g);
-          lot_mortgaged |= lot(member).mortgaged;
-          ready_for_hotels &= lot(member).hotel || lot(member).houses >= r_.houses_for_hotel;
-          lowest = std::min(lowest, level(member));
-        }
-      }
-      if (lot_mortgaged) continue;
-      const bool hotel = r_.hotels_enabled && l.houses == r_.max_houses;
-      if (!hotel && l.houses >= r_.max_houses) continue;
-      if (hotel && !ready_for_hotels) continue;
-      if (!hotel && lowest < l.houses) continue;
-      if (hotel && t_.bank_hotels == 0) continue;
-      if (!hotel && t_.bank_houses == 0) continue;
-      if (player(p).cash < f.house_cost) continue;
-      return s;
-    }
-    return -1;
-  }
-  // Engine::build, the bot's house or hotel (Bot::play hands it over without asking again).
-  void build(int p, int s) {
-    TableBits::Lot& l = lot(s);
-    const bool hotel = r_.hotels_enabled && l.houses == r_.max_houses;
-    post(p, -1, facts(s).house_cost);
-    if (hotel) {
-      --t_.bank_hotels;
-      t_.bank_houses += l.houses;
-      l.houses = 0;
-      l.hotel = true;
-      t_.hotels |= bit(s);
-    } else {
-      --t_.bank_houses;
-      ++l.houses;
-    }
-  }
-  // Bot::trade_to_complete_a_group: whether the bot offers a trade now (Game plays it).
-  Decision trade_to_complete_a_group(int p) {
-    const Money cash = player(p).cash;
-    const std::uint64_t mine = t_.owned[static_cast<std::size_t>(p)];
-    for (const PlayoutBoard::TradeGroup& tg : b_.trade_groups) {
-      const std::uint64_t members = b_.group_masks[static_cast<std::size_t>(tg.group)];
-      // All but one lot of the group: exactly one of its lots is not the player's.
-      const std::uint64_t others = members & ~mine;
-      if (others == 0 || (others & (others - 1)) != 0) continue;
-      int missing = -1;
-      for (SpaceId m : ed_.members_of(tg.group))
-        if (lot(m.number()).owner != p && lot(m.number()).owner >= 0) missing = m.number();
-      if (missing < 0) continue;
-      const Money offer = facts(missing).price * 2;
-      const bool buildings = group_has_buildings(tg.group) || group_has_buildings(facts(missing).group);
-      if (!buildings && cash - offer > kReserve)
-        return {Decision::Kind::trade, missing, lot(missing).owner, offer};
-    }
-    return {};
-  }
-
-  // Engine::handle(Unmortgage): the mortgage and its interest paid (the bot asked for a lot it can lift).
-  void unmortgage(int p, int s) {
-    lot(s).mortgaged = false;
-    t_.mortgaged &= ~bit(s);
-    post(p, -1, facts(s).mortgage);
-    post(p, -1, interest(s));
-  }
-
-  // Engine::handle(Trade) for the bot's offer (Bot::trade_to_complete_a_group: cash for the lot that
-  // completes its group, no building on it), and the question a mortgaged lot asks its new owner, answered by
-  // the bot (Bot::next): lifted when the cash left exceeds twice the reserve, else kept for the interest.
-  void trade(int p, const Decision& d) {
-    ++t_.inputs;
-    post(p, d.seller, d.offer);
-    lot(d.space).owner = static_cast<std::int8_t>(p);
-    t_.owned[static_cast<std::size_t>(d.seller)] &= ~bit(d.space);
-    t_.owned[static_cast<std::size_t>(p)] |= bit(d.space);
-    if (!lot(d.space).mortgaged) return;
-    ++t_.inputs;
-    const Money lift = facts(d.space).mortgage + interest(d.space);
-    if (player(p).cash - lift > 2 * kReserve) {
-      lot(d.space).mortgaged = false;
-      t_.mortgaged &= ~bit(d.space);
-      pay(p, -1, facts(d.space).mortgage);
-      pay(p, -1, interest(d.space));
-    } else {
-      pay(p, -1, interest(d.space));
-    }
-    settle_at_step();
-  }
-
-  // ------------------------------------------------------------------ a turn
-  // From a point at rest to the next: one decision between moves (a house, or a throw and all it causes), or
-  // a jailed player's turn. stuck_ when any of it is Game's.
-  void play_from_rest() {
-    if (t_.jail_question) return jail_turn();
-    const int p = t_.current;
-    const Decision decision = between_moves(p);
-    switch (decision.kind) {
-      case Decision::Kind::build:
-        ++t_.inputs;
-        return build(p, decision.space);
-      case Decision::Kind::unmortgage:
-        ++t_.inputs;
-        return unmortgage(p, decision.space);
-      case Decision::Kind::trade:
-        return trade(p, decision);
-      case Decision::Kind::roll:
-        break;
-    }
-    const int d1 = bot_die();
-    const int d2 = bot_die();
-    const auto [f1, f2] = throw_faces(d1, d2);
-    throw_dice(p, f1, f2);
-  }
-
-  // Engine::handle(Roll) between moves, with Engine::fast_throw's move and landing and the end of the roll.
-  void throw_dice(int p, int d1, int d2) {
-    ++t_.inputs;
-    t_.last_d1 = d1;
-    t_.last_d2 = d2;
-    const bool doubles = d1 == d2;
-    t_.turn_doubles = doubles;
-    if (doubles) ++t_.doubles_in_row;
-    if (doubles && r_.three_doubles_to_jail && t_.doubles_in_row >= 3) {
-      jail(p);  // and the turn passes (Engine::next_turn; jail() blocked the extra throw)
-      return end_roll(p);
-    }
-    move_by(p, d1 + d2, true);
-    land(p, 1, 0);
-    if (stuck_) return;
-    end_roll(p);
-  }
-
-  // Engine::ask_jail's question and the bot's answer (Bot::next): the card, the fine before the throw when
-  // it has more than $500, or a throw for doubles (Engine::jail_roll).
-  void jail_turn() {
-    const int p = t_.current;
-    auto& pl = player(p);
-    const bool fine_offered = pl.jail_attempts < r_.jail_turns - 1 && pl.cash >= r_.jail_fine;
-    int held_deck = -1;
-    for (std::size_t d = 0; d < ed_.decks.size() && held_deck < 0; ++d)
-      if (pl.jail_cards[d] > 0) held_deck = static_cast<int>(d);
-    if (held_deck >= 0) {
-      ++t_.inputs;
-      t_.jail_question = false;
-      --pl.jail_cards[static_cast<std::size_t>(held_deck)];
-      return_jail_card(held_deck);
-      return release(p);
-    }
-    if (fine_offered && pl.cash > 500) {
-      ++t_.inputs;
-      t_.jail_question = false;
-      post(p, -1, r_.jail_fine);
-      return release(p);
-    }
-    const int d1 = bot_die();
-    const int d2 = bot_die();
-    const auto [f1, f2] = throw_faces(d1, d2);
-    ++t_.inputs;
-    t_.jail_question = false;
-    t_.last_d1 = f1;
-    t_.last_d2 = f2;
-    t_.turn_doubles = false;
-    if (f1 == f2) {
-      release(p);
-      t_.extra_roll_blocked = true;  // doubles out of jail move the token but give no further throw
-    } else if (++pl.jail_attempts >= r_.jail_turns) {
-      release(p);
-      t_.extra_roll_blocked = true;
-      pay(p, -1, r_.jail_fine);
-      settle_at_step();
-      if (stuck_ || over_) return;
-    } else {
-      return end_roll(p);  // stays in jail: Engine::next_turn
-    }
-    move_by(p, f1 + f2, true);
-    land(p, 1, 0);
-    if (stuck_) return;
-    end_roll(p);
-  }
-  // Engine::return_jail_card: the card goes back to the bottom of its deck.
-  void return_jail_card(int deck_index) {
-    const auto& cards = ed_.decks[DeckId{deck_index}].cards;
-    DeckBits& deck = t_.decks[static_cast<std::size_t>(deck_index)];
-    for (std::size_t c = 0; c < cards.size(); ++c) {
-      if (!is_jail_card(cards[c])) continue;
-      int in_deck = 0;
-      for (int i = 0; i < deck.size; ++i) in_deck += deck.at(i) == static_cast<int>(c) ? 1 : 0;
-      if (in_deck < cards[c].copies) {
-        deck.push_bottom(static_cast<int>(c));
-        return;
-      }
-    }
-  }
-
   PlayoutEngine::Stats& stats_;
   Game& g_;
   Bot& bot_;
@@ -1202,27 +301,8 @@ class PlayoutTable {
   // from it: a step the compact engine cannot finish is undone by playing those again up to it.
   TableBits checkpoint_;
   int since_checkpoint_ = 0;
-  TableBits t_;
-  // The debt questions pending, in order: only ever within a turn (none at rest), so not in TableBits.
-  struct Debt {
-    int debtor = 0;
-    int creditor = -1;  // -1: the bank
-    Money amount = 0;
-  };
-  std::array<Debt, kMaxPlayers * 2> debts_{};
-  int debt_count_ = 0;
-  // Bot::build_candidates' answer by seat, for the lots the player owned then.
-  struct Candidates {
-    std::uint64_t owned = 0;
-    std::uint64_t lots = 0;
-  };
-  std::array<Candidates, kMaxPlayers> candidates_{};
-  // The faces taken from `dice_` since the last point at rest: handed out again if the turn is undone.
-  std::vector<int> faces_;
-  std::size_t faces_used_ = 0;
-  bool stuck_ = false;  // the turn is Game's: undone and handed over
-  bool cut_ = false;    // the current player was jailed or went bankrupt: the rest of his turn is dropped
-  bool over_ = false;   // the current player went bankrupt: his turn has passed, with its end
+  PlayoutTurns turns_;
+  TableBits& t_;  // turns_'s
 };
 
 bool PlayoutEngine::covers(const Game& game) { return PlayoutTable::covers(game); }
