@@ -10,7 +10,7 @@
 namespace bb::rules {
 
 namespace {
-constexpr Money kReserve = 150;  // cash a bot keeps back before buying or building
+constexpr Money kReserve = Bot::kReserve;
 
 // Where ownership is capped (FINANCE, Parker: eight markers), a player with none left cannot buy or bid.
 bool markers_left(const Game& g, PlayerId p) {

@@ -31,6 +31,9 @@ class BotDice {
 class Bot {
  public:
   explicit Bot(std::uint64_t seed) : rng_(seed * 0x9e3779b97f4a7c15ULL + 1) {}
+  // The cash a bot keeps back before buying, bidding or building (and its multiples before lifting a
+  // mortgage): its rules of thumb, here once for the bots and the compact playout engine that plays them.
+  static constexpr Money kReserve = 150;
   // The bot's next decision as an input (a throw shows the bot's own dice).
   Input next(const Game& game);
   // Plays the bot's next decision on `game` (fused, for playouts and benchmarks): exactly what

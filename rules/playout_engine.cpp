@@ -13,8 +13,6 @@
 namespace bb::rules {
 
 namespace {
-using namespace playout_limits;
-std::uint64_t bit(int space) { return lot_bit(space); }
 
 // The rule switches the compact engine plays, at the values it plays them with: any other value is played by
 // Game itself.
@@ -55,15 +53,15 @@ class PlayoutTable {
     const Edition& ed = *g.edition_;
     const GameState& st = g.state_;
     if (g.keep_history_ || g.keep_journal_ || !rules_covered(g.rules_) || !ed.jail_space) return false;
-    if (ed.spaces.size() > static_cast<std::size_t>(kBoardSpaces) ||
-        ed.decks.size() > static_cast<std::size_t>(kDecksHeld) ||
-        ed.groups.size() > static_cast<std::size_t>(kGroups) ||
+    if (ed.spaces.size() > static_cast<std::size_t>(playout_limits::kBoardSpaces) ||
+        ed.decks.size() > static_cast<std::size_t>(playout_limits::kDecksHeld) ||
+        ed.groups.size() > static_cast<std::size_t>(playout_limits::kGroups) ||
         st.players.size() > static_cast<std::size_t>(kMaxPlayers))
       return false;
     for (const Deck& deck : ed.decks) {
       int copies = 0;
       for (const Card& card : deck.cards) copies += card.copies;
-      if (copies > kDeckCards || deck.cards.size() > 255) return false;
+      if (copies > playout_limits::kDeckCards || deck.cards.size() > 255) return false;
     }
     if (!st.free_rides.empty() || !st.partnerships.empty() || !st.draft_picks.empty()) return false;
     for (PlayerId p : st.players.ids()) {
@@ -191,9 +189,9 @@ class PlayoutTable {
       lot.houses = static_cast<std::int8_t>(ss.houses);
       lot.hotel = ss.hotel;
       lot.mortgaged = ss.mortgaged;
-      if (ss.owner) t_.owned[ss.owner->index()] |= bit(s);
-      if (ss.mortgaged) t_.mortgaged |= bit(s);
-      if (ss.hotel) t_.hotels |= bit(s);
+      if (ss.owner) t_.owned[ss.owner->index()] |= lot_bit(s);
+      if (ss.mortgaged) t_.mortgaged |= lot_bit(s);
+      if (ss.hotel) t_.hotels |= lot_bit(s);
     }
     for (std::size_t d = 0; d < ed_.decks.size(); ++d) {
       const DeckState& order = g_.decks_[d];

@@ -8,11 +8,6 @@
 
 namespace bb::rules {
 
-namespace {
-constexpr Money kReserve = 150;  // the bots' (rules/bot.cpp)
-std::uint64_t bit(int space) { return lot_bit(space); }
-}  // namespace
-
 PlayoutBoard::PlayoutBoard(std::shared_ptr<const Edition> shared) : edition(std::move(shared)) {
   const Edition& ed = *edition;
   const int n = static_cast<int>(ed.spaces.size());
@@ -30,7 +25,7 @@ PlayoutBoard::PlayoutBoard(std::shared_ptr<const Edition> shared) : edition(std:
     f.on_land = &sp.on_land;
     f.ownable = is_ownable(sp);
     if (sp.kind == Space::Kind::property) {
-      properties |= bit(s);
+      properties |= lot_bit(s);
       least_house_cost = std::min(least_house_cost, sp.house_cost);
     }
     if (f.ownable) least_mortgage = std::min(least_mortgage, sp.mortgage);
@@ -38,7 +33,7 @@ PlayoutBoard::PlayoutBoard(std::shared_ptr<const Edition> shared) : edition(std:
   group_masks.assign(ed.groups.size(), 0);
   for (std::size_t gi = 0; gi < ed.groups.size(); ++gi) {
     const auto& members = ed.members_of(static_cast<int>(gi));
-    for (SpaceId m : members) group_masks[gi] |= bit(m.number());
+    for (SpaceId m : members) group_masks[gi] |= lot_bit(m.number());
     if ((group_masks[gi] & properties) != 0) property_groups.push_back(group_masks[gi]);
     if (members.size() >= 2 && is_ownable(ed.spaces[members[0]]))
       trade_groups.push_back({static_cast<int>(gi), static_cast<int>(members.size())});
@@ -195,17 +190,17 @@ class PlayoutTurns::Impl {
         if (l.hotel) ++t_.bank_hotels;
         l.houses = 0;
         l.hotel = false;
-        t_.hotels &= ~bit(s);
+        t_.hotels &= ~lot_bit(s);
         if (creditor >= 0) post(-1, p, houses * facts(s).house_cost / 2);
       }
       if (creditor < 0) {
         l = TableBits::Lot{};  // Engine::return_to_bank
-        t_.mortgaged &= ~bit(s);
-        if (r_.bankrupt_lots_auctioned) to_auction |= bit(s);
+        t_.mortgaged &= ~lot_bit(s);
+        if (r_.bankrupt_lots_auctioned) to_auction |= lot_bit(s);
       } else {
         l.owner = static_cast<std::int8_t>(creditor);
-        t_.owned[static_cast<std::size_t>(creditor)] |= bit(s);
-        if (l.mortgaged) mortgaged_received |= bit(s);
+        t_.owned[static_cast<std::size_t>(creditor)] |= lot_bit(s);
+        if (l.mortgaged) mortgaged_received |= lot_bit(s);
       }
     }
     t_.owned[static_cast<std::size_t>(p)] = 0;
@@ -246,9 +241,9 @@ class PlayoutTurns::Impl {
       const int s = std::countr_zero(m);
       ++t_.inputs;
       const Money lift = facts(s).mortgage + interest(s);
-      if (player(creditor).cash - lift > 2 * kReserve) {
+      if (player(creditor).cash - lift > 2 * Bot::kReserve) {
         lot(s).mortgaged = false;
-        t_.mortgaged &= ~bit(s);
+        t_.mortgaged &= ~lot_bit(s);
         pay(creditor, -1, facts(s).mortgage);
         pay(creditor, -1, interest(s));
       } else {
@@ -276,7 +271,7 @@ class PlayoutTurns::Impl {
     const std::uint64_t mine = t_.owned[static_cast<std::size_t>(p)];
     for (std::uint64_t m = mine; m != 0;) {
       const int s = 63 - std::countl_zero(m);
-      m &= ~bit(s);
+      m &= ~lot_bit(s);
       if ((lot(s).houses > 0 || lot(s).hotel) && may_sell(s)) {
         sell(p, s);
         return !stuck_;
@@ -286,7 +281,7 @@ class PlayoutTurns::Impl {
       const int s = std::countr_zero(m);
       if (facts(s).kind == Space::Kind::property && group_has_buildings(facts(s).group)) continue;
       lot(s).mortgaged = true;
-      t_.mortgaged |= bit(s);
+      t_.mortgaged |= lot_bit(s);
       post(-1, p, facts(s).mortgage);
       return true;
     }
@@ -314,7 +309,7 @@ class PlayoutTurns::Impl {
       return;
     }
     lot(s).hotel = false;
-    t_.hotels &= ~bit(s);
+    t_.hotels &= ~lot_bit(s);
     ++t_.bank_hotels;
     t_.bank_houses -= replace;
     lot(s).houses = static_cast<std::int8_t>(replace);
@@ -428,7 +423,7 @@ class PlayoutTurns::Impl {
       if (l.owner < 0) {
         // The buy question, answered at once (Bot::buys): bought at the price, or auctioned.
         ++t_.inputs;
-        if (player(p).cash - f.price >= kReserve) {
+        if (player(p).cash - f.price >= Bot::kReserve) {
           post(p, -1, f.price);
           give_lot(p, pos);
         } else {
@@ -454,7 +449,7 @@ class PlayoutTurns::Impl {
 
   void give_lot(int p, int s) {
     lot(s).owner = static_cast<std::int8_t>(p);
-    t_.owned[static_cast<std::size_t>(p)] |= bit(s);
+    t_.owned[static_cast<std::size_t>(p)] |= lot_bit(s);
   }
   // The auction of a lot (Engine::start_auction, handle(Bid), handle(Close)) with the bots' bids (Bot::next):
   // every player still in the game draws a limit, the one with the highest bids just above the second (or
@@ -469,8 +464,8 @@ class PlayoutTurns::Impl {
       Money best_limit = 0, second_limit = 0;
       for (int q = 0; q < seats_; ++q) {
         if (!active(q)) continue;
-        const Money limit =
-            std::min<Money>(player(q).cash - kReserve, value * static_cast<Money>(70 + random() % 60) / 100);
+        const Money limit = std::min<Money>(player(q).cash - Bot::kReserve,
+                                            value * static_cast<Money>(70 + random() % 60) / 100);
         if (limit > best_limit) {
           second_limit = best_limit;
           best_limit = limit;
@@ -594,15 +589,16 @@ class PlayoutTurns::Impl {
   };
   Decision between_moves(int p) {
     const Money cash = player(p).cash;
-    if (!(cash - b_.least_house_cost <= 2 * kReserve && cash <= b_.least_mortgage * 2 + 3 * kReserve)) {
-      if (cash > b_.least_mortgage * 2 + 3 * kReserve)
+    if (!(cash - b_.least_house_cost <= 2 * Bot::kReserve &&
+          cash <= b_.least_mortgage * 2 + 3 * Bot::kReserve)) {
+      if (cash > b_.least_mortgage * 2 + 3 * Bot::kReserve)
         for (std::uint64_t m = t_.owned[static_cast<std::size_t>(p)] & t_.mortgaged; m != 0; m &= m - 1) {
           const int s = std::countr_zero(m);
-          if (cash > facts(s).mortgage * 2 + 3 * kReserve && cash >= facts(s).mortgage + interest(s))
+          if (cash > facts(s).mortgage * 2 + 3 * Bot::kReserve && cash >= facts(s).mortgage + interest(s))
             return {Decision::Kind::unmortgage, s};
         }
-      if (cash - b_.least_house_cost > 2 * kReserve)
-        if (const int s = first_lot_to_build(p, build_candidates(p), cash - 2 * kReserve - 1); s >= 0)
+      if (cash - b_.least_house_cost > 2 * Bot::kReserve)
+        if (const int s = first_lot_to_build(p, build_candidates(p), cash - 2 * Bot::kReserve - 1); s >= 0)
           return {Decision::Kind::build, s};
     }
     if (random() % 8 == 0)
@@ -672,7 +668,7 @@ class PlayoutTurns::Impl {
       t_.bank_houses += l.houses;
       l.houses = 0;
       l.hotel = true;
-      t_.hotels |= bit(s);
+      t_.hotels |= lot_bit(s);
     } else {
       --t_.bank_houses;
       ++l.houses;
@@ -701,7 +697,7 @@ class PlayoutTurns::Impl {
       if (lot(missing).owner < 0) continue;
       const Money offer = facts(missing).price * 2;
       const bool buildings = group_has_buildings(tg.group) || group_has_buildings(facts(missing).group);
-      if (!buildings && cash - offer > kReserve)
+      if (!buildings && cash - offer > Bot::kReserve)
         return {Decision::Kind::trade, missing, lot(missing).owner, offer};
     }
     return {};
@@ -710,7 +706,7 @@ class PlayoutTurns::Impl {
   // Engine::handle(Unmortgage): the mortgage and its interest paid (the bot asked for a lot it can lift).
   void unmortgage(int p, int s) {
     lot(s).mortgaged = false;
-    t_.mortgaged &= ~bit(s);
+    t_.mortgaged &= ~lot_bit(s);
     post(p, -1, facts(s).mortgage);
     post(p, -1, interest(s));
   }
@@ -722,14 +718,14 @@ class PlayoutTurns::Impl {
     ++t_.inputs;
     post(p, d.seller, d.offer);
     lot(d.space).owner = static_cast<std::int8_t>(p);
-    t_.owned[static_cast<std::size_t>(d.seller)] &= ~bit(d.space);
-    t_.owned[static_cast<std::size_t>(p)] |= bit(d.space);
+    t_.owned[static_cast<std::size_t>(d.seller)] &= ~lot_bit(d.space);
+    t_.owned[static_cast<std::size_t>(p)] |= lot_bit(d.space);
     if (!lot(d.space).mortgaged) return;
     ++t_.inputs;
     const Money lift = facts(d.space).mortgage + interest(d.space);
-    if (player(p).cash - lift > 2 * kReserve) {
+    if (player(p).cash - lift > 2 * Bot::kReserve) {
       lot(d.space).mortgaged = false;
-      t_.mortgaged &= ~bit(d.space);
+      t_.mortgaged &= ~lot_bit(d.space);
       pay(p, -1, facts(d.space).mortgage);
       pay(p, -1, interest(d.space));
     } else {

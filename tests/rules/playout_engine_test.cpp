@@ -16,11 +16,11 @@
 #include "test_support.h"
 
 namespace bb::rules {
-namespace {
+namespace playout_engine_test {
 
-class StreamDice final : public BotDice {
+class PlayoutDice final : public BotDice {
  public:
-  explicit StreamDice(std::uint64_t seed) : state_(seed) {}
+  explicit PlayoutDice(std::uint64_t seed) : state_(seed) {}
   int die() override { return static_cast<int>(splitmix64(state_) % 6) + 1; }
 
  private:
@@ -43,7 +43,7 @@ std::string decision_words(Bot& bot, const Game& game) {
 
 // The game played on by the plain loop of Game and Bot (what PlayoutEngine::play stands for).
 Ending by_game(Game game, Bot bot, int cap, std::optional<std::uint64_t> dice_seed) {
-  std::optional<StreamDice> stream;
+  std::optional<PlayoutDice> stream;
   if (dice_seed) stream.emplace(*dice_seed);
   BotDice* dice = stream ? &*stream : nullptr;
   Ending out;
@@ -64,7 +64,7 @@ Ending by_game(Game game, Bot bot, int cap, std::optional<std::uint64_t> dice_se
 
 Ending by_playout_engine(Game game, Bot bot, int cap, std::optional<std::uint64_t> dice_seed,
                          PlayoutEngine::Stats& stats) {
-  std::optional<StreamDice> stream;
+  std::optional<PlayoutDice> stream;
   if (dice_seed) stream.emplace(*dice_seed);
   Ending out;
   out.refused = PlayoutEngine::play(game, bot, cap, stream ? &*stream : nullptr, nullptr, &stats) ==
@@ -203,5 +203,5 @@ TEST(PlayoutEngine, StopsBetweenMovesWhenAsked) {
   EXPECT_TRUE(game.state().ended);
 }
 
-}  // namespace
+}  // namespace playout_engine_test
 }  // namespace bb::rules
