@@ -21,15 +21,7 @@
 namespace bb::rules {
 namespace {
 
-// The throws of a game played with dice of its own; two with the same seed throw the same.
-class StreamDice final : public BotDice {
- public:
-  explicit StreamDice(std::uint64_t seed) : state_(seed) {}
-  int die() override { return static_cast<int>(splitmix64(state_) % 6) + 1; }
-
- private:
-  std::uint64_t state_;
-};
+using testing::StreamDice;
 
 struct DecisionsCompared {
   long long decisions = 0;

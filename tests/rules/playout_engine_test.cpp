@@ -18,14 +18,7 @@
 namespace bb::rules {
 namespace playout_engine_test {
 
-class PlayoutDice final : public BotDice {
- public:
-  explicit PlayoutDice(std::uint64_t seed) : state_(seed) {}
-  int die() override { return static_cast<int>(splitmix64(state_) % 6) + 1; }
-
- private:
-  std::uint64_t state_;
-};
+using testing::StreamDice;
 
 struct Ending {
   std::string snapshot;
@@ -43,7 +36,7 @@ std::string decision_words(Bot& bot, const Game& game) {
 
 // The game played on by the plain loop of Game and Bot (what PlayoutEngine::play stands for).
 Ending by_game(Game game, Bot bot, int cap, std::optional<std::uint64_t> dice_seed) {
-  std::optional<PlayoutDice> stream;
+  std::optional<StreamDice> stream;
   if (dice_seed) stream.emplace(*dice_seed);
   BotDice* dice = stream ? &*stream : nullptr;
   Ending out;
@@ -64,7 +57,7 @@ Ending by_game(Game game, Bot bot, int cap, std::optional<std::uint64_t> dice_se
 
 Ending by_playout_engine(Game game, Bot bot, int cap, std::optional<std::uint64_t> dice_seed,
                          PlayoutEngine::Stats& stats) {
-  std::optional<PlayoutDice> stream;
+  std::optional<StreamDice> stream;
   if (dice_seed) stream.emplace(*dice_seed);
   Ending out;
   out.refused = PlayoutEngine::play(game, bot, cap, stream ? &*stream : nullptr, nullptr, &stats) ==

@@ -15,10 +15,22 @@
 #include "rules/game.h"
 #include "rules/replay.h"
 #include "rules/script.h"
+#include "rules/splitmix.h"
 
 namespace bb::rules::testing {
 
 inline std::vector<std::string> editions() { return {EDITIONS_DIR}; }
+
+// The throws of a bot game played with dice of its own (as the odds' playouts throw); two with the same seed
+// throw the same.
+class StreamDice final : public BotDice {
+ public:
+  explicit StreamDice(std::uint64_t seed) : state_(seed) {}
+  int die() override { return static_cast<int>(splitmix64(state_) % 6) + 1; }
+
+ private:
+  std::uint64_t state_;
+};
 
 // A shipped edition by id (a test failure, and an empty edition, if it does not load).
 inline Edition load_shipped(const std::string& id) {
