@@ -149,7 +149,7 @@ class PlayoutTurns::Impl {
   }
   // The end of a step: the engine settles the debts it can and, with one still pending, waits for inputs:
   // the bots raise money for the first (Bot::next's raise_money), one input each, the debts settled after
-  // each. A bankruptcy is Game's.
+  // each; a debtor with nothing left goes bankrupt (go_bankrupt).
   void settle_at_step() {
     if (debt_count_ == 0) return;
     settle_debts();
