@@ -81,56 +81,34 @@ class PlayoutTable {
     if (g_.state_.ended) return PlayoutEngine::Result::ended;
     // Until the game is at a point between moves, Game and Bot play it.
     if (!at_rest()) {
-      const auto handed = hand_over();
-      turns_.drop_used_faces();
-      if (handed) return *handed;
+      if (const auto handed = hand_over(); handed) return *handed;
     }
-    load();
-    take_checkpoint();
     while (true) {
-      if (stop_ && stop_->load(std::memory_order_relaxed)) {
-        store();
-        return PlayoutEngine::Result::stopped;
-      }
-      // The loop's turn cap (PlayoutEngine::play): only with nothing pending.
-      if (!t_.jail_question && t_.turns >= cap_) {
-        store();
-        stats_.capped = true;
-        if (!g_.play(End{})) return PlayoutEngine::Result::refused;
-        return PlayoutEngine::Result::ended;
-      }
-      if (since_checkpoint_ == kCheckpointEvery) take_checkpoint();
-      ++stats_.from_rest;
-      ++since_checkpoint_;
-      if (turns_.step()) {
-        if (t_.ended) {
+      load();
+      switch (turns_.run(cap_, stop_, stats_.from_rest)) {
+        case PlayoutTurns::Stop::stopped:
+          store();
+          return PlayoutEngine::Result::stopped;
+        case PlayoutTurns::Stop::capped:  // the loop's turn cap (PlayoutEngine::play), nothing pending
+          store();
+          stats_.capped = true;
+          if (!g_.play(End{})) return PlayoutEngine::Result::refused;
+          return PlayoutEngine::Result::ended;
+        case PlayoutTurns::Stop::ended:
           store();
           return PlayoutEngine::Result::ended;
-        }
-        continue;
+        case PlayoutTurns::Stop::stuck:
+          // Undone to the point at rest before the step, which Game and Bot play from there, with the faces
+          // the step had drawn.
+          ++stats_.handed_over;
+          store();
+          if (const auto handed = hand_over(); handed) return *handed;
+          break;
       }
-      // A step the compact engine does not finish: undone (the steps since the checkpoint played again, with
-      // the same faces, up to it), then played by Game and Bot from that point with the faces it had drawn.
-      t_ = checkpoint_;
-      turns_.rewind_faces();
-      for (int redo = since_checkpoint_ - 1; redo > 0; --redo) turns_.step();  // each finished before: again
-      ++stats_.handed_over;
-      store();
-      const auto handed = hand_over();
-      if (handed) return *handed;
-      load();
-      take_checkpoint();
     }
   }
 
  private:
-  static constexpr int kCheckpointEvery = 32;
-  void take_checkpoint() {
-    checkpoint_ = t_;
-    since_checkpoint_ = 0;
-    turns_.drop_used_faces();
-  }
-
   // ------------------------------------------------------------------ the hand-over
   // Between moves, or a jailed player's turn about to be asked: where the compact engine plays from.
   bool at_rest() const {
@@ -171,6 +149,7 @@ class PlayoutTable {
     t_.owned.fill(0);
     t_.mortgaged = 0;
     t_.hotels = 0;
+    t_.built = 0;
     for (int p = 0; p < seats_; ++p) {
       const PlayerState& pl = st.players[PlayerId{p}];
       auto& tp = t_.players[static_cast<std::size_t>(p)];
@@ -192,6 +171,7 @@ class PlayoutTable {
       if (ss.owner) t_.owned[ss.owner->index()] |= lot_bit(s);
       if (ss.mortgaged) t_.mortgaged |= lot_bit(s);
       if (ss.hotel) t_.hotels |= lot_bit(s);
+      if (ss.hotel || ss.houses > 0) t_.built |= lot_bit(s);
     }
     for (std::size_t d = 0; d < ed_.decks.size(); ++d) {
       const DeckState& order = g_.decks_[d];
@@ -295,10 +275,6 @@ class PlayoutTable {
   const PlayoutBoard& b_;
   const int n_;
   const int seats_;
-  // The state at a point at rest some steps back (kCheckpointEvery at most), and how many steps were played
-  // from it: a step the compact engine cannot finish is undone by playing those again up to it.
-  TableBits checkpoint_;
-  int since_checkpoint_ = 0;
   PlayoutTurns turns_;
   TableBits& t_;  // turns_'s
 };

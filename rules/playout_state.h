@@ -65,6 +65,7 @@ struct TableBits {
   std::array<std::uint64_t, kMaxPlayers> owned{};  // by player, a bit per lot (Game::lots_of)
   std::uint64_t mortgaged = 0;                     // Game::mortgaged_lots
   std::uint64_t hotels = 0;                        // the lots with a hotel
+  std::uint64_t built = 0;                         // the lots with a house or a hotel
   std::array<DeckBits, playout_limits::kDecksHeld> decks{};
   std::uint64_t bot_rng = 0;
   std::int64_t inputs = 0;    // Game::input_count

@@ -59,6 +59,26 @@ class PlayoutTurns::Impl {
         n_(static_cast<int>(edition.spaces.size())),
         seats_(seats) {}
 
+  PlayoutTurns::Stop run(int turn_cap, const std::atomic<bool>* stop, long long& from_rest) {
+    take_checkpoint();
+    while (true) {
+      if (stop && stop->load(std::memory_order_relaxed)) return Stop::stopped;
+      if (!t_.jail_question && t_.turns >= turn_cap) return Stop::capped;
+      if (since_checkpoint_ == kCheckpointEvery) take_checkpoint();
+      ++from_rest;
+      ++since_checkpoint_;
+      if (!step()) {
+        // Undone: the steps since the checkpoint played again, with the same faces (each finished before, and
+        // does again), up to the point at rest before this one.
+        t_ = checkpoint_;
+        faces_used_ = 0;
+        for (int redo = since_checkpoint_ - 1; redo > 0; --redo) step();
+        return Stop::stuck;
+      }
+      if (t_.ended) return Stop::ended;
+    }
+  }
+
   // One step from a point at rest (play_from_rest), with the step's own flags cleared.
   bool step() {
     stuck_ = false;
@@ -68,7 +88,12 @@ class PlayoutTurns::Impl {
     play_from_rest();
     return !stuck_;
   }
-  void rewind_faces() { faces_used_ = 0; }
+  static constexpr int kCheckpointEvery = 32;
+  void take_checkpoint() {
+    checkpoint_ = t_;
+    since_checkpoint_ = 0;
+    drop_used_faces();
+  }
 
   // ------------------------------------------------------------------ dice and the bot's draws
   std::uint64_t random() { return splitmix64(t_.bot_rng); }     // Bot::random
@@ -113,12 +138,8 @@ class PlayoutTurns::Impl {
   int owned_in_group(int p, int group) const {
     return lots_in(t_.owned[static_cast<std::size_t>(p)] & b_.group_masks[static_cast<std::size_t>(group)]);
   }
-  bool group_has_buildings(int group) {
-    for (std::uint64_t m = b_.group_masks[static_cast<std::size_t>(group)]; m != 0; m &= m - 1) {
-      const int s = std::countr_zero(m);
-      if (lot(s).houses > 0 || lot(s).hotel) return true;
-    }
-    return false;
+  bool group_has_buildings(int group) const {
+    return (b_.group_masks[static_cast<std::size_t>(group)] & t_.built) != 0;
   }
 
   // ------------------------------------------------------------------ money (engine_money.cpp)
@@ -191,6 +212,7 @@ class PlayoutTurns::Impl {
         l.houses = 0;
         l.hotel = false;
         t_.hotels &= ~lot_bit(s);
+        t_.built &= ~lot_bit(s);
         if (creditor >= 0) post(-1, p, houses * facts(s).house_cost / 2);
       }
       if (creditor < 0) {
@@ -269,10 +291,10 @@ class PlayoutTurns::Impl {
   // the board back that may be sold, else the first lot that may be mortgaged. False: nothing (bankrupt).
   bool raise_money(int p) {
     const std::uint64_t mine = t_.owned[static_cast<std::size_t>(p)];
-    for (std::uint64_t m = mine; m != 0;) {
+    for (std::uint64_t m = mine & t_.built; m != 0;) {
       const int s = 63 - std::countl_zero(m);
       m &= ~lot_bit(s);
-      if ((lot(s).houses > 0 || lot(s).hotel) && may_sell(s)) {
+      if (may_sell(s)) {
         sell(p, s);
         return !stuck_;
       }
@@ -299,7 +321,7 @@ class PlayoutTurns::Impl {
   void sell(int p, int s) {
     const Money half = facts(s).house_cost / 2;
     if (!lot(s).hotel) {
-      --lot(s).houses;
+      if (--lot(s).houses == 0) t_.built &= ~lot_bit(s);
       ++t_.bank_houses;
       return post(-1, p, half);
     }
@@ -542,7 +564,7 @@ class PlayoutTurns::Impl {
         return;
       case Effect::Kind::repairs: {
         Money total = 0;
-        for (std::uint64_t m = t_.owned[static_cast<std::size_t>(p)]; m != 0; m &= m - 1) {
+        for (std::uint64_t m = t_.owned[static_cast<std::size_t>(p)] & t_.built; m != 0; m &= m - 1) {
           const int s = std::countr_zero(m);
           total += lot(s).hotel ? e.per_hotel : lot(s).houses * e.per_house;
         }
@@ -636,12 +658,12 @@ class PlayoutTurns::Impl {
       if (f.house_cost > budget) continue;
       if (f.group != facts_of) {
         facts_of = f.group;
-        lot_mortgaged = false;
+        const std::uint64_t group = b_.group_masks[static_cast<std::size_t>(f.group)];
+        lot_mortgaged = (group & t_.mortgaged) != 0;
         ready_for_hotels = true;
         lowest = r_.max_houses + 1;
-        for (std::uint64_t g = b_.group_masks[static_cast<std::size_t>(f.group)]; g != 0; g &= g - 1) {
+        for (std::uint64_t g = lot_mortgaged ? 0 : group; g != 0; g &= g - 1) {
           const int member = std::countr_zero(g);
-          lot_mortgaged |= lot(member).mortgaged;
           ready_for_hotels &= lot(member).hotel || lot(member).houses >= r_.houses_for_hotel;
           lowest = std::min(lowest, level(member));
         }
@@ -663,6 +685,7 @@ class PlayoutTurns::Impl {
     TableBits::Lot& l = lot(s);
     const bool hotel = r_.hotels_enabled && l.houses == r_.max_houses;
     post(p, -1, facts(s).house_cost);
+    t_.built |= lot_bit(s);
     if (hotel) {
       --t_.bank_hotels;
       t_.bank_houses += l.houses;
@@ -839,6 +862,7 @@ class PlayoutTurns::Impl {
     }
   }
 
+  using Stop = PlayoutTurns::Stop;
   const Edition& ed_;
   const Rules& r_;
   BotDice* dice_;
@@ -870,7 +894,11 @@ class PlayoutTurns::Impl {
     bool worked_out = false;
   };
   std::array<NearlyWhole, kMaxPlayers> nearly_whole_{};
-  // The faces taken from `dice_` since the last point at rest: handed out again if the turn is undone.
+  // The state at a point at rest some steps back (kCheckpointEvery at most), and how many steps were played
+  // from it: a step the compact engine cannot finish is undone by playing those again up to it.
+  TableBits checkpoint_;
+  int since_checkpoint_ = 0;
+  // The faces taken from `dice_` since the checkpoint: handed out again when a step is undone.
   std::vector<int> faces_;
   std::size_t faces_used_ = 0;
   bool stuck_ = false;  // the turn is Game's: undone and handed over
@@ -883,9 +911,9 @@ PlayoutTurns::PlayoutTurns(const Edition& edition, const Rules& rules, const Pla
     : impl_(std::make_unique<Impl>(edition, rules, board, seats, dice)) {}
 PlayoutTurns::~PlayoutTurns() = default;
 TableBits& PlayoutTurns::table() { return impl_->t_; }
-bool PlayoutTurns::step() { return impl_->step(); }
+PlayoutTurns::Stop PlayoutTurns::run(int turn_cap, const std::atomic<bool>* stop, long long& from_rest) {
+  return impl_->run(turn_cap, stop, from_rest);
+}
 int PlayoutTurns::next_face() { return impl_->next_face(); }
-void PlayoutTurns::rewind_faces() { impl_->rewind_faces(); }
-void PlayoutTurns::drop_used_faces() { impl_->drop_used_faces(); }
 
 }  // namespace bb::rules

@@ -7,6 +7,8 @@
 // Owns: its caches of the bots' answers by seat, the debts within a step, the faces taken from the dice.
 // Never: touches a Game or a Bot (PlayoutTable hands the state over), allocates within a step (but the faces'
 // record). Threads: one call's, on the calling thread.
+#include <atomic>
+#include <cstdint>
 #include <memory>
 
 #include "rules/playout_state.h"
@@ -25,16 +27,21 @@ class PlayoutTurns {
   PlayoutTurns& operator=(const PlayoutTurns&) = delete;
 
   TableBits& table();
-  // One step from a point at rest: a decision between moves (a house, a mortgage lifted, a trade, or a throw
-  // and all it causes), or a jailed player's turn. False: the step is Game's (a bankruptcy other than the
-  // thrower's, a hotel sold with its group, a throw for the rent, an effect not played here); the table is
-  // then left half played, for the caller to undo.
-  bool step();
-  // The faces taken from `dice` since drop_used_faces(): after rewind_faces() next_face() hands them out
-  // again in order, then takes new ones.
+  enum class Stop : std::uint8_t {
+    stuck,    // the next step is Game's: the table is at the point at rest before it
+    capped,   // `turn_cap` turns played, at a point between moves
+    ended,    // the last bankruptcy but one
+    stopped,  // `stop` was set
+  };
+  // Plays steps from the table as it is (at rest), each from one point at rest to the next: a decision
+  // between moves (a house, a mortgage lifted, a trade, or a throw and all it causes), or a jailed player's
+  // turn. Stops before a step that is Game's (a bankruptcy other than the thrower's, a hotel sold with its
+  // group, a throw for the rent, an effect not played here): such a step is undone, by playing the steps
+  // since the last checkpoint again, and the faces it had taken are handed out again by next_face().
+  // `from_rest` counts the steps begun.
+  Stop run(int turn_cap, const std::atomic<bool>* stop, long long& from_rest);
+  // The faces taken from `dice` and not yet played again (after a stuck step), then new ones.
   int next_face();
-  void rewind_faces();
-  void drop_used_faces();
 
  private:
   class Impl;
