@@ -57,10 +57,18 @@ class PlayoutTurns::Impl {
         dice_(dice),
         b_(board),
         n_(static_cast<int>(edition.spaces.size())),
-        seats_(seats) {}
+        seats_(seats) {
+    // Bot::between_moves lifts a mortgage with more than twice it and three reserves in hand, where
+    // Engine::refuse_unmortgage allows it (the mortgage and its interest in hand): the cash above which both
+    // hold, by lot.
+    for (int s = 0; s < n_; ++s)
+      lift_above_[static_cast<std::size_t>(s)] =
+          std::max(facts(s).mortgage * 2 + 3 * Bot::kReserve, facts(s).mortgage + interest(s) - 1);
+  }
 
   PlayoutTurns::Stop run(int turn_cap, const std::atomic<bool>* stop, long long& from_rest) {
     take_checkpoint();
+    next_active_[0] = -1;  // the table is as the caller loaded it
     while (true) {
       if (stop && stop->load(std::memory_order_relaxed)) return Stop::stopped;
       if (!t_.jail_question && t_.turns >= turn_cap) return Stop::capped;
@@ -72,6 +80,7 @@ class PlayoutTurns::Impl {
         // does again), up to the point at rest before this one.
         t_ = checkpoint_;
         faces_used_ = 0;
+        next_active_[0] = -1;  // the undone step may have put a player out
         for (int redo = since_checkpoint_ - 1; redo > 0; --redo) step();
         return Stop::stuck;
       }
@@ -172,7 +181,9 @@ class PlayoutTurns::Impl {
   // the bots raise money for the first (Bot::next's raise_money), one input each, the debts settled after
   // each; a debtor with nothing left goes bankrupt (go_bankrupt).
   void settle_at_step() {
-    if (debt_count_ == 0) return;
+    if (debt_count_ != 0) raise_for_debts();  // mostly none: no call
+  }
+  [[gnu::noinline]] void raise_for_debts() {
     settle_debts();
     while (debt_count_ > 0 && !stuck_ && !over_) {
       if (!raise_money(debts_[0].debtor)) return go_bankrupt(debts_[0].debtor);
@@ -240,6 +251,7 @@ class PlayoutTurns::Impl {
     }
     pl.bankrupt = true;
     pl.in_jail = false;
+    next_active_[0] = -1;
     cut_ = over_ = true;
     int left = -1, active_players = 0;
     for (int q = 0; q < seats_; ++q)
@@ -380,7 +392,17 @@ class PlayoutTurns::Impl {
   void move_by(int p, int steps, bool salary) {
     auto& pl = player(p);
     const int from = pl.position;
-    if (steps >= 0) {
+    if (steps >= 0 && steps < n_ && b_.start_space == 0) {
+      // The start space first on the board (every shipped edition): passing it is going past the last space.
+      int to = from + steps;
+      const bool crosses = to >= n_ && from != 0;
+      if (to >= n_) to -= n_;
+      pl.position = static_cast<std::int8_t>(to);
+      if (crosses && salary && (to != 0 || r_.salary_on_landing)) {
+        pl.passed_start = true;  // Engine::collect_salary
+        pay(-1, p, r_.salary);
+      }
+    } else if (steps >= 0) {
       const int dist_to_start = wrap(b_.start_space - from + n_, n_);
       const bool crosses = dist_to_start != 0 && steps >= dist_to_start;
       const bool lands_on_start = crosses && steps == dist_to_start;
@@ -419,19 +441,25 @@ class PlayoutTurns::Impl {
       return;
     next_turn();
   }
+  // By seat, the next seat round the table still in the game (Engine::next_turn), worked out again after
+  // every bankruptcy (-1: to be worked out).
+  void find_next_active() {
+    for (int q = 0; q < seats_; ++q) {
+      int next = q;
+      for (int k = 0; k < seats_; ++k) {
+        next = wrap(next + 1, seats_);
+        if (active(next)) break;
+      }
+      next_active_[static_cast<std::size_t>(q)] = static_cast<std::int8_t>(active(next) ? next : q);
+    }
+  }
   void next_turn() {
     t_.doubles_in_row = 0;
     t_.turn_doubles = false;
     t_.extra_roll_blocked = false;
     ++t_.turns;
-    int next = t_.current;
-    for (int k = 0; k < seats_; ++k) {
-      next = wrap(next + 1, seats_);
-      if (active(next)) {
-        t_.current = next;
-        break;
-      }
-    }
+    if (next_active_[0] < 0) find_next_active();
+    t_.current = next_active_[static_cast<std::size_t>(t_.current)];
     t_.jail_question = player(t_.current).in_jail;
   }
 
@@ -616,14 +644,20 @@ class PlayoutTurns::Impl {
       if (cash > b_.least_mortgage * 2 + 3 * Bot::kReserve)
         for (std::uint64_t m = t_.owned[static_cast<std::size_t>(p)] & t_.mortgaged; m != 0; m &= m - 1) {
           const int s = std::countr_zero(m);
-          if (cash > facts(s).mortgage * 2 + 3 * Bot::kReserve && cash >= facts(s).mortgage + interest(s))
-            return {Decision::Kind::unmortgage, s};
+          if (cash > lift_above_[static_cast<std::size_t>(s)]) return {Decision::Kind::unmortgage, s};
         }
       if (cash - b_.least_house_cost > 2 * Bot::kReserve)
         if (const int s = first_lot_to_build(p, build_candidates(p), cash - 2 * Bot::kReserve - 1); s >= 0)
           return {Decision::Kind::build, s};
     }
-    if (random() % 8 == 0)
+    // The draw for a trade, then the throw's two dice (Bot::between_moves_without_lots): the bot's next three
+    // draws, mixed side by side; the dice's two are taken (the state moved on) only for a throw.
+    const std::uint64_t state = t_.bot_rng;
+    const std::uint64_t trade_draw = splitmix64_mix(state + kSplitmixStep);
+    throw_draws_[0] = splitmix64_mix(state + 2 * kSplitmixStep);
+    throw_draws_[1] = splitmix64_mix(state + 3 * kSplitmixStep);
+    t_.bot_rng = state + kSplitmixStep;
+    if (trade_draw % 8 == 0)
       if (Decision trade = trade_to_complete_a_group(p); trade.kind == Decision::Kind::trade) return trade;
     return {};
   }
@@ -776,8 +810,10 @@ class PlayoutTurns::Impl {
       case Decision::Kind::roll:
         break;
     }
-    const int d1 = bot_die();
-    const int d2 = bot_die();
+    // Bot::dice twice: the draws between_moves worked out.
+    const int d1 = static_cast<int>(throw_draws_[0] % 6) + 1;
+    const int d2 = static_cast<int>(throw_draws_[1] % 6) + 1;
+    t_.bot_rng += 2 * kSplitmixStep;
     const auto [f1, f2] = throw_faces(d1, d2);
     throw_dice(p, f1, f2);
   }
@@ -894,6 +930,9 @@ class PlayoutTurns::Impl {
     bool worked_out = false;
   };
   std::array<NearlyWhole, kMaxPlayers> nearly_whole_{};
+  std::array<std::int8_t, kMaxPlayers> next_active_{-1};
+  std::array<Money, playout_limits::kBoardSpaces> lift_above_{};
+  std::array<std::uint64_t, 2> throw_draws_{};  // the bot's draws for the dice of a throw (between_moves)
   // The state at a point at rest some steps back (kCheckpointEvery at most), and how many steps were played
   // from it: a step the compact engine cannot finish is undone by playing those again up to it.
   TableBits checkpoint_;
