@@ -126,28 +126,20 @@ Input Bot::next(const Game& g) {
     const Auction& a = *st.auction;
     Money value =
         a.item == Auction::Item::property ? ed.spaces[*a.space].price : ed.spaces[0].house_cost + 100;
-    std::optional<PlayerId> best;
-    Money best_limit = 0, second_limit = 0;
+    AuctionLimits limits;
     for (PlayerId p : st.players.ids()) {
       if (st.players[p].bankrupt) continue;
       if (a.item == Auction::Item::property &&
           (!markers_left(g, p) || finance::why_not_acquire(ed, rules, st, p, *a.space)))
         continue;
-      Money limit = std::min<Money>(st.players[p].cash - kReserve,
-                                    value * static_cast<Money>(70 + random() % 60) / 100);
+      Money limit = auction_limit(st.players[p].cash, value, random());
       if (a.item != Auction::Item::property && !st.players[p].bankrupt) limit = std::min<Money>(limit, 0);
-      if (limit > best_limit) {
-        second_limit = best_limit;
-        best_limit = limit;
-        best = p;
-      } else if (limit > second_limit) {
-        second_limit = limit;
-      }
+      limits.consider(p.number(), limit);
     }
-    Money bid = std::max<Money>(second_limit + rules.bid_increment, a.high_bid + rules.bid_increment);
-    bid = std::max<Money>(bid, 1);
-    if (best && best != a.high_bidder && bid <= best_limit && bid <= st.players[*best].cash)
-      return Bid{*best, bid};
+    const Money bid = limits.bid(a.high_bid, rules.bid_increment);
+    if (const PlayerId best{limits.best};
+        limits.best >= 0 && best != a.high_bidder && bid <= limits.best_limit && bid <= st.players[best].cash)
+      return Bid{best, bid};
     return Close{};
   }
   // FINANCE (1932) forgetters: a bot never forgets its salary. Only where salaries are claimed: elsewhere

@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <expected>
 #include <optional>
@@ -34,6 +35,28 @@ class Bot {
   // The cash a bot keeps back before buying, bidding or building (and its multiples before lifting a
   // mortgage): its rules of thumb, here once for the bots and the compact playout engine that plays them.
   static constexpr Money kReserve = 150;
+  // The bots' auction (Bot::next), here once for the bots and the compact playout engine: each bidder's limit
+  // for a lot of printed `value` with `cash` in hand, from one random draw (70% to 129% of the value, the
+  // reserve kept); the bidder with the highest limit bids just above the second limit, or the standing bid.
+  static Money auction_limit(Money cash, Money value, std::uint64_t draw) {
+    return std::min<Money>(cash - kReserve, value * static_cast<Money>(70 + draw % 60) / 100);
+  }
+  struct AuctionLimits {
+    int best = -1;  // the seat of the highest limit above 0; -1: none
+    Money best_limit = 0, second_limit = 0;
+    void consider(int seat, Money limit) {
+      if (limit > best_limit) {
+        second_limit = best_limit;
+        best_limit = limit;
+        best = seat;
+      } else if (limit > second_limit) {
+        second_limit = limit;
+      }
+    }
+    Money bid(Money high_bid, Money increment) const {
+      return std::max<Money>(std::max<Money>(second_limit + increment, high_bid + increment), 1);
+    }
+  };
   // The bot's next decision as an input (a throw shows the bot's own dice).
   Input next(const Game& game);
   // Plays the bot's next decision on `game` (fused, for playouts and benchmarks): exactly what

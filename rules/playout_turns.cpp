@@ -510,24 +510,13 @@ class PlayoutTurns::Impl {
     int high_bidder = -1;
     Money high_bid = 0;
     while (true) {
-      int best = -1;
-      Money best_limit = 0, second_limit = 0;
-      for (int q = 0; q < seats_; ++q) {
-        if (!active(q)) continue;
-        const Money limit = std::min<Money>(player(q).cash - Bot::kReserve,
-                                            value * static_cast<Money>(70 + random() % 60) / 100);
-        if (limit > best_limit) {
-          second_limit = best_limit;
-          best_limit = limit;
-          best = q;
-        } else if (limit > second_limit) {
-          second_limit = limit;
-        }
-      }
-      Money bid = std::max<Money>(second_limit + r_.bid_increment, high_bid + r_.bid_increment);
-      bid = std::max<Money>(bid, 1);
+      Bot::AuctionLimits limits;
+      for (int q = 0; q < seats_; ++q)
+        if (active(q)) limits.consider(q, Bot::auction_limit(player(q).cash, value, random()));
+      const int best = limits.best;
+      const Money bid = limits.bid(high_bid, r_.bid_increment);
       ++t_.inputs;
-      if (best >= 0 && best != high_bidder && bid <= best_limit && bid <= player(best).cash) {
+      if (best >= 0 && best != high_bidder && bid <= limits.best_limit && bid <= player(best).cash) {
         high_bid = bid;
         high_bidder = best;
         continue;
