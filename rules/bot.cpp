@@ -177,7 +177,7 @@ Input Bot::next(const Game& g) {
       }
       case QuestionKind::mortgaged_transfer: {
         Money lift = ed.spaces[*q.space].mortgage + q.amount;
-        return Choose{p, {pl.cash - lift > 2 * kReserve ? Answer::lift : Answer::keep}};
+        return Choose{p, {lifts_transferred_mortgage(pl.cash, lift) ? Answer::lift : Answer::keep}};
       }
       case QuestionKind::roll:
         return Roll{dice(), dice()};

@@ -41,6 +41,9 @@ class Bot {
   static Money auction_limit(Money cash, Money value, std::uint64_t draw) {
     return std::min<Money>(cash - kReserve, value * static_cast<Money>(70 + draw % 60) / 100);
   }
+  // Whether a bot lifts the mortgage of a mortgaged lot it receives (Bot::next's mortgaged_transfer answer):
+  // when more than two reserves stay in hand after `lift`, the mortgage and its interest; else it keeps it.
+  static bool lifts_transferred_mortgage(Money cash, Money lift) { return cash - lift > 2 * kReserve; }
   struct AuctionLimits {
     int best = -1;  // the seat of the highest limit above 0; -1: none
     Money best_limit = 0, second_limit = 0;

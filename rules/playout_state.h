@@ -28,7 +28,6 @@ inline std::uint64_t lot_bit(int space) { return std::uint64_t{1} << space; }
 struct DeckBits {
   std::array<std::uint8_t, playout_limits::kDeckCards> ring{};
   std::uint8_t head = 0, size = 0, capacity = 0;
-  int top() const { return ring[head]; }
   int at(int i) const { return ring[(head + i) % capacity]; }
   int pop_top() {
     int c = ring[head];

@@ -271,18 +271,7 @@ class PlayoutTurns::Impl {
       return;
     }
     for (std::uint64_t m = mortgaged_received; m != 0 && !stuck_; m &= m - 1) {
-      // Engine::ask_mortgaged_transfer's question and the bot's answer (Bot::next).
-      const int s = std::countr_zero(m);
-      ++t_.inputs;
-      const Money lift = facts(s).mortgage + interest(s);
-      if (player(creditor).cash - lift > 2 * Bot::kReserve) {
-        lot(s).mortgaged = false;
-        t_.mortgaged &= ~lot_bit(s);
-        pay(creditor, -1, facts(s).mortgage);
-        pay(creditor, -1, interest(s));
-      } else {
-        pay(creditor, -1, interest(s));
-      }
+      answer_mortgaged_transfer(creditor, std::countr_zero(m));
       settle_others();
     }
     for (std::uint64_t m = to_auction; m != 0; m &= m - 1) auction(std::countr_zero(m));
@@ -725,8 +714,8 @@ class PlayoutTurns::Impl {
   // owns all lots but one, kept by seat for the lots the player owned then.
   std::uint64_t nearly_whole(int p, std::uint64_t mine) {
     NearlyWhole& known = nearly_whole_[static_cast<std::size_t>(p)];
-    if (known.owned == mine && known.worked_out) return known.groups;
-    known = {mine, 0, true};
+    if (known.owned == mine) return known.groups;  // (no lots, no group but one: the cache starts right)
+    known = {mine, 0};
     for (std::size_t i = 0; i < b_.trade_groups.size(); ++i) {
       const std::uint64_t others = b_.group_masks[static_cast<std::size_t>(b_.trade_groups[i].group)] & ~mine;
       if (others != 0 && (others & (others - 1)) == 0) known.groups |= std::uint64_t{1} << i;
@@ -767,17 +756,20 @@ class PlayoutTurns::Impl {
     t_.owned[static_cast<std::size_t>(d.seller)] &= ~lot_bit(d.space);
     t_.owned[static_cast<std::size_t>(p)] |= lot_bit(d.space);
     if (!lot(d.space).mortgaged) return;
-    ++t_.inputs;
-    const Money lift = facts(d.space).mortgage + interest(d.space);
-    if (player(p).cash - lift > 2 * Bot::kReserve) {
-      lot(d.space).mortgaged = false;
-      t_.mortgaged &= ~lot_bit(d.space);
-      pay(p, -1, facts(d.space).mortgage);
-      pay(p, -1, interest(d.space));
-    } else {
-      pay(p, -1, interest(d.space));
-    }
+    answer_mortgaged_transfer(p, d.space);
     settle_at_step();
+  }
+  // Engine::ask_mortgaged_transfer's question to the new owner of a mortgaged lot, the bot's answer
+  // (Bot::lifts_transferred_mortgage) and Engine::handle(Choose)'s payments: an input; the debts they leave
+  // are for the caller to settle.
+  void answer_mortgaged_transfer(int owner, int s) {
+    ++t_.inputs;
+    if (Bot::lifts_transferred_mortgage(player(owner).cash, facts(s).mortgage + interest(s))) {
+      lot(s).mortgaged = false;
+      t_.mortgaged &= ~lot_bit(s);
+      pay(owner, -1, facts(s).mortgage);
+    }
+    pay(owner, -1, interest(s));
   }
 
   // ------------------------------------------------------------------ a turn
@@ -916,7 +908,6 @@ class PlayoutTurns::Impl {
   struct NearlyWhole {
     std::uint64_t owned = 0;
     std::uint64_t groups = 0;
-    bool worked_out = false;
   };
   std::array<NearlyWhole, kMaxPlayers> nearly_whole_{};
   std::array<std::int8_t, kMaxPlayers> next_active_{-1};
