@@ -12,14 +12,16 @@ namespace bb::rules {
 // postings counted (tests/rules/playout_engine_test.cpp plays thousands of games both ways, turn by turn).
 //
 // What it covers: the bots' decisions between moves (a house, a mortgage lifted, a trade, or a throw), throws
-// and doubles, moves and the salary, buying at the price and auctions, rent of every kind, taxes, the cards
-// that pay, collect, move or jail, repairs, jail turns, debts raised by selling houses and mortgaging, and
-// the thrower's bankruptcy. Everything else (a bankruptcy of another player, a hotel sold with its group when
-// the bank lacks its houses, a card or a utility that asks for a throw, the end by the turn cap) is played by
-// Game and Bot themselves: the engine puts the state back into the game, lets them play on to the next point
-// between moves, and takes the state back. A step it finds it cannot finish is undone first (from a
-// checkpoint of the compact state a few steps back), so it hands over only at such points. It never decides a
-// rule that Game decides differently: where they could differ the test fails.
+// and doubles, moves and the salary, buying at the price and auctions, rent of every kind (a utility's that a
+// card asks a throw for too, with the houses the bot builds before that throw), taxes, the cards that pay,
+// collect, move or jail, repairs, jail turns, debts raised by selling houses and mortgaging, and the
+// thrower's bankruptcy. Everything else (a bankruptcy of another player, a hotel sold with its group when the
+// bank lacks its houses, a trade offered before a utility's throw, a card that asks for a throw of its own,
+// the end by the turn cap) is played by Game and Bot themselves: the engine puts the state back into the
+// game, lets them play on to the next point between moves, and takes the state back. A step it finds it
+// cannot finish is undone first (from a checkpoint of the compact state a few steps back), so it hands over
+// only at such points. It never decides a rule that Game decides differently: where they could differ the
+// test fails.
 //
 // Owns: nothing past one call (the compact state is the call's), but the edition's facts it keeps per thread
 // (rules/playout_state.h, board_of). Never: keeps an undo history or a journal (covers() refuses a game that

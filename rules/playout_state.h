@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "rules/edition.h"
@@ -89,8 +90,8 @@ struct PlayoutBoard {
     RentRule::Kind rent = RentRule::Kind::none;
     int group = -1;
     Money price = 0, house_cost = 0, mortgage = 0;
-    const std::vector<Money>* amounts = nullptr;
-    const std::vector<Effect>* on_land = nullptr;
+    std::span<const Money> amounts;   // the edition's, read in place
+    std::span<const Effect> on_land;  // the edition's, read in place
     bool ownable = false;
   };
   struct TradeGroup {

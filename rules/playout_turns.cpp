@@ -21,8 +21,8 @@ PlayoutBoard::PlayoutBoard(std::shared_ptr<const Edition> shared) : edition(std:
     f.price = sp.price;
     f.house_cost = sp.house_cost;
     f.mortgage = sp.mortgage;
-    f.amounts = &sp.rent.amounts;
-    f.on_land = &sp.on_land;
+    f.amounts = sp.rent.amounts;
+    f.on_land = sp.on_land;
     f.ownable = is_ownable(sp);
     if (sp.kind == Space::Kind::property) {
       properties |= lot_bit(s);
@@ -67,6 +67,7 @@ class PlayoutTurns::Impl {
   }
 
   PlayoutTurns::Stop run(int turn_cap, const std::atomic<bool>* stop, long long& from_rest) {
+    turn_cap_ = turn_cap;
     take_checkpoint();
     next_active_[0] = -1;  // the table is as the caller loaded it
     while (true) {
@@ -342,7 +343,7 @@ class PlayoutTurns::Impl {
   Money rent_for(int s, int dice_total) {
     const PlayoutBoard::LotFacts& f = facts(s);
     const TableBits::Lot& l = lot(s);
-    const auto& amounts = *f.amounts;
+    const std::span<const Money> amounts = f.amounts;
     switch (f.rent) {
       case RentRule::Kind::table:
         if (l.hotel) return amounts.back();
@@ -469,21 +470,56 @@ class PlayoutTurns::Impl {
           auction(pos);
         }
       } else if (l.owner != p && !l.mortgaged && active(l.owner)) {
-        if (f.rent == RentRule::Kind::dice && dice_multiplier > 0) {
-          stuck_ = true;  // a throw for the rent: Game's
-          return;
-        }
-        pay(p, l.owner, rent_for(pos, t_.last_d1 + t_.last_d2) * multiplier);
+        if (f.rent == RentRule::Kind::dice && dice_multiplier > 0)
+          throw_for_rent(p, l.owner, dice_multiplier);
+        else
+          pay(p, l.owner, rent_for(pos, t_.last_d1 + t_.last_d2) * multiplier);
         settle_at_step();
         if (stuck_ || cut_) return;
       }
     }
-    for (const Effect& e : *f.on_land) {
+    for (const Effect& e : f.on_land) {
       apply_effect(p, e);
       if (stuck_ || cut_) return;
       settle_at_step();
       if (stuck_ || cut_) return;
     }
+  }
+
+  // Engine::land's need_roll step for a utility a card sent the player to (the rent a fresh throw times the
+  // card's multiplier) and Engine::throw_for: the game waits for a throw with nothing pending, so Bot::play
+  // asks the bot between moves, as at rest: it may build or lift a mortgage first (an input each), then
+  // throws. The rent goes to the owner of the moment the card was played (the step's). A trade offered there,
+  // or the turn cap reached by a jailed player's turn (the loop would end the game there), is Game's.
+  void throw_for_rent(int p, int owner, int multiplier) {
+    if (p != t_.current || t_.turns >= turn_cap_) {
+      stuck_ = true;
+      return;
+    }
+    while (true) {
+      const Decision decision = between_moves(p);
+      if (decision.kind == Decision::Kind::roll) break;
+      ++t_.inputs;
+      switch (decision.kind) {
+        case Decision::Kind::build:
+          build(p, decision.space);
+          continue;
+        case Decision::Kind::unmortgage:
+          unmortgage(p, decision.space);
+          continue;
+        case Decision::Kind::trade:
+        case Decision::Kind::roll:
+          stuck_ = true;
+          return;
+      }
+    }
+    const int d1 = bot_die();
+    const int d2 = bot_die();
+    const auto [f1, f2] = throw_faces(d1, d2);
+    ++t_.inputs;
+    t_.last_d1 = f1;
+    t_.last_d2 = f2;
+    pay(p, owner, static_cast<Money>(f1 + f2) * multiplier);
   }
 
   void give_lot(int p, int s) {
@@ -912,6 +948,7 @@ class PlayoutTurns::Impl {
   std::array<NearlyWhole, kMaxPlayers> nearly_whole_{};
   std::array<std::int8_t, kMaxPlayers> next_active_{-1};
   std::array<Money, playout_limits::kBoardSpaces> lift_above_{};
+  int turn_cap_ = 0;                            // run()'s
   std::array<std::uint64_t, 2> throw_draws_{};  // the bot's draws for the dice of a throw (between_moves)
   // The state at a point at rest some steps back (kCheckpointEvery at most), and how many steps were played
   // from it: a step the compact engine cannot finish is undone by playing those again up to it.

@@ -36,9 +36,9 @@ class PlayoutTurns {
   // Plays steps from the table as it is (at rest), each from one point at rest to the next: a decision
   // between moves (a house, a mortgage lifted, a trade, or a throw and all it causes), or a jailed player's
   // turn. Stops before a step that is Game's (a bankruptcy other than the thrower's, a hotel sold with its
-  // group, a throw for the rent, an effect not played here): such a step is undone, by playing the steps
-  // since the last checkpoint again, and the faces it had taken are handed out again by next_face().
-  // `from_rest` counts the steps begun.
+  // group, a trade before a utility's throw, an effect not played here): such a step is undone, by playing
+  // the steps since the last checkpoint again, and the faces it had taken are handed out again by
+  // next_face(). `from_rest` counts the steps begun.
   Stop run(int turn_cap, const std::atomic<bool>* stop, long long& from_rest);
   // The faces taken from `dice` and not yet played again (after a stuck step), then new ones.
   int next_face();
