@@ -69,6 +69,7 @@ std::expected<Game, std::string> Game::start(std::shared_ptr<const Edition> edit
   g.rng_ = setup.seed ^ 0x626f617264ULL;  // "board": different seeds never share a stream with the bots'
   const Edition& ed = *g.edition_;
   GameState& st = g.state_;
+  st.players.reserve(setup.players.size());
   for (const auto& ps : setup.players) {
     if (ps.name.empty()) return std::unexpected("every player needs a name");
     if (ps.name == "bank") return std::unexpected("'bank' is the bank's name: choose another player name");
@@ -92,14 +93,17 @@ std::expected<Game, std::string> Game::start(std::shared_ptr<const Edition> edit
   st.bank_hotels = g.rules_.hotels;
   st.house_credits.assign(st.players.size(), 0);
   st.hotel_credits.assign(st.players.size(), 0);
+  g.decks_.reserve(ed.decks.size());
   for (const auto& deck : ed.decks) {
     std::vector<int> order;
+    order.reserve(deck.cards.size());  // (a card's copies: mostly one)
     for (std::size_t c = 0; c < deck.cards.size(); ++c)
       for (int k = 0; k < deck.cards[c].copies; ++k) order.push_back(static_cast<int>(c));
     shuffle(order, g.rng_);
     g.decks_.emplace_back(std::move(order));
   }
   Engine e(g, nullptr);
+  st.postings.reserve(st.players.size());
   for (PlayerId p : st.players.ids())
     e.post(Account::bank(), p, g.rules_.start_cash, Memo::start_cash, std::nullopt);
   if (g.rules_.deal_deeds > 0) {

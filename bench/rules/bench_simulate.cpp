@@ -40,11 +40,12 @@ struct Totals {
 [[gnu::noinline]] Totals play_games(int games, std::uint64_t seed, int players, bool keep_history = true,
                                     bool with_events = true, bool compact = false) {
   Totals t;
+  // The players' names are made once: the figures are the games', not the harness's strings.
+  bb::rules::Setup setup;
+  setup.edition = "classic";
+  for (int p = 0; p < players; ++p) setup.players.push_back({"P" + std::to_string(p), "", "", {}});
   for (int g = 0; g < games; ++g) {
-    bb::rules::Setup setup;
-    setup.edition = "classic";
     setup.seed = seed + static_cast<std::uint64_t>(g);
-    for (int p = 0; p < players; ++p) setup.players.push_back({"P" + std::to_string(p), "", "", {}});
     auto game = bb::rules::Game::start(classic(), setup);
     if (!keep_history) game->forget_history();
     if (!keep_history && !with_events) game->forget_journal();  // as a playout plays: no journal either
