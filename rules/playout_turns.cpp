@@ -64,6 +64,9 @@ class PlayoutTurns::Impl {
     for (int s = 0; s < n_; ++s)
       lift_above_[static_cast<std::size_t>(s)] =
           std::max(facts(s).mortgage * 2 + 3 * Bot::kReserve, facts(s).mortgage + interest(s) - 1);
+    // The faces of the steps since a checkpoint: two a throw, a throw or two a step, 32 steps (grown from
+    // empty, the vector was eight allocations in every playout).
+    if (dice_) faces_.reserve(4 * kCheckpointEvery);
   }
 
   PlayoutTurns::Stop run(int turn_cap, const std::atomic<bool>* stop, long long& from_rest) {
