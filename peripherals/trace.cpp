@@ -303,6 +303,9 @@ std::expected<Trace, std::string> load_trace(const std::string& path) {
                       path, kMaxTraceBytes >> 20));
     }
   }
+  // A read that failed part-way (a disk error, a device gone) must not be parsed as a shorter trace.
+  if (in.bad())
+    return std::unexpected(fmt::format("cannot read trace '{}' to its end: check the disk or device", path));
   auto trace = parse_trace(text);
   if (!trace) return std::unexpected(fmt::format("{}: {}", path, trace.error()));
   return trace;

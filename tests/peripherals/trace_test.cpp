@@ -88,6 +88,16 @@ TEST(Trace, ErrorsNameTheLineAndWhatIsWrong) {
   EXPECT_FALSE(load_trace("no/such/file.trace"));
 }
 
+// A file that opens but fails part-way through reading is refused, never parsed as the part that was read:
+// reading /proc/self/mem from its start fails with an I/O error (nothing is mapped at address zero).
+TEST(TraceFormat, AReadThatFailsIsRefused) {
+  std::ifstream probe("/proc/self/mem", std::ios::binary);
+  if (!probe) GTEST_SKIP() << "no /proc/self/mem here";
+  const auto trace = load_trace("/proc/self/mem");
+  ASSERT_FALSE(trace);
+  EXPECT_NE(trace.error().find("cannot read trace"), std::string::npos) << trace.error();
+}
+
 // The committed traces (synthesised with jitter, bounce and noise, in the recorder's format) replay into
 // exactly the events reviewed when they were committed.
 TEST(RecordedTraces, ReplayGivesTheSameEvents) {
