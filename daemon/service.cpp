@@ -11,6 +11,7 @@
 #include "daemon/camera_token_names.h"
 #include "daemon/paths.h"
 #include "daemon/service_impl.h"
+#include "display/font_set.h"
 #include "ledger/wal_sync.h"
 
 namespace bb::daemon {
@@ -401,6 +402,9 @@ std::expected<std::unique_ptr<Service>, std::string> Service::create(ServiceSetu
   // behind).
   auto dirs = edition_dirs(config.editions_dir);
   if (!dirs) return std::unexpected(dirs.error());
+  // The screen refuses a font folder without its two faces ([screen] font_dir, or BOARDBANK_FONT_DIR) in
+  // these words; asked here, before the ledger's folders and lock, not when the screen opens after them.
+  if (auto why = display::FontSet::why_not_open(config.screen.font_dir)) return std::unexpected(*why);
 
   auto loop = EventLoop::create();
   if (!loop) return std::unexpected(loop.error());

@@ -239,6 +239,25 @@ TEST(Service, ABadBoardbankEditionsIsRefusedBeforeAnyFolderIsMadeOrTheLockTaken)
   EXPECT_FALSE(std::filesystem::exists(dir.file("ledger.db"))) << "the ledger was created";
 }
 
+// A font folder without the two DejaVu faces refuses the start in the screen's words, before the ledger's
+// folders are made or its lock taken (the screen opens after them).
+TEST(Service, AFontFolderWithoutTheFontsIsRefusedBeforeAnyFolderIsMadeOrTheLockTaken) {
+  TempFolder dir;
+  std::filesystem::create_directories(dir.file("fonts"));
+  Config config = test_config(dir);
+  config.screen.font_dir = dir.file("fonts");
+  ServiceSetup setup;
+  setup.config = std::move(config);
+  setup.headless = true;
+  setup.log = [](const std::string&) {};
+  setup.devices_from_config = false;
+  auto refused = Service::create(std::move(setup));
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_NE(refused.error().find("DejaVuSans"), std::string::npos) << refused.error();
+  // The ledger, its backups and its lock all live under state/.
+  EXPECT_FALSE(std::filesystem::exists(dir.file("state"))) << "the ledger's folder was created";
+}
+
 TEST(Service, SighupReloadsAGoodFileAndKeepsTheOldConfigurationForABadOne) {
   TempFolder dir;
   const std::string file = dir.file("boardbank.toml");
