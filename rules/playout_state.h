@@ -102,7 +102,10 @@ struct PlayoutBoard {
   // Worked out from the edition (rules/playout_turns.cpp).
   explicit PlayoutBoard(std::shared_ptr<const Edition> shared);
 
-  std::shared_ptr<const Edition> edition;  // held, so that no other edition is found at its address
+  // Which edition it was worked out for, without keeping that edition alive (a thread's last board outlives
+  // its games): compared by owner, so another edition made at the same address is never taken for it. The
+  // facts read the edition in place, only while a game holds it.
+  std::weak_ptr<const Edition> edition;
   std::vector<LotFacts> facts;
   std::vector<std::uint64_t> group_masks;
   std::vector<std::uint64_t> property_groups;
@@ -114,7 +117,8 @@ struct PlayoutBoard {
   int start_space = 0;
 };
 
-// The board of the edition last played on this thread: a playout's start costs no walk of the edition.
+// The board of the edition last played on this thread: a playout's start costs no walk of the edition. The
+// caller holds `edition` while it uses the board.
 const PlayoutBoard& board_of(const std::shared_ptr<const Edition>& edition);
 
 }  // namespace bb::rules

@@ -8,8 +8,8 @@
 
 namespace bb::rules {
 
-PlayoutBoard::PlayoutBoard(std::shared_ptr<const Edition> shared) : edition(std::move(shared)) {
-  const Edition& ed = *edition;
+PlayoutBoard::PlayoutBoard(std::shared_ptr<const Edition> shared) : edition(shared) {
+  const Edition& ed = *shared;
   const int n = static_cast<int>(ed.spaces.size());
   facts.resize(static_cast<std::size_t>(n));
   for (int s = 0; s < n; ++s) {
@@ -45,7 +45,8 @@ PlayoutBoard::PlayoutBoard(std::shared_ptr<const Edition> shared) : edition(std:
 // The board of the edition last played on this thread: a playout's start costs no walk of the edition.
 const PlayoutBoard& board_of(const std::shared_ptr<const Edition>& edition) {
   thread_local std::optional<PlayoutBoard> board;
-  if (!board || board->edition != edition) board.emplace(edition);
+  if (!board || board->edition.owner_before(edition) || edition.owner_before(board->edition))
+    board.emplace(edition);
   return *board;
 }
 

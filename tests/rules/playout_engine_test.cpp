@@ -196,5 +196,24 @@ TEST(PlayoutEngine, StopsBetweenMovesWhenAsked) {
   EXPECT_TRUE(game.state().ended);
 }
 
+// The edition's facts the engine keeps on the thread do not keep the edition alive once its games are gone,
+// and a new edition is played by its own facts.
+TEST(PlayoutEngine, KeepsNoEditionAliveAndPlaysANewOneByItsOwnFacts) {
+  std::weak_ptr<const Edition> gone;
+  {
+    auto classic = load("classic");
+    gone = classic;
+    Game game = playout_game(classic, setup_of("classic", 3, 2));
+    Bot bot(2);
+    ASSERT_EQ(PlayoutEngine::play(game, bot, 1000), PlayoutEngine::Result::ended);
+  }
+  EXPECT_TRUE(gone.expired()) << "the engine's facts keep the edition alive";
+  const auto again = load("classic");
+  const Game start = playout_game(again, setup_of("classic", 3, 3));
+  PlayoutEngine::Stats stats;
+  expect_same(by_game(start, Bot(3), 1000, std::nullopt),
+              by_playout_engine(start, Bot(3), 1000, std::nullopt, stats), "a new classic edition");
+}
+
 }  // namespace playout_engine_test
 }  // namespace bb::rules
