@@ -1,6 +1,7 @@
 #include "rules/json_input.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -56,10 +57,10 @@ std::optional<std::string> unknown_field(const json& j, std::initializer_list<st
                                          std::string_view what) {
   for (const auto& [key, value] : j.items()) {
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;
-    std::string fields;
-    for (std::string_view k : known) fields.append(fields.empty() ? "" : ", ").append(k);
+    const std::string fields =
+        known.size() == 0 ? std::string("none") : fmt::format("{}", fmt::join(known, ", "));
     return fmt::format("unknown field '{}' in {} (its fields: {}): remove it or fix its spelling", key, what,
-                       fields.empty() ? std::string("none") : fields);
+                       fields);
   }
   return std::nullopt;
 }
