@@ -129,6 +129,10 @@ toml::table read_edition_tree(const std::string& path, const std::vector<std::st
   // Reads at most one byte more than an edition may hold, so an endless device is refused, not read.
   std::string text(kMaxEditionFileBytes + 1, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  // A read that failed part-way (a disk error) must not be read as a shorter edition.
+  if (in.bad())
+    throw Fail{
+        EditionError{path, 0, "", "this file could not be read to its end: check the disk, or copy it"}};
   text.resize(static_cast<std::size_t>(in.gcount()));
   if (text.size() > kMaxEditionFileBytes)
     throw Fail{EditionError{path, 0, "",

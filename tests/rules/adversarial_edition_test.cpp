@@ -215,6 +215,15 @@ TEST_F(EditionFiles, ANulByteIsRefused) {
   EXPECT_NE(ed.error().what().find("holds a NUL byte"), std::string::npos) << ed.error().what();
 }
 
+// A file that opens but fails part-way through reading is refused, never read as the part that was read:
+// reading /proc/self/mem from its start fails with an I/O error (nothing is mapped at address zero).
+TEST_F(EditionFiles, AReadThatFailsIsRefused) {
+  if (!std::ifstream("/proc/self/mem", std::ios::binary)) GTEST_SKIP() << "no /proc/self/mem here";
+  auto ed = load_edition("/proc/self/mem", {});
+  ASSERT_FALSE(ed);
+  EXPECT_NE(ed.error().what().find("could not be read to its end"), std::string::npos) << ed.error().what();
+}
+
 TEST_F(EditionFiles, InvalidUtf8IsRefused) {
   auto path = write("utf8.toml", with(kMinimal, "id = \"tiny\"", "id = \"ti\xff\xfeny\""));
   auto ed = load_edition(path, {});
