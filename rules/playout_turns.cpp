@@ -132,6 +132,18 @@ class PlayoutTurns::Impl {
     return {f1, f2};
   }
 
+  // A throw the bot sends when the game asks for one (Bot::next's Roll: Bot::dice twice, the faces `dice`'s
+  // where given), an input; the table's last dice.
+  std::pair<int, int> bot_throw() {
+    const int d1 = bot_die();
+    const int d2 = bot_die();
+    const auto faces = throw_faces(d1, d2);
+    ++t_.inputs;
+    t_.last_d1 = faces.first;
+    t_.last_d2 = faces.second;
+    return faces;
+  }
+
   // ------------------------------------------------------------------ the board
   TableBits::Player& player(int p) { return t_.players[static_cast<std::size_t>(p)]; }
   TableBits::Lot& lot(int s) { return t_.lots[static_cast<std::size_t>(s)]; }
@@ -517,12 +529,7 @@ class PlayoutTurns::Impl {
           return;
       }
     }
-    const int d1 = bot_die();
-    const int d2 = bot_die();
-    const auto [f1, f2] = throw_faces(d1, d2);
-    ++t_.inputs;
-    t_.last_d1 = f1;
-    t_.last_d2 = f2;
+    const auto [f1, f2] = bot_throw();
     pay(p, owner, static_cast<Money>(f1 + f2) * multiplier);
   }
 
@@ -879,13 +886,8 @@ class PlayoutTurns::Impl {
       post(p, -1, r_.jail_fine);
       return release(p);
     }
-    const int d1 = bot_die();
-    const int d2 = bot_die();
-    const auto [f1, f2] = throw_faces(d1, d2);
-    ++t_.inputs;
+    const auto [f1, f2] = bot_throw();
     t_.jail_question = false;
-    t_.last_d1 = f1;
-    t_.last_d2 = f2;
     t_.turn_doubles = false;
     if (f1 == f2) {
       release(p);
