@@ -103,8 +103,22 @@ case "$cmd" in
       # allocation of the whole run, and still the caller and its callers up to the test.
       # One job more than the cores: the whole-game tests wait on real time (a reader's same-card window, the
       # camera's pace) and leave a core idle meanwhile (CI's sanitizer phase: 505 s with -j 2, 486 s with -j 3).
-      ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:malloc_context_size=10 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        ctest --test-dir build-sanitize --output-on-failure -j "$((jobs + 1))" -LE long
+      # A quarantine of 32 MiB instead of 256: freed memory is reused sooner, so the camera tests' frames touch
+      # fewer fresh pages (a vision test 27% faster, a rules test 8%); a use after free is still caught while
+      # the last 32 MiB freed stay poisoned.
+      # Left out here, and run by `./run.sh test` (the paths they take run under the sanitizers in shorter
+      # tests): each lighting sweep of the camera's tests but one picture of it, the demo killed at six moments
+      # (demo_resumed_after_sigterm and CrashTest.KilledDuringABackup resume under the sanitizers), the ledger
+      # killed at every write, the 10,000-game simulations and the pinned signatures of the other editions
+      # (the classic one stays). They were a fifth of this phase.
+      sanitize_skip='^(Conditions|Generated)/(CappedAlone|CrowdedGo|GreyAndBlackOnGo|MetalGreyAlone|ConditionTest)\.[A-Za-z]+/(blur|bright|cold|dim|jpeg|mixed|noise|shadow|tilt|warm) '
+      sanitize_skip+='|^Conditions/CappedWhiteAlone\.[A-Za-z]+/(blur|mixed|noise) |^demo_killed_at_[0-9]+_moments'
+      sanitize_skip+='|^CrashTest\.(ShortGameKilledAtEveryWrite|LongGameKilledAtSampledWrites)$'
+      sanitize_skip+='|^(Finance1932|FinanceParker)\.TenThousandSimulatedGamesKeepEveryInvariant$'
+      sanitize_skip+='|^Finance1932\.SignatureOfAFixedSetOfGamesIsPinned$|^simulate_signature_is_pinned_(ships|world|sliders|finance_parker)$'
+      ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:malloc_context_size=10:quarantine_size_mb=32 \
+        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        ctest --test-dir build-sanitize --output-on-failure -j "$((jobs + 1))" -LE long -E "$sanitize_skip"
     else
       build build
       ctest --test-dir build --output-on-failure -j "$jobs"
