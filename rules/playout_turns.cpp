@@ -76,7 +76,7 @@ class PlayoutTurns::Impl {
     next_active_[0] = -1;  // the table is as the caller loaded it
     while (true) {
       if (stop && stop->load(std::memory_order_relaxed)) return Stop::stopped;
-      if (!t_.jail_question && t_.turns >= turn_cap) return Stop::capped;
+      if (!t_.jail_question && t_.turns >= turn_cap_) return Stop::capped;
       if (since_checkpoint_ == kCheckpointEvery) take_checkpoint();
       ++from_rest;
       ++since_checkpoint_;
@@ -954,7 +954,7 @@ class PlayoutTurns::Impl {
   std::array<NearlyWhole, kMaxPlayers> nearly_whole_{};
   std::array<std::int8_t, kMaxPlayers> next_active_{-1};
   std::array<Money, playout_limits::kBoardSpaces> lift_above_{};
-  int turn_cap_ = 0;                            // run()'s
+  int turn_cap_ = 0;                            // run()'s turn cap: its loop and throw_for_rent read this one
   std::array<std::uint64_t, 2> throw_draws_{};  // the bot's draws for the dice of a throw (between_moves)
   // The state at a point at rest some steps back (kCheckpointEvery at most), and how many steps were played
   // from it: a step the compact engine cannot finish is undone by playing those again up to it.
